@@ -1,0 +1,30 @@
+package catalog
+
+import (
+	"reflect"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// decimalPattern is the JSON-schema pattern of a decimal string.
+const decimalPattern = `^-?[0-9]+(\.[0-9]+)?$`
+
+// numberSchema describes a decimal input: a decimal string or a number.
+func numberSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Types:       []string{"string", "number"},
+		Pattern:     decimalPattern,
+		Description: "decimal number, as a string (\"1.5\") or a JSON number",
+	}
+}
+
+// typeSchemas maps the toolkit's input types to their JSON schemas.
+func typeSchemas() map[reflect.Type]*jsonschema.Schema {
+	number := numberSchema()
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[toolkit.Float]():  number,
+		reflect.TypeFor[toolkit.Amount](): number,
+		reflect.TypeFor[toolkit.Floats](): {Type: "array", Items: numberSchema()},
+	}
+}

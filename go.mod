@@ -1,0 +1,11 @@
+module github.com/agentfinance/toolkit
+
+go 1.26.0
+
+require (
+	github.com/cockroachdb/apd/v3 v3.2.3
+	github.com/google/jsonschema-go v0.4.3
+	github.com/stretchr/testify v1.12.1
+)
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -1,0 +1,58 @@
+package toolkit
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFloatMarshalsAsPlainDecimalString(t *testing.T) {
+	for v, want := range map[float64]string{
+		0.0847: `"0.0847"`, 1e-7: `"0.0000001"`, -2.5: `"-2.5"`, 1e21: `"1000000000000000000000"`, 0: `"0"`,
+	} {
+		b, err := json.Marshal(Float(v))
+		require.NoError(t, err)
+		assert.Equal(t, want, string(b))
+	}
+	_, err := json.Marshal(Float(math.NaN()))
+	assert.Error(t, err, "NaN must never reach a client")
+	_, err = json.Marshal(Float(math.Inf(1)))
+	assert.Error(t, err)
+}
+
+func TestFloatUnmarshalsStringsAndNumbers(t *testing.T) {
+	var f Float
+	require.NoError(t, json.Unmarshal([]byte(`"1.25"`), &f))
+	assert.Equal(t, Float(1.25), f)
+	require.NoError(t, json.Unmarshal([]byte(`-3`), &f))
+	assert.Equal(t, Float(-3), f)
+	for _, bad := range []string{`""`, `"NaN"`, `"Inf"`, `"1e3"`, `1e3`, `"+1"`, `".5"`, `"5."`, `"0x10"`, `" 1"`, `null`, `true`} {
+		assert.Error(t, json.Unmarshal([]byte(bad), &f), bad)
+	}
+}
+
+func TestFloatsRoundTrip(t *testing.T) {
+	var fs Floats
+	require.NoError(t, json.Unmarshal([]byte(`["1.5", -1 , "0.25",2]`), &fs))
+	assert.Equal(t, Floats{1.5, -1, 0.25, 2}, fs)
+	b, err := json.Marshal(fs)
+	require.NoError(t, err)
+	assert.Equal(t, `["1.5","-1","0.25","2"]`, string(b))
+	require.NoError(t, json.Unmarshal([]byte(`[]`), &fs))
+	assert.Empty(t, fs)
+	for _, bad := range []string{`[1,]`, `[,1]`, `["1,5"]`, `{"a":1}`, `[[1]]`, `["x"]`} {
+		assert.Error(t, json.Unmarshal([]byte(bad), &fs), bad)
+	}
+}
+
+func TestFloatsRejectsMoreThanMaxValues(t *testing.T) {
+	var fs Floats
+	big := "[" + strings.Repeat("1,", MaxValues) + "1]"
+	err := json.Unmarshal([]byte(big), &fs)
+	require.Error(t, err)
+	assert.Equal(t, TooLarge, KindOf(err))
+}
