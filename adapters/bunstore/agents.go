@@ -1,0 +1,208 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/uptrace/bun"
+)
+
+var _ agents.Store = (*Store)(nil)
+
+type ownerRow struct {
+	bun.BaseModel `bun:"table:owners"`
+	OwnerID       string    `bun:"owner_id,pk"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+type agentRow struct {
+	bun.BaseModel         `bun:"table:agents"`
+	ID                    string    `bun:"id,pk"`
+	OwnerID               string    `bun:"owner_id"`
+	Name                  string    `bun:"name"`
+	Type                  string    `bun:"type"`
+	Description           *string   `bun:"description"`
+	Mode                  string    `bun:"mode"`
+	CreatedAt             time.Time `bun:"created_at"`
+	AuthorizedInstruments string    `bun:"authorized_instruments"`
+	AuthorizedActions     string    `bun:"authorized_actions"`
+	MaxPositionSizePct    *string   `bun:"max_position_size_pct"`
+	MaxDailyLossPct       *string   `bun:"max_daily_loss_pct"`
+	KeyDigest             string    `bun:"key_digest"`
+}
+
+type balanceRow struct {
+	bun.BaseModel `bun:"table:balances"`
+	AgentID       string    `bun:"agent_id,pk"`
+	Micros        int64     `bun:"micros"`
+	UpdatedAt     time.Time `bun:"updated_at"`
+}
+
+func toAgentRow(a agents.Agent, digest []byte) (agentRow, error) {
+	instruments, err := json.Marshal(nonNil(a.AuthorizedInstruments))
+	if err != nil {
+		return agentRow{}, err
+	}
+	actions, err := json.Marshal(nonNil(a.AuthorizedActions))
+	if err != nil {
+		return agentRow{}, err
+	}
+	return agentRow{
+		ID: a.ID, OwnerID: a.OwnerID, Name: a.Name, Type: string(a.Type), Description: a.Description,
+		Mode: string(a.Mode), CreatedAt: a.CreatedAt.UTC(),
+		AuthorizedInstruments: string(instruments), AuthorizedActions: string(actions),
+		MaxPositionSizePct: amountText(a.MaxPositionSizePct), MaxDailyLossPct: amountText(a.MaxDailyLossPct),
+		KeyDigest: hex.EncodeToString(digest),
+	}, nil
+}
+
+func (r agentRow) agent() (agents.Agent, error) {
+	a := agents.Agent{
+		ID: r.ID, OwnerID: r.OwnerID, Name: r.Name, Type: agents.Type(r.Type), Description: r.Description,
+		Mode: agents.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
+	}
+	if err := json.Unmarshal([]byte(r.AuthorizedInstruments), &a.AuthorizedInstruments); err != nil {
+		return a, err
+	}
+	if err := json.Unmarshal([]byte(r.AuthorizedActions), &a.AuthorizedActions); err != nil {
+		return a, err
+	}
+	var err error
+	if a.MaxPositionSizePct, err = parseAmountText(r.MaxPositionSizePct); err != nil {
+		return a, err
+	}
+	a.MaxDailyLossPct, err = parseAmountText(r.MaxDailyLossPct)
+	return a, err
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func amountText(a *toolkit.Amount) *string {
+	if a == nil {
+		return nil
+	}
+	s := a.String()
+	return &s
+}
+
+func parseAmountText(s *string) (*toolkit.Amount, error) {
+	if s == nil {
+		return nil, nil
+	}
+	a, err := toolkit.ParseAmount(*s)
+	return &a, err
+}
+
+// CreateAgent implements agents.Store.
+func (s *Store) CreateAgent(ctx context.Context, a agents.Agent, keyDigest []byte, newOwner bool) error {
+	const op = "bunstore.CreateAgent"
+	row, err := toAgentRow(a, keyDigest)
+	if err != nil {
+		return translate(op, err)
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if newOwner {
+			if _, err := tx.NewInsert().Model(&ownerRow{OwnerID: a.OwnerID, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+				return err
+			}
+		} else if exists, err := tx.NewSelect().Model((*ownerRow)(nil)).Where("owner_id = ?", a.OwnerID).Exists(ctx); err != nil {
+			return err
+		} else if !exists {
+			return toolkit.Errorf(toolkit.NotFound, "owner %q does not exist", a.OwnerID)
+		}
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := tx.NewInsert().Model(&balanceRow{AgentID: a.ID, UpdatedAt: row.CreatedAt}).Exec(ctx)
+		return err
+	})
+	return translate(op, err)
+}
+
+// AgentByKeyDigest implements agents.Store.
+func (s *Store) AgentByKeyDigest(ctx context.Context, digest []byte) (agents.Agent, error) {
+	return s.agentWhere(ctx, "bunstore.AgentByKeyDigest", "key_digest = ?", hex.EncodeToString(digest))
+}
+
+// AgentByID implements agents.Store.
+func (s *Store) AgentByID(ctx context.Context, id string) (agents.Agent, error) {
+	return s.agentWhere(ctx, "bunstore.AgentByID", "id = ?", id)
+}
+
+func (s *Store) agentWhere(ctx context.Context, op, where string, arg any) (agents.Agent, error) {
+	var row agentRow
+	if err := s.db.NewSelect().Model(&row).Where(where, arg).Limit(1).Scan(ctx); err != nil {
+		return agents.Agent{}, translate(op, err)
+	}
+	a, err := row.agent()
+	return a, translate(op, err)
+}
+
+// ListAgentsByOwner implements agents.Store.
+func (s *Store) ListAgentsByOwner(ctx context.Context, ownerID string, limit int) ([]agents.Agent, error) {
+	const op = "bunstore.ListAgentsByOwner"
+	var rows []agentRow
+	err := s.db.NewSelect().Model(&rows).Where("owner_id = ?", ownerID).
+		Order("created_at ASC", "id ASC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]agents.Agent, 0, len(rows))
+	for _, r := range rows {
+		a, err := r.agent()
+		if err != nil {
+			return nil, translate(op, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// SetMode implements agents.Store: one conditional UPDATE that never
+// touches a terminated agent.
+func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agents.Agent, error) {
+	const op = "bunstore.SetMode"
+	var row agentRow
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("mode = ?", string(mode)).
+			Where("id = ?", id).Where("mode <> ?", string(agents.ModeTerminated)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if err := tx.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return toolkit.Errorf(toolkit.Conflict, "agent %s is terminated", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return agents.Agent{}, translate(op, err)
+	}
+	a, err := row.agent()
+	return a, translate(op, err)
+}
+
+// ReplaceKeyDigest implements agents.Store.
+func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte) error {
+	const op = "bunstore.ReplaceKeyDigest"
+	res, err := s.db.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", hex.EncodeToString(digest)).
+		Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return toolkit.Errorf(toolkit.NotFound, "agent %s not found", id)
+	}
+	return nil
+}

@@ -1,0 +1,267 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/uptrace/bun"
+)
+
+var _ billing.Store = (*Store)(nil)
+
+type ledgerRow struct {
+	bun.BaseModel `bun:"table:ledger"`
+	Seq           int64     `bun:"seq,pk,autoincrement"`
+	TxID          string    `bun:"tx_id"`
+	AgentID       string    `bun:"agent_id"`
+	Type          string    `bun:"type"`
+	AmountMicros  int64     `bun:"amount_micros"`
+	BalanceAfter  int64     `bun:"balance_after_micros"`
+	Operation     *string   `bun:"operation"`
+	FundingPath   *string   `bun:"funding_path"`
+	ExternalRef   *string   `bun:"external_ref"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+type usageRow struct {
+	bun.BaseModel `bun:"table:usage_totals,alias:u"`
+	AgentID       string `bun:"agent_id,pk"`
+	Operation     string `bun:"operation,pk"`
+	Count         int64  `bun:"call_count"`
+	TotalMicros   int64  `bun:"total_micros"`
+}
+
+type idempotencyRow struct {
+	bun.BaseModel `bun:"table:idempotency_keys"`
+	AgentID       string    `bun:"agent_id,pk"`
+	Key           string    `bun:"idem_key,pk"`
+	RequestHash   string    `bun:"request_hash"`
+	Response      []byte    `bun:"response"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+type spendLimitsRow struct {
+	bun.BaseModel     `bun:"table:spend_limits"`
+	AgentID           string  `bun:"agent_id,pk"`
+	DailyMicros       *int64  `bun:"daily_micros"`
+	MonthlyMicros     *int64  `bun:"monthly_micros"`
+	AllowedOperations *string `bun:"allowed_operations"`
+}
+
+func (r ledgerRow) transaction() billing.Transaction {
+	return billing.Transaction{
+		TxID: r.TxID, AgentID: r.AgentID, Type: r.Type, AmountMicros: r.AmountMicros, BalanceAfter: r.BalanceAfter,
+		Operation: r.Operation, FundingPath: r.FundingPath, CreatedAt: r.CreatedAt.UTC(),
+	}
+}
+
+// Balance implements billing.Store.
+func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRecord, error) {
+	var row balanceRow
+	if err := s.db.NewSelect().Model(&row).Where("agent_id = ?", agentID).Scan(ctx); err != nil {
+		return billing.BalanceRecord{}, translate("bunstore.Balance", err)
+	}
+	return billing.BalanceRecord{AgentID: row.AgentID, Micros: row.Micros, UpdatedAt: row.UpdatedAt.UTC()}, nil
+}
+
+// Charge implements billing.Store: the conditional UPDATE comes first so
+// that it takes the balance row lock; the spend-cap sums read after it
+// therefore see every committed charge of the agent.
+func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
+	const op = "bunstore.Charge"
+	var row ledgerRow
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var after int64
+		err := tx.NewUpdate().Model((*balanceRow)(nil)).
+			Set("micros = micros - ?", req.Micros).Set("updated_at = ?", req.At).
+			Where("agent_id = ?", req.AgentID).Where("micros >= ?", req.Micros).
+			Returning("micros").Scan(ctx, &after)
+		if errors.Is(err, sql.ErrNoRows) {
+			return toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkCapsInTx(ctx, tx, req); err != nil {
+			return err
+		}
+		opName := req.Operation
+		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption, AmountMicros: -req.Micros,
+			BalanceAfter: after, Operation: &opName, CreatedAt: req.At}
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return err
+		}
+		_, err = tx.NewInsert().Model(&usageRow{AgentID: req.AgentID, Operation: req.Operation, Count: 1, TotalMicros: req.Micros}).
+			On("CONFLICT (agent_id, operation) DO UPDATE").
+			Set("call_count = u.call_count + 1").
+			Set("total_micros = u.total_micros + EXCLUDED.total_micros").
+			Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if req.Idempotency != nil {
+			_, err = tx.NewInsert().Model(&idempotencyRow{AgentID: req.AgentID, Key: req.Idempotency.Key,
+				RequestHash: req.Idempotency.RequestHash, Response: req.Idempotency.Response, CreatedAt: req.At}).Exec(ctx)
+		}
+		return err
+	})
+	if err != nil {
+		return billing.Transaction{}, translate(op, err)
+	}
+	return row.transaction(), nil
+}
+
+func checkCapsInTx(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) error {
+	for _, c := range []struct {
+		name  string
+		cap   *int64
+		since time.Time
+	}{{"daily", req.Limits.DailyMicros, req.DayStart}, {"monthly", req.Limits.MonthlyMicros, req.MonthStart}} {
+		if c.cap == nil {
+			continue
+		}
+		spent, err := spentSince(ctx, tx, req.AgentID, c.since)
+		if err != nil {
+			return err
+		}
+		// spent already includes nothing of this charge: its ledger row is
+		// inserted after this check.
+		if spent+req.Micros > *c.cap {
+			return billing.CapExceeded(c.name, *c.cap, spent, req.Micros)
+		}
+	}
+	return nil
+}
+
+func spentSince(ctx context.Context, db bun.IDB, agentID string, since time.Time) (int64, error) {
+	var spent sql.NullInt64
+	err := db.NewSelect().Model((*ledgerRow)(nil)).ColumnExpr("SUM(-amount_micros)").
+		Where("agent_id = ?", agentID).Where("type = ?", billing.TypeConsumption).
+		Where("created_at >= ?", since.UTC()).Scan(ctx, &spent)
+	return spent.Int64, err
+}
+
+// Spent implements billing.Store.
+func (s *Store) Spent(ctx context.Context, agentID string, since time.Time) (int64, error) {
+	spent, err := spentSince(ctx, s.db, agentID, since)
+	return spent, translate("bunstore.Spent", err)
+}
+
+// Credit implements billing.Store. The external reference is claimed by
+// its unique index inside the transaction, so a payment credits once.
+func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.Transaction, error) {
+	const op = "bunstore.Credit"
+	var row ledgerRow
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var after int64
+		err := tx.NewUpdate().Model((*balanceRow)(nil)).
+			Set("micros = micros + ?", req.Micros).Set("updated_at = ?", req.At).
+			Where("agent_id = ?", req.AgentID).Returning("micros").Scan(ctx, &after)
+		if err != nil {
+			return err
+		}
+		if req.ExternalRef == nil && req.SelfCreditCapMicros > 0 {
+			var credited sql.NullInt64
+			err := tx.NewSelect().Model((*ledgerRow)(nil)).ColumnExpr("SUM(amount_micros)").
+				Where("agent_id = ?", req.AgentID).Where("type = ?", billing.TypeDeposit).
+				Where("external_ref IS NULL").Scan(ctx, &credited)
+			if err != nil {
+				return err
+			}
+			if credited.Int64+req.Micros > req.SelfCreditCapMicros {
+				return toolkit.Errorf(toolkit.Forbidden,
+					"amount: sandbox test credits are capped at $%s per agent ($%s already credited)",
+					toolkit.AmountFromMicros(req.SelfCreditCapMicros), toolkit.AmountFromMicros(credited.Int64))
+			}
+		}
+		path := req.FundingPath
+		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeDeposit, AmountMicros: req.Micros,
+			BalanceAfter: after, FundingPath: &path, ExternalRef: req.ExternalRef, CreatedAt: req.At}
+		_, err = tx.NewInsert().Model(&row).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return billing.Transaction{}, translate(op, err)
+	}
+	return row.transaction(), nil
+}
+
+// Transactions implements billing.Store.
+func (s *Store) Transactions(ctx context.Context, agentID string, limit int) ([]billing.Transaction, error) {
+	var rows []ledgerRow
+	err := s.db.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Order("seq DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, translate("bunstore.Transactions", err)
+	}
+	out := make([]billing.Transaction, len(rows))
+	for i, r := range rows {
+		out[i] = r.transaction()
+	}
+	return out, nil
+}
+
+// Usage implements billing.Store.
+func (s *Store) Usage(ctx context.Context, agentID string) ([]billing.UsageLine, error) {
+	var rows []usageRow
+	if err := s.db.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Order("operation ASC").Scan(ctx); err != nil {
+		return nil, translate("bunstore.Usage", err)
+	}
+	out := make([]billing.UsageLine, len(rows))
+	for i, r := range rows {
+		out[i] = billing.UsageLine{Operation: r.Operation, Count: r.Count, TotalMicros: r.TotalMicros}
+	}
+	return out, nil
+}
+
+// StoredResponse implements billing.Store.
+func (s *Store) StoredResponse(ctx context.Context, agentID, key string) (billing.IdempotentResponse, error) {
+	var row idempotencyRow
+	if err := s.db.NewSelect().Model(&row).Where("agent_id = ?", agentID).Where("idem_key = ?", key).Scan(ctx); err != nil {
+		return billing.IdempotentResponse{}, translate("bunstore.StoredResponse", err)
+	}
+	return billing.IdempotentResponse{Key: row.Key, RequestHash: row.RequestHash, Response: row.Response}, nil
+}
+
+// SpendLimits implements billing.Store.
+func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendLimits, error) {
+	var row spendLimitsRow
+	err := s.db.NewSelect().Model(&row).Where("agent_id = ?", agentID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return billing.SpendLimits{}, nil
+	}
+	if err != nil {
+		return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
+	}
+	out := billing.SpendLimits{DailyMicros: row.DailyMicros, MonthlyMicros: row.MonthlyMicros}
+	if row.AllowedOperations != nil {
+		if err := json.Unmarshal([]byte(*row.AllowedOperations), &out.AllowedOperations); err != nil {
+			return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
+		}
+	}
+	return out, nil
+}
+
+// SetSpendLimits implements billing.Store.
+func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.SpendLimits) error {
+	row := spendLimitsRow{AgentID: agentID, DailyMicros: l.DailyMicros, MonthlyMicros: l.MonthlyMicros}
+	if len(l.AllowedOperations) > 0 {
+		b, err := json.Marshal(l.AllowedOperations)
+		if err != nil {
+			return translate("bunstore.SetSpendLimits", err)
+		}
+		ops := string(b)
+		row.AllowedOperations = &ops
+	}
+	_, err := s.db.NewInsert().Model(&row).
+		On("CONFLICT (agent_id) DO UPDATE").
+		Set("daily_micros = EXCLUDED.daily_micros").
+		Set("monthly_micros = EXCLUDED.monthly_micros").
+		Set("allowed_operations = EXCLUDED.allowed_operations").
+		Exec(ctx)
+	return translate("bunstore.SetSpendLimits", err)
+}

@@ -1,0 +1,54 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net"
+	"strings"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/uptrace/bun/driver/pgdriver"
+)
+
+// translate maps driver errors to toolkit kinds at the adapter's edge.
+func translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *toolkit.Error
+	switch {
+	case errors.As(err, &te):
+		return err
+	case errors.Is(err, sql.ErrNoRows):
+		return &toolkit.Error{Kind: toolkit.NotFound, Op: op, Msg: "not found", Err: err}
+	case isUniqueViolation(err):
+		return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "already exists", Err: err}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), isConnectionError(err):
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable; retry later", Err: err}
+	}
+	return &toolkit.Error{Kind: toolkit.Internal, Op: op, Err: err}
+}
+
+func isUniqueViolation(err error) bool {
+	var pg pgdriver.Error
+	if errors.As(err, &pg) {
+		return pg.Field('C') == "23505"
+	}
+	// modernc reports SQLITE_CONSTRAINT_UNIQUE (2067) / PRIMARYKEY (1555) in its text.
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "(2067)") || strings.Contains(msg, "(1555)")
+}
+
+func isConnectionError(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var pg pgdriver.Error
+	if errors.As(err, &pg) {
+		code := pg.Field('C')
+		return strings.HasPrefix(code, "08") || code == "57P01" || code == "53300"
+	}
+	return errors.Is(err, sql.ErrConnDone)
+}

@@ -1,0 +1,116 @@
+// Package bunstore implements the toolkit's stores (agents.Store,
+// billing.Store) with Bun on SQLite (the embedded default, pure Go via
+// modernc) or PostgreSQL, from one DSN. Migrations are compiled in and run
+// at Open.
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/driver/sqliteshim"
+	"github.com/uptrace/bun/migrate"
+)
+
+// Options tunes Open. Zero fields take defaults.
+type Options struct {
+	// MaxOpenConns bounds the Postgres pool (default 20; Postgres allows
+	// 100 connections by default and several servers may share it).
+	MaxOpenConns int
+	// Schema, for Postgres, sets the search_path (tests use one schema each).
+	Schema string
+}
+
+// Store is the Bun-backed store. It is safe for concurrent use.
+type Store struct {
+	db       *bun.DB
+	postgres bool
+}
+
+// Open connects to dsn and migrates the schema. A dsn starting with
+// "postgres://" or "postgresql://" selects PostgreSQL; anything else is a
+// SQLite file path (or a "file:" URI), opened with WAL, a 10 s busy
+// timeout, foreign keys on and immediate transactions.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	var s *Store
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		connOpts := []pgdriver.Option{pgdriver.WithDSN(dsn)}
+		if opts.Schema != "" {
+			connOpts = append(connOpts, pgdriver.WithConnParams(map[string]any{"search_path": opts.Schema}))
+		}
+		sqldb := sql.OpenDB(pgdriver.NewConnector(connOpts...))
+		max := opts.MaxOpenConns
+		if max <= 0 {
+			max = 20
+		}
+		sqldb.SetMaxOpenConns(max)
+		sqldb.SetMaxIdleConns(max)
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true}
+	} else {
+		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
+		if err != nil {
+			return nil, fmt.Errorf("bunstore: opening sqlite: %w", err)
+		}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New())}
+	}
+	if err := s.db.PingContext(ctx); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("bunstore: connecting: %w", err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sqliteDSN adds the pragmas the store relies on to a path or file: URI.
+func sqliteDSN(dsn string) string {
+	if !strings.HasPrefix(dsn, "file:") {
+		dsn = "file:" + dsn
+	}
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return dsn + sep + "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	m := migrate.NewMigrator(s.db, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("bunstore: preparing migrations: %w", err)
+	}
+	if err := m.Lock(ctx); err != nil {
+		return fmt.Errorf("bunstore: locking migrations (another process migrating, or a stale lock in bun_migration_locks): %w", err)
+	}
+	defer m.Unlock(ctx) //nolint:errcheck // best effort; a stale lock is reported on next start
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("bunstore: migrating: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB exposes the Bun handle for tests and benchmarks of this adapter.
+func (s *Store) DB() *bun.DB { return s.db }
+
+// OpenRaw connects to a Postgres dsn without migrating, for administration
+// such as creating test schemas.
+func OpenRaw(ctx context.Context, dsn string) (*sql.DB, error) {
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}

@@ -1,0 +1,154 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func testAgentRoundTrip(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	desc := "Sizes trades — ünïcode ok"
+	pct, dl := toolkit.MustParseAmount("5.5"), toolkit.MustParseAmount("2")
+	local := time.FixedZone("UTC+5", 5*3600)
+	a := agents.Agent{
+		ID: "agt_roundtrip", OwnerID: "owner-rt", Name: "RiskBot", Type: agents.TypeRisk, Description: &desc,
+		Mode: agents.ModeSandbox, CreatedAt: time.Date(2026, 3, 25, 17, 0, 0, 123456000, local),
+		AuthorizedInstruments: []string{"AAPL", "MSFT"}, AuthorizedActions: []string{"risk_check"},
+		MaxPositionSizePct: &pct, MaxDailyLossPct: &dl,
+	}
+	require.NoError(t, s.CreateAgent(ctx, a, digest("k-1"), true))
+
+	for _, get := range []func() (agents.Agent, error){
+		func() (agents.Agent, error) { return s.AgentByID(ctx, a.ID) },
+		func() (agents.Agent, error) { return s.AgentByKeyDigest(ctx, digest("k-1")) },
+	} {
+		got, err := get()
+		require.NoError(t, err)
+		assert.Equal(t, time.UTC, got.CreatedAt.Location(), "times come back in UTC")
+		assert.True(t, got.CreatedAt.Equal(a.CreatedAt))
+		assert.Equal(t, a.ID, got.ID)
+		assert.Equal(t, a.OwnerID, got.OwnerID)
+		assert.Equal(t, a.Name, got.Name)
+		assert.Equal(t, a.Type, got.Type)
+		assert.Equal(t, desc, *got.Description)
+		assert.Equal(t, a.Mode, got.Mode)
+		assert.Equal(t, a.AuthorizedInstruments, got.AuthorizedInstruments)
+		assert.Equal(t, a.AuthorizedActions, got.AuthorizedActions)
+		assert.Equal(t, "5.5", got.MaxPositionSizePct.String())
+		assert.Equal(t, "2", got.MaxDailyLossPct.String())
+	}
+
+	plain := newAgent(t, s)
+	got, err := s.AgentByID(ctx, plain.ID)
+	require.NoError(t, err)
+	assert.Nil(t, got.Description)
+	assert.Nil(t, got.MaxPositionSizePct)
+	assert.Empty(t, got.AuthorizedInstruments)
+}
+
+func testAgentNotFound(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	_, err := s.AgentByID(ctx, "agt_missing")
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+	_, err = s.AgentByKeyDigest(ctx, digest("k-99"))
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+	_, err = s.SetMode(ctx, "agt_missing", agents.ModeLive)
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(s.ReplaceKeyDigest(ctx, "agt_missing", digest("k-98"))))
+	_, err = s.Balance(ctx, "agt_missing")
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+}
+
+func testOwnerClaims(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	first := newAgent(t, s)
+	second := agents.Agent{ID: "agt_second", OwnerID: first.OwnerID, Name: "b", Type: agents.TypeAnalysis,
+		Mode: agents.ModeSandbox, CreatedAt: first.CreatedAt.Add(time.Second)}
+
+	err := s.CreateAgent(ctx, second, digest("k-2"), true)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "claiming an existing owner as new is a conflict")
+	_, err = s.AgentByID(ctx, second.ID)
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "nothing written on conflict")
+
+	require.NoError(t, s.CreateAgent(ctx, second, digest("k-2"), false), "joining an existing owner")
+
+	orphan := agents.Agent{ID: "agt_orphan", OwnerID: "nobody", Name: "c", Type: agents.TypeRisk,
+		Mode: agents.ModeSandbox, CreatedAt: first.CreatedAt}
+	err = s.CreateAgent(ctx, orphan, digest("k-3"), false)
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "joining a missing owner")
+}
+
+func testDuplicateKeyDigest(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	dup := agents.Agent{ID: "agt_dupkey", OwnerID: "owner-dupkey", Name: "d", Type: agents.TypeRisk,
+		Mode: agents.ModeSandbox, CreatedAt: a.CreatedAt}
+	err := s.CreateAgent(ctx, dup, digest(a.ID), true)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
+	dup.ID = a.ID
+	dup.OwnerID = "owner-dupid"
+	err = s.CreateAgent(ctx, dup, digest("k-4"), true)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "duplicate agent id")
+	_, err = s.AgentByID(ctx, "agt_dupkey")
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+}
+
+func testListOrderingAndLimit(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := []string{"agt_c", "agt_a", "agt_b", "agt_d"}
+	times := []time.Time{base.Add(2 * time.Hour), base, base, base.Add(time.Hour)}
+	for i, id := range ids {
+		a := agents.Agent{ID: id, OwnerID: "owner-list", Name: id, Type: agents.TypeTrading,
+			Mode: agents.ModeSandbox, CreatedAt: times[i]}
+		require.NoError(t, s.CreateAgent(ctx, a, digest(id), i == 0))
+	}
+	newAgent(t, s) // another owner's agent never appears
+
+	list, err := s.ListAgentsByOwner(ctx, "owner-list", 100)
+	require.NoError(t, err)
+	var got []string
+	for _, a := range list {
+		got = append(got, a.ID)
+	}
+	assert.Equal(t, []string{"agt_a", "agt_b", "agt_d", "agt_c"}, got, "oldest first, ties by id")
+
+	list, err = s.ListAgentsByOwner(ctx, "owner-list", 2)
+	require.NoError(t, err)
+	assert.Len(t, list, 2)
+	list, err = s.ListAgentsByOwner(ctx, "owner-none", 10)
+	require.NoError(t, err)
+	assert.Empty(t, list)
+}
+
+func testModesAndTermination(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	for _, m := range []agents.Mode{agents.ModeLive, agents.ModeSuspended, agents.ModeSandbox, agents.ModeTerminated} {
+		got, err := s.SetMode(ctx, a.ID, m)
+		require.NoError(t, err)
+		assert.Equal(t, m, got.Mode)
+	}
+	_, err := s.SetMode(ctx, a.ID, agents.ModeLive)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "terminated is final")
+	got, err := s.AgentByID(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, agents.ModeTerminated, got.Mode)
+}
+
+func testReplaceKeyDigest(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	old := digest(a.ID)
+	require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest("k-7")))
+	_, err := s.AgentByKeyDigest(ctx, old)
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "old key stops working")
+	got, err := s.AgentByKeyDigest(ctx, digest("k-7"))
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, got.ID)
+}

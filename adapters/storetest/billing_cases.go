@@ -1,0 +1,208 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func credit(t *testing.T, s Store, agentID string, micros int64, ref *string) billing.Transaction {
+	t.Helper()
+	tx, err := s.Credit(ctx, billing.CreditRequest{TxID: fmt.Sprintf("tx_c%d", seq.Add(1)), AgentID: agentID,
+		Micros: micros, FundingPath: billing.FundingDirectTransfer, ExternalRef: ref, At: t0})
+	require.NoError(t, err)
+	return tx
+}
+
+func chargeReq(agentID, op string, micros int64) billing.ChargeRequest {
+	return billing.ChargeRequest{TxID: fmt.Sprintf("tx_d%d", seq.Add(1)), AgentID: agentID, Operation: op,
+		Micros: micros, At: t0, DayStart: t0.Truncate(24 * time.Hour), MonthStart: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+func testBalanceStartsAtZero(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Zero(t, b.Micros)
+	assert.Equal(t, time.UTC, b.UpdatedAt.Location())
+	txs, err := s.Transactions(ctx, a.ID, 10)
+	require.NoError(t, err)
+	assert.Empty(t, txs)
+	usage, err := s.Usage(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Empty(t, usage)
+}
+
+func testChargeAndCredit(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	dep := credit(t, s, a.ID, 1_000_000, nil)
+	assert.Equal(t, billing.TypeDeposit, dep.Type)
+	assert.Equal(t, int64(1_000_000), dep.BalanceAfter)
+	assert.Equal(t, billing.FundingDirectTransfer, *dep.FundingPath)
+	assert.Nil(t, dep.Operation)
+
+	tx, err := s.Charge(ctx, chargeReq(a.ID, "position_sizing", 3000))
+	require.NoError(t, err)
+	assert.Equal(t, int64(-3000), tx.AmountMicros)
+	assert.Equal(t, int64(997_000), tx.BalanceAfter)
+	assert.Equal(t, "position_sizing", *tx.Operation)
+	assert.Nil(t, tx.FundingPath)
+	_, err = s.Charge(ctx, chargeReq(a.ID, "risk_check", 4000))
+	require.NoError(t, err)
+	_, err = s.Charge(ctx, chargeReq(a.ID, "position_sizing", 3000))
+	require.NoError(t, err)
+
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(990_000), b.Micros)
+	assert.True(t, b.UpdatedAt.Equal(t0))
+	usage, err := s.Usage(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []billing.UsageLine{
+		{Operation: "position_sizing", Count: 2, TotalMicros: 6000},
+		{Operation: "risk_check", Count: 1, TotalMicros: 4000},
+	}, usage)
+	spent, err := s.Spent(ctx, a.ID, t0)
+	require.NoError(t, err)
+	assert.Equal(t, int64(10_000), spent)
+	spent, err = s.Spent(ctx, a.ID, t0.Add(time.Second))
+	require.NoError(t, err)
+	assert.Zero(t, spent)
+}
+
+func testChargeInsufficientWritesNothing(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 2_999, nil)
+	_, err := s.Charge(ctx, chargeReq(a.ID, "position_sizing", 3000))
+	assert.Equal(t, toolkit.InsufficientCredits, toolkit.KindOf(err))
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2_999), b.Micros)
+	txs, err := s.Transactions(ctx, a.ID, 10)
+	require.NoError(t, err)
+	assert.Len(t, txs, 1, "only the deposit")
+	usage, err := s.Usage(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Empty(t, usage)
+
+	_, err = s.Charge(ctx, chargeReq("agt_missing", "position_sizing", 1))
+	assert.Equal(t, toolkit.InsufficientCredits, toolkit.KindOf(err), "no balance row: nothing to debit")
+}
+
+func testLedgerOrderAndLimit(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 100_000, nil)
+	var ids []string
+	for i := 0; i < 5; i++ {
+		tx, err := s.Charge(ctx, chargeReq(a.ID, "risk_check", 4000))
+		require.NoError(t, err)
+		ids = append(ids, tx.TxID)
+	}
+	txs, err := s.Transactions(ctx, a.ID, 3)
+	require.NoError(t, err)
+	require.Len(t, txs, 3)
+	assert.Equal(t, []string{ids[4], ids[3], ids[2]}, []string{txs[0].TxID, txs[1].TxID, txs[2].TxID}, "newest first")
+	all, err := s.Transactions(ctx, a.ID, 1000)
+	require.NoError(t, err)
+	assert.Len(t, all, 6)
+	assert.Equal(t, billing.TypeDeposit, all[5].Type)
+	other := newAgent(t, s)
+	none, err := s.Transactions(ctx, other.ID, 10)
+	require.NoError(t, err)
+	assert.Empty(t, none)
+}
+
+func testCreditExternalRefOnce(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	ref := "solana:sig-once"
+	credit(t, s, a.ID, 5_000_000, &ref)
+	_, err := s.Credit(ctx, billing.CreditRequest{TxID: "tx_replay", AgentID: a.ID, Micros: 5_000_000,
+		FundingPath: billing.FundingDirectTransfer, ExternalRef: &ref, At: t0})
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
+	other := newAgent(t, s)
+	_, err = s.Credit(ctx, billing.CreditRequest{TxID: "tx_replay2", AgentID: other.ID, Micros: 5_000_000,
+		FundingPath: billing.FundingDirectTransfer, ExternalRef: &ref, At: t0})
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a payment credits once across all agents")
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(5_000_000), b.Micros)
+	b, err = s.Balance(ctx, other.ID)
+	require.NoError(t, err)
+	assert.Zero(t, b.Micros)
+}
+
+func testSelfCreditCap(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	req := func(m int64) billing.CreditRequest {
+		return billing.CreditRequest{TxID: fmt.Sprintf("tx_s%d", seq.Add(1)), AgentID: a.ID, Micros: m,
+			FundingPath: billing.FundingDirectTransfer, SelfCreditCapMicros: 10_000_000, At: t0}
+	}
+	_, err := s.Credit(ctx, req(6_000_000))
+	require.NoError(t, err)
+	_, err = s.Credit(ctx, req(4_000_001))
+	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err))
+	_, err = s.Credit(ctx, req(4_000_000))
+	require.NoError(t, err)
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(10_000_000), b.Micros)
+}
+
+func testSpendLimitsRoundTrip(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	l, err := s.SpendLimits(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{}, l, "never set: no caps")
+	daily, monthly := int64(50_000), int64(1_000_000)
+	want := billing.SpendLimits{DailyMicros: &daily, MonthlyMicros: &monthly, AllowedOperations: []string{"position_sizing", "risk_check"}}
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, want))
+	l, err = s.SpendLimits(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, want, l)
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{MonthlyMicros: &monthly}))
+	l, err = s.SpendLimits(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{MonthlyMicros: &monthly}, l, "replaced, not merged")
+}
+
+func testIdempotencyStored(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 1_000_000, nil)
+	req := chargeReq(a.ID, "position_sizing", 3000)
+	req.Idempotency = &billing.IdempotentResponse{Key: "k1", RequestHash: "h1", Response: []byte(`{"shares":5000}`)}
+	_, err := s.Charge(ctx, req)
+	require.NoError(t, err)
+	got, err := s.StoredResponse(ctx, a.ID, "k1")
+	require.NoError(t, err)
+	assert.Equal(t, "h1", got.RequestHash)
+	assert.JSONEq(t, `{"shares":5000}`, string(got.Response))
+
+	again := chargeReq(a.ID, "position_sizing", 3000)
+	again.Idempotency = req.Idempotency
+	_, err = s.Charge(ctx, again)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "keys are unique per agent")
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(997_000), b.Micros, "the conflicting charge rolled back")
+
+	_, err = s.StoredResponse(ctx, a.ID, "k2")
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+	other := newAgent(t, s)
+	_, err = s.StoredResponse(ctx, other.ID, "k1")
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "keys are scoped to the agent")
+}

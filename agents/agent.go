@@ -1,0 +1,74 @@
+// Package agents manages agents, their API keys, modes and trading limits.
+//
+// An agent belongs to an owner; one owner may hold several agents. Each
+// agent has exactly one API key, shown once at registration (or rotation)
+// and stored only as a SHA-256 digest.
+package agents
+
+import (
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance"
+)
+
+// Mode is an agent's operating mode.
+type Mode string
+
+// The modes. New agents start in ModeSandbox; ModeTerminated is final.
+const (
+	ModeSandbox    Mode = "sandbox"    // default testing mode
+	ModeLive       Mode = "live"       // production mode; never places orders
+	ModeSuspended  Mode = "suspended"  // temporarily disabled: every call gets 403
+	ModeTerminated Mode = "terminated" // permanently deactivated: every call gets 403
+)
+
+// Modes lists every mode in the spec's order.
+var Modes = []Mode{ModeSandbox, ModeLive, ModeSuspended, ModeTerminated}
+
+// Type is an agent's declared purpose.
+type Type string
+
+// The agent types.
+const (
+	TypeTrading   Type = "trading"   // trading and investing workflow agents
+	TypeAnalysis  Type = "analysis"  // research and analysis tools
+	TypeRisk      Type = "risk"      // risk checks, compliance, audit trails
+	TypeComposite Type = "composite" // combines several
+)
+
+// Types lists every agent type.
+var Types = []Type{TypeTrading, TypeAnalysis, TypeRisk, TypeComposite}
+
+// Agent is a registered agent.
+type Agent struct {
+	ID          string
+	OwnerID     string
+	Name        string
+	Type        Type
+	Description *string
+	Mode        Mode
+	CreatedAt   time.Time
+
+	// AuthorizedInstruments, when non-empty, scopes the symbols the agent
+	// may trade (used by risk and compliance checks).
+	AuthorizedInstruments []string
+	// AuthorizedActions, when non-empty, whitelists the tools the agent may
+	// call (by tool name, operation or category).
+	AuthorizedActions []string
+	// MaxPositionSizePct and MaxDailyLossPct are percents in (0, 100].
+	MaxPositionSizePct *toolkit.Amount
+	MaxDailyLossPct    *toolkit.Amount
+}
+
+// IsActive reports whether the agent may make calls (sandbox or live).
+func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
+
+// Limits returns the agent's trading limits for the finance tools.
+func (a Agent) Limits() finance.AgentLimits {
+	return finance.AgentLimits{
+		MaxPositionSizePct:    a.MaxPositionSizePct,
+		MaxDailyLossPct:       a.MaxDailyLossPct,
+		AuthorizedInstruments: a.AuthorizedInstruments,
+	}
+}

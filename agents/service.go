@@ -1,0 +1,187 @@
+package agents
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// MaxAgentsPerOwner bounds the agents listed for one owner.
+const MaxAgentsPerOwner = 1000
+
+// Config configures a Service. Zero fields take defaults.
+type Config struct {
+	// KeyPrefix is the API key prefix; it must end in "agent_".
+	// Default DefaultKeyPrefix ("aft_agent_").
+	KeyPrefix string
+	// Now returns the current time (default time.Now).
+	Now func() time.Time
+	// Random is the source of key and id randomness (default crypto/rand).
+	Random io.Reader
+}
+
+// Service implements agent registration, authentication and management.
+type Service struct {
+	store  Store
+	prefix string
+	now    func() time.Time
+	random io.Reader
+}
+
+// NewService returns a Service over store.
+func NewService(store Store, cfg Config) (*Service, error) {
+	if cfg.KeyPrefix == "" {
+		cfg.KeyPrefix = DefaultKeyPrefix
+	}
+	if !validKeyPrefix(cfg.KeyPrefix) {
+		return nil, fmt.Errorf("agents: key prefix %q must end in \"agent_\" and use only [a-z0-9_]", cfg.KeyPrefix)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random}, nil
+}
+
+// Register creates an agent in sandbox mode and returns it with its API
+// key, which is shown only this once.
+//
+// Owner claims are not self-asserted: the first registration under an
+// owner_id creates the owner; registering another agent under an existing
+// owner requires callerKey to be the API key of an active agent of that
+// owner. Otherwise the result is toolkit.Conflict.
+func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey string) (Agent, string, error) {
+	const op = "agents.Register"
+	a, err := in.validate()
+	if err != nil {
+		return Agent{}, "", err
+	}
+	newOwner := true
+	if callerKey != "" {
+		// A key proves membership of its own owner only; for any other
+		// owner_id the registration claims a new owner.
+		caller, err := s.Authenticate(ctx, callerKey)
+		if err != nil {
+			return Agent{}, "", err
+		}
+		newOwner = caller.OwnerID != in.OwnerID
+	}
+	id, err := randomAlphanumeric(s.random, 16)
+	if err != nil {
+		return Agent{}, "", toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	key, err := s.newKey()
+	if err != nil {
+		return Agent{}, "", toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	a.ID = "agt_" + strings.ToLower(id)
+	a.Mode = ModeSandbox
+	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
+	if err := s.store.CreateAgent(ctx, a, KeyDigest(key), newOwner); err != nil {
+		if toolkit.IsKind(err, toolkit.Conflict) && newOwner {
+			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
+				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", in.OwnerID)}
+		}
+		return Agent{}, "", toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	return a, key, nil
+}
+
+func (s *Service) newKey() (string, error) {
+	r, err := randomAlphanumeric(s.random, keyRandomLen)
+	if err != nil {
+		return "", err
+	}
+	return s.prefix + r, nil
+}
+
+// Authenticate returns the agent owning key. A missing, malformed or
+// unknown key is toolkit.Unauthenticated; a suspended or terminated agent
+// is toolkit.Forbidden.
+func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
+	if !s.wellFormedKey(key) {
+		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
+	}
+	a, err := s.store.AgentByKeyDigest(ctx, KeyDigest(key))
+	if toolkit.IsKind(err, toolkit.NotFound) {
+		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
+	}
+	if err != nil {
+		return Agent{}, toolkit.Wrap(toolkit.Internal, "agents.Authenticate", err)
+	}
+	if !a.IsActive() {
+		return Agent{}, toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", a.Mode)
+	}
+	return a, nil
+}
+
+// wellFormedKey checks the key's shape before any lookup.
+func (s *Service) wellFormedKey(key string) bool {
+	if len(key) != len(s.prefix)+keyRandomLen {
+		return false
+	}
+	if subtle.ConstantTimeCompare([]byte(key[:len(s.prefix)]), []byte(s.prefix)) != 1 {
+		return false
+	}
+	for i := len(s.prefix); i < len(key); i++ {
+		if strings.IndexByte(alphanumerics, key[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Me returns the agent's current record.
+func (s *Service) Me(ctx context.Context, id string) (Agent, error) {
+	a, err := s.store.AgentByID(ctx, id)
+	return a, toolkit.Wrap(toolkit.Internal, "agents.Me", err)
+}
+
+// ListByOwner returns every agent of the caller's owner, oldest first.
+func (s *Service) ListByOwner(ctx context.Context, caller Agent) ([]Agent, error) {
+	list, err := s.store.ListAgentsByOwner(ctx, caller.OwnerID, MaxAgentsPerOwner)
+	return list, toolkit.Wrap(toolkit.Internal, "agents.ListByOwner", err)
+}
+
+// SetMode changes the caller's own mode. Any mode may be requested; a
+// terminated agent stays terminated (toolkit.Conflict). A suspended agent
+// never gets here: Authenticate refuses it, so it cannot lift its own
+// suspension (an admin can, with AdminSetMode).
+func (s *Service) SetMode(ctx context.Context, caller Agent, mode string) (Agent, error) {
+	return s.AdminSetMode(ctx, caller.ID, mode)
+}
+
+// AdminSetMode changes any agent's mode on an administrator's behalf.
+func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent, error) {
+	m, err := ParseMode(mode)
+	if err != nil {
+		return Agent{}, err
+	}
+	a, err := s.store.SetMode(ctx, agentID, m)
+	if toolkit.IsKind(err, toolkit.Conflict) {
+		return Agent{}, &toolkit.Error{Kind: toolkit.Conflict, Op: "agents.SetMode", Err: err,
+			Msg: "Agent is terminated: its mode can no longer change"}
+	}
+	return a, toolkit.Wrap(toolkit.Internal, "agents.SetMode", err)
+}
+
+// RotateKey issues a new API key for the caller; the old key stops working
+// at once. The new key is returned only this once.
+func (s *Service) RotateKey(ctx context.Context, caller Agent) (string, error) {
+	key, err := s.newKey()
+	if err != nil {
+		return "", toolkit.Wrap(toolkit.Internal, "agents.RotateKey", err)
+	}
+	if err := s.store.ReplaceKeyDigest(ctx, caller.ID, KeyDigest(key)); err != nil {
+		return "", toolkit.Wrap(toolkit.Internal, "agents.RotateKey", err)
+	}
+	return key, nil
+}

@@ -1,0 +1,145 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Funding paths of the generic deposit.
+const (
+	FundingOnramp         = "onramp"
+	FundingDirectTransfer = "direct_transfer"
+	FundingX402           = "x402"
+)
+
+// FundingPaths lists the funding paths of the generic deposit.
+var FundingPaths = []string{FundingOnramp, FundingDirectTransfer, FundingX402}
+
+// VerifiedPayment is a payment confirmed by a verifier.
+type VerifiedPayment struct {
+	// Amount received, in USD.
+	Amount toolkit.Amount
+	// Ref uniquely identifies the payment (e.g. "solana:<signature>");
+	// a Ref is credited at most once.
+	Ref string
+}
+
+// ChainVerifier confirms an on-chain payment to the service's treasury by
+// its transaction hash (implemented by the Solana adapter).
+type ChainVerifier interface {
+	VerifyPayment(ctx context.Context, agentID, txHash string) (VerifiedPayment, error)
+}
+
+// OnrampVerifier confirms a card/onramp payment (implemented by a payment
+// provider adapter; none is configured by default).
+type OnrampVerifier interface {
+	VerifyOnramp(ctx context.Context, agentID string, amount toolkit.Amount) (VerifiedPayment, error)
+}
+
+// DepositInput is a generic deposit request.
+type DepositInput struct {
+	Amount        toolkit.Amount
+	FundingPath   string
+	OnChainTxHash string
+}
+
+// MaxDeposit bounds one deposit (1,000,000 USD).
+var MaxDeposit = toolkit.MustParseAmount("1000000")
+
+// Deposit credits a generic deposit and returns the new balance. It never
+// credits an unverified amount in live use:
+//
+//   - a sandbox agent may self-credit test funds when Config.SandboxSelfCredit
+//     is on, up to Config.SandboxCreditCap in total;
+//   - otherwise direct_transfer and x402 need on_chain_tx_hash, verified by
+//     the ChainVerifier; onramp is verified by the OnrampVerifier. A path
+//     without a configured verifier is refused (toolkit.Invalid naming the
+//     missing setup). A payment already credited is toolkit.Conflict.
+func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (Balance, error) {
+	const op = "billing.Deposit"
+	micros, err := validateDeposit(in)
+	if err != nil {
+		return Balance{}, err
+	}
+	req := CreditRequest{AgentID: acct.AgentID, Micros: micros, FundingPath: in.FundingPath, At: s.cfg.Now().UTC()}
+	if acct.Sandbox && s.cfg.SandboxSelfCredit && in.OnChainTxHash == "" {
+		req.SelfCreditCapMicros, _ = s.cfg.SandboxCreditCap.Micros()
+	} else {
+		paid, err := s.verify(ctx, acct.AgentID, in)
+		if err != nil {
+			return Balance{}, err
+		}
+		if paid.Amount.Cmp(in.Amount) != 0 {
+			return Balance{}, toolkit.Errorf(toolkit.Invalid,
+				"amount: the verified payment is %s, not %s", paid.Amount, in.Amount)
+		}
+		req.ExternalRef = &paid.Ref
+	}
+	if req.TxID, err = s.newTxID(); err != nil {
+		return Balance{}, toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	if _, err := s.store.Credit(ctx, req); err != nil {
+		if toolkit.IsKind(err, toolkit.Conflict) {
+			return Balance{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
+				Msg: "This payment was already credited (replay refused)"}
+		}
+		return Balance{}, toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	return s.Balance(ctx, acct.AgentID)
+}
+
+func validateDeposit(in DepositInput) (int64, error) {
+	if in.Amount.Sign() <= 0 {
+		return 0, toolkit.Errorf(toolkit.Invalid, "amount: must be greater than 0 (got %s)", in.Amount)
+	}
+	if in.Amount.Cmp(MaxDeposit) > 0 {
+		return 0, toolkit.Errorf(toolkit.Invalid, "amount: at most %s per deposit", MaxDeposit)
+	}
+	micros, err := in.Amount.Micros()
+	if err != nil {
+		return 0, toolkit.Errorf(toolkit.Invalid, "amount: at most 6 decimal places (got %s)", in.Amount)
+	}
+	switch in.FundingPath {
+	case FundingOnramp, FundingDirectTransfer, FundingX402:
+	default:
+		return 0, toolkit.Errorf(toolkit.Invalid, "funding_path: must be one of onramp, direct_transfer, x402 (got %q)", in.FundingPath)
+	}
+	if len(in.OnChainTxHash) > 128 {
+		return 0, toolkit.Errorf(toolkit.Invalid, "on_chain_tx_hash: at most 128 characters")
+	}
+	return micros, nil
+}
+
+func (s *Service) verify(ctx context.Context, agentID string, in DepositInput) (VerifiedPayment, error) {
+	var (
+		paid VerifiedPayment
+		err  error
+	)
+	switch in.FundingPath {
+	case FundingOnramp:
+		if s.cfg.Onramp == nil {
+			return paid, toolkit.Errorf(toolkit.Invalid,
+				"funding_path: onramp deposits need an onramp payment provider, which this server has not configured")
+		}
+		paid, err = s.cfg.Onramp.VerifyOnramp(ctx, agentID, in.Amount)
+	default:
+		if in.OnChainTxHash == "" {
+			return paid, toolkit.Errorf(toolkit.Invalid,
+				"on_chain_tx_hash: required for %s deposits (the payment is verified on chain before crediting)", in.FundingPath)
+		}
+		if s.cfg.Chain == nil {
+			return paid, toolkit.Errorf(toolkit.Invalid,
+				"funding_path: %s deposits need on-chain verification, which this server has not configured", in.FundingPath)
+		}
+		paid, err = s.cfg.Chain.VerifyPayment(ctx, agentID, in.OnChainTxHash)
+	}
+	if err != nil {
+		return paid, toolkit.Wrap(toolkit.Invalid, "billing.verify", err)
+	}
+	if paid.Ref == "" {
+		return paid, toolkit.Wrap(toolkit.Internal, "billing.verify", fmt.Errorf("verifier returned an empty payment reference"))
+	}
+	return paid, nil
+}

@@ -1,0 +1,198 @@
+package billing
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// MaxIdempotencyKeyLen bounds the Idempotency-Key header.
+const MaxIdempotencyKeyLen = 255
+
+// MeterRequest describes one priced call.
+type MeterRequest struct {
+	Account   Account
+	Operation string // price-table key; unlisted operations are free
+	// IdempotencyKey, optional: a retry with the same key and the same
+	// Body returns the stored response and is charged once; the same key
+	// with a different body is toolkit.Conflict.
+	IdempotencyKey string
+	// Body is the request body the idempotency check compares.
+	Body []byte
+}
+
+// Outcome is what a metered operation produced.
+type Outcome struct {
+	// Response is the serialised result returned to the caller.
+	Response []byte
+	// Chargeable is false for answers that must not be billed (such as an
+	// insufficient-history answer).
+	Chargeable bool
+}
+
+// Metered is the result of Meter.
+type Metered struct {
+	Response []byte
+	// Charged is what was debited (0 when free, not chargeable or replayed).
+	Charged toolkit.Amount
+	// Replayed is true when the response came from an idempotency key.
+	Replayed bool
+}
+
+// Meter is the single metering point of the toolkit: every priced call,
+// whether reached by a REST shortcut, POST /v1/tools/call or MCP, goes
+// through it.
+//
+//  1. An idempotent retry returns the stored response (no run, no charge).
+//  2. Spend caps and the allowed-operations list are checked
+//     (toolkit.Forbidden naming the cap; nothing runs).
+//  3. The balance is checked (toolkit.InsufficientCredits with
+//     "Insufficient balance. Required: $X, Available: $Y"; nothing runs).
+//  4. run is called; an error is returned as is and nothing is charged.
+//  5. A chargeable outcome is debited atomically (conditional UPDATE,
+//     ledger row, usage row, idempotency record in one transaction). If the
+//     balance was spent concurrently, the result is discarded and the call
+//     fails with toolkit.InsufficientCredits.
+func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx context.Context) (Outcome, error)) (Metered, error) {
+	const op = "billing.Meter"
+	price := s.cfg.Prices.Micros(req.Operation, req.Account.Presale)
+	if price == 0 {
+		out, err := run(ctx)
+		return Metered{Response: out.Response}, err
+	}
+	if len(req.IdempotencyKey) > MaxIdempotencyKeyLen {
+		return Metered{}, toolkit.Errorf(toolkit.Invalid, "Idempotency-Key: at most %d characters", MaxIdempotencyKeyLen)
+	}
+	hash := requestHash(req.Operation, req.Body)
+	if req.IdempotencyKey != "" {
+		if m, ok, err := s.replay(ctx, req, hash); ok || err != nil {
+			return m, err
+		}
+	}
+	limits, err := s.store.SpendLimits(ctx, req.Account.AgentID)
+	if err != nil {
+		return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	now := s.cfg.Now()
+	if err := s.checkCaps(ctx, req, limits, price); err != nil {
+		return Metered{}, err
+	}
+	bal, err := s.store.Balance(ctx, req.Account.AgentID)
+	if err != nil {
+		return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	if bal.Micros < price {
+		return Metered{}, insufficient(price, bal.Micros)
+	}
+	out, err := run(ctx)
+	if err != nil {
+		return Metered{}, err
+	}
+	if !out.Chargeable {
+		return Metered{Response: out.Response}, nil
+	}
+	txID, err := s.newTxID()
+	if err != nil {
+		return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+	}
+	charge := ChargeRequest{
+		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Micros: price,
+		At: now.UTC(), DayStart: utcDayStart(now), MonthStart: utcMonthStart(now), Limits: limits,
+	}
+	if req.IdempotencyKey != "" {
+		charge.Idempotency = &IdempotentResponse{Key: req.IdempotencyKey, RequestHash: hash, Response: out.Response}
+	}
+	_, err = s.store.Charge(ctx, charge)
+	switch {
+	case err == nil:
+		return Metered{Response: out.Response, Charged: toolkit.AmountFromMicros(price)}, nil
+	case toolkit.IsKind(err, toolkit.InsufficientCredits):
+		cur, berr := s.store.Balance(ctx, req.Account.AgentID)
+		if berr != nil {
+			return Metered{}, toolkit.Wrap(toolkit.Internal, op, berr)
+		}
+		return Metered{}, insufficient(price, cur.Micros)
+	case toolkit.IsKind(err, toolkit.Conflict) && req.IdempotencyKey != "":
+		// A concurrent retry with the same key won; answer as it did.
+		if m, ok, rerr := s.replay(ctx, req, hash); ok || rerr != nil {
+			return m, rerr
+		}
+	}
+	return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+}
+
+// replay returns the stored response for the request's idempotency key.
+func (s *Service) replay(ctx context.Context, req MeterRequest, hash string) (Metered, bool, error) {
+	stored, err := s.store.StoredResponse(ctx, req.Account.AgentID, req.IdempotencyKey)
+	switch {
+	case toolkit.IsKind(err, toolkit.NotFound):
+		return Metered{}, false, nil
+	case err != nil:
+		return Metered{}, false, toolkit.Wrap(toolkit.Internal, "billing.Meter", err)
+	case stored.RequestHash != hash:
+		return Metered{}, false, toolkit.Errorf(toolkit.Conflict,
+			"Idempotency-Key %q was already used with a different request body", req.IdempotencyKey)
+	}
+	return Metered{Response: stored.Response, Replayed: true}, true, nil
+}
+
+// checkCaps is the pre-run check of the spend caps; the store checks them
+// again inside the debit transaction, so concurrent calls cannot overshoot.
+func (s *Service) checkCaps(ctx context.Context, req MeterRequest, limits SpendLimits, price int64) error {
+	if len(limits.AllowedOperations) > 0 && !slices.Contains(limits.AllowedOperations, req.Operation) {
+		return toolkit.Errorf(toolkit.Forbidden, "Operation %s is not in this agent's allowed operations", req.Operation)
+	}
+	now := s.cfg.Now()
+	for _, c := range []struct {
+		name  string
+		cap   *int64
+		start time.Time
+	}{
+		{"daily", limits.DailyMicros, utcDayStart(now)},
+		{"monthly", limits.MonthlyMicros, utcMonthStart(now)},
+	} {
+		if c.cap == nil {
+			continue
+		}
+		spent, err := s.store.Spent(ctx, req.Account.AgentID, c.start)
+		if err != nil {
+			return toolkit.Wrap(toolkit.Internal, "billing.Meter", err)
+		}
+		if spent+price > *c.cap {
+			return CapExceeded(c.name, *c.cap, spent, price)
+		}
+	}
+	return nil
+}
+
+// CapExceeded is the error for a call that would exceed a spend cap. Stores
+// use it too, so both checks read the same.
+func CapExceeded(name string, capMicros, spentMicros, priceMicros int64) error {
+	return toolkit.Errorf(toolkit.Forbidden, "%s spend limit of $%s would be exceeded: spent $%s, this call costs $%s",
+		capitalize(name), toolkit.AmountFromMicros(capMicros), toolkit.AmountFromMicros(spentMicros), toolkit.AmountFromMicros(priceMicros))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func insufficient(price, available int64) error {
+	return toolkit.Errorf(toolkit.InsufficientCredits, "Insufficient balance. Required: $%s, Available: $%s",
+		toolkit.AmountFromMicros(price), toolkit.AmountFromMicros(available))
+}
+
+// requestHash identifies a request for idempotency: operation and body.
+func requestHash(operation string, body []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s:", len(operation), operation)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,155 @@
+package billing
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Account is who a billing call is for.
+type Account struct {
+	AgentID string
+	// Presale buyers pay 80 % of list on every operation.
+	Presale bool
+	// Sandbox agents may self-credit test funds when the policy allows.
+	Sandbox bool
+}
+
+// Config configures a Service. Zero fields take defaults.
+type Config struct {
+	// Prices is the price table (default DefaultPrices()).
+	Prices Prices
+	// LowBalance is the threshold below which a balance is reported as
+	// low (default 0.01).
+	LowBalance toolkit.Amount
+	// SandboxSelfCredit lets sandbox agents credit themselves test funds
+	// through the generic deposit without a verified payment (library
+	// default: off; the reference server turns it on).
+	SandboxSelfCredit bool
+	// SandboxCreditCap bounds an agent's total self-credited test funds
+	// (default 100.00).
+	SandboxCreditCap toolkit.Amount
+	// Chain verifies direct_transfer and x402 deposits by their on-chain
+	// transaction hash. Nil: such deposits are refused.
+	Chain ChainVerifier
+	// Onramp verifies onramp deposits. Nil: such deposits are refused.
+	Onramp OnrampVerifier
+	// Now returns the current time (default time.Now).
+	Now func() time.Time
+	// Random is the source of transaction ids (default crypto/rand).
+	Random io.Reader
+}
+
+// Service is the billing domain service.
+type Service struct {
+	store Store
+	cfg   Config
+}
+
+// NewService returns a Service over store.
+func NewService(store Store, cfg Config) (*Service, error) {
+	if cfg.Prices == nil {
+		cfg.Prices = DefaultPrices()
+	}
+	if err := cfg.Prices.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.LowBalance.IsZero() {
+		cfg.LowBalance = toolkit.MustParseAmount("0.01")
+	}
+	if cfg.SandboxCreditCap.IsZero() {
+		cfg.SandboxCreditCap = toolkit.MustParseAmount("100")
+	}
+	if _, err := cfg.SandboxCreditCap.Micros(); err != nil {
+		return nil, fmt.Errorf("billing: sandbox credit cap: %w", err)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	return &Service{store: store, cfg: cfg}, nil
+}
+
+// Prices returns the price table.
+func (s *Service) Prices() Prices { return s.cfg.Prices }
+
+// Price returns what account pays for one call of operation.
+func (s *Service) Price(operation string, presale bool) toolkit.Amount {
+	return toolkit.AmountFromMicros(s.cfg.Prices.Micros(operation, presale))
+}
+
+// Balance is an agent's balance as reported to clients.
+type Balance struct {
+	AgentID   string
+	Balance   toolkit.Amount
+	IsLow     bool
+	UpdatedAt time.Time
+}
+
+// Balance returns the agent's balance.
+func (s *Service) Balance(ctx context.Context, agentID string) (Balance, error) {
+	rec, err := s.store.Balance(ctx, agentID)
+	if err != nil {
+		return Balance{}, toolkit.Wrap(toolkit.Internal, "billing.Balance", err)
+	}
+	return s.balanceOf(rec), nil
+}
+
+func (s *Service) balanceOf(rec BalanceRecord) Balance {
+	b := toolkit.AmountFromMicros(rec.Micros)
+	return Balance{AgentID: rec.AgentID, Balance: b, IsLow: b.Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
+}
+
+// Ledger limits.
+const (
+	DefaultTransactionsLimit = 100
+	MaxTransactionsLimit     = 1000
+)
+
+// Transactions returns up to limit ledger rows, newest first. limit must be
+// in 1..1000.
+func (s *Service) Transactions(ctx context.Context, agentID string, limit int) ([]Transaction, error) {
+	if limit < 1 || limit > MaxTransactionsLimit {
+		return nil, toolkit.Errorf(toolkit.Invalid, "limit: must be between 1 and %d (got %d)", MaxTransactionsLimit, limit)
+	}
+	txs, err := s.store.Transactions(ctx, agentID, limit)
+	return txs, toolkit.Wrap(toolkit.Internal, "billing.Transactions", err)
+}
+
+// Usage returns the agent's usage totals by operation.
+func (s *Service) Usage(ctx context.Context, agentID string) ([]UsageLine, error) {
+	lines, err := s.store.Usage(ctx, agentID)
+	return lines, toolkit.Wrap(toolkit.Internal, "billing.Usage", err)
+}
+
+func (s *Service) newTxID() (string, error) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 16)
+	if _, err := io.ReadFull(s.cfg.Random, b); err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	sb.WriteString("tx_")
+	for _, c := range b {
+		sb.WriteByte(alphabet[int(c)%len(alphabet)]) // ids need uniqueness, not uniformity
+	}
+	return sb.String(), nil
+}
+
+// utcDayStart and utcMonthStart bound the spend-cap windows (UTC).
+func utcDayStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+func utcMonthStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
