@@ -91,8 +91,14 @@ func init() {
 						Column("owner_id", "created_at", "id").Exec(ctx)
 					return err
 				},
-				func() error { _, err := tx.NewCreateTable().Model((*balance1)(nil)).ForeignKey(fk).Exec(ctx); return err },
-				func() error { _, err := tx.NewCreateTable().Model((*ledger1)(nil)).ForeignKey(fk).Exec(ctx); return err },
+				func() error {
+					_, err := tx.NewCreateTable().Model((*balance1)(nil)).ForeignKey(fk).Exec(ctx)
+					return err
+				},
+				func() error {
+					_, err := tx.NewCreateTable().Model((*ledger1)(nil)).ForeignKey(fk).Exec(ctx)
+					return err
+				},
 				func() error {
 					_, err := tx.NewCreateIndex().Model((*ledger1)(nil)).Index("ledger_agent_idx").
 						Column("agent_id", "seq").Exec(ctx)
