@@ -36,10 +36,22 @@ type Tool struct {
 	Category    string             // family, e.g. "sizing", "performance", "market"
 	Operation   string             // price-table key; empty means the tool is free
 	InputSchema *jsonschema.Schema // JSON Schema of Arguments (type object)
+	// OperationFor, when set, picks the billed operation from the
+	// arguments (evaluate_performance bills by tier); Operation is then the
+	// operation of the default arguments, shown in listings.
+	OperationFor func(args json.RawMessage) string
 	// Run validates and decodes the arguments and computes the result. Errors
 	// are *toolkit.Error values; bad arguments are toolkit.Invalid and name
 	// the field and the rule.
 	Run func(ctx context.Context, call Call) (any, error)
+}
+
+// BilledOperation returns the operation a call with args is billed as.
+func (t Tool) BilledOperation(args json.RawMessage) string {
+	if t.OperationFor != nil {
+		return t.OperationFor(args)
+	}
+	return t.Operation
 }
 
 // Chargeable is implemented by results that report whether the call may be

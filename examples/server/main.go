@@ -1,0 +1,157 @@
+// Command server is the toolkit's reference server: flags and environment
+// -> adapters -> services -> httpapi -> http.Server.
+//
+//	go run ./examples/server                    # SQLite in ./data/toolkit.db on :8080
+//	go run ./examples/server -db postgres://... # Postgres
+//
+// See the README's configuration table for every flag and variable.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/examples/internal/wiring"
+	"github.com/agentfinance/toolkit/httpapi"
+)
+
+// config is the server's configuration.
+type config struct {
+	addr      string
+	adminKey  string
+	wiring    wiring.Config
+	logFormat string
+}
+
+func main() {
+	cfg, err := parseConfig(os.Args[1:], os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, nil, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// parseConfig reads flags, falling back to TOOLKIT_* variables.
+func parseConfig(args []string, getenv func(string) string) (config, error) {
+	env := func(k, def string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	var cfg config
+	var sandboxCredit bool
+	var creditCap, lowBalance string
+	fs.StringVar(&cfg.addr, "addr", env("TOOLKIT_ADDR", ":8080"), "listen address (TOOLKIT_ADDR)")
+	fs.StringVar(&cfg.wiring.DB, "db", env("TOOLKIT_DB", "data/toolkit.db"), "SQLite file or postgres:// URL (TOOLKIT_DB)")
+	fs.StringVar(&cfg.wiring.KeyPrefix, "key-prefix", env("TOOLKIT_KEY_PREFIX", "aft_agent_"), "API key prefix, ending in agent_ (TOOLKIT_KEY_PREFIX)")
+	fs.BoolVar(&sandboxCredit, "sandbox-credit", env("TOOLKIT_SANDBOX_CREDIT", "true") == "true", "let sandbox agents self-credit test funds (TOOLKIT_SANDBOX_CREDIT)")
+	fs.StringVar(&creditCap, "sandbox-credit-cap", env("TOOLKIT_SANDBOX_CREDIT_CAP", "100"), "max test funds per sandbox agent, USD (TOOLKIT_SANDBOX_CREDIT_CAP)")
+	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
+	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	cfg.adminKey = getenv("TOOLKIT_ADMIN_KEY")
+	cfg.wiring.SandboxSelfCredit = sandboxCredit
+	var err error
+	if cfg.wiring.SandboxCreditCap, err = toolkit.ParseAmount(creditCap); err != nil {
+		return config{}, fmt.Errorf("-sandbox-credit-cap: %w", err)
+	}
+	if cfg.wiring.LowBalance, err = toolkit.ParseAmount(lowBalance); err != nil {
+		return config{}, fmt.Errorf("-low-balance: %w", err)
+	}
+	return cfg, nil
+}
+
+// run serves until ctx ends, then shuts down gracefully. With ln nil it
+// listens on cfg.addr. It prints the address (and a generated admin key
+// when none is configured) to out.
+func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
+	logger := newLogger(cfg.logFormat)
+	svc, store, err := wiring.Open(ctx, cfg.wiring)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if cfg.adminKey == "" {
+		cfg.adminKey = generateAdminKey()
+		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
+	}
+	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger})
+	if err != nil {
+		return err
+	}
+	if ln == nil {
+		if ln, err = net.Listen("tcp", cfg.addr); err != nil {
+			return err
+		}
+	}
+	srv := &http.Server{
+		Handler:           api,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	fmt.Fprintf(out, "listening on http://%s (database %s)\n", ln.Addr(), redactDSN(cfg.wiring.DB))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func newLogger(format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, nil))
+}
+
+func generateAdminKey() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return "aft_admin_" + hex.EncodeToString(b)
+}
+
+// redactDSN hides a password in a Postgres URL before printing it.
+func redactDSN(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return dsn
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestServerWalkThrough starts the reference server on :0 against a temp
+// SQLite file and walks register -> me -> list -> mode, as the README does.
+func TestServerWalkThrough(t *testing.T) {
+	cfg, err := parseConfig([]string{"-db", filepath.Join(t.TempDir(), "data", "toolkit.db")}, func(string) string { return "" })
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, ln, &out) }()
+	base := "http://" + ln.Addr().String()
+
+	call := func(method, path, key, body string) (int, map[string]any) {
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		require.NoError(t, err)
+		if key != "" {
+			req.Header.Set("X-API-Key", key)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var m map[string]any
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&m))
+		return res.StatusCode, m
+	}
+	waitReady(t, base)
+
+	status, reg := call("POST", "/v1/agents/register", "", `{"owner_id":"acme","agent_name":"RiskBot","agent_type":"trading"}`)
+	require.Equal(t, http.StatusCreated, status, reg)
+	key := reg["api_key"].(string)
+	assert.Regexp(t, `^aft_agent_[A-Za-z0-9]{40}$`, key)
+	assert.Equal(t, "sandbox", reg["mode"])
+
+	status, me := call("GET", "/v1/agents/me", key, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, reg["agent_id"], me["agent_id"])
+
+	status, list := call("GET", "/v1/agents/list", key, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, 1, list["count"])
+
+	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "live", mode["mode"])
+
+	status, pricing := call("GET", "/v1/billing/pricing", "", "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "USDC", pricing["currency"])
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err, "graceful shutdown")
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not shut down")
+	}
+	assert.Contains(t, out.String(), "generated admin key")
+	assert.NotContains(t, out.String(), key, "API keys are never printed")
+}
+
+func waitReady(t *testing.T, base string) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		if res, err := http.Get(base + "/v1/billing/pricing"); err == nil {
+			res.Body.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("server never became ready")
+}
+
+func TestParseConfigRejectsBadAmounts(t *testing.T) {
+	_, err := parseConfig([]string{"-sandbox-credit-cap", "1e3"}, func(string) string { return "" })
+	assert.Error(t, err)
+	cfg, err := parseConfig(nil, func(k string) string {
+		return map[string]string{"TOOLKIT_DB": "postgres://u:secret@h/db", "TOOLKIT_SANDBOX_CREDIT": "false"}[k]
+	})
+	require.NoError(t, err)
+	assert.False(t, cfg.wiring.SandboxSelfCredit)
+	assert.Equal(t, "postgres://u:xxxxx@h/db", redactDSN(cfg.wiring.DB))
+}

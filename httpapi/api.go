@@ -1,0 +1,74 @@
+// Package httpapi mounts the toolkit's /v1 API on any net/http mux. It is
+// thin: each handler decodes the request, makes one domain call and encodes
+// the answer; errors are *toolkit.Error values mapped to statuses in one
+// table (errors.go).
+package httpapi
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/finance/catalog"
+)
+
+// Services are the domain services the API serves.
+type Services struct {
+	Agents  *agents.Service
+	Billing *billing.Service
+	Catalog *catalog.Catalog
+}
+
+// Options configures the API. Zero fields take defaults.
+type Options struct {
+	// AdminKey enables the admin endpoints (X-Admin-Key, compared in
+	// constant time). Empty: every admin endpoint answers 401.
+	AdminKey string
+	// MaxBodyBytes caps request bodies (default 8 MiB, enough for 100,000
+	// values); larger bodies get 413.
+	MaxBodyBytes int64
+	// Logger receives one access-log line per request (default
+	// slog.Default()). Secrets (keys, bodies) are never logged.
+	Logger *slog.Logger
+}
+
+// API is the toolkit's HTTP API. It is an http.Handler.
+type API struct {
+	svc    Services
+	opts   Options
+	mux    *http.ServeMux
+	routes []route
+}
+
+// New returns the API over the given services.
+func New(svc Services, opts Options) (*API, error) {
+	if svc.Agents == nil || svc.Billing == nil || svc.Catalog == nil {
+		return nil, fmt.Errorf("httpapi: Agents, Billing and Catalog services are required")
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 8 << 20
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	a := &API{svc: svc, opts: opts, mux: http.NewServeMux()}
+	a.routes = a.routeTable()
+	for _, rt := range a.routes {
+		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
+	}
+	a.mux.Handle("/v1/", a.wrap(route{handle: notFound}))
+	return a, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mux.ServeHTTP(w, r)
+}
+
+// Mount registers the API's paths on mux, next to whatever mux already
+// serves. The API owns the /v1/ subtree.
+func (a *API) Mount(mux *http.ServeMux) {
+	mux.Handle("/v1/", a)
+}

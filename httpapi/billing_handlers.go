@@ -1,0 +1,107 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+)
+
+// account returns the billing account of an agent.
+func account(ag agents.Agent) billing.Account {
+	return billing.Account{AgentID: ag.ID, Sandbox: ag.Mode == agents.ModeSandbox}
+}
+
+func (a *API) pricing(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, PricingResponse{Prices: a.svc.Billing.Prices(), Currency: billing.Currency})
+	return nil
+}
+
+func (a *API) balance(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.svc.Billing.Balance(r.Context(), agentFrom(r).ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, balanceResponse(b))
+	return nil
+}
+
+func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
+	var req DepositRequest
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	b, err := a.svc.Billing.Deposit(r.Context(), account(agentFrom(r)), billing.DepositInput{
+		Amount: req.Amount, FundingPath: req.FundingPath, OnChainTxHash: req.OnChainTxHash,
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, balanceResponse(b))
+	return nil
+}
+
+func (a *API) transactions(w http.ResponseWriter, r *http.Request) error {
+	limit := billing.DefaultTransactionsLimit
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return toolkit.Errorf(toolkit.Invalid, "limit: must be an integer between 1 and %d (got %q)", billing.MaxTransactionsLimit, s)
+		}
+		limit = n
+	}
+	txs, err := a.svc.Billing.Transactions(r.Context(), agentFrom(r).ID, limit)
+	if err != nil {
+		return err
+	}
+	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(txs)), Count: len(txs)}
+	for i, tx := range txs {
+		out.Transactions[i] = TransactionResponse{
+			TxID: tx.TxID, Type: tx.Type, Amount: toolkit.AmountFromMicros(tx.AmountMicros),
+			BalanceAfter: toolkit.AmountFromMicros(tx.BalanceAfter), CreatedAt: tx.CreatedAt,
+			Operation: tx.Operation, FundingPath: tx.FundingPath,
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) usage(w http.ResponseWriter, r *http.Request) error {
+	ag := agentFrom(r)
+	lines, err := a.svc.Billing.Usage(r.Context(), ag.ID)
+	if err != nil {
+		return err
+	}
+	out := UsageResponse{AgentID: ag.ID, Operations: make(map[string]UsageEntry, len(lines))}
+	for _, l := range lines {
+		out.Operations[l.Operation] = UsageEntry{Count: l.Count, TotalCost: toolkit.AmountFromMicros(l.TotalMicros)}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) getLimits(w http.ResponseWriter, r *http.Request) error {
+	l, err := a.svc.Billing.Limits(r.Context(), agentFrom(r).ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, limitsResponse(l))
+	return nil
+}
+
+func (a *API) setLimits(w http.ResponseWriter, r *http.Request) error {
+	var req LimitsRequest
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	l, err := a.svc.Billing.SetLimits(r.Context(), agentFrom(r).ID, billing.LimitsInput{
+		DailyLimit: req.DailyLimit, MonthlyLimit: req.MonthlyLimit, AllowedOperations: req.AllowedOperations,
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, limitsResponse(l))
+	return nil
+}

@@ -1,0 +1,80 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+)
+
+// RegisterRequest is the body of POST /v1/agents/register.
+type RegisterRequest struct {
+	OwnerID               string          `json:"owner_id"`
+	AgentName             string          `json:"agent_name"`
+	AgentType             string          `json:"agent_type"`
+	Description           *string         `json:"description,omitempty"`
+	AuthorizedInstruments []string        `json:"authorized_instruments,omitempty"`
+	AuthorizedActions     []string        `json:"authorized_actions,omitempty"`
+	MaxPositionSizePct    *toolkit.Amount `json:"max_position_size_pct,omitempty"`
+	MaxDailyLossPct       *toolkit.Amount `json:"max_daily_loss_pct,omitempty"`
+}
+
+// RegisterResponse is the 201 body of a registration. APIKey is shown once.
+type RegisterResponse struct {
+	AgentID   string    `json:"agent_id"`
+	OwnerID   string    `json:"owner_id"`
+	AgentName string    `json:"agent_name"`
+	AgentType string    `json:"agent_type"`
+	Mode      string    `json:"mode"`
+	APIKey    string    `json:"api_key"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AgentResponse is an agent record (GET /v1/agents/me and friends).
+type AgentResponse struct {
+	AgentID               string          `json:"agent_id"`
+	OwnerID               string          `json:"owner_id"`
+	AgentName             string          `json:"agent_name"`
+	AgentType             string          `json:"agent_type"`
+	Mode                  string          `json:"mode"`
+	IsActive              bool            `json:"is_active"`
+	CreatedAt             time.Time       `json:"created_at"`
+	Description           *string         `json:"description"`
+	AuthorizedInstruments []string        `json:"authorized_instruments"`
+	AuthorizedActions     []string        `json:"authorized_actions"`
+	MaxPositionSizePct    *toolkit.Amount `json:"max_position_size_pct"`
+	MaxDailyLossPct       *toolkit.Amount `json:"max_daily_loss_pct"`
+}
+
+// AgentListResponse is the body of GET /v1/agents/list.
+type AgentListResponse struct {
+	Agents []AgentResponse `json:"agents"`
+	Count  int             `json:"count"`
+}
+
+// ModeRequest is the body of the mode endpoints.
+type ModeRequest struct {
+	Mode string `json:"mode"`
+}
+
+// RotateKeyResponse carries the new key, shown once.
+type RotateKeyResponse struct {
+	AgentID string `json:"agent_id"`
+	APIKey  string `json:"api_key"`
+}
+
+func agentResponse(a agents.Agent) AgentResponse {
+	return AgentResponse{
+		AgentID: a.ID, OwnerID: a.OwnerID, AgentName: a.Name, AgentType: string(a.Type), Mode: string(a.Mode),
+		IsActive: a.IsActive(), CreatedAt: a.CreatedAt.UTC(), Description: a.Description,
+		AuthorizedInstruments: nonNil(a.AuthorizedInstruments), AuthorizedActions: nonNil(a.AuthorizedActions),
+		MaxPositionSizePct: a.MaxPositionSizePct, MaxDailyLossPct: a.MaxDailyLossPct,
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

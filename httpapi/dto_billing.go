@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
+)
+
+// PricingResponse is the body of GET /v1/billing/pricing.
+type PricingResponse struct {
+	Prices   map[string]toolkit.Amount `json:"prices"`
+	Currency string                    `json:"currency"`
+}
+
+// BalanceResponse is an agent's balance.
+type BalanceResponse struct {
+	AgentID   string         `json:"agent_id"`
+	Balance   toolkit.Amount `json:"balance"`
+	IsLow     bool           `json:"is_low"`
+	UpdatedAt time.Time      `json:"updated_at"`
+}
+
+// DepositRequest is the body of POST /v1/billing/deposit.
+type DepositRequest struct {
+	Amount        toolkit.Amount `json:"amount"`
+	FundingPath   string         `json:"funding_path"`
+	OnChainTxHash string         `json:"on_chain_tx_hash,omitempty"`
+}
+
+// TransactionResponse is one ledger row.
+type TransactionResponse struct {
+	TxID         string         `json:"tx_id"`
+	Type         string         `json:"type"`
+	Amount       toolkit.Amount `json:"amount"`
+	BalanceAfter toolkit.Amount `json:"balance_after"`
+	CreatedAt    time.Time      `json:"created_at"`
+	Operation    *string        `json:"operation"`
+	FundingPath  *string        `json:"funding_path"`
+}
+
+// TransactionsResponse is the body of GET /v1/billing/transactions.
+type TransactionsResponse struct {
+	Transactions []TransactionResponse `json:"transactions"`
+	Count        int                   `json:"count"`
+}
+
+// UsageEntry totals one operation.
+type UsageEntry struct {
+	Count     int64          `json:"count"`
+	TotalCost toolkit.Amount `json:"total_cost"`
+}
+
+// UsageResponse is the body of GET /v1/billing/usage.
+type UsageResponse struct {
+	AgentID    string                `json:"agent_id"`
+	Operations map[string]UsageEntry `json:"operations"`
+}
+
+// LimitsRequest is the body of PUT /v1/agents/limits. Omitted or null caps
+// are removed; an empty allowed_operations allows every operation.
+type LimitsRequest struct {
+	DailyLimit        *toolkit.Amount `json:"daily_limit,omitempty"`
+	MonthlyLimit      *toolkit.Amount `json:"monthly_limit,omitempty"`
+	AllowedOperations []string        `json:"allowed_operations,omitempty"`
+}
+
+// LimitsResponse is an agent's spend caps.
+type LimitsResponse struct {
+	AgentID           string          `json:"agent_id"`
+	DailyLimit        *toolkit.Amount `json:"daily_limit"`
+	MonthlyLimit      *toolkit.Amount `json:"monthly_limit"`
+	AllowedOperations []string        `json:"allowed_operations"`
+}
+
+func balanceResponse(b billing.Balance) BalanceResponse {
+	return BalanceResponse{AgentID: b.AgentID, Balance: b.Balance, IsLow: b.IsLow, UpdatedAt: b.UpdatedAt}
+}
+
+func limitsResponse(l billing.Limits) LimitsResponse {
+	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
+}

@@ -1,0 +1,148 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+)
+
+type ctxKey int
+
+const agentKey ctxKey = iota
+
+// agentFrom returns the authenticated agent of the request.
+func agentFrom(r *http.Request) agents.Agent {
+	a, _ := r.Context().Value(agentKey).(agents.Agent)
+	return a
+}
+
+// apiKey returns the key from X-API-Key or "Authorization: Bearer".
+func apiKey(r *http.Request) string {
+	if k := r.Header.Get("X-API-Key"); k != "" {
+		return k
+	}
+	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// statusRecorder captures the status for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Flush lets streaming handlers flush through the recorder.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap exposes the underlying writer to http.ResponseController.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// requestID returns a sane client-supplied X-Request-Id or a new one.
+func requestID(r *http.Request) string {
+	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && !strings.ContainsFunc(id, func(c rune) bool {
+		return c < 0x21 || c > 0x7e
+	}) {
+		return id
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// wrap builds the middleware chain of one route: request id, access log,
+// panic recovery, body cap, authentication, then the handler.
+func (a *API) wrap(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := requestID(r)
+		w.Header().Set("X-Request-Id", id)
+		rec := &statusRecorder{ResponseWriter: w}
+		var cause error
+		defer func() {
+			if p := recover(); p != nil {
+				cause = fmt.Errorf("panic: %v", p)
+				writeError(rec, toolkit.Errorf(toolkit.Internal, "internal error"))
+			}
+			a.logAccess(r, rec.status, time.Since(start), id, cause)
+		}()
+		r.Body = http.MaxBytesReader(rec, r.Body, a.opts.MaxBodyBytes)
+		r, cause = a.authenticate(r, rt.auth)
+		if cause != nil {
+			writeError(rec, cause)
+			return
+		}
+		if err := rt.handle(rec, r); err != nil {
+			cause = err
+			writeError(rec, err)
+		}
+	})
+}
+
+// authenticate enforces the route's auth level; for agent routes it puts
+// the agent in the request context.
+func (a *API) authenticate(r *http.Request, level authLevel) (*http.Request, error) {
+	switch level {
+	case authAgent:
+		ag, err := a.svc.Agents.Authenticate(r.Context(), apiKey(r))
+		if err != nil {
+			return r, err
+		}
+		return r.WithContext(context.WithValue(r.Context(), agentKey, ag)), nil
+	case authAdmin:
+		if a.opts.AdminKey == "" {
+			return r, toolkit.Errorf(toolkit.Unauthenticated, "Admin endpoints are disabled: no admin key is configured")
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Admin-Key")), []byte(a.opts.AdminKey)) != 1 {
+			return r, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing X-Admin-Key")
+		}
+	}
+	return r, nil
+}
+
+// logAccess writes one line per request: never keys, headers or bodies.
+func (a *API) logAccess(r *http.Request, status int, d time.Duration, id string, cause error) {
+	attrs := []slog.Attr{
+		slog.String("request_id", id), slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.Int("status", status), slog.Duration("duration", d),
+	}
+	if ag := agentFrom(r); ag.ID != "" {
+		attrs = append(attrs, slog.String("agent_id", ag.ID))
+	}
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+		if cause != nil {
+			attrs = append(attrs, slog.String("error", cause.Error()))
+		}
+	}
+	a.opts.Logger.LogAttrs(r.Context(), level, "http", attrs...)
+}
