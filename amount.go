@@ -166,6 +166,24 @@ func (a Amount) Round(places int32, rule Rounding) Amount {
 	return out
 }
 
+// Trim returns a with trailing fractional zeros removed, keeping at least
+// minPlaces decimal places: Trim(2) of 1.500000 is 1.50, of 0.001000 is
+// 0.001. The value is unchanged.
+func (a Amount) Trim(minPlaces int32) Amount {
+	var out Amount
+	out.d.Set(&a.d)
+	for out.d.Exponent < -minPlaces {
+		var q, r apd.BigInt
+		q.QuoRem(&out.d.Coeff, apd.NewBigInt(10), &r)
+		if r.Sign() != 0 {
+			break
+		}
+		out.d.Coeff.Set(&q)
+		out.d.Exponent++
+	}
+	return out
+}
+
 // Floor returns the largest integer not greater than a.
 func (a Amount) Floor() Amount {
 	var out Amount

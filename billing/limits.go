@@ -62,11 +62,11 @@ func (s *Service) Limits(ctx context.Context, agentID string) (Limits, error) {
 	}
 	out := Limits{AgentID: agentID, AllowedOperations: sl.AllowedOperations}
 	if sl.DailyMicros != nil {
-		a := toolkit.AmountFromMicros(*sl.DailyMicros)
+		a := USD(*sl.DailyMicros)
 		out.DailyLimit = &a
 	}
 	if sl.MonthlyMicros != nil {
-		a := toolkit.AmountFromMicros(*sl.MonthlyMicros)
+		a := USD(*sl.MonthlyMicros)
 		out.MonthlyLimit = &a
 	}
 	if out.AllowedOperations == nil {

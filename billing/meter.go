@@ -110,7 +110,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	_, err = s.store.Charge(ctx, charge)
 	switch {
 	case err == nil:
-		return Metered{Response: out.Response, Charged: toolkit.AmountFromMicros(price)}, nil
+		return Metered{Response: out.Response, Charged: USD(price)}, nil
 	case toolkit.IsKind(err, toolkit.InsufficientCredits):
 		cur, berr := s.store.Balance(ctx, req.Account.AgentID)
 		if berr != nil {
@@ -174,7 +174,7 @@ func (s *Service) checkCaps(ctx context.Context, req MeterRequest, limits SpendL
 // use it too, so both checks read the same.
 func CapExceeded(name string, capMicros, spentMicros, priceMicros int64) error {
 	return toolkit.Errorf(toolkit.Forbidden, "%s spend limit of $%s would be exceeded: spent $%s, this call costs $%s",
-		capitalize(name), toolkit.AmountFromMicros(capMicros), toolkit.AmountFromMicros(spentMicros), toolkit.AmountFromMicros(priceMicros))
+		capitalize(name), USD(capMicros), USD(spentMicros), USD(priceMicros))
 }
 
 func capitalize(s string) string {
@@ -186,7 +186,7 @@ func capitalize(s string) string {
 
 func insufficient(price, available int64) error {
 	return toolkit.Errorf(toolkit.InsufficientCredits, "Insufficient balance. Required: $%s, Available: $%s",
-		toolkit.AmountFromMicros(price), toolkit.AmountFromMicros(available))
+		USD(price), USD(available))
 }
 
 // requestHash identifies a request for idempotency: operation and body.

@@ -67,6 +67,12 @@ func (p Prices) Micros(operation string, presale bool) int64 {
 	return m
 }
 
+// USD returns micro-USD as an Amount for display: exact, with trailing
+// zeros trimmed to at least 2 decimal places ("1.00", "0.003", "0.0024").
+func USD(micros int64) toolkit.Amount {
+	return toolkit.AmountFromMicros(micros).Trim(2)
+}
+
 // Operations returns the priced operation names in alphabetical order.
 func (p Prices) Operations() []string {
 	ops := make([]string, 0, len(p))

@@ -82,7 +82,7 @@ func (s *Service) Prices() Prices { return s.cfg.Prices }
 
 // Price returns what account pays for one call of operation.
 func (s *Service) Price(operation string, presale bool) toolkit.Amount {
-	return toolkit.AmountFromMicros(s.cfg.Prices.Micros(operation, presale))
+	return USD(s.cfg.Prices.Micros(operation, presale))
 }
 
 // Balance is an agent's balance as reported to clients.
@@ -103,7 +103,7 @@ func (s *Service) Balance(ctx context.Context, agentID string) (Balance, error) 
 }
 
 func (s *Service) balanceOf(rec BalanceRecord) Balance {
-	b := toolkit.AmountFromMicros(rec.Micros)
+	b := USD(rec.Micros)
 	return Balance{AgentID: rec.AgentID, Balance: b, IsLow: b.Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
 }
 

@@ -59,8 +59,8 @@ func (a *API) transactions(w http.ResponseWriter, r *http.Request) error {
 	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(txs)), Count: len(txs)}
 	for i, tx := range txs {
 		out.Transactions[i] = TransactionResponse{
-			TxID: tx.TxID, Type: tx.Type, Amount: toolkit.AmountFromMicros(tx.AmountMicros),
-			BalanceAfter: toolkit.AmountFromMicros(tx.BalanceAfter), CreatedAt: tx.CreatedAt,
+			TxID: tx.TxID, Type: tx.Type, Amount: billing.USD(tx.AmountMicros),
+			BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt,
 			Operation: tx.Operation, FundingPath: tx.FundingPath,
 		}
 	}
@@ -76,7 +76,7 @@ func (a *API) usage(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := UsageResponse{AgentID: ag.ID, Operations: make(map[string]UsageEntry, len(lines))}
 	for _, l := range lines {
-		out.Operations[l.Operation] = UsageEntry{Count: l.Count, TotalCost: toolkit.AmountFromMicros(l.TotalMicros)}
+		out.Operations[l.Operation] = UsageEntry{Count: l.Count, TotalCost: billing.USD(l.TotalMicros)}
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

@@ -176,7 +176,7 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 			if credited.Int64+req.Micros > req.SelfCreditCapMicros {
 				return toolkit.Errorf(toolkit.Forbidden,
 					"amount: sandbox test credits are capped at $%s per agent ($%s already credited)",
-					toolkit.AmountFromMicros(req.SelfCreditCapMicros), toolkit.AmountFromMicros(credited.Int64))
+					billing.USD(req.SelfCreditCapMicros), billing.USD(credited.Int64))
 			}
 		}
 		path := req.FundingPath

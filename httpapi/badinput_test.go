@@ -1,0 +1,82 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRegisterBadInput: every rejected registration is a 4xx naming the
+// field and writes nothing.
+func TestRegisterBadInput(t *testing.T) {
+	e := newEnv(t)
+	long := strings.Repeat("x", 101)
+	cases := []struct {
+		body, want string
+		status     int
+	}{
+		{`{"owner_id":"o","agent_name":"","agent_type":"trading"}`, "agent_name: must be 1 to 100", 400},
+		{`{"owner_id":"o","agent_name":"` + long + `","agent_type":"trading"}`, "agent_name: must be 1 to 100", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"trader"}`, "agent_type: must be one of", 400},
+		{`{"owner_id":"","agent_name":"a","agent_type":"risk"}`, "owner_id", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","description":"` + strings.Repeat("d", 501) + `"}`, "description: at most 500", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","max_position_size_pct":"0"}`, "max_position_size_pct: must be a percent", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","max_daily_loss_pct":"100.5"}`, "max_daily_loss_pct: must be a percent", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","max_daily_loss_pct":"1e1"}`, "1e1", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","authorized_instruments":[""]}`, "authorized_instruments[0]", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","extra":1}`, `Unknown field "extra"`, 400},
+		{`{"owner_id":"o","agent_name":5,"agent_type":"risk"}`, "agent_name: expected a string, got number", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","authorized_actions":"size"}`, "authorized_actions: expected an array", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk"} {}`, "single JSON object", 400},
+		{`not json`, "not valid JSON", 400},
+		{``, "must be a JSON object", 400},
+		{`[1,2]`, "must be a JSON object", 400},
+		{`{"owner_id":"o","agent_name":"a\u0000b","agent_type":"risk"}`, "control characters", 400},
+		{`{"owner_id":"o","agent_name":"a","agent_type":"risk","description":"` + strings.Repeat("y", 70<<10) + `"}`, "too large", 413},
+	}
+	for _, c := range cases {
+		status, m := e.do("POST", "/v1/agents/register", nil, c.body)
+		assert.Equal(t, c.status, status, c.body[:min(len(c.body), 80)])
+		assert.Contains(t, m["detail"], c.want, c.body[:min(len(c.body), 80)])
+	}
+	var n int
+	require.NoError(t, e.store.DB().NewSelect().Table("agents").ColumnExpr("COUNT(*)").Scan(t.Context(), &n))
+	assert.Zero(t, n, "nothing written on any rejected request")
+}
+
+func TestUnknownRouteAndMethod(t *testing.T) {
+	e := newEnv(t)
+	status, m := e.do("GET", "/v1/nothing/here", nil, "")
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, "not_found", m["code"])
+}
+
+func TestDepositBadInput(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	cases := map[string]string{
+		`{"amount":"-1","funding_path":"direct_transfer"}`:        "amount: must be greater than 0",
+		`{"amount":"0","funding_path":"direct_transfer"}`:         "amount: must be greater than 0",
+		`{"amount":"abc","funding_path":"direct_transfer"}`:       "abc",
+		`{"amount":"1e2","funding_path":"direct_transfer"}`:       "1e2",
+		`{"amount":"1.0000001","funding_path":"direct_transfer"}`: "amount: at most 6 decimal places",
+		`{"amount":"10","funding_path":"paypal"}`:                 "funding_path: must be one of",
+		`{"amount":"10"}`: "funding_path: must be one of",
+		`{"amount":"10","funding_path":"onramp","on_chain_tx_hash":"x"}`: "onramp payment provider",
+		`{"amount":"","funding_path":"direct_transfer"}`:                 "empty decimal",
+	}
+	for body, want := range cases {
+		status, m := e.do("POST", "/v1/billing/deposit", key(k), body)
+		assert.Equal(t, http.StatusBadRequest, status, body)
+		assert.Contains(t, m["detail"], want, body)
+	}
+	assert.Equal(t, "0.00", e.balance(k), "nothing credited")
+	for _, q := range []string{"0", "1001", "abc", "-5"} {
+		status, m := e.do("GET", "/v1/billing/transactions?limit="+q, key(k), "")
+		assert.Equal(t, http.StatusBadRequest, status, q)
+		assert.Contains(t, m["detail"], "limit:", q)
+	}
+}

@@ -1,0 +1,218 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPricingIsPublic(t *testing.T) {
+	e := newEnv(t)
+	status, m := e.do("GET", "/v1/billing/pricing", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "USDC", m["currency"])
+	prices := m["prices"].(map[string]any)
+	assert.Equal(t, "0.003", prices["position_sizing"])
+	assert.Equal(t, "2.00", prices["assess_trading_system"])
+	assert.Len(t, prices, 8)
+}
+
+func TestBalanceDepositLedgerUsage(t *testing.T) {
+	e := newEnv(t)
+	id, k := e.register("acme")
+	status, b := e.do("GET", "/v1/billing/balance", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, id, b["agent_id"])
+	assert.Equal(t, "0.00", b["balance"])
+	assert.Equal(t, true, b["is_low"])
+
+	status, b = e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"1.000000","funding_path":"direct_transfer"}`)
+	require.Equal(t, http.StatusOK, status, b)
+	assert.Equal(t, "1.00", b["balance"])
+	assert.Equal(t, false, b["is_low"])
+
+	for i := 0; i < 3; i++ {
+		status, m := e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1.5"}}`)
+		require.Equal(t, http.StatusOK, status, m)
+		assert.Equal(t, "demo_double", m["tool_name"])
+		assert.Equal(t, "3.0", m["result"].(map[string]any)["doubled"])
+	}
+	assert.Equal(t, "0.991", e.balance(k))
+
+	status, txs := e.do("GET", "/v1/billing/transactions?limit=2", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, 2, txs["count"])
+	first := txs["transactions"].([]any)[0].(map[string]any)
+	assert.Equal(t, "consumption", first["type"])
+	assert.Equal(t, "-0.003", first["amount"])
+	assert.Equal(t, "0.991", first["balance_after"])
+	assert.Equal(t, "position_sizing", first["operation"])
+	assert.Nil(t, first["funding_path"])
+	status, txs = e.do("GET", "/v1/billing/transactions", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, 4, txs["count"])
+	last := txs["transactions"].([]any)[3].(map[string]any)
+	assert.Equal(t, "deposit", last["type"])
+	assert.Equal(t, "direct_transfer", last["funding_path"])
+	assert.Nil(t, last["operation"])
+
+	status, u := e.do("GET", "/v1/billing/usage", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, map[string]any{"position_sizing": map[string]any{"count": float64(3), "total_cost": "0.009"}}, u["operations"])
+}
+
+func TestMeteringChargesOnlySuccess(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	status, m := e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
+	assert.Equal(t, http.StatusPaymentRequired, status)
+	assert.Equal(t, "Insufficient balance. Required: $0.003, Available: $0.00", m["detail"])
+	assert.Zero(t, e.runs, "402 means nothing ran")
+
+	e.fund(k, "0.005")
+	status, _ = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1","fail":true}}`)
+	assert.Equal(t, http.StatusBadRequest, status)
+	status, _ = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"x"}}`)
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, "0.005", e.balance(k), "failures are never charged")
+
+	status, _ = e.do("POST", "/v1/tools/call", key(k), `{"tool":"demo_double","params":{"value":"2"}}`)
+	assert.Equal(t, http.StatusOK, status, "published alternate body shape")
+	status, m = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"2"}}`)
+	assert.Equal(t, http.StatusPaymentRequired, status)
+	assert.Equal(t, "Insufficient balance. Required: $0.003, Available: $0.002", m["detail"])
+
+	status, _ = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_free","arguments":{"value":"2"}}`)
+	assert.Equal(t, http.StatusOK, status, "free tools run on an empty balance")
+}
+
+func TestToolsCallErrors(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	status, m := e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"fake_tool"}`)
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, "Unknown tool: 'fake_tool'. Available: demo_double, demo_free", m["detail"])
+	for body, want := range map[string]string{
+		`{}`: "Missing required field: tool_name",
+		`{"tool_name":"demo_free","tool":"demo_free"}`:              "either",
+		`{"tool_name":"demo_free","arguments":[1]}`:                 "arguments: must be a JSON object",
+		`{"tool_name":"demo_free","arguments":{}}`:                  "Missing required argument: value",
+		`{"tool_name":"demo_free","arguments":{"value":"1"},"x":1}`: `Unknown field "x"`,
+	} {
+		status, m := e.do("POST", "/v1/tools/call", key(k), body)
+		assert.Equal(t, http.StatusBadRequest, status, body)
+		assert.Contains(t, m["detail"], want, body)
+	}
+}
+
+func TestToolsList(t *testing.T) {
+	e := newEnv(t)
+	status, m := e.do("GET", "/v1/tools/list", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, 2, m["tool_count"])
+	tools := m["tools"].([]any)
+	priced := tools[0].(map[string]any)
+	assert.Equal(t, "demo_double", priced["name"])
+	assert.Equal(t, "metered", priced["billing_class"])
+	assert.Equal(t, "0.003", priced["price"])
+	schema := priced["input_schema"].(map[string]any)
+	assert.Equal(t, "object", schema["type"])
+	assert.Equal(t, []any{"value"}, schema["required"])
+	free := tools[1].(map[string]any)
+	assert.Equal(t, "free_public_tool", free["billing_class"])
+	assert.Equal(t, "0.00", free["price"])
+}
+
+func TestIdempotencyKeyOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	e.fund(k, "1")
+	h := map[string]string{"X-API-Key": k, "Idempotency-Key": "order-42"}
+	body := `{"tool_name":"demo_double","arguments":{"value":"4"}}`
+	for i := 0; i < 3; i++ {
+		status, m := e.do("POST", "/v1/tools/call", h, body)
+		require.Equal(t, http.StatusOK, status, m)
+		assert.Equal(t, "8", m["result"].(map[string]any)["doubled"])
+	}
+	assert.Equal(t, 1, e.runs, "retries replay the stored response")
+	assert.Equal(t, "0.997", e.balance(k), "charged once")
+	status, m := e.do("POST", "/v1/tools/call", h, `{"tool_name":"demo_double","arguments":{"value":"5"}}`)
+	assert.Equal(t, http.StatusConflict, status)
+	assert.Contains(t, m["detail"], "different request body")
+}
+
+func TestSpendLimitsOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	e.fund(k, "1")
+	status, m := e.do("GET", "/v1/agents/limits", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Nil(t, m["daily_limit"])
+
+	status, m = e.do("PUT", "/v1/agents/limits", key(k), `{"daily_limit":"0.006","allowed_operations":["position_sizing"]}`)
+	require.Equal(t, http.StatusOK, status, m)
+	assert.Equal(t, "0.006", m["daily_limit"])
+	for i := 0; i < 2; i++ {
+		status, _ = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
+		require.Equal(t, http.StatusOK, status)
+	}
+	status, m = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
+	assert.Equal(t, http.StatusForbidden, status)
+	assert.Contains(t, m["detail"], "Daily spend limit of $0.006 would be exceeded")
+	assert.Equal(t, "0.994", e.balance(k), "nothing charged over the cap")
+
+	status, m = e.do("PUT", "/v1/agents/limits", key(k), `{"allowed_operations":["risk_check"]}`)
+	require.Equal(t, http.StatusOK, status, m)
+	status, m = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
+	assert.Equal(t, http.StatusForbidden, status)
+	assert.Contains(t, m["detail"], "allowed operations")
+
+	for body, want := range map[string]string{
+		`{"daily_limit":"0"}`:                 "daily_limit: must be a positive amount",
+		`{"monthly_limit":"0.0000001"}`:       "monthly_limit: must be a positive amount",
+		`{"allowed_operations":["teleport"]}`: "allowed_operations[0]: unknown operation",
+	} {
+		status, m := e.do("PUT", "/v1/agents/limits", key(k), body)
+		assert.Equal(t, http.StatusBadRequest, status, body)
+		assert.Contains(t, m["detail"], want, body)
+	}
+}
+
+func TestAuthorizedActionsRestrictTools(t *testing.T) {
+	e := newEnv(t)
+	status, m := e.do("POST", "/v1/agents/register", nil,
+		`{"owner_id":"o","agent_name":"a","agent_type":"risk","authorized_actions":["demo_free"]}`)
+	require.Equal(t, http.StatusCreated, status)
+	k := m["api_key"].(string)
+	status, _ = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_free","arguments":{"value":"1"}}`)
+	assert.Equal(t, http.StatusOK, status)
+	status, m = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
+	assert.Equal(t, http.StatusForbidden, status)
+	assert.Contains(t, m["detail"], "authorized_actions")
+}
+
+func TestSandboxSelfCreditPolicy(t *testing.T) {
+	e := newEnv(t, func(c *envConfig) { c.billing.SandboxCreditCap = toolkit.MustParseAmount("5") })
+	_, k := e.register("acme")
+	e.fund(k, "5")
+	status, m := e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"0.01","funding_path":"x402"}`)
+	assert.Equal(t, http.StatusForbidden, status)
+	assert.Contains(t, m["detail"], "capped at $5.00")
+
+	status, _ = e.do("PUT", "/v1/agents/mode", key(k), `{"mode":"live"}`)
+	require.Equal(t, http.StatusOK, status)
+	status, m = e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"1","funding_path":"direct_transfer"}`)
+	assert.Equal(t, http.StatusBadRequest, status, "live agents never self-credit")
+	assert.Contains(t, m["detail"], "on_chain_tx_hash: required")
+	status, m = e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"1","funding_path":"direct_transfer","on_chain_tx_hash":"5Vf"}`)
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Contains(t, m["detail"], "not configured")
+
+	off := newEnv(t, func(c *envConfig) { c.billing.SandboxSelfCredit = false })
+	_, k2 := off.register("acme")
+	status, _ = off.do("POST", "/v1/billing/deposit", key(k2), `{"amount":"1","funding_path":"direct_transfer"}`)
+	assert.Equal(t, http.StatusBadRequest, status, "library default: no self-credit")
+}

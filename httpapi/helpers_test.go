@@ -1,0 +1,140 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/require"
+)
+
+const adminKey = "test-admin-key"
+
+type env struct {
+	t     *testing.T
+	srv   *httptest.Server
+	store *bunstore.Store
+	runs  int
+	logs  *strings.Builder
+}
+
+type demoInput struct {
+	Value toolkit.Amount `json:"value"`
+	Fail  bool           `json:"fail,omitempty"`
+}
+
+// demoCatalog holds a priced demo tool (billed as position_sizing) that
+// doubles its input, plus a free one.
+func (e *env) demoCatalog() *catalog.Catalog {
+	priced := catalog.NewTool(catalog.Spec{Name: "demo_double", Description: "Doubles value.", Category: "demo", Operation: "position_sizing"},
+		func(_ context.Context, call catalog.Call, in demoInput) (any, error) {
+			e.runs++
+			if in.Fail {
+				return nil, toolkit.Errorf(toolkit.Invalid, "fail: the demo was asked to fail")
+			}
+			return map[string]any{"doubled": in.Value.Add(in.Value), "agent_id": call.AgentID}, nil
+		}, func(s *jsonschema.Schema) {})
+	free := catalog.NewTool(catalog.Spec{Name: "demo_free", Description: "Echoes value.", Category: "demo"},
+		func(_ context.Context, _ catalog.Call, in demoInput) (any, error) {
+			return map[string]any{"value": in.Value}, nil
+		}, nil)
+	c, err := catalog.New(priced, free)
+	require.NoError(e.t, err)
+	return c
+}
+
+// envConfig tunes newEnv.
+type envConfig struct {
+	billing  billing.Config
+	adminKey string
+}
+
+func newEnvWithoutAdmin(t *testing.T) *env {
+	return newEnv(t, func(c *envConfig) { c.adminKey = "" })
+}
+
+func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
+	t.Helper()
+	e := &env{t: t, logs: &strings.Builder{}}
+	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "api.db"), bunstore.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	e.store = store
+	ag, err := agents.NewService(store, agents.Config{})
+	require.NoError(t, err)
+	cfg := envConfig{billing: billing.Config{SandboxSelfCredit: true}, adminKey: adminKey}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	bill, err := billing.NewService(store, cfg.billing)
+	require.NoError(t, err)
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: e.demoCatalog()},
+		httpapi.Options{AdminKey: cfg.adminKey, MaxBodyBytes: 64 << 10, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+	require.NoError(t, err)
+	e.srv = httptest.NewServer(api)
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+// do sends a request and decodes the JSON answer.
+func (e *env) do(method, path string, headers map[string]string, body string) (int, map[string]any) {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
+	require.NoError(e.t, err)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(e.t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(e.t, err)
+	var m map[string]any
+	require.NoError(e.t, json.Unmarshal(raw, &m), "body: %s", raw)
+	if res.StatusCode >= 400 {
+		require.Contains(e.t, m, "detail", "error bodies carry detail")
+		require.Contains(e.t, m, "code", "error bodies carry code")
+	}
+	return res.StatusCode, m
+}
+
+func key(k string) map[string]string { return map[string]string{"X-API-Key": k} }
+
+// register creates an agent and returns its id and key.
+func (e *env) register(owner string) (string, string) {
+	e.t.Helper()
+	status, m := e.do("POST", "/v1/agents/register", nil,
+		`{"owner_id":"`+owner+`","agent_name":"bot","agent_type":"trading"}`)
+	require.Equal(e.t, http.StatusCreated, status, m)
+	return m["agent_id"].(string), m["api_key"].(string)
+}
+
+// fund self-credits a sandbox agent.
+func (e *env) fund(k, amount string) {
+	e.t.Helper()
+	status, m := e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"`+amount+`","funding_path":"direct_transfer"}`)
+	require.Equal(e.t, http.StatusOK, status, m)
+}
+
+func (e *env) balance(k string) string {
+	e.t.Helper()
+	status, m := e.do("GET", "/v1/billing/balance", key(k), "")
+	require.Equal(e.t, http.StatusOK, status, m)
+	return m["balance"].(string)
+}
