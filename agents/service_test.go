@@ -1,0 +1,84 @@
+package agents_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func newService(t *testing.T, cfg agents.Config) *agents.Service {
+	t.Helper()
+	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "a.db"), bunstore.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	svc, err := agents.NewService(store, cfg)
+	require.NoError(t, err)
+	return svc
+}
+
+func TestRegisterIssuesKeyOnceAndStartsInSandbox(t *testing.T) {
+	now := time.Date(2026, 11, 22, 9, 30, 0, 0, time.FixedZone("X", 3600))
+	svc := newService(t, agents.Config{KeyPrefix: "sr_agent_", Now: func() time.Time { return now }})
+	ctx := context.Background()
+	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "composite"}, "")
+	require.NoError(t, err)
+	assert.Equal(t, agents.ModeSandbox, a.Mode)
+	assert.True(t, strings.HasPrefix(key, "sr_agent_"))
+	assert.Len(t, key, len("sr_agent_")+40)
+	assert.True(t, a.CreatedAt.Equal(now))
+	assert.Equal(t, time.UTC, a.CreatedAt.Location())
+
+	got, err := svc.Authenticate(ctx, key)
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, got.ID)
+	_, err = svc.Authenticate(ctx, "aft_agent_"+key[len("sr_agent_"):]+"x")
+	assert.Equal(t, toolkit.Unauthenticated, toolkit.KindOf(err), "other prefixes are refused")
+
+	_, key2, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "other", AgentName: "Bot", AgentType: "risk"}, "")
+	require.NoError(t, err)
+	assert.NotEqual(t, key, key2)
+}
+
+func TestRegisterValidation(t *testing.T) {
+	svc := newService(t, agents.Config{})
+	pct := func(s string) *toolkit.Amount { a := toolkit.MustParseAmount(s); return &a }
+	long := strings.Repeat("é", 101)
+	desc := strings.Repeat("d", 501)
+	cases := map[string]agents.RegisterInput{
+		"agent_name: must be 1 to 100":           {OwnerID: "o", AgentName: long, AgentType: "trading"},
+		"agent_name: must not start or end":      {OwnerID: "o", AgentName: " x", AgentType: "trading"},
+		"agent_type: must be one of":             {OwnerID: "o", AgentName: "x", AgentType: "Trading"},
+		"description: at most 500":               {OwnerID: "o", AgentName: "x", AgentType: "risk", Description: &desc},
+		"max_position_size_pct: must be":         {OwnerID: "o", AgentName: "x", AgentType: "risk", MaxPositionSizePct: pct("-1")},
+		"max_daily_loss_pct: must be":            {OwnerID: "o", AgentName: "x", AgentType: "risk", MaxDailyLossPct: pct("100.01")},
+		"authorized_actions[1]: must be 1 to 64": {OwnerID: "o", AgentName: "x", AgentType: "risk", AuthorizedActions: []string{"a", ""}},
+	}
+	for want, in := range cases {
+		_, _, err := svc.Register(context.Background(), in, "")
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), want)
+		assert.Contains(t, toolkit.MessageOf(err), want)
+	}
+	okName := strings.Repeat("é", 100)
+	_, _, err := svc.Register(context.Background(), agents.RegisterInput{OwnerID: "o", AgentName: okName, AgentType: "risk",
+		MaxPositionSizePct: pct("100")}, "")
+	assert.NoError(t, err, "100 characters (not bytes) and 100 %% are allowed")
+}
+
+func TestSuspendedKeyCannotRegisterForItsOwner(t *testing.T) {
+	svc := newService(t, agents.Config{})
+	ctx := context.Background()
+	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "risk"}, "")
+	require.NoError(t, err)
+	_, err = svc.SetMode(ctx, a, "suspended")
+	require.NoError(t, err)
+	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, key)
+	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err))
+}

@@ -1,0 +1,145 @@
+package toolkit
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseAmountStrict(t *testing.T) {
+	for _, ok := range []string{"0", "12", "-0.5", "185.50", "0.000001", "1000000000000"} {
+		a, err := ParseAmount(ok)
+		require.NoError(t, err, ok)
+		assert.Equal(t, ok, a.String(), "text round-trips exactly")
+	}
+	for _, bad := range []string{"", " 1", "1 ", "+1", "1e3", "1E-2", "NaN", "nan", "Inf", "-Infinity", "0x10",
+		".5", "5.", "1.2.3", "--1", "1,5", "١٢"} {
+		_, err := ParseAmount(bad)
+		assert.Error(t, err, bad)
+	}
+	_, err := ParseAmount("1" + string(make([]byte, 64)))
+	assert.Error(t, err, "over-long texts are refused")
+}
+
+// Pitfall: apd's String() switches to exponent form; Amount never does.
+func TestStringNeverUsesExponentForm(t *testing.T) {
+	assert.Equal(t, "0.0000001", MustParseAmount("0.0000001").String())
+	assert.Equal(t, "1000000", MustParseAmount("1000").Mul(MustParseAmount("1000")).String())
+	assert.Equal(t, "0.0024", MustParseAmount("0.003").Mul(MustParseAmount("0.8")).String())
+	assert.Equal(t, "0.000003", AmountFromMicros(3).String())
+}
+
+type holder struct {
+	ByValue Amount  `json:"by_value"`
+	ByPtr   *Amount `json:"by_ptr"`
+}
+
+// Pitfall: a pointer-receiver MarshalJSON is skipped for values held in
+// non-addressable places; Amount marshals with a value receiver.
+func TestMarshalByValueAndPointer(t *testing.T) {
+	p := MustParseAmount("2.50")
+	h := holder{ByValue: MustParseAmount("185.50"), ByPtr: &p}
+	b, err := json.Marshal(h)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"by_value":"185.50","by_ptr":"2.50"}`, string(b))
+	assert.Panics(t, func() { MustParseAmount("1E0") }, "exponent forms never become Amounts")
+}
+
+func TestMarshalInMapAndSlice(t *testing.T) {
+	b, err := json.Marshal(map[string]Amount{"a": MustParseAmount("0.10")})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"a":"0.10"}`, string(b))
+	b, err = json.Marshal([]Amount{MustParseAmount("1"), {}})
+	require.NoError(t, err)
+	assert.JSONEq(t, `["1","0"]`, string(b))
+}
+
+// Pitfall: apd.Decimal copies share their big.Int words. Amount operations
+// always write into fresh decimals, so results never alias operands.
+func TestCopiesDoNotAlias(t *testing.T) {
+	big := MustParseAmount("123456789012345678901234567890.5")
+	cp := big
+	sum := cp.Add(MustParseAmount("1"))
+	assert.Equal(t, "123456789012345678901234567890.5", big.String())
+	assert.Equal(t, "123456789012345678901234567891.5", sum.String())
+	require.NoError(t, json.Unmarshal([]byte(`"7"`), &cp))
+	assert.Equal(t, "123456789012345678901234567890.5", big.String(), "decoding into a copy leaves the original")
+	trimmed := big.Trim(0)
+	assert.Equal(t, big.String(), trimmed.String())
+}
+
+func TestUnmarshalJSON(t *testing.T) {
+	var a Amount
+	require.NoError(t, json.Unmarshal([]byte(`"0.25"`), &a))
+	assert.Equal(t, "0.25", a.String())
+	require.NoError(t, json.Unmarshal([]byte(`12.5`), &a))
+	assert.Equal(t, "12.5", a.String())
+	for _, bad := range []string{`null`, `1e3`, `"1e3"`, `""`, `true`, `"NaN"`, `[1]`} {
+		assert.Error(t, json.Unmarshal([]byte(bad), &a), bad)
+	}
+}
+
+func TestMicros(t *testing.T) {
+	for s, want := range map[string]int64{"1": 1_000_000, "0.003": 3000, "-0.000001": -1, "0.1000000": 100_000, "9223372036854.775807": math.MaxInt64} {
+		m, err := MustParseAmount(s).Micros()
+		require.NoError(t, err, s)
+		assert.Equal(t, want, m, s)
+	}
+	for _, bad := range []string{"0.0000001", "1.0000005", "9223372036854.775808"} {
+		_, err := MustParseAmount(bad).Micros()
+		assert.Error(t, err, bad)
+	}
+	assert.Equal(t, "-1.5", AmountFromMicros(-1_500_000).Trim(0).String())
+}
+
+func TestRoundingHelpers(t *testing.T) {
+	x := MustParseAmount("2.345")
+	assert.Equal(t, "2.34", x.Round(2, RoundHalfEven).String())
+	assert.Equal(t, "2.35", x.Round(2, RoundHalfUp).String())
+	assert.Equal(t, "2.34", x.Round(2, RoundDown).String())
+	assert.Equal(t, "2.35", x.Round(2, RoundUp).String())
+	assert.Equal(t, "-3", x.Neg().Round(0, RoundFloor).String())
+	assert.Equal(t, "-2", x.Neg().Round(0, RoundCeiling).String())
+	assert.Equal(t, "2", x.Floor().String())
+	assert.Equal(t, "1.50", MustParseAmount("1.500000").Trim(2).String())
+	assert.Equal(t, "0.001", MustParseAmount("0.001000").Trim(2).String())
+	assert.Equal(t, "10", MustParseAmount("10.00").Trim(0).String())
+}
+
+// The float trap of library-notes §4: float64 floors 25000*0.02/0.1 to
+// 4999; Amount gets 5000.
+func TestFloatTrap(t *testing.T) {
+	e, _ := strconv.ParseFloat("25000", 64)
+	r, _ := strconv.ParseFloat("0.02", 64)
+	hi, _ := strconv.ParseFloat("10.30", 64)
+	lo, _ := strconv.ParseFloat("10.20", 64)
+	assert.Equal(t, 4999.0, math.Floor(e*r/(hi-lo)), "the float64 trap is real")
+	q, err := MustParseAmount("25000").Mul(MustParseAmount("0.02")).Quo(MustParseAmount("10.30").Sub(MustParseAmount("10.20")))
+	require.NoError(t, err)
+	assert.Equal(t, "5000", q.Floor().String())
+	_, err = MustParseAmount("1").Quo(Amount{})
+	assert.Error(t, err, "division by zero is an error")
+}
+
+func TestArithmeticAndComparison(t *testing.T) {
+	a, b := MustParseAmount("0.1"), MustParseAmount("0.2")
+	assert.Equal(t, "0.3", a.Add(b).String())
+	assert.Equal(t, "-0.1", a.Sub(b).String())
+	assert.Equal(t, -1, a.Cmp(b))
+	assert.Equal(t, 1, b.Abs().Sign())
+	assert.True(t, Amount{}.IsZero())
+	assert.InDelta(t, 0.1, a.Float64(), 0)
+	n, err := MustParseAmount("42").Int64()
+	require.NoError(t, err)
+	assert.Equal(t, int64(42), n)
+	f, err := AmountFromFloat(0.0847)
+	require.NoError(t, err)
+	assert.Equal(t, "0.0847", f.String())
+	_, err = AmountFromFloat(math.NaN())
+	assert.Error(t, err)
+	assert.Equal(t, "7", AmountFromInt(7).String())
+}
