@@ -59,6 +59,10 @@ func New(svc Services, opts Options) (*API, error) {
 		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
 	}
 	a.mux.Handle("/v1/", a.wrap(route{handle: notFound}))
+	m := newMCPHandler(a)
+	for _, p := range mcpPaths {
+		a.mux.Handle(p, a.wrap(route{auth: authAgent, handle: m.handle}))
+	}
 	return a, nil
 }
 
@@ -67,8 +71,15 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.mux.ServeHTTP(w, r)
 }
 
+// mcpPaths are the MCP endpoints: streamable HTTP at /mcp, legacy SSE
+// (and streamable HTTP, for published clients) at /mcp/sse.
+var mcpPaths = []string{"/mcp", "/mcp/sse"}
+
 // Mount registers the API's paths on mux, next to whatever mux already
-// serves. The API owns the /v1/ subtree.
+// serves: the /v1/ subtree and the MCP endpoints.
 func (a *API) Mount(mux *http.ServeMux) {
 	mux.Handle("/v1/", a)
+	for _, p := range mcpPaths {
+		mux.Handle(p, a)
+	}
 }

@@ -69,18 +69,18 @@ func mayCall(ag agents.Agent, t catalog.Tool, operation string) error {
 	return toolkit.Errorf(toolkit.Forbidden, "Tool %s is not in this agent's authorized_actions", t.Name)
 }
 
-// invoke runs a tool for the request's agent through billing's single
-// metering point and returns the JSON result.
-func (a *API) invoke(r *http.Request, t catalog.Tool, args json.RawMessage) ([]byte, error) {
-	ag := agentFrom(r)
+// invoke runs a tool for an agent through billing's single metering point
+// and returns the JSON result. Every surface (REST shortcuts, tools/call,
+// MCP) calls it.
+func (a *API) invoke(ctx context.Context, ag agents.Agent, t catalog.Tool, args json.RawMessage, idempotencyKey string) ([]byte, error) {
 	op := t.BilledOperation(args)
 	if err := mayCall(ag, t, op); err != nil {
 		return nil, err
 	}
 	call := catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args}
-	m, err := a.svc.Billing.Meter(r.Context(), billing.MeterRequest{
+	m, err := a.svc.Billing.Meter(ctx, billing.MeterRequest{
 		Account: account(ag), Operation: op,
-		IdempotencyKey: r.Header.Get("Idempotency-Key"),
+		IdempotencyKey: idempotencyKey,
 		Body:           append([]byte(t.Name+"\x00"), args...),
 	}, func(ctx context.Context) (billing.Outcome, error) {
 		res, err := t.Run(ctx, call)
@@ -111,7 +111,7 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 				return err
 			}
 		}
-		out, err := a.invoke(r, t, body)
+		out, err := a.invoke(r.Context(), agentFrom(r), t, body, r.Header.Get("Idempotency-Key"))
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.invoke(r, t, args)
+	out, err := a.invoke(r.Context(), agentFrom(r), t, args, r.Header.Get("Idempotency-Key"))
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/agentfinance/toolkit"
@@ -138,7 +139,7 @@ func schemaMessage(err error) string {
 		// keep "<rule>: <detail>" from the innermost validation step
 		rule = strings.TrimSpace(rule[loc[len(loc)-1][1]:])
 	}
-	if m := patternMessage.FindStringSubmatch(rule); m != nil {
+	if m := patternMessage.FindStringSubmatch(rule); m != nil && strings.Contains(rule, strconv.Quote(decimalPattern)) {
 		rule = m[1] + " is not a decimal number like \"1.5\" (plain digits, no exponent)"
 	}
 	if field == "" {

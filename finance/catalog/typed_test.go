@@ -15,6 +15,7 @@ type sampleInput struct {
 	RMultiples toolkit.Floats `json:"r_multiples"`
 	Equity     toolkit.Amount `json:"equity"`
 	Direction  string         `json:"direction"`
+	Symbol     string         `json:"symbol,omitempty"`
 	Window     *int           `json:"window_size,omitempty"`
 	Risk       *toolkit.Float `json:"risk_percent,omitempty"`
 }
@@ -28,6 +29,7 @@ func sampleTool() Tool {
 			two := 2
 			s.Properties["r_multiples"].MinItems = &two
 			s.Properties["direction"].Enum = []any{"long", "short"}
+			s.Properties["symbol"].Pattern = `^[A-Z]+$`
 		})
 }
 
@@ -52,6 +54,7 @@ func TestNewToolErrorsNameTheFieldAndRule(t *testing.T) {
 		`{"r_multiples":["1","2"],"equity":"1","direction":"long","zz":1}`: "Unknown argument: zz",
 		`{"r_multiples":["1","2"],"equity":"NaN","direction":"long"}`:      `equity: "NaN" is not a decimal number`,
 		`[1,2]`: "arguments must be a JSON object",
+		`{"r_multiples":["1","2"],"equity":"1","direction":"long","symbol":"aapl"}`: `symbol: pattern: "aapl" does not match`,
 		`{"r_multiples":["1","2"],"equity":"1","direction":"long"} {}`: "not valid JSON",
 	}
 	for in, want := range cases {

@@ -1,0 +1,149 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the API and MCP server version.
+const Version = "1.0.0"
+
+// mcpServerName is the MCP implementation name.
+const mcpServerName = "agent-finance-toolkit"
+
+// mcpHandler serves the catalog over MCP: legacy SSE at /mcp/sse (with its
+// ?sessionid= message endpoint) and streamable HTTP at /mcp (also at
+// /mcp/sse for clients of the published service).
+//
+// Every request is authenticated (X-API-Key or Bearer); a suspended or
+// terminated agent is refused. Each session gets its own MCP server bound
+// to the agent that opened it, and a session can only be used with that
+// agent's key.
+type mcpHandler struct {
+	api        *API
+	sse        *mcp.SSEHandler
+	streamable *mcp.StreamableHTTPHandler
+	sseOwners  sync.Map // SSE session id -> agent id
+}
+
+func newMCPHandler(a *API) *mcpHandler {
+	h := &mcpHandler{api: a}
+	h.sse = mcp.NewSSEHandler(func(r *http.Request) *mcp.Server { return a.mcpServer(agentFrom(r)) },
+		&mcp.SSEOptions{MaxRequestBodyBytes: a.opts.MaxBodyBytes})
+	h.streamable = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server { return a.mcpServer(agentFrom(r)) },
+		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: a.opts.MaxBodyBytes})
+	return h
+}
+
+// mcpServer builds an MCP server exposing every catalog tool to ag. Its
+// streamable-HTTP session ids start with the agent id, which binds them.
+func (a *API) mcpServer(ag agents.Agent) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: mcpServerName, Version: Version}, &mcp.ServerOptions{
+		GetSessionID: func() string { return ag.ID + "." + rand.Text() },
+	})
+	for _, t := range a.svc.Catalog.Tools() {
+		s.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, a.mcpToolHandler(ag, t))
+	}
+	return s
+}
+
+// mcpToolHandler runs one tool through the same metered path as the REST
+// API; failures come back as MCP tool errors carrying the detail text.
+func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The agent may have been suspended since the session opened.
+		current, err := a.svc.Agents.Me(ctx, ag.ID)
+		if err == nil && !current.IsActive() {
+			err = toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", current.Mode)
+		}
+		var out []byte
+		if err == nil {
+			out, err = a.invoke(ctx, current, t, req.Params.Arguments, "")
+		}
+		if err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolkit.MessageOf(err)}}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}}, nil
+	}
+}
+
+// handle serves /mcp and /mcp/sse after authentication.
+func (h *mcpHandler) handle(w http.ResponseWriter, r *http.Request) error {
+	ag := agentFrom(r)
+	if r.URL.Path == "/mcp" || h.isStreamable(r) {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && !strings.HasPrefix(id, ag.ID+".") {
+			return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
+		}
+		h.streamable.ServeHTTP(w, r)
+		return nil
+	}
+	if id := r.URL.Query().Get("sessionid"); id != "" {
+		if owner, ok := h.sseOwners.Load(id); ok && owner != ag.ID {
+			return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
+		}
+		h.sse.ServeHTTP(w, r)
+		return nil
+	}
+	if r.Method == http.MethodGet {
+		rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.sseOwners.Store(id, ag.ID) }}
+		defer func() {
+			if rec.id != "" {
+				h.sseOwners.Delete(rec.id)
+			}
+		}()
+		h.sse.ServeHTTP(rec, r)
+		return nil
+	}
+	h.sse.ServeHTTP(w, r)
+	return nil
+}
+
+// isStreamable tells a streamable-HTTP request on /mcp/sse from a legacy
+// SSE one: streamable clients POST without ?sessionid= or carry an
+// Mcp-Session-Id header.
+func (h *mcpHandler) isStreamable(r *http.Request) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return true
+	}
+	return r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" ||
+		r.Method == http.MethodDelete
+}
+
+// sessionRecorder spots the session id in the SSE endpoint event
+// ("data: /mcp/sse?sessionid=ID") and binds it to the agent.
+type sessionRecorder struct {
+	http.ResponseWriter
+	id   string
+	bind func(id string)
+}
+
+func (s *sessionRecorder) Write(b []byte) (int, error) {
+	if s.id == "" {
+		if i := bytes.Index(b, []byte("sessionid=")); i >= 0 {
+			rest := b[i+len("sessionid="):]
+			end := bytes.IndexAny(rest, "\r\n&")
+			if end < 0 {
+				end = len(rest)
+			}
+			s.id = string(rest[:end])
+			s.bind(s.id)
+		}
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Flush keeps the event stream flowing.
+func (s *sessionRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

@@ -1,0 +1,113 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// keyTransport adds the agent's API key to every request.
+type keyTransport struct {
+	key    string
+	header string
+}
+
+func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if k.header == "Authorization" {
+		r.Header.Set("Authorization", "Bearer "+k.key)
+	} else {
+		r.Header.Set("X-API-Key", k.key)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (e *env) mcpConnect(t *testing.T, transport string, k string) (*mcp.ClientSession, error) {
+	hc := &http.Client{Transport: keyTransport{key: k, header: map[bool]string{true: "Authorization"}[transport == "streamable"]}}
+	var tr mcp.Transport
+	switch transport {
+	case "sse":
+		tr = &mcp.SSEClientTransport{Endpoint: e.srv.URL + "/mcp/sse", HTTPClient: hc}
+	case "streamable":
+		tr = &mcp.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp", HTTPClient: hc}
+	case "streamable-on-sse-path":
+		tr = &mcp.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp/sse", HTTPClient: hc}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(), tr, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, err
+}
+
+func TestMCPListAndCallOverEveryTransport(t *testing.T) {
+	for _, transport := range []string{"sse", "streamable", "streamable-on-sse-path"} {
+		t.Run(transport, func(t *testing.T) {
+			e := newEnv(t)
+			_, k := e.register("acme")
+			e.fund(k, "1")
+			cs, err := e.mcpConnect(t, transport, k)
+			require.NoError(t, err)
+			ctx := context.Background()
+
+			list, err := cs.ListTools(ctx, nil)
+			require.NoError(t, err)
+			var names []string
+			for _, tool := range list.Tools {
+				names = append(names, tool.Name)
+			}
+			assert.Equal(t, []string{"demo_double", "demo_free"}, names, "exactly the catalog")
+
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "demo_double", Arguments: map[string]any{"value": "2.5"}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			var out map[string]any
+			require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out))
+			assert.Equal(t, "5.0", out["doubled"])
+			assert.Equal(t, "0.997", e.balance(k), "charged exactly the price of position_sizing")
+
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "demo_double", Arguments: map[string]any{"value": "x"}})
+			require.NoError(t, err)
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "value")
+			assert.Equal(t, "0.997", e.balance(k), "tool errors are not charged")
+
+			status, _ := e.do("PUT", "/v1/agents/mode", key(k), `{"mode":"suspended"}`)
+			require.Equal(t, http.StatusOK, status)
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "demo_free", Arguments: map[string]any{"value": "1"}})
+			if err == nil {
+				assert.True(t, res.IsError, "a suspended agent is refused")
+			}
+			_, err = e.mcpConnect(t, transport, k)
+			assert.Error(t, err, "a suspended agent cannot connect")
+		})
+	}
+}
+
+func TestMCPRefusesMissingKeyAndForeignSessions(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	_, err := e.mcpConnect(t, "sse", "wrong")
+	assert.Error(t, err)
+	_, err = e.mcpConnect(t, "streamable", "wrong")
+	assert.Error(t, err)
+
+	_, other := e.register("mallory")
+	req, _ := http.NewRequest("POST", e.srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("X-API-Key", other)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	cs, err := e.mcpConnect(t, "streamable", k)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusForbidden, res.StatusCode, "another agent's key cannot use the session")
+}
