@@ -1,7 +1,6 @@
 package performance
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -269,7 +268,13 @@ func pbCalendar(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
 		}
 		keys = sortedKeys
 	}
-	cs := &CalendarSummary{}
+	groups := 1
+	for i := 1; i < n; i++ {
+		if keys[i] != keys[i-1] {
+			groups++
+		}
+	}
+	cs := &CalendarSummary{Periods: make([]PeriodBucket, 0, groups)}
 	profitable, best, worst := 0, 0, 0
 	for lo := 0; lo < n; {
 		hi := lo + 1
@@ -279,15 +284,16 @@ func pbCalendar(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
 		seg := vals[lo:hi]
 		mean, g := pbMeanG(seg)
 		var total float64
+		wins := 0
 		for _, x := range seg {
 			total += x
+			if x > 0 {
+				wins++
+			}
 		}
-		period := fmt.Sprintf("%04d-%02d", keys[lo]/100, keys[lo]%100)
-		if weekly {
-			period = fmt.Sprintf("%04d-W%02d", keys[lo]/100, keys[lo]%100)
-		}
+		period := pbPeriodName(keys[lo]/100, keys[lo]%100, weekly)
 		cs.Periods = append(cs.Periods, PeriodBucket{
-			Period: period, Count: len(seg), WinRate: toolkit.Float(float64(pbWinCount(seg)) / float64(len(seg))),
+			Period: period, Count: len(seg), WinRate: toolkit.Float(float64(wins) / float64(len(seg))),
 			Expectancy: toolkit.Float(mean), G: toolkit.Float(g), TotalR: toolkit.Float(total),
 		})
 		if total > 0 {

@@ -113,10 +113,34 @@ func pbISOWeek(d pbDate) (year, week int) {
 	wd := ((days%7)+7+3)%7 + 1 // 1 = Monday .. 7 = Sunday; day 0 was a Thursday
 	thursday := days - wd + 4
 	year = d.year
-	if thursday < pbDaysFromCivil(year, 1, 1) {
+	jan1 := pbDaysFromCivil(year, 1, 1)
+	switch {
+	case thursday < jan1:
 		year--
-	} else if thursday >= pbDaysFromCivil(year+1, 1, 1) {
+		jan1 = pbDaysFromCivil(year, 1, 1)
+	case thursday >= jan1+pbYearDays(year):
+		jan1 += pbYearDays(year)
 		year++
 	}
-	return year, (thursday-pbDaysFromCivil(year, 1, 1))/7 + 1
+	return year, (thursday-jan1)/7 + 1
+}
+
+// pbYearDays returns the number of days of year y.
+func pbYearDays(y int) int {
+	if pbLeap(y) {
+		return 366
+	}
+	return 365
+}
+
+// pbPeriodName formats a month key as "YYYY-MM" or a week key as
+// "YYYY-Www" without fmt.
+func pbPeriodName(year, sub int, weekly bool) string {
+	b := make([]byte, 0, 8)
+	b = append(b, byte('0'+year/1000%10), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-')
+	if weekly {
+		b = append(b, 'W')
+	}
+	b = append(b, byte('0'+sub/10%10), byte('0'+sub%10))
+	return string(b)
 }
