@@ -216,7 +216,10 @@ func performanceBTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				pbIntRange(s, "quantity", 1, -1, -1)
-				s.Properties["direction"].Pattern = "^([Ll][Oo][Nn][Gg]|[Ss][Hh][Oo][Rr][Tt])$"
+				// No schema pattern: schemaMessage reads every pattern failure
+				// as a decimal one, so the direction rule is checked in Go.
+				one := 1
+				s.Properties["direction"].MinLength = &one
 				s.Properties["fees"].Default = json.RawMessage(`"0"`)
 			}),
 		NewTool(pbSpec("calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
