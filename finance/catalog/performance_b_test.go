@@ -1,0 +1,241 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The -update flag rewrites the golden files. It is registered only if no
+// other test file of the package registered it first, so several families
+// can share it.
+var _ = func() bool {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files under testdata")
+	}
+	return true
+}()
+
+func pbUpdating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+const pbGoldenFile = "testdata/performance_b_golden.json"
+
+// pbR is a 40-trade chronological R series used by the golden vectors.
+const pbR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","2.0","-1.0","-0.3","1.1","-1.0",` +
+	`"4.5","-0.8","0.0","1.6","-1.0","0.9","-1.1","2.7","-0.6","1.3","-1.0","0.2","3.1","-1.0","-0.9",` +
+	`"1.4","0.6","-1.3","2.2","-1.0","0.7","1.9","-0.4","-1.0","2.6"]`
+
+// pbGoldenCalls are the inputs of the golden vectors, one or more per tool.
+var pbGoldenCalls = []struct{ name, tool, args string }{
+	{"confidence", "analyze_confidence", `{"r_multiples":` + pbR + `,"seed":12345}`},
+	{"confidence_90", "analyze_confidence", `{"r_multiples":` + pbR + `,"seed":7,"confidence":"0.9","bootstrap_samples":2000}`},
+	{"consistency", "analyze_consistency", `{"r_multiples":` + pbR + `,"window_size":8}`},
+	{"consistency_dates", "analyze_consistency", `{"r_multiples":["1","-1","2","0.5","-0.5","3"],` +
+		`"dates":["2024-02-01","2024-01-31T23:30:00-05:00","2024-01-02","2024-12-30","2025-01-03T09:00:00Z","2024-02-15"]}`},
+	{"correlation", "analyze_correlation", `{"r_multiples":` + pbR + `}`},
+	{"distribution", "analyze_distribution", `{"r_multiples":` + pbR + `}`},
+	{"distribution_3", "analyze_distribution", `{"r_multiples":` + pbR + `,"bucket_count":3}`},
+	{"risk_adjusted", "analyze_risk_adjusted", `{"r_multiples":` + pbR + `,"target_r":"0.1","trades_per_year":120}`},
+	{"execution", "analyze_execution_quality", `{"r_multiples":["1.5","-1.0","2.3","0","-1.2"],` +
+		`"mae_values":["-0.2","1.0","0.4","0.3","1.3"],"mfe_values":["2.0","0.3","2.5","0.5","0"],"hold_times_hours":[4,1,10,2,3]}`},
+	{"segment_symbol", "segment_trades", `{"trades":[` +
+		`{"pnl_r":"1.5","pnl_usd":"150.10","symbol":"MSFT","day_of_week":4,"strategy_id":"breakout","regime":"TRENDING_UP"},` +
+		`{"pnl_r":"-1","pnl_usd":"-100.05","symbol":"AAPL","day_of_week":0,"strategy_id":"breakout"},` +
+		`{"pnl_r":"2.3","pnl_usd":"230.00","symbol":"AAPL","day_of_week":0,"strategy_id":"pullback","regime":"RANGING"},` +
+		`{"pnl_r":"0","pnl_usd":"0","day_of_week":6,"strategy_id":"pullback","regime":"RANGING"}]}`},
+	{"segment_regime", "segment_trades", `{"segment_by":"regime","trades":[` +
+		`{"pnl_r":"1.5","pnl_usd":"150.10","regime":"TRENDING_UP"},{"pnl_r":"-1","pnl_usd":"-100.05"},` +
+		`{"pnl_r":"2.3","pnl_usd":"230.00","regime":"RANGING"},{"pnl_r":"-0.4","pnl_usd":"-40.00","regime":"RANGING"}]}`},
+	{"pnl_long", "calculate_pnl", `{"entry_price":"100.50","exit_price":"103.25","quantity":100,"direction":"LONG","stop_price":"99.00","fees":"2.10"}`},
+	{"pnl_short", "calculate_pnl", `{"entry_price":"50","exit_price":"51.5","quantity":10,"direction":"short","stop_price":"52"}`},
+	{"ev_parameters", "calculate_expected_value", `{"win_rate":"0.45","avg_win":"2.1","avg_loss":"-1"}`},
+	{"ev_r", "calculate_expected_value", `{"r_multiples":` + pbR + `}`},
+	{"trade_outcome", "analyze_trade_outcome", `{"realized_pnl":"250","realized_r":"2.5","mfe":"400","one_r_dollars":"100","expected_value_r":"0.4"}`},
+	{"score_signal", "score_signal", `{"conditions_met":4,"total_conditions":5,"regime_aligned":true,"indicator_confluence":2,"volume_confirmed":false,"risk_reward_ratio":"2.5"}`},
+}
+
+// pbCall runs tool through the default catalog with raw JSON arguments and
+// returns the JSON of the result.
+func pbCall(t *testing.T, tool, args string) (json.RawMessage, error) {
+	t.Helper()
+	out, err := Default().Call(context.Background(), tool, Call{Arguments: json.RawMessage(args)})
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(out)
+	require.NoError(t, err, tool)
+	return b, nil
+}
+
+func TestPerformanceBGolden(t *testing.T) {
+	got := map[string]json.RawMessage{}
+	for _, c := range pbGoldenCalls {
+		out, err := pbCall(t, c.tool, c.args)
+		require.NoError(t, err, c.name)
+		got[c.name] = out
+	}
+	if pbUpdating() {
+		b, err := json.MarshalIndent(got, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(pbGoldenFile), 0o755))
+		require.NoError(t, os.WriteFile(pbGoldenFile, append(b, '\n'), 0o644))
+	}
+	raw, err := os.ReadFile(pbGoldenFile)
+	require.NoError(t, err, "run go test -update to create the golden file")
+	var want map[string]any
+	require.NoError(t, json.Unmarshal(raw, &want))
+	require.Len(t, want, len(pbGoldenCalls))
+	for _, c := range pbGoldenCalls {
+		var g any
+		require.NoError(t, json.Unmarshal(got[c.name], &g))
+		pbCompareJSON(t, c.name, want[c.name], g)
+	}
+}
+
+// pbCompareJSON compares decoded JSON, numbers (and decimal strings) with
+// a relative tolerance of 1e-9 to absorb last-bit differences across
+// architectures (FMA on arm64).
+func pbCompareJSON(t *testing.T, path string, want, got any) {
+	t.Helper()
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !assert.True(t, ok, "%s: want an object", path) {
+			return
+		}
+		keys := make([]string, 0, len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		assert.Len(t, g, len(w), "%s: keys", path)
+		for _, k := range keys {
+			pbCompareJSON(t, path+"."+k, w[k], g[k])
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !assert.True(t, ok, "%s: want an array", path) || !assert.Len(t, g, len(w), path) {
+			return
+		}
+		for i := range w {
+			pbCompareJSON(t, fmt.Sprintf("%s[%d]", path, i), w[i], g[i])
+		}
+	case string:
+		wf, err1 := strconv.ParseFloat(w, 64)
+		gs, _ := got.(string)
+		gf, err2 := strconv.ParseFloat(gs, 64)
+		if err1 == nil && err2 == nil {
+			assert.InDelta(t, wf, gf, 1e-9*math.Max(1, math.Abs(wf)), path)
+			return
+		}
+		assert.Equal(t, w, got, path)
+	default:
+		assert.Equal(t, want, got, path)
+	}
+}
+
+func TestPerformanceBToolsAreRegistered(t *testing.T) {
+	c := Default()
+	for _, name := range []string{
+		"analyze_confidence", "analyze_consistency", "analyze_correlation", "analyze_distribution",
+		"analyze_risk_adjusted", "analyze_execution_quality", "segment_trades", "calculate_pnl",
+		"calculate_expected_value", "analyze_trade_outcome", "score_signal",
+	} {
+		tool, ok := c.Lookup(name)
+		require.True(t, ok, name)
+		assert.Equal(t, "performance", tool.Category, name)
+		assert.NotEmpty(t, tool.Description, name)
+	}
+}
+
+// TestPerformanceBBadInput: every bad-input rule of issue 5 for these
+// tools, through the catalog, names the field and the rule.
+func TestPerformanceBBadInput(t *testing.T) {
+	cases := []struct{ tool, args, want string }{
+		// fewer items than the minimum
+		{"analyze_confidence", `{"r_multiples":["1"]}`, "r_multiples: minItems"},
+		{"analyze_consistency", `{"r_multiples":["1"]}`, "r_multiples: minItems"},
+		{"analyze_correlation", `{"r_multiples":["1","2"]}`, "r_multiples: minItems"},
+		{"analyze_distribution", `{"r_multiples":[]}`, "r_multiples: minItems"},
+		{"analyze_risk_adjusted", `{"r_multiples":["1"]}`, "r_multiples: minItems"},
+		{"analyze_execution_quality", `{"r_multiples":["1"]}`, "r_multiples: minItems"},
+		{"segment_trades", `{"trades":[]}`, "trades: minItems"},
+		{"calculate_expected_value", `{"r_multiples":["1"]}`, "r_multiples: minItems"},
+		{"analyze_confidence", `{}`, "Missing required argument: r_multiples"},
+		// mismatched parallel arrays
+		{"analyze_execution_quality", `{"r_multiples":["1","2"],"mae_values":["1"]}`, "mae_values: must have the same length as r_multiples (2), got 1"},
+		{"analyze_execution_quality", `{"r_multiples":["1","2"],"mfe_values":["1","2","3"]}`, "mfe_values: must have the same length"},
+		{"analyze_execution_quality", `{"r_multiples":["1","2"],"hold_times_hours":[]}`, "hold_times_hours: must have the same length"},
+		{"analyze_consistency", `{"r_multiples":["1","2"],"dates":["2024-01-01"]}`, "dates: must have the same length"},
+		// NaN, Inf, empty strings
+		{"analyze_confidence", `{"r_multiples":["1","NaN"]}`, `r_multiples[]: "NaN" is not a decimal number`},
+		{"analyze_distribution", `{"r_multiples":["1","Inf"]}`, `r_multiples[]: "Inf" is not a decimal number`},
+		{"analyze_risk_adjusted", `{"r_multiples":["1",""]}`, `r_multiples[]: "" is not a decimal number`},
+		{"analyze_consistency", `{"r_multiples":["1","2"],"dates":["2024-01-01",""]}`, `dates: item 1 ("") must be YYYY-MM-DD`},
+		{"calculate_pnl", `{"entry_price":"","exit_price":"1","quantity":1,"direction":"LONG"}`, `entry_price: "" is not a decimal number`},
+		{"segment_trades", `{"trades":[{"pnl_r":"1","pnl_usd":"1","symbol":""}]}`, "trades[].symbol: minLength"},
+		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"Infinity","mfe":"1","one_r_dollars":"1"}`, `realized_r: "Infinity" is not a decimal number`},
+		// bucket_count < 1, window larger than the series, counts over the max
+		{"analyze_distribution", `{"r_multiples":["1","2"],"bucket_count":0}`, "bucket_count: minimum"},
+		{"analyze_distribution", `{"r_multiples":["1","2"],"bucket_count":1001}`, "bucket_count: maximum"},
+		{"analyze_consistency", `{"r_multiples":["1","2","3"],"window_size":4}`, "window_size: must be between 2 and min(number of r_multiples, 1000) = 3, got 4"},
+		{"analyze_correlation", `{"r_multiples":["1","2","3"],"lags":3}`, "lags: must be between 1 and 2"},
+		{"analyze_confidence", `{"r_multiples":["1","2"],"bootstrap_samples":10001}`, "bootstrap_samples: maximum"},
+		{"analyze_confidence", `{"r_multiples":["1","2"],"confidence":"1.5"}`, "confidence: must be between 0.5 and 0.999"},
+		{"analyze_confidence", `{"r_multiples":["1","2"],"confidence":0}`, "confidence: must be between"},
+		// enums and ranges
+		{"segment_trades", `{"trades":[{"pnl_r":"1","pnl_usd":"1"}],"segment_by":"hour"}`, "segment_by: enum"},
+		{"segment_trades", `{"trades":[{"pnl_r":"1","pnl_usd":"1","day_of_week":7}]}`, "trades[].day_of_week: maximum"},
+		{"segment_trades", `{"trades":[{"pnl_r":"1"}]}`, "Missing required argument: trades[].pnl_usd"},
+		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1,"direction":"up"}`, "direction: must be LONG or SHORT"},
+		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":0,"direction":"LONG"}`, "quantity: minimum"},
+		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1.5,"direction":"LONG"}`, "quantity: type"},
+		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1,"direction":"long","stop_price":"12"}`, "stop_price: must be below entry_price"},
+		{"calculate_pnl", `{"entry_price":"0","exit_price":"11","quantity":1,"direction":"long"}`, "entry_price: must be greater than 0"},
+		{"calculate_expected_value", `{}`, "win_rate: is required unless r_multiples is given"},
+		{"calculate_expected_value", `{"win_rate":"2","avg_win":"1","avg_loss":"1"}`, "win_rate: must be a fraction"},
+		{"calculate_expected_value", `{"win_rate":"0.5","avg_win":"1","avg_loss":"1","r_multiples":["1","2"]}`, "r_multiples: give either"},
+		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"1","mfe":"1","one_r_dollars":"0"}`, "one_r_dollars: must be greater than 0"},
+		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"1","mfe":"-1","one_r_dollars":"1"}`, "mfe: must not be negative"},
+		{"score_signal", `{"conditions_met":3,"total_conditions":2}`, "conditions_met: must be between 0 and total_conditions (2)"},
+		{"score_signal", `{"conditions_met":0,"total_conditions":0}`, "total_conditions: minimum"},
+		{"score_signal", `{"conditions_met":1,"total_conditions":2,"risk_reward_ratio":"-1"}`, "risk_reward_ratio: must be a finite number >= 0"},
+		{"analyze_risk_adjusted", `{"r_multiples":["1","2"],"trades_per_year":"0"}`, "trades_per_year: must be greater than 0"},
+		{"analyze_execution_quality", `{"r_multiples":["1","2"],"hold_times_hours":["1","-1"]}`, "hold_times_hours: item 1 must not be negative"},
+		{"analyze_correlation", `{"r_multiples":["1","2","3"],"extra":1}`, "Unknown argument: extra"},
+	}
+	for _, c := range cases {
+		_, err := pbCall(t, c.tool, c.args)
+		require.Error(t, err, "%s %s", c.tool, c.args)
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "%s %s: %v", c.tool, c.args, err)
+		assert.Contains(t, toolkit.MessageOf(err), c.want, "%s %s", c.tool, c.args)
+	}
+}
+
+func TestPerformanceBTooLarge(t *testing.T) {
+	big := "[" + strings.Repeat(`"1",`, toolkit.MaxValues) + `"1"]`
+	for _, c := range []struct{ tool, args string }{
+		{"analyze_confidence", `{"r_multiples":` + big + `}`},
+		{"analyze_distribution", `{"r_multiples":` + big + `}`},
+		{"analyze_execution_quality", `{"r_multiples":["1","2"],"mae_values":` + big + `}`},
+	} {
+		_, err := pbCall(t, c.tool, c.args)
+		require.Error(t, err, c.tool)
+		assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err), "%s: %v", c.tool, err)
+	}
+}

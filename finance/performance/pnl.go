@@ -1,0 +1,140 @@
+package performance
+
+import (
+	"strings"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Trade directions of CalculatePnL (input is case-insensitive).
+const (
+	DirectionLong  = "LONG"
+	DirectionShort = "SHORT"
+)
+
+// RMultipleDecimals is the number of decimal places of the R-multiples of
+// CalculatePnL (rounded half-even).
+const RMultipleDecimals = 6
+
+// PnLInput is the input of CalculatePnL.
+type PnLInput struct {
+	EntryPrice toolkit.Amount
+	ExitPrice  toolkit.Amount
+	// Quantity is the number of units, at least 1.
+	Quantity int64
+	// Direction is LONG or SHORT, case-insensitive.
+	Direction string
+	// StopPrice is the initial stop; nil when unknown (no R-multiple).
+	StopPrice *toolkit.Amount
+	// Fees are the total fees of the round trip (>= 0); nil means 0.
+	Fees *toolkit.Amount
+}
+
+// PnLResult is the answer of CalculatePnL. Money is exact.
+type PnLResult struct {
+	Direction string `json:"direction"`
+	// PnLPerUnit = exit - entry (LONG) or entry - exit (SHORT).
+	PnLPerUnit toolkit.Amount `json:"pnl_per_unit"`
+	// GrossPnL = PnLPerUnit × quantity.
+	GrossPnL toolkit.Amount `json:"gross_pnl"`
+	Fees     toolkit.Amount `json:"fees"`
+	// NetPnL = GrossPnL - Fees.
+	NetPnL toolkit.Amount `json:"net_pnl"`
+	// Notional = entry × quantity.
+	Notional toolkit.Amount `json:"notional"`
+	// ReturnPct = 100 × NetPnL / Notional, 6 decimals half-even.
+	ReturnPct toolkit.Amount `json:"return_pct"`
+	// OneRDollars = |entry - stop| × quantity (null without a stop).
+	OneRDollars *toolkit.Amount `json:"one_r_dollars"`
+	// RMultiple = NetPnL / OneRDollars (fees included), 6 decimals
+	// half-even; null without a stop.
+	RMultiple *toolkit.Amount `json:"r_multiple"`
+	// GrossRMultiple = GrossPnL / OneRDollars, 6 decimals half-even.
+	GrossRMultiple *toolkit.Amount `json:"gross_r_multiple"`
+	// Outcome is WIN, LOSS or BREAKEVEN by the sign of NetPnL.
+	Outcome string `json:"outcome"`
+}
+
+// CalculatePnL computes a closed trade's profit and loss in exact decimal
+// arithmetic. Prices must be positive, quantity at least 1, fees not
+// negative; a stop must lie below the entry for LONG and above it for
+// SHORT. The R-multiple includes fees (net P&L over the initial risk);
+// gross_r_multiple excludes them.
+func CalculatePnL(in PnLInput) (*PnLResult, error) {
+	dir := strings.ToUpper(in.Direction)
+	switch {
+	case dir != DirectionLong && dir != DirectionShort:
+		return nil, invalid("direction", "must be LONG or SHORT")
+	case in.EntryPrice.Sign() <= 0:
+		return nil, invalid("entry_price", "must be greater than 0")
+	case in.ExitPrice.Sign() <= 0:
+		return nil, invalid("exit_price", "must be greater than 0")
+	case in.Quantity < 1:
+		return nil, invalid("quantity", "must be at least 1")
+	case in.Fees != nil && in.Fees.Sign() < 0:
+		return nil, invalid("fees", "must not be negative")
+	}
+	qty := toolkit.AmountFromInt(in.Quantity)
+	perUnit := in.ExitPrice.Sub(in.EntryPrice)
+	if dir == DirectionShort {
+		perUnit = perUnit.Neg()
+	}
+	var fees toolkit.Amount
+	if in.Fees != nil {
+		fees = *in.Fees
+	}
+	res := &PnLResult{
+		Direction:  dir,
+		PnLPerUnit: perUnit,
+		GrossPnL:   perUnit.Mul(qty),
+		Fees:       fees,
+		Notional:   in.EntryPrice.Mul(qty),
+	}
+	res.NetPnL = res.GrossPnL.Sub(fees)
+	res.ReturnPct = pbQuoRound(res.NetPnL.Mul(toolkit.AmountFromInt(100)), res.Notional)
+	res.Outcome = pbOutcome(res.NetPnL.Sign())
+	if in.StopPrice != nil {
+		stop := *in.StopPrice
+		switch {
+		case stop.Sign() <= 0:
+			return nil, invalid("stop_price", "must be greater than 0")
+		case dir == DirectionLong && stop.Cmp(in.EntryPrice) >= 0:
+			return nil, invalid("stop_price", "must be below entry_price for a LONG trade")
+		case dir == DirectionShort && stop.Cmp(in.EntryPrice) <= 0:
+			return nil, invalid("stop_price", "must be above entry_price for a SHORT trade")
+		}
+		oneR := in.EntryPrice.Sub(stop).Abs().Mul(qty)
+		r := pbQuoRound(res.NetPnL, oneR)
+		gr := pbQuoRound(res.GrossPnL, oneR)
+		res.OneRDollars, res.RMultiple, res.GrossRMultiple = &oneR, &r, &gr
+	}
+	return res, nil
+}
+
+// pbQuoRound returns a/b rounded half-even to RMultipleDecimals places; b
+// is non-zero by construction.
+func pbQuoRound(a, b toolkit.Amount) toolkit.Amount {
+	q, err := a.Quo(b)
+	if err != nil {
+		return toolkit.Amount{}
+	}
+	return q.Round(RMultipleDecimals, toolkit.RoundHalfEven)
+}
+
+// Trade outcomes.
+const (
+	OutcomeWin       = "WIN"
+	OutcomeLoss      = "LOSS"
+	OutcomeBreakeven = "BREAKEVEN"
+)
+
+// pbOutcome maps a P&L sign to WIN, LOSS or BREAKEVEN.
+func pbOutcome(sign int) string {
+	switch {
+	case sign > 0:
+		return OutcomeWin
+	case sign < 0:
+		return OutcomeLoss
+	}
+	return OutcomeBreakeven
+}

@@ -1,0 +1,242 @@
+package performance
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Segmentation keys of SegmentTrades.
+const (
+	SegmentBySymbol    = "symbol"
+	SegmentByDayOfWeek = "day_of_week"
+	SegmentByStrategy  = "strategy"
+	SegmentByRegime    = "regime"
+	// SegmentUnknown labels the trades that lack the segmentation field.
+	SegmentUnknown = "UNKNOWN"
+	// MinSegmentSample is the sample size under which a segment is flagged.
+	MinSegmentSample = 30
+)
+
+// pbDayNames are the day_of_week labels, 0 = Monday.
+var pbDayNames = [7]string{"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"}
+
+// SegmentTrade is one trade of SegmentTrades.
+type SegmentTrade struct {
+	PnLR   float64        // realised R
+	PnLUSD toolkit.Amount // realised P&L in USD
+	Symbol string
+	// DayOfWeek is 0 = Monday .. 6 = Sunday; nil when unknown.
+	DayOfWeek  *int
+	StrategyID string
+	Regime     string
+}
+
+// SegmentStats are the figures of one segment.
+type SegmentStats struct {
+	Segment    string `json:"segment"`
+	Count      int    `json:"count"`
+	Wins       int    `json:"wins"`
+	Losses     int    `json:"losses"`
+	Breakevens int    `json:"breakevens"`
+	// WinRate is Wins/Count (breakevens count in Count).
+	WinRate toolkit.Float `json:"win_rate"`
+	// Expectancy is mean(R).
+	Expectancy toolkit.Float `json:"expectancy"`
+	// G is mean(R) - popvar(R)/2.
+	G      toolkit.Float `json:"g"`
+	TotalR toolkit.Float `json:"total_r"`
+	// TotalPnLUSD is the exact decimal sum of pnl_usd.
+	TotalPnLUSD toolkit.Amount `json:"total_pnl_usd"`
+	// ShareOfTrades is Count/n.
+	ShareOfTrades toolkit.Float `json:"share_of_trades"`
+	// LowSample is true when Count < 30.
+	LowSample bool `json:"low_sample"`
+}
+
+// SegmentResult is the answer of SegmentTrades.
+type SegmentResult struct {
+	SegmentBy    string         `json:"segment_by"`
+	TradeCount   int            `json:"trade_count"`
+	SegmentCount int            `json:"segment_count"`
+	Segments     []SegmentStats `json:"segments"`
+	// BestSegment and WorstSegment have the highest and lowest expectancy
+	// (ties: the first in the listed order).
+	BestSegment  string         `json:"best_segment"`
+	WorstSegment string         `json:"worst_segment"`
+	TotalPnLUSD  toolkit.Amount `json:"total_pnl_usd"`
+	Warnings     []string       `json:"warnings"`
+	Conventions  []string       `json:"conventions"`
+}
+
+// SegmentTrades groups trades by symbol, day_of_week, strategy or regime
+// (by defaults to symbol) and reports count, win rate, expectancy, G, total
+// R and the exact USD total per segment.
+//
+// Keys are compared exactly (case-sensitive, untrimmed); a trade with an
+// empty key (or no day_of_week) goes to UNKNOWN. Segments are ordered by
+// key: day_of_week Monday..Sunday, the others in byte order; UNKNOWN comes
+// last. A win is R > 0, a loss R < 0, a breakeven R = 0. It needs at least
+// one trade.
+func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
+	if by == "" {
+		by = SegmentBySymbol
+	}
+	if len(trades) > toolkit.MaxValues {
+		return nil, toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", toolkit.MaxValues)
+	}
+	if len(trades) == 0 {
+		return nil, invalid("trades", "needs at least 1 trade")
+	}
+	if by != SegmentBySymbol && by != SegmentByDayOfWeek && by != SegmentByStrategy && by != SegmentByRegime {
+		return nil, invalid("segment_by", "must be one of symbol, day_of_week, strategy, regime")
+	}
+	keys := make([]string, len(trades))
+	for i, t := range trades {
+		if math.IsNaN(t.PnLR) || math.IsInf(t.PnLR, 0) {
+			return nil, invalid("trades", "item %d: pnl_r must be a finite number", i)
+		}
+		if t.DayOfWeek != nil && (*t.DayOfWeek < 0 || *t.DayOfWeek > 6) {
+			return nil, invalid("trades", "item %d: day_of_week must be 0 (Monday) to 6 (Sunday)", i)
+		}
+		keys[i] = pbSegmentKey(t, by)
+	}
+	index := make(map[string]int)
+	var names []string
+	group := make([]int, len(trades))
+	for i, k := range keys {
+		g, ok := index[k]
+		if !ok {
+			g = len(names)
+			index[k] = g
+			names = append(names, k)
+		}
+		group[i] = g
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return pbCompareSegments(names[a], names[b], by) })
+	rank := make([]int, len(names))
+	for pos, g := range order {
+		rank[g] = pos
+	}
+	// Bucket the R values per segment (counting sort by rank).
+	start := make([]int, len(names)+1)
+	for _, g := range group {
+		start[rank[g]+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	next := slices.Clone(start[:len(names)])
+	rs := make([]float64, len(trades))
+	totals := make([]toolkit.Amount, len(names))
+	for i, t := range trades {
+		p := rank[group[i]]
+		rs[next[p]] = t.PnLR
+		next[p]++
+		totals[p] = totals[p].Add(t.PnLUSD)
+	}
+	res := &SegmentResult{
+		SegmentBy:    by,
+		TradeCount:   len(trades),
+		SegmentCount: len(names),
+		Segments:     make([]SegmentStats, len(names)),
+		Warnings:     []string{},
+		Conventions: []string{
+			"win: R > 0; loss: R < 0; breakeven: R = 0 (counted in win_rate's denominator)",
+			"g = mean(R) - popvar(R)/2 per segment",
+			"total_pnl_usd: exact decimal sum of pnl_usd",
+			"keys compared exactly (case-sensitive); missing keys grouped as UNKNOWN, listed last",
+			"order: day_of_week Monday..Sunday, other keys in byte order",
+			"best/worst segment: highest/lowest expectancy, ties to the first listed",
+			"low_sample: fewer than 30 trades in the segment",
+		},
+	}
+	nf := float64(len(trades))
+	var total toolkit.Amount
+	best, worst := 0, 0
+	low := 0
+	for p, g := range order {
+		seg := rs[start[p]:start[p+1]]
+		st := SegmentStats{Segment: names[g], Count: len(seg), TotalPnLUSD: totals[p]}
+		var sum float64
+		for _, x := range seg {
+			sum += x
+			switch {
+			case x > 0:
+				st.Wins++
+			case x < 0:
+				st.Losses++
+			default:
+				st.Breakevens++
+			}
+		}
+		mean, g := pbMeanG(seg)
+		st.WinRate = toolkit.Float(float64(st.Wins) / float64(len(seg)))
+		st.Expectancy, st.G, st.TotalR = toolkit.Float(mean), toolkit.Float(g), toolkit.Float(sum)
+		st.ShareOfTrades = toolkit.Float(float64(len(seg)) / nf)
+		st.LowSample = len(seg) < MinSegmentSample
+		if st.LowSample {
+			low++
+		}
+		res.Segments[p] = st
+		total = total.Add(totals[p])
+		if st.Expectancy > res.Segments[best].Expectancy {
+			best = p
+		}
+		if st.Expectancy < res.Segments[worst].Expectancy {
+			worst = p
+		}
+	}
+	res.TotalPnLUSD = total
+	res.BestSegment, res.WorstSegment = res.Segments[best].Segment, res.Segments[worst].Segment
+	if low > 0 {
+		res.Warnings = append(res.Warnings, "some segments have fewer than 30 trades: their figures are unreliable")
+	}
+	if len(names) > 1 {
+		res.Warnings = append(res.Warnings, "comparing many segments: at a 5 % level about 1 segment in 20 looks significant by chance")
+	}
+	return res, nil
+}
+
+// pbSegmentKey returns the segmentation key of t.
+func pbSegmentKey(t SegmentTrade, by string) string {
+	var k string
+	switch by {
+	case SegmentBySymbol:
+		k = t.Symbol
+	case SegmentByStrategy:
+		k = t.StrategyID
+	case SegmentByRegime:
+		k = t.Regime
+	case SegmentByDayOfWeek:
+		if t.DayOfWeek != nil {
+			k = pbDayNames[*t.DayOfWeek]
+		}
+	}
+	if k == "" {
+		return SegmentUnknown
+	}
+	return k
+}
+
+// pbCompareSegments orders segment keys: UNKNOWN last, weekdays in week
+// order, other keys in byte order.
+func pbCompareSegments(a, b, by string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == SegmentUnknown:
+		return 1
+	case b == SegmentUnknown:
+		return -1
+	case by == SegmentByDayOfWeek:
+		return slices.Index(pbDayNames[:], a) - slices.Index(pbDayNames[:], b)
+	}
+	return strings.Compare(a, b)
+}
