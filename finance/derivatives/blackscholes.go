@@ -120,14 +120,14 @@ func BlackScholes(p BSInput) (Greeks, error) {
 const (
 	minVol     = 1e-6
 	maxVol     = 10.0 // 1000 %
-	ivPriceTol = 1e-12
+	ivPriceTol = 1e-14
 	ivMaxIter  = 200
 )
 
 // ImpliedVolatility returns the σ at which BlackScholes prices the option
 // at price (p.Volatility is ignored). It uses Newton steps safeguarded by
-// bisection on [1e-6, 10] and stops when the price error is below 1e-12
-// (relative to the strike) or the bracket is narrower than 1e-15. It fails
+// bisection on [1e-6, 10] and stops when the price error is below 1e-14 ×
+// max(1, S, K) or the bracket is narrower than 1e-15. It fails
 // when price lies outside the no-arbitrage bounds (for a call,
 // max(S e^{-qT} − K e^{-rT}, 0) < price < S e^{-qT}) or σ would leave the
 // search range.
@@ -152,7 +152,7 @@ func ImpliedVolatility(p BSInput, price float64) (float64, error) {
 		return 0, errors.New("price is outside the range the model reaches (no-arbitrage bounds)")
 	}
 	vol := 0.3
-	tol := ivPriceTol * math.Max(1, p.Strike)
+	tol := ivPriceTol * math.Max(1, math.Max(p.Spot, p.Strike))
 	for range ivMaxIter {
 		f, vega := value(vol)
 		if math.Abs(f) < tol {

@@ -144,7 +144,7 @@ func applyPositionLimit(in ComplianceInput, limits finance.AgentLimits, res *Com
 		res.MaxPositionPct, res.MaxPositionSource = in.MaxPositionPct, "input"
 	}
 	if p := limits.MaxPositionSizePct; p != nil && p.Sign() > 0 {
-		agent, _ := p.Quo(toolkit.AmountFromInt(100))
+		agent := quo(*p, toolkit.AmountFromInt(100))
 		switch {
 		case res.MaxPositionPct == nil:
 			res.MaxPositionPct, res.MaxPositionSource = &agent, "agent"

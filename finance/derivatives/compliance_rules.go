@@ -45,10 +45,10 @@ func (c *checker) describe() {
 		r.Positions[i] = e
 	}
 	if s, share, ok := b.largest(); ok {
-		r.LargestSymbol, r.LargestShare = &s, ptr(share.Round(ratioPlaces, toolkit.RoundHalfEven))
+		r.LargestSymbol, r.LargestShare = &s, ptr(reduce(share.Round(ratioPlaces, toolkit.RoundHalfEven)))
 	}
 	if h, ok := b.hhi(); ok {
-		r.HHI = ptr(h.Round(ratioPlaces, toolkit.RoundHalfEven))
+		r.HHI = ptr(reduce(h.Round(ratioPlaces, toolkit.RoundHalfEven)))
 	}
 }
 
@@ -60,7 +60,7 @@ func (c *checker) positionLimits() {
 	}
 	for _, s := range c.post.order {
 		w, _ := c.post.expo[s].Quo(c.equity)
-		rw := w.Round(ratioPlaces, toolkit.RoundHalfEven)
+		rw := reduce(w.Round(ratioPlaces, toolkit.RoundHalfEven))
 		switch {
 		case w.Cmp(*limit) > 0:
 			blocking := c.worsens(c.pre.expo[s], c.post.expo[s]) && (!c.trade || s == c.traded)
@@ -81,13 +81,13 @@ func (c *checker) concentration(maxShare, maxHHI *toolkit.Amount) {
 	}
 	_, preShare, _ := c.pre.largest()
 	if maxShare != nil && share.Cmp(*maxShare) > 0 {
-		v := share.Round(ratioPlaces, toolkit.RoundHalfEven)
+		v := reduce(share.Round(ratioPlaces, toolkit.RoundHalfEven))
 		c.add(c.worsens(preShare, share), Finding{Rule: RuleConcentration, Symbol: s, Value: &v, Limit: maxShare,
 			Message: fmt.Sprintf("%s is %s of gross exposure, above the limit %s", s, v, *maxShare)})
 	}
 	h, _ := c.post.hhi()
 	preH, _ := c.pre.hhi()
-	v := h.Round(ratioPlaces, toolkit.RoundHalfEven)
+	v := reduce(h.Round(ratioPlaces, toolkit.RoundHalfEven))
 	switch {
 	case maxHHI != nil && h.Cmp(*maxHHI) > 0:
 		c.add(c.worsens(preH, h), Finding{Rule: RuleHHI, Value: &v, Limit: maxHHI,

@@ -203,11 +203,7 @@ func checkFuturesInput(in FuturesSizingInput) error {
 func pointValue(in FuturesSizingInput) (*toolkit.Amount, error) {
 	var fromTicks *toolkit.Amount
 	if in.TickSize != nil && in.TickValue != nil {
-		q, err := in.TickValue.Quo(*in.TickSize)
-		if err != nil {
-			return nil, invalid("tick_size", "must be greater than 0")
-		}
-		fromTicks = &q
+		fromTicks = ptr(quo(*in.TickValue, *in.TickSize))
 	}
 	if in.ContractMultiplier == 0 {
 		return fromTicks, nil
@@ -234,10 +230,7 @@ func missingFields(fs []futuresField) []string {
 // riskCap applies the tick-value risk constraint.
 func riskCap(in FuturesSizingInput, out *FuturesSizing) (int64, error) {
 	dist := in.EntryPrice.Sub(*in.StopPrice).Abs()
-	exact, err := dist.Quo(*in.TickSize)
-	if err != nil {
-		return 0, invalid("tick_size", "must be greater than 0")
-	}
+	exact := quo(dist, *in.TickSize)
 	ticks := ceil(exact)
 	nt, err := ticks.Int64()
 	if err != nil {

@@ -343,8 +343,7 @@ func analyzeOption(i int, rec OptionRecord, asOf time.Time, s float64, spot tool
 // bid, else last when positive, with its source name.
 func marketPrice(rec OptionRecord) (*toolkit.Amount, string) {
 	if rec.Bid != nil && rec.Ask != nil && rec.Bid.Sign() > 0 && rec.Ask.Cmp(*rec.Bid) >= 0 {
-		mid, _ := rec.Bid.Add(*rec.Ask).Quo(toolkit.AmountFromInt(2))
-		return &mid, "mid"
+		return ptr(quo(rec.Bid.Add(*rec.Ask), toolkit.AmountFromInt(2))), "mid"
 	}
 	if rec.Last != nil && rec.Last.Sign() > 0 {
 		return rec.Last, "last"

@@ -208,7 +208,7 @@ func deltaAdjusted(in OptionsSizingInput, m toolkit.Amount, out *OptionsSizing) 
 		return invalid("underlying_stop", "must differ from underlying_entry (%s)", *in.UnderlyingEntry)
 	}
 	shares, _ := out.Budget.Quo(dist)
-	out.TargetShares = ptr(shares.Round(6, toolkit.RoundDown))
+	out.TargetShares = ptr(reduce(shares.Round(6, toolkit.RoundDown)))
 	out.RiskPerContract = mul(in.Delta.Abs(), dist, m)
 	if out.PremiumPerContract != nil && out.PremiumPerContract.Cmp(out.RiskPerContract) < 0 {
 		// A long option cannot lose more than its premium.

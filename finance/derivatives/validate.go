@@ -56,20 +56,44 @@ func fraction(field string, v toolkit.Amount) error {
 		return invalid(field, "must be a fraction greater than 0 (0.02 means 2 %%), got %s", v)
 	}
 	if v.Cmp(one) > 0 {
-		hint, _ := v.Quo(toolkit.AmountFromInt(100))
+		hint := quo(v, toolkit.AmountFromInt(100))
 		return invalid(field, "must be a fraction in (0, 1] (0.02 means 2 %%), got %s; if you meant %s %%, send %s", v, v, hint)
 	}
 	return nil
 }
 
-// ratio returns a/b rounded half-even to ratioPlaces decimals; b must not
-// be zero (callers check).
+// ratio returns a/b rounded half-even to ratioPlaces decimals, without
+// trailing zeros; b must not be zero (callers check).
 func ratio(a, b toolkit.Amount) toolkit.Amount {
 	q, err := a.Quo(b)
 	if err != nil {
 		return zero
 	}
-	return q.Round(ratioPlaces, toolkit.RoundHalfEven)
+	return reduce(q.Round(ratioPlaces, toolkit.RoundHalfEven))
+}
+
+// quo returns a/b without trailing zeros; b must not be zero.
+func quo(a, b toolkit.Amount) toolkit.Amount {
+	q, err := a.Quo(b)
+	if err != nil {
+		return zero
+	}
+	return reduce(q)
+}
+
+// reduce drops the trailing fractional zeros of a ("39.600" -> "39.6"),
+// keeping its value.
+func reduce(a toolkit.Amount) toolkit.Amount {
+	s := a.String()
+	if !strings.Contains(s, ".") {
+		return a
+	}
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	r, err := toolkit.ParseAmount(s)
+	if err != nil {
+		return a
+	}
+	return r
 }
 
 // floorCount returns floor(budget / per) as an int64. per must be > 0 and
