@@ -97,9 +97,10 @@ type ComplianceResult struct {
 // its authorized_instruments; compared case-insensitively).
 //
 // Without a proposed trade every breach is a violation. With one, a breach
-// is a violation only when the trade makes it worse (increases the traded
-// symbol's exposure, the largest share or the HHI); breaches the trade does
-// not worsen are warnings, so a trade that reduces risk is never blocked.
+// is a violation only when the trade increases the traded symbol's
+// exposure and makes that breach worse (the symbol's own weight or scope,
+// the largest share, the HHI); every other breach is a warning, so a trade
+// that reduces exposure is never blocked.
 func CheckCompliance(in ComplianceInput, limits finance.AgentLimits) (*ComplianceResult, error) {
 	pre, err := buildBook(in)
 	if err != nil {
@@ -117,7 +118,8 @@ func CheckCompliance(in ComplianceInput, limits finance.AgentLimits) (*Complianc
 	if err := applyPositionLimit(in, limits, res); err != nil {
 		return nil, err
 	}
-	c := checker{res: res, trade: in.ProposedTrade != nil, traded: traded, pre: pre, post: post, equity: in.Equity}
+	c := checker{res: res, trade: in.ProposedTrade != nil, traded: traded, pre: pre, post: post, equity: in.Equity,
+		increases: post.expo[traded].Cmp(pre.expo[traded]) > 0}
 	c.describe()
 	c.positionLimits()
 	c.concentration(in.MaxConcentrationPct, in.MaxHHI)

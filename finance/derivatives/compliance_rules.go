@@ -12,6 +12,7 @@ type checker struct {
 	res       *ComplianceResult
 	trade     bool   // a proposed trade was given
 	traded    string // its canonical symbol
+	increases bool   // the trade increases the traded symbol's exposure
 	pre, post book
 	equity    toolkit.Amount
 }
@@ -25,10 +26,11 @@ func (c *checker) add(blocking bool, f Finding) {
 	}
 }
 
-// worsens reports whether a breach is the trade's doing: always true
-// without a trade; with one, true when the trade increased the figure.
+// worsens reports whether a breach blocks: always without a trade; with
+// one, only when the trade increases its symbol's exposure and raises the
+// figure (a trade that reduces exposure never blocks).
 func (c *checker) worsens(before, after toolkit.Amount) bool {
-	return !c.trade || after.Cmp(before) > 0
+	return !c.trade || (c.increases && after.Cmp(before) > 0)
 }
 
 // describe fills the exposure figures of the post-trade book.
@@ -114,7 +116,7 @@ func (c *checker) scope(restricted, authorized []string) {
 		if !held && s != c.traded {
 			continue
 		}
-		blocking := !c.trade || (s == c.traded && c.post.expo[s].Cmp(c.pre.expo[s]) > 0)
+		blocking := !c.trade || (s == c.traded && c.increases)
 		what := "held"
 		if s == c.traded {
 			what = "traded"
