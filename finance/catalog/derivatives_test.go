@@ -146,3 +146,32 @@ func TestDerivativesToolsBadInput(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkDerivativesToolsCall measures each tool through the catalog:
+// schema validation, strict decoding, the computation and JSON encoding.
+func BenchmarkDerivativesToolsCall(b *testing.B) {
+	c := Default()
+	calls := []struct{ tool, args string }{
+		{"size_options_position", `{"mode":"equity_risk","equity":"100000","risk_pct":"0.02","entry_premium":"5.35","stop_premium":"2.675"}`},
+		{"size_futures_position", `{"mode":"tick_value","equity":"100000","risk_pct":"0.01","entry_price":"5000","stop_price":"4990","tick_size":"0.25","tick_value":"12.50","available_margin":"50000","initial_margin_per_contract":"12650"}`},
+		{"analyze_greeks", `{"underlying_price":"185.50","as_of":"2024-02-15","chain":[{"symbol":"C","strike":"185","expiration":"2024-03-15","option_type":"CALL","bid":"5.20","ask":"5.50","implied_volatility":"0.25"},{"symbol":"P","strike":"185","expiration":"2024-03-15","option_type":"PUT","bid":"4.10","ask":"4.40"}]}`},
+		{"analyze_futures_curve", `{"contracts":[{"expiry":"2025-01-20","price":"75"},{"expiry":"2025-02-20","price":"75.5"},{"expiry":"2025-03-20","price":"76.2"}],"spot":"74.6","as_of":"2024-12-20"}`},
+		{"calculate_margin", `{"account_equity":"100000","positions":[{"symbol":"AAPL","quantity":"200","price":"185.50","margin_rate":"0.5","maintenance_margin_rate":"0.25"},{"symbol":"ES","quantity":"-2","price":"5000","multiplier":"50","initial_margin_per_contract":"12650"}]}`},
+		{"check_compliance", `{"equity":"100000","max_position_pct":"0.2","positions":[{"symbol":"AAPL","quantity":"100","price":"185.50"},{"symbol":"MSFT","quantity":"50","price":"400"}],"proposed_trade":{"symbol":"AAPL","quantity":"10","price":"186"}}`},
+	}
+	for _, cl := range calls {
+		b.Run(cl.tool, func(b *testing.B) {
+			call := Call{Limits: finance.AgentLimits{AuthorizedInstruments: []string{"AAPL", "MSFT"}}, Arguments: json.RawMessage(cl.args)}
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := c.Call(context.Background(), cl.tool, call)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

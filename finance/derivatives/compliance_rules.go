@@ -60,15 +60,20 @@ func (c *checker) positionLimits() {
 	if limit == nil {
 		return
 	}
+	// Compare exposure with limit × equity (exact, no division); the
+	// weight is divided out only for a finding.
+	capAmt := limit.Mul(c.equity)
+	nearAmt := capAmt.Mul(nearLimit)
 	for _, s := range c.post.order {
-		w, _ := c.post.expo[s].Quo(c.equity)
-		rw := reduce(w.Round(ratioPlaces, toolkit.RoundHalfEven))
+		e := c.post.expo[s]
 		switch {
-		case w.Cmp(*limit) > 0:
-			blocking := c.worsens(c.pre.expo[s], c.post.expo[s]) && (!c.trade || s == c.traded)
+		case e.Cmp(capAmt) > 0:
+			rw := ratio(e, c.equity)
+			blocking := c.worsens(c.pre.expo[s], e) && (!c.trade || s == c.traded)
 			c.add(blocking, Finding{Rule: RulePositionLimit, Symbol: s, Value: &rw, Limit: limit,
 				Message: fmt.Sprintf("%s exposure is %s of equity, above the limit %s", s, rw, *limit)})
-		case w.Cmp(limit.Mul(nearLimit)) > 0:
+		case e.Cmp(nearAmt) > 0:
+			rw := ratio(e, c.equity)
 			c.add(false, Finding{Rule: RulePositionNearLimit, Symbol: s, Value: &rw, Limit: limit,
 				Message: fmt.Sprintf("%s exposure is %s of equity, above 90 %% of the limit %s", s, rw, *limit)})
 		}
