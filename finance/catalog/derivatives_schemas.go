@@ -65,6 +65,7 @@ func tightenGreeks(s *jsonschema.Schema) {
 	}
 	bound(prop(rec, "implied_volatility"), f64(0), nil, f64(10))
 	dateProp(prop(rec, "expiration"), "expiry date")
+	setDefault(prop(rec, "quantity"), "1")
 	describe(rec, map[string]string{
 		"implied_volatility": "annualised volatility as a decimal (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
 		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
