@@ -207,8 +207,8 @@ func deltaAdjusted(in OptionsSizingInput, m toolkit.Amount, out *OptionsSizing) 
 	if dist.IsZero() {
 		return invalid("underlying_stop", "must differ from underlying_entry (%s)", *in.UnderlyingEntry)
 	}
-	shares, _ := out.Budget.Quo(dist)
-	out.TargetShares = ptr(reduce(shares.Round(6, toolkit.RoundDown)))
+	shares := quo(out.Budget, dist)
+	out.TargetShares = ptr(reduce(roundSafe(shares, 6, toolkit.RoundDown)))
 	out.RiskPerContract = mul(in.Delta.Abs(), dist, m)
 	if out.PremiumPerContract != nil && out.PremiumPerContract.Cmp(out.RiskPerContract) < 0 {
 		// A long option cannot lose more than its premium.

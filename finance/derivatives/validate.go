@@ -69,7 +69,24 @@ func ratio(a, b toolkit.Amount) toolkit.Amount {
 	if err != nil {
 		return zero
 	}
-	return reduce(q.Round(ratioPlaces, toolkit.RoundHalfEven))
+	return reduce(roundSafe(q, ratioPlaces, toolkit.RoundHalfEven))
+}
+
+// roundLimit is the magnitude from which rounding to a number of places
+// would need more than the 34 significant digits of toolkit.Amount.
+func roundLimit(places int32) toolkit.Amount {
+	return toolkit.MustParseAmount("1" + strings.Repeat("0", int(34-places-1)))
+}
+
+// roundSafe rounds a to places decimals with rule, except a value so large
+// (|a| ≥ 10^(33−places)) that rounding would need more than 34 significant
+// digits: it is returned as is (already rounded to 34 digits). Amount.Round
+// would panic there.
+func roundSafe(a toolkit.Amount, places int32, rule toolkit.Rounding) toolkit.Amount {
+	if a.Abs().Cmp(roundLimit(places)) >= 0 {
+		return a
+	}
+	return a.Round(places, rule)
 }
 
 // quo returns a/b without trailing zeros; b must not be zero.
@@ -106,6 +123,12 @@ func floorCount(field string, budget, per toolkit.Amount) (int64, error) {
 	n, err := q.Floor().Int64()
 	if err != nil {
 		return 0, invalid(field, "the result (%s contracts) is out of range; check the inputs", q.Floor())
+	}
+	// The quotient is rounded to 34 significant digits; when that rounding
+	// reached an integer from below, the floor is one too many. Verify
+	// exactly that n contracts fit the budget.
+	if n > 0 && toolkit.AmountFromInt(n).Mul(per).Cmp(budget) > 0 {
+		n--
 	}
 	return n, nil
 }
