@@ -143,6 +143,7 @@ func (c *Catalog) Call(ctx context.Context, name string, call Call) (any, error)
 // order they appear in the catalog.
 var families = []func() []Tool{
 	performanceBTools,
+	derivativesTools,
 }
 
 // Default returns a new catalog with every built-in tool registered.

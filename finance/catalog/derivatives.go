@@ -1,0 +1,119 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentfinance/toolkit/finance/derivatives"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// The categories of the derivatives family.
+const (
+	categoryDerivatives = "derivatives"
+	categoryCompliance  = "compliance"
+)
+
+// derivativesTools returns the options, futures, margin and compliance
+// tools (package finance/derivatives). Each tool's operation (price key) is
+// its name; the price table decides what it costs (unlisted = free).
+func derivativesTools() []Tool {
+	return []Tool{
+		NewTool(Spec{Name: "size_options_position", Category: categoryDerivatives, Operation: "size_options_position",
+			Description: "Size an options position in whole contracts (floored, exact decimals): equity_risk, premium, " +
+				"delta_adjusted or spread mode; risk_pct is a fraction (0.02 = 2 %)."},
+			func(_ context.Context, _ Call, in derivatives.OptionsSizingInput) (any, error) {
+				return derivatives.SizeOptions(in)
+			}, tightenOptionsSizing),
+		NewTool(Spec{Name: "size_futures_position", Category: categoryDerivatives, Operation: "size_futures_position",
+			Description: "Size a futures position in whole contracts from tick value and a stop (tick_value), margin " +
+				"(margin_based) or a notional cap (notional); every constraint whose inputs are given is enforced."},
+			func(_ context.Context, _ Call, in derivatives.FuturesSizingInput) (any, error) {
+				return derivatives.SizeFutures(in)
+			}, tightenFuturesSizing),
+		NewTool(Spec{Name: "analyze_greeks", Category: categoryDerivatives, Operation: "analyze_greeks",
+			Description: "Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho " +
+				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."},
+			func(_ context.Context, _ Call, in derivatives.GreeksInput) (any, error) {
+				return derivatives.AnalyzeGreeks(in)
+			}, tightenGreeks),
+		NewTool(Spec{Name: "analyze_futures_curve", Category: categoryDerivatives, Operation: "analyze_futures_curve",
+			Description: "Classify a futures curve as contango, backwardation or flat and measure annualised roll " +
+				"yield per adjacent pair and front to back, the slope, and the basis to spot."},
+			func(_ context.Context, _ Call, in derivatives.CurveInput) (any, error) {
+				return derivatives.AnalyzeFuturesCurve(in)
+			}, tightenCurve),
+		NewTool(Spec{Name: "calculate_margin", Category: categoryDerivatives, Operation: "calculate_margin",
+			Description: "Initial and maintenance margin of a book (rate of notional or per contract), free margin, " +
+				"usage, leverage and the margin-call flag, in exact decimals."},
+			func(_ context.Context, _ Call, in derivatives.MarginInput) (any, error) {
+				return derivatives.CalculateMargin(in)
+			}, tightenMargin),
+		NewTool(Spec{Name: "check_compliance", Category: categoryCompliance, Operation: "check_compliance",
+			Description: "Check a book or a proposed trade against position limits (and the agent's " +
+				"max_position_size_pct), concentration (largest share, HHI) and restricted or unauthorized symbols."},
+			func(_ context.Context, call Call, in derivatives.ComplianceInput) (any, error) {
+				return derivatives.CheckCompliance(in, call.Limits)
+			}, tightenCompliance),
+	}
+}
+
+// prop returns the named property of s, panicking on a typo (a
+// programming error caught by every test that builds the catalog).
+func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
+	p, ok := s.Properties[name]
+	if !ok {
+		panic(fmt.Sprintf("catalog: no property %q", name))
+	}
+	return p
+}
+
+// describe sets property descriptions.
+func describe(s *jsonschema.Schema, texts map[string]string) {
+	for name, text := range texts {
+		prop(s, name).Description = text
+	}
+}
+
+// bound sets minimum/maximum (inclusive) or exclusive bounds on numeric
+// properties; nil leaves a bound unset. Decimal strings are checked by the
+// tool itself with the same rules.
+func bound(p *jsonschema.Schema, min, exclusiveMin, max *float64) {
+	p.Minimum, p.ExclusiveMinimum, p.Maximum = min, exclusiveMin, max
+}
+
+func f64(v float64) *float64 { return &v }
+
+func intp(v int) *int { return &v }
+
+// setDefault records a default value in the schema.
+func setDefault(p *jsonschema.Schema, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	p.Default = b
+}
+
+// positives marks properties as > 0.
+func positives(s *jsonschema.Schema, names ...string) {
+	for _, n := range names {
+		bound(prop(s, n), nil, f64(0), nil)
+	}
+}
+
+// fractions marks properties as fractions in (0, 1].
+func fractions(s *jsonschema.Schema, names ...string) {
+	for _, n := range names {
+		bound(prop(s, n), nil, f64(0), f64(1))
+	}
+}
+
+// dateProp documents a date property. The tool checks the date itself
+// (a schema pattern would be reported as a malformed decimal by
+// schemaMessage).
+func dateProp(p *jsonschema.Schema, what string) {
+	p.Format = "date"
+	p.Description = what + ", a calendar date YYYY-MM-DD"
+}

@@ -1,0 +1,135 @@
+package catalog
+
+import (
+	"github.com/agentfinance/toolkit/finance/derivatives"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// fractionText documents the fraction convention in schema descriptions.
+const fractionText = "a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)"
+
+func tightenOptionsSizing(s *jsonschema.Schema) {
+	prop(s, "mode").Enum = []any{"equity_risk", "premium", "delta_adjusted", "spread"}
+	positives(s, "equity", "entry_premium", "spread_width", "credit_received", "underlying_entry", "underlying_stop")
+	fractions(s, "risk_pct")
+	bound(prop(s, "stop_premium"), f64(0), nil, nil)
+	bound(prop(s, "delta"), f64(-1), nil, f64(1))
+	m := prop(s, "contract_multiplier")
+	bound(m, f64(1), nil, nil)
+	setDefault(m, derivatives.DefaultContractMultiplier)
+	describe(s, map[string]string{
+		"mode": "equity_risk: budget / risk per contract; premium: budget / premium per contract; " +
+			"delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); " +
+			"spread: budget / max loss per spread",
+		"equity":              "account equity",
+		"risk_pct":            "share of equity at risk (premium budget in mode premium), " + fractionText,
+		"entry_premium":       "option premium per unit (net debit in mode spread); required in equity_risk and premium",
+		"stop_premium":        "premium at which the position is exited, below entry_premium (optional)",
+		"delta":               "option delta in [-1, 1]; required in delta_adjusted",
+		"spread_width":        "distance between the spread strikes; required in spread",
+		"credit_received":     "net credit per unit of a credit spread, below spread_width",
+		"underlying_entry":    "underlying entry price; required in delta_adjusted",
+		"underlying_stop":     "underlying stop price; required in delta_adjusted",
+		"contract_multiplier": "units of underlying per contract (default 100)",
+	})
+}
+
+func tightenFuturesSizing(s *jsonschema.Schema) {
+	prop(s, "mode").Enum = []any{"margin_based", "tick_value", "notional"}
+	positives(s, "equity", "entry_price", "stop_price", "tick_size", "tick_value", "available_margin",
+		"initial_margin_per_contract", "max_notional", "contract_price")
+	fractions(s, "risk_pct", "max_margin_usage_pct")
+	setDefault(prop(s, "max_margin_usage_pct"), derivatives.DefaultMaxMarginUsagePct.String())
+	bound(prop(s, "contract_multiplier"), f64(1), nil, nil)
+	describe(s, map[string]string{
+		"mode": "primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), " +
+			"margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)",
+		"risk_pct":                    "share of equity at risk, " + fractionText,
+		"tick_size":                   "minimum price increment, e.g. 0.25 (ES) or 0.015625 (ZN)",
+		"tick_value":                  "dollar value of one tick, e.g. 12.50 (ES)",
+		"max_margin_usage_pct":        "share of available_margin that may be committed, " + fractionText + " (default 0.50)",
+		"contract_price":              "price used for the notional (defaults to entry_price)",
+		"contract_multiplier":         "point value: dollars per 1.0 price move (e.g. 50 for ES); defaults to tick_value / tick_size",
+		"initial_margin_per_contract": "exchange or broker initial margin per contract",
+	})
+}
+
+func tightenGreeks(s *jsonschema.Schema) {
+	chain := prop(s, "chain")
+	chain.MinItems = intp(1)
+	rec := chain.Items
+	prop(rec, "option_type").Enum = []any{"CALL", "PUT"}
+	bound(prop(rec, "strike"), nil, f64(0), nil)
+	for _, n := range []string{"bid", "ask", "last", "volume", "open_interest"} {
+		bound(prop(rec, n), f64(0), nil, nil)
+	}
+	bound(prop(rec, "implied_volatility"), f64(0), nil, f64(10))
+	dateProp(prop(rec, "expiration"), "expiry date")
+	setDefault(prop(rec, "quantity"), "1")
+	describe(rec, map[string]string{
+		"implied_volatility": "annualised volatility as a decimal (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
+		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
+	})
+	positives(s, "underlying_price")
+	dateProp(prop(s, "as_of"), "valuation date (required: time to expiry = (expiration − as_of) / 365)")
+	r := prop(s, "risk_free_rate")
+	bound(r, f64(-1), nil, f64(1))
+	setDefault(r, "0.05")
+	r.Description = "continuously compounded annual rate as a decimal (default 0.05 = 5 %)"
+	q := prop(s, "dividend_yield")
+	bound(q, f64(-1), nil, f64(1))
+	setDefault(q, "0")
+	q.Description = "continuous dividend yield as a decimal (default 0)"
+	m := prop(s, "contract_multiplier")
+	bound(m, f64(1), nil, nil)
+	setDefault(m, derivatives.DefaultContractMultiplier)
+}
+
+func tightenCurve(s *jsonschema.Schema) {
+	c := prop(s, "contracts")
+	c.MinItems = intp(2)
+	dateProp(prop(c.Items, "expiry"), "contract expiry")
+	bound(prop(c.Items, "price"), nil, f64(0), nil)
+	positives(s, "spot")
+	dateProp(prop(s, "as_of"), "valuation date for days to expiry and the spot roll yield (optional)")
+	tol := prop(s, "flat_tolerance")
+	bound(tol, f64(0), nil, nil)
+	tol.ExclusiveMaximum = f64(1)
+	setDefault(tol, "0.005")
+	tol.Description = "relative front-to-back change within which the curve is flat (default 0.005 = 0.5 %)"
+}
+
+func tightenMargin(s *jsonschema.Schema) {
+	p := prop(s, "positions")
+	p.MinItems = intp(1)
+	pos := p.Items
+	positives(pos, "price", "multiplier")
+	fractions(pos, "margin_rate", "maintenance_margin_rate")
+	bound(prop(pos, "initial_margin_per_contract"), f64(0), nil, nil)
+	bound(prop(pos, "maintenance_margin_per_contract"), f64(0), nil, nil)
+	setDefault(prop(pos, "multiplier"), "1")
+	describe(pos, map[string]string{
+		"quantity":                    "signed quantity (negative = short); margin uses its absolute value",
+		"margin_rate":                 "initial margin as a share of notional, " + fractionText + "; or give initial_margin_per_contract",
+		"initial_margin_per_contract": "initial margin per contract; or give margin_rate",
+		"maintenance_margin_rate":     "maintenance margin as a share of notional (default: the initial margin)",
+	})
+	prop(s, "account_equity").Description = "account equity (net liquidation value)"
+}
+
+func tightenCompliance(s *jsonschema.Schema) {
+	positives(s, "equity")
+	fractions(s, "max_position_pct", "max_concentration_pct", "max_hhi")
+	for _, h := range []*jsonschema.Schema{prop(s, "positions").Items, prop(s, "proposed_trade")} {
+		positives(h, "price", "multiplier")
+		setDefault(prop(h, "multiplier"), "1")
+		prop(h, "quantity").Description = "signed quantity: positive long (buy), negative short (sell)"
+	}
+	describe(s, map[string]string{
+		"max_position_pct":      "cap on each symbol's |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (a percent) also applies",
+		"max_concentration_pct": "cap on the largest symbol's share of gross exposure, " + fractionText,
+		"max_hhi":               "cap on the Herfindahl index of exposure shares, in (0, 1]",
+		"restricted_symbols":    "symbols that may not be traded or held (case-insensitive)",
+		"proposed_trade":        "the trade to check against the book (optional)",
+	})
+}
