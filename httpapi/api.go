@@ -29,6 +29,10 @@ type Options struct {
 	// MaxBodyBytes caps request bodies (default 8 MiB, enough for 100,000
 	// values); larger bodies get 413.
 	MaxBodyBytes int64
+	// BaseURL is the public base URL used in the machine-readable
+	// documents (e.g. "https://toolkit.example.com"). Empty: derived from
+	// each request's scheme and Host.
+	BaseURL string
 	// Logger receives one access-log line per request (default
 	// slog.Default()). Secrets (keys, bodies) are never logged.
 	Logger *slog.Logger
@@ -59,6 +63,11 @@ func New(svc Services, opts Options) (*API, error) {
 		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
 	}
 	a.mux.Handle("/v1/", a.wrap(route{handle: notFound}))
+	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
+		publicPaths[0]: a.agentCard, publicPaths[1]: a.serverCard, publicPaths[2]: a.llmsTxt,
+	} {
+		a.mux.Handle("GET "+path, a.wrap(route{handle: handle}))
+	}
 	m := newMCPHandler(a)
 	for _, p := range mcpPaths {
 		a.mux.Handle(p, a.wrap(route{auth: authAgent, handle: m.handle}))
@@ -79,7 +88,7 @@ var mcpPaths = []string{"/mcp", "/mcp/sse"}
 // serves: the /v1/ subtree and the MCP endpoints.
 func (a *API) Mount(mux *http.ServeMux) {
 	mux.Handle("/v1/", a)
-	for _, p := range mcpPaths {
+	for _, p := range append(append([]string{}, mcpPaths...), publicPaths...) {
 		mux.Handle(p, a)
 	}
 }

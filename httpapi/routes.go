@@ -42,6 +42,7 @@ func (a *API) routeTable() []route {
 		{"GET", "/v1/billing/transactions", authAgent, "Ledger, newest first (?limit=1..1000, default 100)", nil, TransactionsResponse{}, http.StatusOK, a.transactions},
 		{"GET", "/v1/billing/usage", authAgent, "Usage totals by operation", nil, UsageResponse{}, http.StatusOK, a.usage},
 
+		{"GET", "/v1/openapi.json", authPublic, "This OpenAPI 3.1 document", nil, map[string]any{}, http.StatusOK, a.serveOpenAPI},
 		{"GET", "/v1/tools/list", authPublic, "The tool catalog", nil, ToolListResponse{}, http.StatusOK, a.toolsList},
 		{"POST", "/v1/tools/call", authAgent, "Call any tool (metered)", ToolCallRequest{}, ToolCallResponse{}, http.StatusOK, a.toolsCall},
 	}

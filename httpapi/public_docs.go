@@ -1,0 +1,121 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// publicPaths are the public machine-readable documents outside /v1.
+var publicPaths = []string{"/.well-known/agent.json", "/.well-known/mcp/server-card.json", "/llms.txt"}
+
+// baseURL is Options.BaseURL, or the request's own scheme and host.
+func (a *API) baseURL(r *http.Request) string {
+	if a.opts.BaseURL != "" {
+		return strings.TrimSuffix(a.opts.BaseURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// AgentCard is the body of GET /.well-known/agent.json.
+type AgentCard struct {
+	Name         string         `json:"name"`
+	Description  string         `json:"description"`
+	URL          string         `json:"url"`
+	Version      string         `json:"version"`
+	Capabilities map[string]any `json:"capabilities"`
+	Auth         CardAuth       `json:"auth"`
+	Skills       []CardSkill    `json:"skills"`
+}
+
+// CardAuth says how to authenticate.
+type CardAuth struct {
+	Type   string   `json:"type"`
+	Header string   `json:"header"`
+	Also   []string `json:"also_accepted"`
+	Obtain string   `json:"obtain"`
+}
+
+// CardSkill is one tool as an agent-card skill.
+type CardSkill struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+	Price       string   `json:"price"`
+}
+
+// ServerCard is the body of GET /.well-known/mcp/server-card.json.
+type ServerCard struct {
+	Name       string          `json:"name"`
+	Version    string          `json:"version"`
+	Transports []CardTransport `json:"transports"`
+	Auth       CardAuth        `json:"auth"`
+	ToolCount  int             `json:"tool_count"`
+	Tools      []string        `json:"tools"`
+}
+
+// CardTransport is one MCP transport.
+type CardTransport struct {
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+func (a *API) cardAuth(base string) CardAuth {
+	return CardAuth{Type: "apiKey", Header: "X-API-Key", Also: []string{"Authorization: Bearer <api_key>"},
+		Obtain: "POST " + base + "/v1/agents/register"}
+}
+
+func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
+	base := a.baseURL(r)
+	card := AgentCard{
+		Name:        "Agent Finance Toolkit",
+		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures. Never places orders.",
+		URL:         base, Version: Version,
+		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false},
+		Auth:         a.cardAuth(base),
+	}
+	for _, t := range a.svc.Catalog.Tools() {
+		card.Skills = append(card.Skills, CardSkill{ID: t.Name, Name: t.Name, Description: t.Description,
+			Tags: []string{t.Category}, Price: a.svc.Billing.Price(t.Operation, false).String()})
+	}
+	writeJSON(w, http.StatusOK, card)
+	return nil
+}
+
+func (a *API) serverCard(w http.ResponseWriter, r *http.Request) error {
+	base := a.baseURL(r)
+	card := ServerCard{Name: mcpServerName, Version: Version, Auth: a.cardAuth(base), Tools: a.svc.Catalog.Names(),
+		Transports: []CardTransport{{Type: "sse", URL: base + "/mcp/sse"}, {Type: "streamable-http", URL: base + "/mcp"}}}
+	card.ToolCount = len(card.Tools)
+	writeJSON(w, http.StatusOK, card)
+	return nil
+}
+
+func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
+	base := a.baseURL(r)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Agent Finance Toolkit\n\n> Metered finance calculations for autonomous agents. Never places orders.\n\n")
+	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base)
+	fmt.Fprintf(&b, "## Auth\n\nRegister with POST /v1/agents/register (public) to get an api_key, shown once.\n")
+	fmt.Fprintf(&b, "Send it as `X-API-Key: <api_key>` (or `Authorization: Bearer <api_key>`). Admin endpoints use `X-Admin-Key`.\n\n")
+	fmt.Fprintf(&b, "## Endpoints\n\n")
+	for _, rt := range a.routes {
+		auth := map[authLevel]string{authPublic: "public", authAgent: "key", authAdmin: "admin"}[rt.auth]
+		fmt.Fprintf(&b, "- %s %s (%s): %s\n", rt.method, rt.path, auth, rt.summary)
+	}
+	fmt.Fprintf(&b, "\n## Tools\n\nCall with POST /v1/tools/call {\"tool_name\": \"...\", \"arguments\": {...}}. Numbers are decimal strings.\n\n")
+	for _, t := range a.svc.Catalog.Tools() {
+		fmt.Fprintf(&b, "- %s ($%s): %s\n", t.Name, a.svc.Billing.Price(t.Operation, false), t.Description)
+	}
+	fmt.Fprintf(&b, "\n## Errors\n\nBody: {\"detail\": \"...\", \"code\": \"...\"}. 400 invalid (detail names the field), 401 bad key, ")
+	fmt.Fprintf(&b, "402 insufficient balance (nothing ran, nothing charged), 403 suspended/not allowed, 404 unknown, 409 conflict, 413 too large.\n\n")
+	fmt.Fprintf(&b, "## Example\n\n```\ncurl -X POST %s/v1/tools/call -H 'X-API-Key: <api_key>' \\\n  -d '{\"tool_name\":\"calculate_position_size\",\"arguments\":{\"equity\":\"100000\",\"entry_price\":\"185.50\",\"stop_price\":\"180.00\",\"direction\":\"long\"}}'\n```\n", base)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte(b.String()))
+	return nil
+}
