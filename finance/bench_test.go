@@ -1,0 +1,32 @@
+package finance
+
+import (
+	"testing"
+)
+
+var (
+	benchSizing = SizingInput{Equity: amt("100000"), EntryPrice: amt("185.50"), StopPrice: amt("180.00"),
+		Direction: "long", RiskPercent: amtPtr("0.02")}
+	benchRisk = RiskInput{Symbol: "AAPL", Direction: "long", EntryPrice: amt("185.50"), StopPrice: amt("180.00"),
+		Quantity: amt("363"), Equity: amt("100000"), DailyPnL: amtPtr("-250")}
+	benchLimits = AgentLimits{MaxPositionSizePct: amtPtr("80"), MaxDailyLossPct: amtPtr("3"),
+		AuthorizedInstruments: []string{"MSFT", "AAPL", "NVDA"}}
+)
+
+func BenchmarkSizing(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CalculatePositionSize(benchSizing); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRiskCheck(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CheckTradeRisk(benchRisk, benchLimits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
