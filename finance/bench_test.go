@@ -30,3 +30,14 @@ func BenchmarkRiskCheck(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkPreTradeGate(b *testing.B) {
+	in := GateInput{Symbol: "AAPL", Direction: "long", EntryPrice: amt("185.50"), StopPrice: amt("180.00"),
+		Equity: amt("100000"), DailyPnL: amtPtr("-250")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PreTradeGate(in, benchLimits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -40,7 +40,9 @@ type SizingInput struct {
 // Every money figure is exact decimal arithmetic on the inputs (no rounding
 // step; a product is rounded half-even only if it would need more than 34
 // significant digits), so the digits after the point follow from the
-// inputs: equity "100000" × risk "0.02" gives "2000.00".
+// inputs: risk_amount has the decimals of equity plus those of risk_percent
+// (100000 × 0.02 = "2000.00"), notional those of entry_price, and
+// one_r_dollars and risk_per_share those of the prices.
 type Sizing struct {
 	// Shares is floor(RiskAmount / RiskPerShare); 0 when one share already
 	// risks more than the budget (see Warnings).
@@ -96,7 +98,8 @@ func CalculatePositionSize(in SizingInput) (Sizing, error) {
 	if err != nil {
 		return Sizing{}, err
 	}
-	n, _ := shares.Int64() // floorShares guarantees an int64 integer
+	n, _ := shares.Int64()            // floorShares guarantees an int64 integer
+	shares = toolkit.AmountFromInt(n) // exponent 0: products keep the price's decimals
 	out := Sizing{
 		Shares:       n,
 		RiskAmount:   budget,

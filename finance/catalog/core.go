@@ -3,8 +3,10 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -29,6 +31,9 @@ func coreTools() []Tool {
 	return []Tool{
 		sizingTool(),
 		riskTool(),
+		evaluationTool(),
+		gateTool(),
+		assessTool(),
 	}
 }
 
@@ -69,6 +74,119 @@ func riskTool() Tool {
 		positive(s, "equity", "current account equity, > 0")
 		dailyPnL(s)
 	})
+}
+
+func gateTool() Tool {
+	return NewTool(Spec{
+		Name: "pre_trade_gate",
+		Description: "Go/no-go before a trade: sizes it, runs the risk check on that size and, given recent r_multiples, " +
+			"reports system health (informational). gate_passed = shares > 0 and risk approved.",
+		Category:  "compound",
+		Operation: OpPreTradeGate,
+	}, func(_ context.Context, call Call, in finance.GateInput) (any, error) {
+		return finance.PreTradeGate(in, call.Limits)
+	}, func(s *jsonschema.Schema) {
+		symbol(s)
+		direction(s)
+		positive(s, "entry_price", "planned entry price, > 0")
+		positive(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
+		positive(s, "equity", "account equity, > 0")
+		dailyPnL(s)
+		riskPercent(s)
+		describe(s, "r_multiples", "optional recent R-multiples; adds system_health (never blocks the gate)")
+	})
+}
+
+// EvaluationOperation returns the price-table operation of an
+// evaluate_performance call of the given tier: basic_eval for "basic" or
+// "" (the default tier), full_eval for "full", comprehensive_eval for
+// "comprehensive". An unknown tier returns "" (the call fails validation
+// and is not charged).
+func EvaluationOperation(tier string) string {
+	switch tier {
+	case "", finance.TierBasic:
+		return OpBasicEval
+	case finance.TierFull:
+		return OpFullEval
+	case finance.TierComprehensive:
+		return OpComprehensiveEval
+	}
+	return ""
+}
+
+// OperationFor returns the operation to meter for a call of tool with the
+// given raw arguments: tool.Operation, except for evaluate_performance,
+// whose price depends on the "tier" argument (see EvaluationOperation;
+// arguments that are not a JSON object, or a tier that is not a string,
+// give basic_eval — such calls fail validation and are not charged).
+func OperationFor(tool Tool, arguments json.RawMessage) string {
+	if tool.Name != evaluationToolName {
+		return tool.Operation
+	}
+	var args struct {
+		Tier any `json:"tier"`
+	}
+	if json.Unmarshal(arguments, &args) != nil {
+		return OpBasicEval
+	}
+	tier, _ := args.Tier.(string)
+	if op := EvaluationOperation(tier); op != "" {
+		return op
+	}
+	return OpBasicEval
+}
+
+const evaluationToolName = "evaluate_performance"
+
+func evaluationTool() Tool {
+	return NewTool(Spec{
+		Name: evaluationToolName,
+		Description: "G-metric evaluation of R-multiples. basic: g (mean R - population variance/2), edge verdict, win rate, expectancy, SQN, " +
+			"log growth g(f) with the Kelly optimum; full adds rolling_g with its trend and the 0-100 System R Score; " +
+			"comprehensive adds the impact analysis (variance killers, what-if levers). Priced per tier.",
+		Category:  "core",
+		Operation: OpBasicEval, // per call: OperationFor / EvaluationOperation(tier)
+	}, func(_ context.Context, _ Call, in finance.EvaluationInput) (any, error) {
+		return finance.Evaluate(in)
+	}, func(s *jsonschema.Schema) {
+		rMultiples(s, 2, "trade results in R, oldest first")
+		p := s.Properties["tier"]
+		p.Description = "basic (default), full or comprehensive"
+		p.Enum = []any{finance.TierBasic, finance.TierFull, finance.TierComprehensive}
+		p.Default = json.RawMessage(`"basic"`)
+		two := 2.0
+		w := s.Properties["window_size"]
+		w.Description = "rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)"
+		w.Minimum = &two
+		w.Default = json.RawMessage(`10`)
+	})
+}
+
+func assessTool() Tool {
+	return NewTool(Spec{
+		Name: "assess_trading_system",
+		Description: "Full system assessment from R-multiples: verdict STRONG/VIABLE/MARGINAL/FAILING_SYSTEM with reasons, " +
+			"g_metrics, win_loss, kelly, seeded monte_carlo, drawdown, what_if and variance_killers.",
+		Category:  "compound",
+		Operation: OpAssessTradingSystem,
+	}, func(_ context.Context, _ Call, in finance.AssessInput) (any, error) {
+		return finance.AssessSystem(in)
+	}, func(s *jsonschema.Schema) {
+		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")
+		positive(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve, > 0")
+		s.Properties["starting_equity"].Default = json.RawMessage(`"100000"`)
+		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
+		seed := s.Properties["seed"]
+		seed.Description = "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples"
+		zero, maxSeed := 0.0, float64(performance.MaxSeed)
+		seed.Minimum, seed.Maximum = &zero, &maxSeed
+	})
+}
+
+func rMultiples(s *jsonschema.Schema, min int, text string) {
+	p := s.Properties["r_multiples"]
+	p.Description = text + fmt.Sprintf("; at least %d decimal strings or numbers", min)
+	p.MinItems = &min
 }
 
 // describe sets a property's description.
@@ -116,8 +234,4 @@ func dailyPnL(s *jsonschema.Schema) {
 	p := s.Properties["daily_pnl"]
 	p.Description = "today's realised P&L (negative = loss); decimal string or number"
 	p.Default = json.RawMessage(`"0"`)
-}
-
-func minItems(s *jsonschema.Schema, field string, n int) {
-	s.Properties[field].MinItems = &n
 }

@@ -31,6 +31,9 @@ func TestCoreToolsAreRegisteredFirstWithOperations(t *testing.T) {
 	want := []struct{ name, op, category string }{
 		{"calculate_position_size", OpPositionSizing, "core"},
 		{"check_trade_risk", OpRiskCheck, "core"},
+		{"evaluate_performance", OpBasicEval, "core"},
+		{"pre_trade_gate", OpPreTradeGate, "compound"},
+		{"assess_trading_system", OpAssessTradingSystem, "compound"},
 	}
 	require.GreaterOrEqual(t, len(tools), len(want))
 	for i, w := range want {
@@ -76,6 +79,23 @@ func TestRiskToolUsesAgentLimits(t *testing.T) {
 	assert.Equal(t, float64(90), m["score"])
 }
 
+func TestGateToolJSON(t *testing.T) {
+	m, err := callJSON(t, "pre_trade_gate", finance.AgentLimits{},
+		`{"symbol":"AAPL","direction":"long","entry_price":"185.50","stop_price":"180.00","equity":"100000","daily_pnl":"0"}`)
+	require.NoError(t, err)
+	assert.Equal(t, true, m["gate_passed"])
+	assert.Nil(t, m["system_health"])
+	assert.Contains(t, m, "system_health")
+	assert.Equal(t, float64(363), m["sizing"].(map[string]any)["shares"])
+	assert.Equal(t, "1996.50", m["risk"].(map[string]any)["risk_amount"])
+
+	m, err = callJSON(t, "pre_trade_gate", finance.AgentLimits{AuthorizedInstruments: []string{"MSFT"}},
+		`{"symbol":"AAPL","direction":"long","entry_price":"185.50","stop_price":"180.00","equity":"100000"}`)
+	require.NoError(t, err)
+	assert.Equal(t, false, m["gate_passed"])
+	assert.Len(t, m["reasons"], 1)
+}
+
 // TestCoreToolsRejectBadInput has one case per bad-input rule.
 func TestCoreToolsRejectBadInput(t *testing.T) {
 	const sizeOK = `"equity":"10000","entry_price":"100","stop_price":"95"`
@@ -100,6 +120,9 @@ func TestCoreToolsRejectBadInput(t *testing.T) {
 		{"check_trade_risk", `{` + riskOK + `,"quantity":-1}`, "quantity: minimum"},
 		{"check_trade_risk", `{"symbol":"","direction":"long","entry_price":"100","stop_price":"95","equity":"10000","quantity":"1"}`, "symbol: minLength"},
 		{"check_trade_risk", `{` + riskOK + `,"quantity":"1","daily_pnl":"NaN"}`, `daily_pnl: "NaN" is not a decimal number`},
+		{"pre_trade_gate", `{"direction":"long","entry_price":"100","stop_price":"95","equity":"10000"}`, "Missing required argument: symbol"},
+		{"pre_trade_gate", `{` + riskOK + `,"r_multiples":["1","x"]}`, `r_multiples[]: "x" is not a decimal number`},
+		{"pre_trade_gate", `{"symbol":"AAPL","direction":"long","entry_price":"100","stop_price":"101","equity":"10000"}`, "stop_price: for a long position"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+" "+tc.want, func(t *testing.T) {
@@ -128,4 +151,6 @@ func TestCoreSchemasAreTightened(t *testing.T) {
 	s = schema("check_trade_risk")
 	assert.Contains(t, s, `"required":["symbol","direction","entry_price","stop_price","quantity","equity"]`)
 	assert.Contains(t, s, `"default":"0"`)
+	s = schema("pre_trade_gate")
+	assert.Contains(t, s, `"required":["symbol","direction","entry_price","stop_price","equity"]`)
 }
