@@ -41,3 +41,26 @@ func BenchmarkPreTradeGate(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkEvaluateBasic(b *testing.B) {
+	r := normalR(11, 200, 0.3, 1.2)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EvaluateBasic(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAssessSystem assesses 200 trades (Monte Carlo 1000 × 100).
+func BenchmarkAssessSystem(b *testing.B) {
+	r := normalR(11, 200, 0.3, 1.2)
+	seed := uint64(1)
+	in := AssessInput{RMultiples: r, Seed: &seed}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := AssessSystem(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package finance
 
 import (
+	"math"
 	"math/big"
 	"testing"
 
+	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,5 +40,43 @@ func TestRiskGolden(t *testing.T) {
 			sum += c.Deduction
 		}
 		assert.Equal(t, max(0, 100-sum), rc.Score)
+	})
+}
+
+// checkEvaluation recomputes g, expected_r and SQN from their definitions.
+func checkEvaluation(t *testing.T, r []float64, ev Evaluation) {
+	t.Helper()
+	n := float64(len(r))
+	var sum, sq float64
+	for _, x := range r {
+		sum += x
+	}
+	mean := sum / n
+	for _, x := range r {
+		sq += (x - mean) * (x - mean)
+	}
+	relClose(t, mean-sq/n/2, float64(ev.G), 1e-12, "g")
+	relClose(t, mean, float64(ev.ExpectedR), 1e-12, "expected_r")
+	if ev.SQN != nil {
+		relClose(t, math.Sqrt(n)*mean/math.Sqrt(sq/(n-1)), float64(*ev.SQN), 1e-12, "sqn")
+	}
+}
+
+func TestEvaluateGolden(t *testing.T) {
+	runGolden(t, "evaluate.json", func(in EvaluationInput, _ AgentLimits) (any, error) {
+		return Evaluate(in)
+	}, func(t *testing.T, in EvaluationInput, out any) {
+		checkEvaluation(t, in.RMultiples, out.(Evaluation))
+	})
+}
+
+func TestAssessGolden(t *testing.T) {
+	runGolden(t, "assess.json", func(in AssessInput, _ AgentLimits) (any, error) {
+		return AssessSystem(in)
+	}, func(t *testing.T, in AssessInput, out any) {
+		a := out.(Assessment)
+		require.NotNil(t, in.Seed)
+		assert.Equal(t, *in.Seed, a.Seed)
+		relClose(t, performance.G(in.RMultiples), float64(a.GMetrics.G), 1e-12, "g")
 	})
 }

@@ -154,3 +154,117 @@ func TestCoreSchemasAreTightened(t *testing.T) {
 	s = schema("pre_trade_gate")
 	assert.Contains(t, s, `"required":["symbol","direction","entry_price","stop_price","equity"]`)
 }
+
+func TestEvaluationToolTiersJSON(t *testing.T) {
+	const r = `["1.5","-1.0","2.3","-0.5","1.8","-1.0",3.2,0.8,"-1","0.6","1.1","-0.4"]`
+	m, err := callJSON(t, "evaluate_performance", finance.AgentLimits{}, `{"r_multiples":`+r+`}`)
+	require.NoError(t, err)
+	assert.Equal(t, "basic", m["tier"])
+	assert.Equal(t, m["g"], m["g_score"])
+	assert.Equal(t, float64(12), m["trade_count"])
+	for _, k := range []string{"verdict", "expected_r", "win_rate", "expectancy", "sqn", "log_growth"} {
+		assert.Contains(t, m, k)
+	}
+	assert.NotContains(t, m, "rolling_g")
+
+	m, err = callJSON(t, "evaluate_performance", finance.AgentLimits{}, `{"r_multiples":`+r+`,"tier":"full","window_size":4}`)
+	require.NoError(t, err)
+	assert.Len(t, m["rolling_g"], 9)
+	assert.Contains(t, []any{"IMPROVING", "STABLE", "DECLINING"}, m["rolling_g_trend"])
+	score := m["system_r_score"].(map[string]any)
+	assert.Contains(t, score, "grade")
+	assert.Contains(t, score, "components")
+	assert.NotContains(t, m, "impact")
+
+	m, err = callJSON(t, "evaluate_performance", finance.AgentLimits{}, `{"r_multiples":`+r+`,"tier":"comprehensive"}`)
+	require.NoError(t, err)
+	impact := m["impact"].(map[string]any)
+	for _, k := range []string{"variance_killers", "what_if", "levers", "summary"} {
+		assert.Contains(t, impact, k)
+	}
+}
+
+func TestAssessToolJSON(t *testing.T) {
+	args := `{"r_multiples":["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8"],"starting_equity":"50000","seed":123}`
+	m, err := callJSON(t, "assess_trading_system", finance.AgentLimits{}, args)
+	require.NoError(t, err)
+	assert.Contains(t, []any{"STRONG_SYSTEM", "VIABLE_SYSTEM", "MARGINAL_SYSTEM", "FAILING_SYSTEM"}, m["verdict"])
+	assert.Equal(t, float64(123), m["seed"])
+	g := m["g_metrics"].(map[string]any)
+	for _, k := range []string{"g", "expected_r", "trade_count"} {
+		assert.Contains(t, g, k)
+	}
+	assert.Contains(t, m["kelly"].(map[string]any), "kelly_fraction")
+	assert.Contains(t, m["kelly"].(map[string]any), "half_kelly")
+	assert.Contains(t, m["monte_carlo"].(map[string]any), "median_final_equity")
+	assert.Contains(t, m["drawdown"].(map[string]any), "max_drawdown_pct")
+	assert.Contains(t, m["drawdown"].(map[string]any), "recovery_trades")
+	for _, k := range []string{"win_loss", "what_if", "variance_killers"} {
+		assert.Contains(t, m, k)
+	}
+	again, err := callJSON(t, "assess_trading_system", finance.AgentLimits{}, args)
+	require.NoError(t, err)
+	assert.Equal(t, m, again, "seeded: identical output")
+}
+
+func TestEvalAndAssessRejectBadInput(t *testing.T) {
+	const r5 = `["1","-1","2","-1","1"]`
+	cases := []struct{ tool, args, want string }{
+		{"evaluate_performance", `{}`, "Missing required argument: r_multiples"},
+		{"evaluate_performance", `{"r_multiples":["1"]}`, "r_multiples: minItems"},
+		{"evaluate_performance", `{"r_multiples":["1","NaN"]}`, `r_multiples[]: "NaN" is not a decimal number`},
+		{"evaluate_performance", `{"r_multiples":["1","2"],"tier":"gold"}`, "tier: enum"},
+		{"evaluate_performance", `{"r_multiples":["1","2"],"tier":"full","window_size":1}`, "window_size: minimum"},
+		{"evaluate_performance", `{"r_multiples":["1","2"],"tier":"full","window_size":3}`, "window_size: must not exceed"},
+		{"evaluate_performance", `{"r_multiples":["1","2"],"window_size":"ten"}`, "window_size"},
+		{"assess_trading_system", `{"r_multiples":["1","-1","2","-1"]}`, "r_multiples: minItems"},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"starting_equity":"0"}`, "starting_equity: must be greater than 0"},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"starting_equity":-1}`, "starting_equity: exclusiveMinimum"},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"pnl_values":["1","2"]}`, "pnl_values: must have the same length"},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"pnl_values":["1","x","1","1","1"]}`, `pnl_values[]: "x" is not a decimal number`},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"seed":-1}`, "seed: minimum"},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"seed":9007199254740992}`, "seed: maximum"},
+		{"assess_trading_system", `{"r_multiples":` + r5 + `,"seed":1.5}`, "seed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool+" "+tc.want, func(t *testing.T) {
+			_, err := callJSON(t, tc.tool, finance.AgentLimits{}, tc.args)
+			require.Error(t, err)
+			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+			assert.Contains(t, toolkit.MessageOf(err), tc.want)
+		})
+	}
+}
+
+func TestGateToolHealth(t *testing.T) {
+	m, err := callJSON(t, "pre_trade_gate", finance.AgentLimits{},
+		`{"symbol":"AAPL","direction":"long","entry_price":"185.50","stop_price":"180.00","equity":"100000","r_multiples":["-1","-1","-1","0.5"]}`)
+	require.NoError(t, err)
+	assert.Equal(t, true, m["gate_passed"])
+	h := m["system_health"].(map[string]any)
+	assert.Equal(t, "INSUFFICIENT_DATA", h["verdict"])
+	assert.Equal(t, float64(4), h["trade_count"])
+	assert.Equal(t, "-0.625", h["expected_r"])
+}
+
+func TestOperationFor(t *testing.T) {
+	c := Default()
+	eval, _ := c.Lookup("evaluate_performance")
+	cases := map[string]string{
+		`{"r_multiples":["1","2"]}`:                        OpBasicEval,
+		`{"r_multiples":["1","2"],"tier":"basic"}`:         OpBasicEval,
+		`{"r_multiples":["1","2"],"tier":"full"}`:          OpFullEval,
+		`{"r_multiples":["1","2"],"tier":"comprehensive"}`: OpComprehensiveEval,
+		`{"tier":"nope"}`:                                  OpBasicEval,
+		`{"tier":5}`:                                       OpBasicEval,
+		`not json`:                                         OpBasicEval,
+		``:                                                 OpBasicEval,
+	}
+	for args, want := range cases {
+		assert.Equal(t, want, OperationFor(eval, json.RawMessage(args)), args)
+	}
+	sizing, _ := c.Lookup("calculate_position_size")
+	assert.Equal(t, OpPositionSizing, OperationFor(sizing, json.RawMessage(`{"tier":"full"}`)))
+	assert.Equal(t, OpFullEval, EvaluationOperation("full"))
+	assert.Equal(t, "", EvaluationOperation("FULL"))
+}
