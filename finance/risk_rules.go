@@ -51,10 +51,11 @@ const (
 var (
 	hundred = toolkit.AmountFromInt(100)
 	// The fractions above as percents, for comparisons with figures × 100.
-	perTradeRiskBlockPct = perTradeRiskBlock.Mul(hundred)
-	perTradeRiskCapPct   = perTradeRiskCap.Mul(hundred)
-	stopDistanceMinPct   = stopDistanceMin.Mul(hundred)
-	stopDistanceMaxPct   = stopDistanceMax.Mul(hundred)
+	perTradeRiskNominalPct = perTradeRiskNominal.Mul(hundred)
+	perTradeRiskBlockPct   = perTradeRiskBlock.Mul(hundred)
+	perTradeRiskCapPct     = perTradeRiskCap.Mul(hundred)
+	stopDistanceMinPct     = stopDistanceMin.Mul(hundred)
+	stopDistanceMaxPct     = stopDistanceMax.Mul(hundred)
 )
 
 // riskNumbers are the exact decimal figures the rules judge, and their
@@ -176,17 +177,36 @@ func ruleInstrument(symbol string, authorized []string) RiskRuleResult {
 		"symbol "+symbol+" is not in the agent's authorized_instruments ["+strings.Join(authorized, ", ")+"]")
 }
 
+// cmpPct compares a percent with a threshold percent (> 0): +1 above, 0
+// equal, −1 below. pct is the float64 ratio computed in riskFigures (error
+// below 1e-15 relative), so when it lies more than 1e-9 relative away from
+// the threshold the float comparison is decisive; otherwise exact runs the
+// decimal comparison. Boundaries are therefore decided exactly while the
+// common case costs no decimal multiplication.
+func cmpPct(pct, threshold float64, exact func() int) int {
+	switch {
+	case pct > threshold*(1+1e-9):
+		return 1
+	case pct < threshold*(1-1e-9):
+		return -1
+	}
+	return exact()
+}
+
 func rulePerTradeRisk(f riskNumbers, equity toolkit.Amount) RiskRuleResult {
 	const rule = "per_trade_risk"
 	text := "risk " + pctText(f.riskPct) + " of equity"
+	over := func(limitPct toolkit.Amount, limitF float64) bool {
+		return cmpPct(f.riskPct, limitF, func() int { return f.risk100.Cmp(equity.Mul(limitPct)) }) > 0
+	}
 	switch {
-	case f.risk100.Cmp(equity.Mul(perTradeRiskBlockPct)) > 0:
+	case over(perTradeRiskBlockPct, 5):
 		return outcome(rule, RuleBlock, deductRiskBlock,
 			text+" ("+f.riskAmount.String()+") exceeds the 5 % per-trade maximum")
-	case f.risk100.Cmp(equity.Mul(perTradeRiskCapPct)) > 0:
+	case over(perTradeRiskCapPct, 2):
 		return outcome(rule, RuleWarn, deductRiskWarn,
 			text+" ("+f.riskAmount.String()+") exceeds the 2 % rule")
-	case f.risk100.Cmp(equity) > 0: // perTradeRiskNominal is 1 %: equity × 1
+	case over(perTradeRiskNominalPct, 1):
 		return outcome(rule, RulePass, deductRiskAboveNom, text+" is above the 1 % nominal risk, within the 2 % rule")
 	}
 	return pass(rule, text+" is within the 1 % nominal risk")
@@ -195,12 +215,14 @@ func rulePerTradeRisk(f riskNumbers, equity toolkit.Amount) RiskRuleResult {
 func rulePositionSize(f riskNumbers, equity, limitPct toolkit.Amount) RiskRuleResult {
 	const rule = "position_size"
 	text := "position value is " + pctText(f.positionPct) + " of equity"
-	limit := equity.Mul(limitPct) // compared with value × 100
+	limitF := limitPct.Float64()
 	switch {
-	case f.position100.Cmp(limit) > 0:
+	case cmpPct(f.positionPct, limitF, func() int { return f.position100.Cmp(equity.Mul(limitPct)) }) > 0:
 		return outcome(rule, RuleBlock, deductPositionBlock,
 			text+", above max_position_size_pct "+limitPct.String())
-	case f.position100.Cmp(limit.Mul(positionWarnShare)) > 0:
+	case cmpPct(f.positionPct, limitF*0.8, func() int {
+		return f.position100.Cmp(equity.Mul(limitPct).Mul(positionWarnShare))
+	}) > 0:
 		return outcome(rule, RuleWarn, deductPositionWarn,
 			text+", above 80 % of max_position_size_pct "+limitPct.String())
 	}
@@ -209,12 +231,12 @@ func rulePositionSize(f riskNumbers, equity, limitPct toolkit.Amount) RiskRuleRe
 
 func ruleDailyLoss(f riskNumbers, equity, limitPct toolkit.Amount) RiskRuleResult {
 	const rule = "daily_loss"
-	limit := equity.Mul(limitPct) // compared with loss×100
+	limitF := limitPct.Float64()
 	switch {
-	case f.daily100.Cmp(limit) >= 0:
+	case f.dailyPct > 0 && cmpPct(f.dailyPct, limitF, func() int { return f.daily100.Cmp(equity.Mul(limitPct)) }) >= 0:
 		return outcome(rule, RuleBlock, deductDailyBlock,
 			"today's loss is "+pctText(f.dailyPct)+" of equity: max_daily_loss_pct "+limitPct.String()+" reached")
-	case f.projected100.Cmp(limit) > 0:
+	case cmpPct(f.projectedPct, limitF, func() int { return f.projected100.Cmp(equity.Mul(limitPct)) }) > 0:
 		return outcome(rule, RuleWarn, deductDailyWarn,
 			"a stop-out would bring today's loss to "+pctText(f.projectedPct)+" of equity, above max_daily_loss_pct "+limitPct.String())
 	}
@@ -226,10 +248,10 @@ func ruleStopDistance(f riskNumbers, entry toolkit.Amount) RiskRuleResult {
 	switch {
 	case f.perShare.IsZero():
 		return pass(rule, "no stop distance (see stop_placement)")
-	case f.stop100.Cmp(entry.Mul(stopDistanceMinPct)) < 0:
+	case cmpPct(f.stopPct, 0.1, func() int { return f.stop100.Cmp(entry.Mul(stopDistanceMinPct)) }) < 0:
 		return outcome(rule, RuleWarn, deductStopDistance,
 			"stop distance is "+pctText(f.stopPct)+" of entry_price, under 0.1 %: likely to be hit by noise")
-	case f.stop100.Cmp(entry.Mul(stopDistanceMaxPct)) > 0:
+	case cmpPct(f.stopPct, 25, func() int { return f.stop100.Cmp(entry.Mul(stopDistanceMaxPct)) }) > 0:
 		return outcome(rule, RuleWarn, deductStopDistance,
 			"stop distance is "+pctText(f.stopPct)+" of entry_price, over 25 %: a very wide stop")
 	}

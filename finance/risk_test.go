@@ -167,6 +167,6 @@ func TestRiskPublishedExampleIsApproved(t *testing.T) {
 }
 
 func TestRiskThresholdConstants(t *testing.T) {
-	// rulePerTradeRisk compares risk × 100 with equity × 1 for the nominal 1 %.
+	// the float thresholds passed to cmpPct must equal the decimal ones
 	assert.Equal(t, 0, perTradeRiskNominal.Mul(hundred).Cmp(amt("1")))
 }
