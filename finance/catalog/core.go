@@ -1,10 +1,12 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
 	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -137,6 +139,28 @@ func OperationFor(tool Tool, arguments json.RawMessage) string {
 }
 
 const evaluationToolName = "evaluate_performance"
+
+// WithTier returns the evaluate_performance arguments for a tier-specific
+// REST shortcut (POST /v1/eval/{basic,full,comprehensive}): body with its
+// "tier" set to tier. An empty body means {}. A body that is not a JSON
+// object, or that names a different tier, is toolkit.Invalid.
+func WithTier(body json.RawMessage, tier string) (json.RawMessage, error) {
+	if EvaluationOperation(tier) == "" || tier == "" {
+		return nil, toolkit.Errorf(toolkit.Invalid, "tier: must be basic, full or comprehensive, got %q", tier)
+	}
+	args := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if err := json.Unmarshal(trimmed, &args); err != nil || args == nil {
+			return nil, toolkit.Errorf(toolkit.Invalid, "arguments must be a JSON object")
+		}
+	}
+	want, _ := json.Marshal(tier)
+	if given, ok := args["tier"]; ok && !bytes.Equal(bytes.TrimSpace(given), want) {
+		return nil, toolkit.Errorf(toolkit.Invalid, "tier: this endpoint evaluates tier %s, got %s", tier, given)
+	}
+	args["tier"] = want
+	return json.Marshal(args)
+}
 
 func evaluationTool() Tool {
 	return NewTool(Spec{

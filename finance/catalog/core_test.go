@@ -268,3 +268,31 @@ func TestOperationFor(t *testing.T) {
 	assert.Equal(t, OpFullEval, EvaluationOperation("full"))
 	assert.Equal(t, "", EvaluationOperation("FULL"))
 }
+
+func TestWithTier(t *testing.T) {
+	got, err := WithTier(json.RawMessage(`{"r_multiples":["1","2","3"],"window_size":2}`), "full")
+	require.NoError(t, err)
+	m, err := callJSON(t, "evaluate_performance", finance.AgentLimits{}, string(got))
+	require.NoError(t, err)
+	assert.Equal(t, "full", m["tier"])
+	assert.Equal(t, float64(2), m["window_size"])
+
+	got, err = WithTier(nil, "basic")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"tier":"basic"}`, string(got))
+	got, err = WithTier(json.RawMessage(`{"tier":"comprehensive"}`), "comprehensive")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"tier":"comprehensive"}`, string(got))
+
+	for _, bad := range []struct{ body, tier, want string }{
+		{`{"tier":"basic"}`, "full", "tier: this endpoint evaluates tier full"},
+		{`[1]`, "full", "arguments must be a JSON object"},
+		{`{}`, "gold", "tier: must be basic, full or comprehensive"},
+		{`{}`, "", "tier: must be basic, full or comprehensive"},
+	} {
+		_, err := WithTier(json.RawMessage(bad.body), bad.tier)
+		require.Error(t, err)
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+		assert.Contains(t, toolkit.MessageOf(err), bad.want)
+	}
+}
