@@ -42,7 +42,7 @@ type DrawdownPeriod struct {
 // episode is the scan state of one drawdown episode.
 type episode struct {
 	peakIdx, valleyIdx, recoveryIdx int // recoveryIdx −1 while open
-	peak, valley                     float64
+	peak, valley                    float64
 }
 
 // drawdownEpisodes scans points (points[0] is the starting equity, > 0)
