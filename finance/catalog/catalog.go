@@ -131,6 +131,7 @@ func (c *Catalog) Call(ctx context.Context, name string, call Call) (any, error)
 // order they appear in the catalog.
 var families = []func() []Tool{
 	coreTools,
+	performanceATools,
 }
 
 // Default returns a new catalog with every built-in tool registered.

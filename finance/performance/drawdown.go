@@ -39,45 +39,56 @@ type DrawdownPeriod struct {
 	GainToRecoverPct *toolkit.Float `json:"gain_to_recover_pct"`
 }
 
+// episode is the scan state of one drawdown episode.
+type episode struct {
+	peakIdx, valleyIdx, recoveryIdx int // recoveryIdx −1 while open
+	peak, valley                    float64
+}
+
 // drawdownEpisodes scans points (points[0] is the starting equity, > 0)
-// and returns every episode in order.
+// and returns every episode in order. Pointer fields share two slabs, so
+// the cost is a handful of allocations whatever the episode count.
 func drawdownEpisodes(points []float64) []DrawdownPeriod {
-	var out []DrawdownPeriod
+	var eps []episode
 	peak, peakIdx := points[0], 0
-	open := -1 // index in out of the open episode
+	open := false
 	for i := 1; i < len(points); i++ {
 		e := points[i]
 		if e >= peak {
-			if open >= 0 {
-				ep := &out[open]
-				idx, rec := i, i-ep.ValleyIndex
-				ep.RecoveryIndex, ep.RecoveryTrades, ep.Recovered = &idx, &rec, true
-				ep.Duration = i - ep.PeakIndex
-				open = -1
+			if open {
+				eps[len(eps)-1].recoveryIdx = i
+				open = false
 			}
 			peak, peakIdx = e, i
 			continue
 		}
-		if open < 0 {
-			out = append(out, DrawdownPeriod{PeakIndex: peakIdx, PeakEquity: toolkit.Float(peak), ValleyIndex: i, ValleyEquity: toolkit.Float(e)})
-			open = len(out) - 1
-		} else if e < float64(out[open].ValleyEquity) {
-			out[open].ValleyIndex, out[open].ValleyEquity = i, toolkit.Float(e)
+		if !open {
+			eps = append(eps, episode{peakIdx: peakIdx, valleyIdx: i, recoveryIdx: -1, peak: peak, valley: e})
+			open = true
+		} else if ep := &eps[len(eps)-1]; e < ep.valley {
+			ep.valleyIdx, ep.valley = i, e
 		}
 	}
+	out := make([]DrawdownPeriod, len(eps))
+	ints := make([]int, 2*len(eps))
+	floats := make([]toolkit.Float, len(eps))
 	last := len(points) - 1
-	for k := range out {
-		ep := &out[k]
-		p, v := float64(ep.PeakEquity), float64(ep.ValleyEquity)
-		d := (p - v) / p
-		ep.DepthPct = toolkit.Float(d * 100)
-		ep.DepthUSD = toolkit.Float(p - v)
+	for k, ep := range eps {
+		d := (ep.peak - ep.valley) / ep.peak
+		p := DrawdownPeriod{PeakIndex: ep.peakIdx, PeakEquity: toolkit.Float(ep.peak),
+			ValleyIndex: ep.valleyIdx, ValleyEquity: toolkit.Float(ep.valley),
+			DepthPct: toolkit.Float(d * 100), DepthUSD: toolkit.Float(ep.peak - ep.valley),
+			Duration: last - ep.peakIdx}
+		if ep.recoveryIdx >= 0 {
+			ints[2*k], ints[2*k+1] = ep.recoveryIdx, ep.recoveryIdx-ep.valleyIdx
+			p.RecoveryIndex, p.RecoveryTrades, p.Recovered = &ints[2*k], &ints[2*k+1], true
+			p.Duration = ep.recoveryIdx - ep.peakIdx
+		}
 		if d < 1 {
-			ep.GainToRecoverPct = ptr(d / (1 - d) * 100)
+			floats[k] = toolkit.Float(d / (1 - d) * 100)
+			p.GainToRecoverPct = &floats[k]
 		}
-		if !ep.Recovered {
-			ep.Duration = last - ep.PeakIndex
-		}
+		out[k] = p
 	}
 	return out
 }
@@ -180,9 +191,6 @@ func drawdownOfPoints(points []float64, netProfit *float64) Drawdown {
 		out.RecoveryFactor = ptr(np / maxUSD)
 	}
 	out.DrawdownPeriods = drawdownEpisodes(points)
-	if out.DrawdownPeriods == nil {
-		out.DrawdownPeriods = []DrawdownPeriod{}
-	}
 	out.DrawdownCount = len(out.DrawdownPeriods)
 	var sumDepth float64
 	deepest := -1

@@ -157,10 +157,10 @@ func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error
 // topShare returns the share of m2 from the ceil(5 % of n) largest values.
 func topShare(r []float64, mean, m2 float64) float64 {
 	k := int(math.Ceil(0.05 * float64(len(r))))
-	sorted := slices.Clone(r)
-	slices.Sort(sorted)
+	xs := slices.Clone(r)
+	selectKth(xs, len(xs)-k)
 	var s float64
-	for _, x := range sorted[len(sorted)-k:] {
+	for _, x := range xs[len(xs)-k:] {
 		d := x - mean
 		s += d * d
 	}

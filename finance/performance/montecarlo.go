@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -138,8 +139,9 @@ func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
 // mcStep is one observed trade: its R and ln(1 + f·R) (−Inf for ruin).
 type mcStep struct{ lg, r float64 }
 
-// simulateAll runs every simulation, splitting contiguous blocks of
-// simulation indexes across workers. Results land at their index, so the
+// simulateAll runs every simulation. Workers take blocks of simChunk
+// simulation indexes from a shared counter (so a worker slowed by a busy
+// core does not hold the others up); results land at their index, so the
 // split never changes them.
 func simulateAll(steps []mcStep, seed uint64, trades int, finalLog, maxDD, finalR []float64, workers int) {
 	sims := len(finalLog)
@@ -147,19 +149,30 @@ func simulateAll(steps []mcStep, seed uint64, trades int, finalLog, maxDD, final
 		workers = runtime.GOMAXPROCS(0)
 	}
 	// below ~20k steps a goroutine costs more than it saves
-	workers = min(workers, max(1, sims*trades/20000), sims)
-	if workers == 1 {
+	workers = min(workers, max(1, sims*trades/20000), (sims+simChunk-1)/simChunk)
+	if workers <= 1 {
 		simulateRange(steps, seed, trades, 0, sims, finalLog, maxDD, finalR)
 		return
 	}
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	chunk := (sims + workers - 1) / workers
-	for lo := 0; lo < sims; lo += chunk {
-		hi := min(lo+chunk, sims)
-		wg.Go(func() { simulateRange(steps, seed, trades, lo, hi, finalLog, maxDD, finalR) })
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(simChunk)) - simChunk
+				if lo >= sims {
+					return
+				}
+				simulateRange(steps, seed, trades, lo, min(lo+simChunk, sims), finalLog, maxDD, finalR)
+			}
+		})
 	}
 	wg.Wait()
 }
+
+// simChunk is the number of simulations a worker takes at a time (even,
+// so that pairs never straddle two chunks).
+const simChunk = 256
 
 // simulateRange runs simulations lo..hi-1, two at a time: the two paths
 // are independent dependency chains, which the CPU overlaps. Each path

@@ -75,7 +75,9 @@ func DetectPeakValley(equity []float64, startingEquity float64) (PeakValley, err
 			valley, valleyIdx = e, i
 		}
 	}
-	for _, ep := range drawdownEpisodes(points) {
+	eps := drawdownEpisodes(points)
+	out.Peaks, out.Valleys = make([]PeakPoint, 0, len(eps)), make([]PeakPoint, 0, len(eps))
+	for _, ep := range eps {
 		out.Peaks = append(out.Peaks, PeakPoint{Index: ep.PeakIndex, Equity: ep.PeakEquity})
 		out.Valleys = append(out.Valleys, PeakPoint{Index: ep.ValleyIndex, Equity: ep.ValleyEquity, DepthPct: ep.DepthPct})
 	}

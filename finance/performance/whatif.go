@@ -98,10 +98,12 @@ func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
 		return WhatIf{}, invalid("skip_after_losses", "must be at least 1, got %d", skip)
 	}
 	base := whatIfStats("baseline", "all trades as recorded", r, nil)
-	sorted := slices.Clone(r)
-	slices.Sort(sorted)
-	work := make([]float64, 0, n)
-	capped := work[:0]
+	worst := slices.Clone(r)
+	selectKth(worst, rc) // worst[:rc] are the rc lowest
+	best := make([]float64, n, 2*n)
+	copy(best, r)
+	selectKth(best, n-rc) // best[:n−rc] are all but the rc highest
+	capped := best[n:n]
 	for _, x := range r {
 		capped = append(capped, max(x, -capR))
 	}
@@ -110,10 +112,10 @@ func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
 		Parameters: WhatIfParameters{RemoveCount: rc, LossCap: toolkit.Float(capR), WinnerScale: toolkit.Float(scale), SkipAfterLosses: skip},
 	}
 	out.Scenarios = append(out.Scenarios,
-		whatIfStats("remove_worst", "without the remove_count lowest R", sorted[rc:], &base),
-		whatIfStats("remove_best", "without the remove_count highest R", sorted[:n-rc], &base),
+		whatIfStats("remove_worst", "without the remove_count lowest R", worst[rc:], &base),
+		whatIfStats("remove_best", "without the remove_count highest R", best[:n-rc], &base),
 		whatIfStats("cap_losses", "every loss capped at -loss_cap R", capped, &base))
-	scaled := sorted[:0] // reuse: sorted is no longer needed
+	scaled := worst[:0] // reuse: the removal scenarios are done
 	for _, x := range r {
 		if x > 0 {
 			x *= scale

@@ -149,16 +149,14 @@ func AnalyzeWinLoss(r []float64, pnl []toolkit.Amount) (WinLoss, error) {
 	res.TotalR = toolkit.Float(sumWin + sumLoss)
 	res.Expectancy = toolkit.Float(Mean(r))
 	if len(wins) > 0 {
-		slices.Sort(wins)
 		res.AverageWinR = toolkit.Float(sumWin / float64(len(wins)))
-		res.MedianWinR = toolkit.Float(quantileSorted(wins, 0.5))
-		res.LargestWinR = toolkit.Float(wins[len(wins)-1])
+		res.LargestWinR = toolkit.Float(slices.Max(wins))
+		res.MedianWinR = toolkit.Float(medianOf(wins))
 	}
 	if len(losses) > 0 {
-		slices.Sort(losses)
 		res.AverageLossR = toolkit.Float(sumLoss / float64(len(losses)))
-		res.MedianLossR = toolkit.Float(quantileSorted(losses, 0.5))
-		res.LargestLossR = toolkit.Float(losses[0])
+		res.LargestLossR = toolkit.Float(slices.Min(losses))
+		res.MedianLossR = toolkit.Float(medianOf(losses))
 		res.ProfitFactor = ptr(sumWin / -sumLoss)
 	}
 	if len(wins) > 0 && len(losses) > 0 {
@@ -179,7 +177,6 @@ func winLossPnL(pnl []toolkit.Amount) WinLossPnL {
 	out.TotalPnL, out.GrossProfit, out.GrossLoss = zero, zero, zero
 	out.LargestWin, out.LargestLoss, out.AverageWin, out.AverageLoss = zero, zero, zero, zero
 	for _, p := range pnl {
-		out.TotalPnL = out.TotalPnL.Add(p)
 		switch p.Sign() {
 		case 1:
 			out.WinCount++
@@ -197,6 +194,7 @@ func winLossPnL(pnl []toolkit.Amount) WinLossPnL {
 			out.BreakevenCount++
 		}
 	}
+	out.TotalPnL = out.GrossProfit.Add(out.GrossLoss)
 	avg := func(sum toolkit.Amount, k int) toolkit.Amount {
 		if k == 0 {
 			return zero
