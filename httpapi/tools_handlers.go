@@ -107,7 +107,7 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 			return err
 		}
 		if s.tier != "" {
-			if body, err = withTier(body, s.tier); err != nil {
+			if body, err = catalog.WithTier(body, s.tier); err != nil {
 				return err
 			}
 		}
@@ -118,19 +118,6 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 		writeRawJSON(w, http.StatusOK, out)
 		return nil
 	}
-}
-
-// withTier adds the path's tier to an evaluation body.
-func withTier(body []byte, tier string) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil || m == nil {
-		return nil, toolkit.Errorf(toolkit.Invalid, "Request body must be a JSON object")
-	}
-	if _, ok := m["tier"]; ok {
-		return nil, toolkit.Errorf(toolkit.Invalid, "tier: set by the path (/v1/eval/%s); omit it from the body", tier)
-	}
-	m["tier"], _ = json.Marshal(tier)
-	return json.Marshal(m)
 }
 
 func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {

@@ -142,6 +142,8 @@ func (c *Catalog) Call(ctx context.Context, name string, call Call) (any, error)
 // families lists the constructors of the built-in tool families, in the
 // order they appear in the catalog.
 var families = []func() []Tool{
+	coreTools,
+	performanceATools,
 	performanceBTools,
 	derivativesTools,
 }

@@ -70,7 +70,7 @@ func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
 }
 
 // describe sets property descriptions.
-func describe(s *jsonschema.Schema, texts map[string]string) {
+func describeAll(s *jsonschema.Schema, texts map[string]string) {
 	for name, text := range texts {
 		prop(s, name).Description = text
 	}

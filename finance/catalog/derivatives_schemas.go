@@ -17,7 +17,7 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 	m := prop(s, "contract_multiplier")
 	bound(m, f64(1), nil, nil)
 	setDefault(m, derivatives.DefaultContractMultiplier)
-	describe(s, map[string]string{
+	describeAll(s, map[string]string{
 		"mode": "equity_risk: budget / risk per contract; premium: budget / premium per contract; " +
 			"delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); " +
 			"spread: budget / max loss per spread",
@@ -41,7 +41,7 @@ func tightenFuturesSizing(s *jsonschema.Schema) {
 	fractions(s, "risk_pct", "max_margin_usage_pct")
 	setDefault(prop(s, "max_margin_usage_pct"), derivatives.DefaultMaxMarginUsagePct.String())
 	bound(prop(s, "contract_multiplier"), f64(1), nil, nil)
-	describe(s, map[string]string{
+	describeAll(s, map[string]string{
 		"mode": "primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), " +
 			"margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)",
 		"risk_pct":                    "share of equity at risk, " + fractionText,
@@ -66,7 +66,7 @@ func tightenGreeks(s *jsonschema.Schema) {
 	bound(prop(rec, "implied_volatility"), f64(0), nil, f64(10))
 	dateProp(prop(rec, "expiration"), "expiry date")
 	setDefault(prop(rec, "quantity"), "1")
-	describe(rec, map[string]string{
+	describeAll(rec, map[string]string{
 		"implied_volatility": "annualised volatility as a decimal (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
 		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
 	})
@@ -108,7 +108,7 @@ func tightenMargin(s *jsonschema.Schema) {
 	bound(prop(pos, "initial_margin_per_contract"), f64(0), nil, nil)
 	bound(prop(pos, "maintenance_margin_per_contract"), f64(0), nil, nil)
 	setDefault(prop(pos, "multiplier"), "1")
-	describe(pos, map[string]string{
+	describeAll(pos, map[string]string{
 		"quantity":                    "signed quantity (negative = short); margin uses its absolute value",
 		"margin_rate":                 "initial margin as a share of notional, " + fractionText + "; or give initial_margin_per_contract",
 		"initial_margin_per_contract": "initial margin per contract; or give margin_rate",
@@ -125,7 +125,7 @@ func tightenCompliance(s *jsonschema.Schema) {
 		setDefault(prop(h, "multiplier"), "1")
 		prop(h, "quantity").Description = "signed quantity: positive long (buy), negative short (sell)"
 	}
-	describe(s, map[string]string{
+	describeAll(s, map[string]string{
 		"max_position_pct":      "cap on each symbol's |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (a percent) also applies",
 		"max_concentration_pct": "cap on the largest symbol's share of gross exposure, " + fractionText,
 		"max_hhi":               "cap on the Herfindahl index of exposure shares, in (0, 1]",

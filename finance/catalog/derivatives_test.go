@@ -13,18 +13,10 @@ import (
 
 // callJSON runs a tool of the default catalog and returns its JSON result
 // decoded into a map.
-func callJSON(t *testing.T, name, args string, limits finance.AgentLimits) (map[string]any, error) {
+// derivCallJSON is callJSON with the derivatives tests' argument order.
+func derivCallJSON(t *testing.T, name, args string, limits finance.AgentLimits) (map[string]any, error) {
 	t.Helper()
-	out, err := Default().Call(context.Background(), name, Call{AgentID: "agt_test", Limits: limits, Arguments: json.RawMessage(args)})
-	if err != nil {
-		return nil, err
-	}
-	assert.True(t, IsChargeable(out))
-	b, err := json.Marshal(out)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(b, &m))
-	return m, nil
+	return callJSON(t, name, limits, args)
 }
 
 func TestDerivativesToolsRegistered(t *testing.T) {
@@ -66,7 +58,7 @@ func TestDerivativesToolsJSON(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
-			got, err := callJSON(t, c.tool, c.args, c.limits)
+			got, err := derivCallJSON(t, c.tool, c.args, c.limits)
 			require.NoError(t, err)
 			for k, v := range c.want {
 				assert.Equal(t, v, got[k], "%s.%s", c.tool, k)
@@ -84,7 +76,7 @@ func TestAnalyzeGreeksToolJSON(t *testing.T) {
 	args := `{"underlying_price":"185.50","as_of":"2024-02-15","chain":[
 	  {"symbol":"AAPL240315C00185000","underlying_symbol":"AAPL","strike":"185","expiration":"2024-03-15",
 	   "option_type":"CALL","bid":"5.20","ask":"5.50","last":"5.35","volume":1000,"open_interest":5000,"implied_volatility":"0.25"}]}`
-	got, err := callJSON(t, "analyze_greeks", args, finance.AgentLimits{})
+	got, err := derivCallJSON(t, "analyze_greeks", args, finance.AgentLimits{})
 	require.NoError(t, err)
 	assert.Equal(t, "0.05", got["risk_free_rate"])
 	opts := got["options"].([]any)
@@ -139,7 +131,7 @@ func TestDerivativesToolsBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
-			_, err := callJSON(t, c.tool, c.args, finance.AgentLimits{})
+			_, err := derivCallJSON(t, c.tool, c.args, finance.AgentLimits{})
 			require.Error(t, err, c.args)
 			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.args)
 			assert.Contains(t, toolkit.MessageOf(err), c.want, c.args)

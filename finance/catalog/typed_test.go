@@ -55,7 +55,7 @@ func TestNewToolErrorsNameTheFieldAndRule(t *testing.T) {
 		`{"r_multiples":["1","2"],"equity":"NaN","direction":"long"}`:      `equity: "NaN" is not a decimal number`,
 		`[1,2]`: "arguments must be a JSON object",
 		`{"r_multiples":["1","2"],"equity":"1","direction":"long","symbol":"aapl"}`: `symbol: pattern: "aapl" does not match`,
-		`{"r_multiples":["1","2"],"equity":"1","direction":"long"} {}`: "not valid JSON",
+		`{"r_multiples":["1","2"],"equity":"1","direction":"long"} {}`:              "not valid JSON",
 	}
 	for in, want := range cases {
 		_, err := tool.Run(context.Background(), Call{Arguments: json.RawMessage(in)})

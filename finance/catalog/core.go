@@ -1,0 +1,259 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/performance"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Operations (price-table keys) of the core and compound tools.
+const (
+	OpPositionSizing      = "position_sizing"
+	OpRiskCheck           = "risk_check"
+	OpBasicEval           = "basic_eval"
+	OpFullEval            = "full_eval"
+	OpComprehensiveEval   = "comprehensive_eval"
+	OpPreTradeGate        = "pre_trade_gate"
+	OpAssessTradingSystem = "assess_trading_system"
+)
+
+// directionEnum lists the accepted spellings of a direction. The Go API
+// accepts any letter case; the schema lists the usual three.
+var directionEnum = []any{"long", "short", "LONG", "SHORT", "Long", "Short"}
+
+// coreTools returns the finance core family: sizing, risk check,
+// performance evaluation, pre-trade gate and system assessment.
+func coreTools() []Tool {
+	return []Tool{
+		sizingTool(),
+		riskTool(),
+		evaluationTool(),
+		gateTool(),
+		assessTool(),
+	}
+}
+
+func sizingTool() Tool {
+	return NewTool(Spec{
+		Name: "calculate_position_size",
+		Description: "Fixed-fractional position size in exact decimal: shares = floor(equity × risk_percent / |entry_price − stop_price|), " +
+			"with risk_amount, notional, one_r_dollars and risk_per_share.",
+		Category:  "core",
+		Operation: OpPositionSizing,
+	}, func(_ context.Context, _ Call, in finance.SizingInput) (any, error) {
+		return finance.CalculatePositionSize(in)
+	}, func(s *jsonschema.Schema) {
+		positive(s, "equity", "account equity in currency units, > 0")
+		positive(s, "entry_price", "planned entry price, > 0")
+		positive(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
+		direction(s)
+		riskPercent(s)
+		describe(s, "instrument", "optional instrument name, echoed back")
+	})
+}
+
+func riskTool() Tool {
+	return NewTool(Spec{
+		Name: "check_trade_risk",
+		Description: "Risk check of a proposed trade against per-trade risk, the agent's position and daily-loss limits, " +
+			"authorized instruments and stop placement: approved, score 0-100 (100 best), errors, warnings and every rule's deduction.",
+		Category:  "core",
+		Operation: OpRiskCheck,
+	}, func(_ context.Context, call Call, in finance.RiskInput) (any, error) {
+		return finance.CheckTradeRisk(in, call.Limits)
+	}, func(s *jsonschema.Schema) {
+		symbol(s)
+		direction(s)
+		positive(s, "entry_price", "planned entry price, > 0")
+		positive(s, "stop_price", "initial stop price, > 0")
+		nonNegative(s, "quantity", "shares or units, >= 0 (0 is a blocking error in the result)")
+		positive(s, "equity", "current account equity, > 0")
+		dailyPnL(s)
+	})
+}
+
+func gateTool() Tool {
+	return NewTool(Spec{
+		Name: "pre_trade_gate",
+		Description: "Go/no-go before a trade: sizes it, runs the risk check on that size and, given recent r_multiples, " +
+			"reports system health (informational). gate_passed = shares > 0 and risk approved.",
+		Category:  "compound",
+		Operation: OpPreTradeGate,
+	}, func(_ context.Context, call Call, in finance.GateInput) (any, error) {
+		return finance.PreTradeGate(in, call.Limits)
+	}, func(s *jsonschema.Schema) {
+		symbol(s)
+		direction(s)
+		positive(s, "entry_price", "planned entry price, > 0")
+		positive(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
+		positive(s, "equity", "account equity, > 0")
+		dailyPnL(s)
+		riskPercent(s)
+		describe(s, "r_multiples", "optional recent R-multiples; adds system_health (never blocks the gate)")
+	})
+}
+
+// EvaluationOperation returns the price-table operation of an
+// evaluate_performance call of the given tier: basic_eval for "basic" or
+// "" (the default tier), full_eval for "full", comprehensive_eval for
+// "comprehensive". An unknown tier returns "" (the call fails validation
+// and is not charged).
+func EvaluationOperation(tier string) string {
+	switch tier {
+	case "", finance.TierBasic:
+		return OpBasicEval
+	case finance.TierFull:
+		return OpFullEval
+	case finance.TierComprehensive:
+		return OpComprehensiveEval
+	}
+	return ""
+}
+
+// evaluationOperationOf is evaluate_performance's Tool.OperationFor: the
+// price depends on the "tier" argument (see EvaluationOperation; arguments
+// that are not a JSON object, or a tier that is not a string, give
+// basic_eval — such calls fail validation and are not charged).
+func evaluationOperationOf(arguments json.RawMessage) string {
+	var args struct {
+		Tier any `json:"tier"`
+	}
+	if json.Unmarshal(arguments, &args) != nil {
+		return OpBasicEval
+	}
+	tier, _ := args.Tier.(string)
+	if op := EvaluationOperation(tier); op != "" {
+		return op
+	}
+	return OpBasicEval
+}
+
+const evaluationToolName = "evaluate_performance"
+
+// WithTier returns the evaluate_performance arguments for a tier-specific
+// REST shortcut (POST /v1/eval/{basic,full,comprehensive}): body with its
+// "tier" set to tier. An empty body means {}. A body that is not a JSON
+// object, or that names a different tier, is toolkit.Invalid.
+func WithTier(body json.RawMessage, tier string) (json.RawMessage, error) {
+	if EvaluationOperation(tier) == "" || tier == "" {
+		return nil, toolkit.Errorf(toolkit.Invalid, "tier: must be basic, full or comprehensive, got %q", tier)
+	}
+	args := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if err := json.Unmarshal(trimmed, &args); err != nil || args == nil {
+			return nil, toolkit.Errorf(toolkit.Invalid, "arguments must be a JSON object")
+		}
+	}
+	want, _ := json.Marshal(tier)
+	if given, ok := args["tier"]; ok && !bytes.Equal(bytes.TrimSpace(given), want) {
+		return nil, toolkit.Errorf(toolkit.Invalid, "tier: this endpoint evaluates tier %s, got %s", tier, given)
+	}
+	args["tier"] = want
+	return json.Marshal(args)
+}
+
+func evaluationTool() Tool {
+	t := NewTool(Spec{
+		Name: evaluationToolName,
+		Description: "G-metric evaluation of R-multiples. basic: g (mean R - population variance/2), edge verdict, win rate, expectancy, SQN, " +
+			"log growth g(f) with the Kelly optimum; full adds rolling_g with its trend and the 0-100 System R Score; " +
+			"comprehensive adds the impact analysis (variance killers, what-if levers). Priced per tier.",
+		Category:  "core",
+		Operation: OpBasicEval, // per call: OperationFor / EvaluationOperation(tier)
+	}, func(_ context.Context, _ Call, in finance.EvaluationInput) (any, error) {
+		return finance.Evaluate(in)
+	}, func(s *jsonschema.Schema) {
+		rMultiples(s, 2, "trade results in R, oldest first")
+		p := s.Properties["tier"]
+		p.Description = "basic (default), full or comprehensive"
+		p.Enum = []any{finance.TierBasic, finance.TierFull, finance.TierComprehensive}
+		p.Default = json.RawMessage(`"basic"`)
+		two := 2.0
+		w := s.Properties["window_size"]
+		w.Description = "rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)"
+		w.Minimum = &two
+		w.Default = json.RawMessage(`10`)
+	})
+	t.OperationFor = evaluationOperationOf
+	return t
+}
+
+func assessTool() Tool {
+	return NewTool(Spec{
+		Name: "assess_trading_system",
+		Description: "Full system assessment from R-multiples: verdict STRONG/VIABLE/MARGINAL/FAILING_SYSTEM with reasons, " +
+			"g_metrics, win_loss, kelly, seeded monte_carlo, drawdown, what_if and variance_killers.",
+		Category:  "compound",
+		Operation: OpAssessTradingSystem,
+	}, func(_ context.Context, _ Call, in finance.AssessInput) (any, error) {
+		return finance.AssessSystem(in)
+	}, func(s *jsonschema.Schema) {
+		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")
+		positive(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve, > 0")
+		s.Properties["starting_equity"].Default = json.RawMessage(`"100000"`)
+		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
+		seed := s.Properties["seed"]
+		seed.Description = "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples"
+		zero, maxSeed := 0.0, float64(performance.MaxSeed)
+		seed.Minimum, seed.Maximum = &zero, &maxSeed
+	})
+}
+
+func rMultiples(s *jsonschema.Schema, min int, text string) {
+	p := s.Properties["r_multiples"]
+	p.Description = text + fmt.Sprintf("; at least %d decimal strings or numbers", min)
+	p.MinItems = &min
+}
+
+// describe sets a property's description.
+func describe(s *jsonschema.Schema, field, text string) {
+	s.Properties[field].Description = text
+}
+
+func positive(s *jsonschema.Schema, field, text string) {
+	zero := 0.0
+	p := s.Properties[field]
+	p.Description = text + "; decimal string or number"
+	p.ExclusiveMinimum = &zero
+}
+
+func nonNegative(s *jsonschema.Schema, field, text string) {
+	zero := 0.0
+	p := s.Properties[field]
+	p.Description = text + "; decimal string or number"
+	p.Minimum = &zero
+}
+
+func direction(s *jsonschema.Schema) {
+	p := s.Properties["direction"]
+	p.Description = "long or short (letter case ignored)"
+	p.Enum = directionEnum
+}
+
+func symbol(s *jsonschema.Schema) {
+	one := 1
+	p := s.Properties["symbol"]
+	p.Description = "instrument symbol, checked case-insensitively against the agent's authorized_instruments"
+	p.MinLength = &one
+}
+
+func riskPercent(s *jsonschema.Schema) {
+	zero, one := 0.0, 1.0
+	p := s.Properties["risk_percent"]
+	p.Description = "fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %"
+	p.ExclusiveMinimum = &zero
+	p.Maximum = &one
+	p.Default = json.RawMessage(`"0.02"`)
+}
+
+func dailyPnL(s *jsonschema.Schema) {
+	p := s.Properties["daily_pnl"]
+	p.Description = "today's realised P&L (negative = loss); decimal string or number"
+	p.Default = json.RawMessage(`"0"`)
+}

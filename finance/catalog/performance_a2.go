@@ -1,0 +1,224 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/performance"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+type winLossInput struct {
+	RMultiples toolkit.Floats   `json:"r_multiples"`
+	PnLValues  []toolkit.Amount `json:"pnl_values,omitempty"`
+}
+
+func winLossTool() Tool {
+	return NewTool(Spec{Name: "analyze_win_loss", Category: performanceCategory,
+		Description: "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."},
+		func(_ context.Context, _ Call, in winLossInput) (any, error) {
+			if len(in.PnLValues) > toolkit.MaxValues {
+				return nil, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", toolkit.MaxValues, len(in.PnLValues))
+			}
+			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
+		},
+		func(s *jsonschema.Schema) {
+			perfAMinItems(s, "r_multiples", 1)
+			s.Properties["pnl_values"].Description = "optional P&L of each trade in currency, parallel to r_multiples"
+		})
+}
+
+type whatIfInput struct {
+	RMultiples      toolkit.Floats `json:"r_multiples"`
+	RemoveCount     *int           `json:"remove_count,omitempty"`
+	LossCap         *toolkit.Float `json:"loss_cap,omitempty"`
+	WinnerScale     *toolkit.Float `json:"winner_scale,omitempty"`
+	SkipAfterLosses *int           `json:"skip_after_losses,omitempty"`
+}
+
+func whatIfTool() Tool {
+	return NewTool(Spec{Name: "run_what_if", Category: performanceCategory,
+		Description: "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."},
+		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
+			v, err := perfAFloats([]string{"loss_cap", "winner_scale"}, []*toolkit.Float{in.LossCap, in.WinnerScale},
+				[]float64{performance.DefaultLossCap, performance.DefaultWinnerScale})
+			if err != nil {
+				return nil, err
+			}
+			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
+				RemoveCount: perfAInt(in.RemoveCount, 0), LossCap: v[0], WinnerScale: v[1],
+				SkipAfterLosses: perfAInt(in.SkipAfterLosses, performance.DefaultSkipAfterLosses),
+			})
+		},
+		func(s *jsonschema.Schema) {
+			perfAMinItems(s, "r_multiples", 2)
+			perfAIntRange(s, "remove_count", 1, toolkit.MaxValues, nil)
+			s.Properties["remove_count"].Description = "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1"
+			perfAIntRange(s, "skip_after_losses", 1, toolkit.MaxValues, performance.DefaultSkipAfterLosses)
+			s.Properties["loss_cap"].Default = perfADefault(`"1"`)
+			s.Properties["winner_scale"].Default = perfADefault(`"0.9"`)
+		})
+}
+
+type rollingGInput struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+	WindowSize *int           `json:"window_size,omitempty"`
+}
+
+func rollingGTool() Tool {
+	return NewTool(Spec{Name: "calculate_rolling_g", Category: performanceCategory,
+		Description: "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."},
+		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
+			return performance.CalculateRollingG(in.RMultiples, perfAInt(in.WindowSize, performance.DefaultWindowSize))
+		},
+		func(s *jsonschema.Schema) {
+			perfAMinItems(s, "r_multiples", 2)
+			perfAIntRange(s, "window_size", 2, toolkit.MaxValues, performance.DefaultWindowSize)
+		})
+}
+
+type equityCurveInput struct {
+	RMultiples     toolkit.Floats  `json:"r_multiples"`
+	StartingEquity *toolkit.Amount `json:"starting_equity,omitempty"`
+	RiskPerTrade   *toolkit.Float  `json:"risk_per_trade,omitempty"`
+	TradesPerYear  *toolkit.Float  `json:"trades_per_year,omitempty"`
+}
+
+func equityCurveTool() Tool {
+	return NewTool(Spec{Name: "calculate_equity_curve", Category: performanceCategory,
+		Description: "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."},
+		func(_ context.Context, _ Call, in equityCurveInput) (any, error) {
+			start := performance.DefaultInitialEquity
+			if in.StartingEquity != nil {
+				start = in.StartingEquity.Float64()
+			}
+			v, err := perfAFloats([]string{"risk_per_trade", "trades_per_year"}, []*toolkit.Float{in.RiskPerTrade, in.TradesPerYear},
+				[]float64{performance.DefaultRiskPerTrade, 0})
+			if err != nil {
+				return nil, err
+			}
+			return performance.CalculateEquityCurve(in.RMultiples, start, v[0], v[1])
+		},
+		func(s *jsonschema.Schema) {
+			perfAMinItems(s, "r_multiples", 1)
+			s.Properties["starting_equity"].Default = perfADefault(`"100000"`)
+			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
+		})
+}
+
+type rOnlyInput struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+}
+
+func systemScoreTool() Tool {
+	return NewTool(Spec{Name: "calculate_system_score", Category: performanceCategory,
+		Description: "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."},
+		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
+			return performance.CalculateSystemScore(in.RMultiples)
+		},
+		func(s *jsonschema.Schema) { perfAMinItems(s, "r_multiples", 2) })
+}
+
+type peakValleyInput struct {
+	EquityValues   toolkit.Floats `json:"equity_values"`
+	StartingEquity toolkit.Amount `json:"starting_equity"`
+}
+
+func peakValleyTool() Tool {
+	return NewTool(Spec{Name: "detect_peak_valley", Category: performanceCategory,
+		Description: "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."},
+		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
+			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
+		},
+		func(s *jsonschema.Schema) { perfAMinItems(s, "equity_values", 1) })
+}
+
+type recoveryInput struct {
+	RMultiples    toolkit.Floats  `json:"r_multiples"`
+	InitialEquity *toolkit.Amount `json:"initial_equity,omitempty"`
+	RiskPerTrade  *toolkit.Float  `json:"risk_per_trade,omitempty"`
+}
+
+func recoveryTool() Tool {
+	return NewTool(Spec{Name: "analyze_recovery", Category: performanceCategory,
+		Description: "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."},
+		func(_ context.Context, _ Call, in recoveryInput) (any, error) {
+			initial := performance.DefaultInitialEquity
+			if in.InitialEquity != nil {
+				if initial = in.InitialEquity.Float64(); initial <= 0 {
+					return nil, toolkit.Errorf(toolkit.Invalid, "initial_equity: must be greater than 0, got %s", in.InitialEquity)
+				}
+			}
+			risk, err := perfAFloat("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
+			if err != nil {
+				return nil, err
+			}
+			return performance.AnalyzeRecovery(in.RMultiples, initial, risk)
+		},
+		func(s *jsonschema.Schema) {
+			perfAMinItems(s, "r_multiples", 1)
+			s.Properties["initial_equity"].Default = perfADefault(`"100000"`)
+			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
+		})
+}
+
+// perfAMinItems sets minItems on an array property.
+func perfAMinItems(s *jsonschema.Schema, prop string, n int) {
+	s.Properties[prop].MinItems = &n
+}
+
+// perfAIntRange sets minimum, maximum and (when def is not nil) the
+// default of an integer property.
+func perfAIntRange(s *jsonschema.Schema, prop string, lo, hi int, def any) {
+	p := s.Properties[prop]
+	l, h := float64(lo), float64(hi)
+	p.Minimum, p.Maximum = &l, &h
+	if def != nil {
+		p.Default = perfADefault(fmt.Sprint(def))
+	}
+}
+
+// perfANonEmpty requires the string items of an array property to be
+// non-empty.
+func perfANonEmpty(s *jsonschema.Schema, prop string) {
+	one := 1
+	s.Properties[prop].Items.MinLength = &one
+}
+
+// perfADefault returns a JSON default value.
+func perfADefault(raw string) json.RawMessage { return json.RawMessage(raw) }
+
+// perfAInt returns *p or def when p is nil.
+func perfAInt(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// perfAFloat returns *p or def when p is nil. A given value must be > 0:
+// the Go APIs read 0 as "use the default", so a 0 here is rejected.
+func perfAFloat(field string, p *toolkit.Float, def float64) (float64, error) {
+	if p == nil {
+		return def, nil
+	}
+	if *p <= 0 {
+		return 0, toolkit.Errorf(toolkit.Invalid, "%s: must be greater than 0, got %v", field, float64(*p))
+	}
+	return float64(*p), nil
+}
+
+// perfAFloats resolves several optional positive inputs at once.
+func perfAFloats(fields []string, ps []*toolkit.Float, defs []float64) ([]float64, error) {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		v, err := perfAFloat(fields[i], p, defs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}

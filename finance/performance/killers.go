@@ -1,0 +1,168 @@
+package performance
+
+import (
+	"math"
+	"slices"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Variance-killer defaults and limits.
+const (
+	DefaultKillerCount = 10
+	MaxKillerCount     = 1000
+)
+
+// VarianceKiller is one trade whose removal raises G.
+type VarianceKiller struct {
+	Rank          int           `json:"rank"`  // 1 = removing it raises G the most
+	Index         int           `json:"index"` // 0-based position in r_multiples
+	TradeID       string        `json:"trade_id,omitempty"`
+	Symbol        string        `json:"symbol,omitempty"`
+	RMultiple     toolkit.Float `json:"r_multiple"`
+	GImpact       toolkit.Float `json:"g_impact"`       // G without this trade − G with all trades (> 0)
+	GWithout      toolkit.Float `json:"g_without"`      // G without this trade
+	VarianceShare toolkit.Float `json:"variance_share"` // (R_i − mean)²/Σ(R_j − mean)²
+}
+
+// VarianceKillers is the result of FindVarianceKillers.
+type VarianceKillers struct {
+	G          toolkit.Float    `json:"g"` // published G of all trades
+	TradeCount int              `json:"trade_count"`
+	Killers    []VarianceKiller `json:"killers"` // ranked, at most top_n, only g_impact > 0
+	// KillerCount counts all trades whose removal raises G (the list may
+	// be shorter).
+	KillerCount int `json:"killer_count"`
+	// GWithoutKillers is G of the series without the listed killers
+	// (null when fewer than one trade would remain).
+	GWithoutKillers *toolkit.Float `json:"g_without_killers"`
+	// VarianceShareLossesBeyond1R is the share of Σ(R−mean)² from trades
+	// with R < −1 (stop slippage, undisciplined exits).
+	VarianceShareLossesBeyond1R toolkit.Float `json:"variance_share_losses_beyond_1r"`
+	// VarianceShareTop5Pct is the share of Σ(R−mean)² from the ceil(5 % of
+	// N) largest R values.
+	VarianceShareTop5Pct toolkit.Float `json:"variance_share_top_5pct"`
+}
+
+// KillerOptions tunes FindVarianceKillers. Zero fields take defaults.
+type KillerOptions struct {
+	TradeIDs []string // optional, parallel to r
+	Symbols  []string // optional, parallel to r
+	TopN     int      // default 10, 1..1000
+}
+
+// FindVarianceKillers ranks the trades of r (at least 2) by how much
+// removing each one alone raises the published G = mean − popvar/2. The
+// leave-one-out G of every trade comes from the exact downdate of mean and
+// sum of squared deviations (O(n) in total):
+// mean' = mean − (R_i − mean)/(n−1), M2' = M2 − (R_i − mean)²·n/(n−1).
+// Ties rank by lower index first.
+func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error) {
+	if err := validateSeries("r_multiples", r, 2); err != nil {
+		return VarianceKillers{}, err
+	}
+	n := len(r)
+	if opt.TradeIDs != nil && len(opt.TradeIDs) != n {
+		return VarianceKillers{}, invalid("trade_ids", "must have the same length as r_multiples (%d), got %d", n, len(opt.TradeIDs))
+	}
+	if opt.Symbols != nil && len(opt.Symbols) != n {
+		return VarianceKillers{}, invalid("symbols", "must have the same length as r_multiples (%d), got %d", n, len(opt.Symbols))
+	}
+	if err := nonEmptyStrings("trade_ids", opt.TradeIDs); err != nil {
+		return VarianceKillers{}, err
+	}
+	if err := nonEmptyStrings("symbols", opt.Symbols); err != nil {
+		return VarianceKillers{}, err
+	}
+	top := opt.TopN
+	if top == 0 {
+		top = DefaultKillerCount
+	}
+	if top < 1 || top > MaxKillerCount {
+		return VarianceKillers{}, invalid("top_n", "must be between 1 and %d, got %d", MaxKillerCount, top)
+	}
+	mean, m2 := meanM2(r)
+	fn := float64(n)
+	g := mean - m2/fn/2
+	out := VarianceKillers{G: toolkit.Float(g), TradeCount: n, Killers: []VarianceKiller{}}
+	// candidates kept sorted by impact desc, index asc; at most top
+	type cand struct {
+		idx          int
+		impact, gOut float64
+	}
+	best := make([]cand, 0, top)
+	var beyond1R float64
+	for i, x := range r {
+		d := x - mean
+		if x < -1 {
+			beyond1R += d * d
+		}
+		m := mean - d/(fn-1)
+		v := max(m2-d*d*fn/(fn-1), 0) / (fn - 1)
+		gi := m - v/2
+		impact := gi - g
+		if impact <= 0 {
+			continue
+		}
+		out.KillerCount++
+		if len(best) == top && impact <= best[top-1].impact {
+			continue
+		}
+		pos, _ := slices.BinarySearchFunc(best, impact, func(c cand, t float64) int {
+			if c.impact > t {
+				return -1
+			}
+			if c.impact < t {
+				return 1
+			}
+			return -1 // equal impact: the earlier index stays ahead
+		})
+		if len(best) == top {
+			best = best[:top-1]
+		}
+		best = slices.Insert(best, pos, cand{i, impact, gi})
+	}
+	removed := make([]bool, n)
+	for k, c := range best {
+		d := r[c.idx] - mean
+		kl := VarianceKiller{Rank: k + 1, Index: c.idx, RMultiple: toolkit.Float(r[c.idx]), GImpact: toolkit.Float(c.impact), GWithout: toolkit.Float(c.gOut)}
+		if m2 > 0 {
+			kl.VarianceShare = toolkit.Float(d * d / m2)
+		}
+		if opt.TradeIDs != nil {
+			kl.TradeID = opt.TradeIDs[c.idx]
+		}
+		if opt.Symbols != nil {
+			kl.Symbol = opt.Symbols[c.idx]
+		}
+		out.Killers = append(out.Killers, kl)
+		removed[c.idx] = true
+	}
+	if len(best) < n {
+		rest := make([]float64, 0, n-len(best))
+		for i, x := range r {
+			if !removed[i] {
+				rest = append(rest, x)
+			}
+		}
+		out.GWithoutKillers = ptr(G(rest))
+	}
+	if m2 > 0 {
+		out.VarianceShareLossesBeyond1R = toolkit.Float(beyond1R / m2)
+		out.VarianceShareTop5Pct = toolkit.Float(topShare(r, mean, m2))
+	}
+	return out, nil
+}
+
+// topShare returns the share of m2 from the ceil(5 % of n) largest values.
+func topShare(r []float64, mean, m2 float64) float64 {
+	k := int(math.Ceil(0.05 * float64(len(r))))
+	xs := slices.Clone(r)
+	selectKth(xs, len(xs)-k)
+	var s float64
+	for _, x := range xs[len(xs)-k:] {
+		d := x - mean
+		s += d * d
+	}
+	return s / m2
+}
