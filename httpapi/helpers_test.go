@@ -60,7 +60,11 @@ func (e *env) demoCatalog() *catalog.Catalog {
 type envConfig struct {
 	billing  billing.Config
 	adminKey string
+	catalog  *catalog.Catalog // default: the demo catalog
 }
+
+// withDefaultCatalog serves the real built-in tools.
+func withDefaultCatalog(c *envConfig) { c.catalog = catalog.Default() }
 
 func newEnvWithoutAdmin(t *testing.T) *env {
 	return newEnv(t, func(c *envConfig) { c.adminKey = "" })
@@ -81,7 +85,10 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	bill, err := billing.NewService(store, cfg.billing)
 	require.NoError(t, err)
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: e.demoCatalog()},
+	if cfg.catalog == nil {
+		cfg.catalog = e.demoCatalog()
+	}
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog},
 		httpapi.Options{AdminKey: cfg.adminKey, MaxBodyBytes: 64 << 10, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)

@@ -77,13 +77,18 @@ func (a *API) invoke(ctx context.Context, ag agents.Agent, t catalog.Tool, args 
 	if err := mayCall(ag, t, op); err != nil {
 		return nil, err
 	}
-	call := catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args}
+	// Bad arguments are rejected before metering: a 400 never costs
+	// anything and never hides behind a 402.
+	run, err := t.Prepare(catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args})
+	if err != nil {
+		return nil, err
+	}
 	m, err := a.svc.Billing.Meter(ctx, billing.MeterRequest{
 		Account: account(ag), Operation: op,
 		IdempotencyKey: idempotencyKey,
 		Body:           append([]byte(t.Name+"\x00"), args...),
 	}, func(ctx context.Context) (billing.Outcome, error) {
-		res, err := t.Run(ctx, call)
+		res, err := run(ctx)
 		if err != nil {
 			return billing.Outcome{}, err
 		}

@@ -40,10 +40,23 @@ type Tool struct {
 	// arguments (evaluate_performance bills by tier); Operation is then the
 	// operation of the default arguments, shown in listings.
 	OperationFor func(args json.RawMessage) string
-	// Run validates and decodes the arguments and computes the result. Errors
-	// are *toolkit.Error values; bad arguments are toolkit.Invalid and name
-	// the field and the rule.
-	Run func(ctx context.Context, call Call) (any, error)
+	// Prepare validates and decodes the call's arguments (bad arguments are
+	// toolkit.Invalid naming the field and the rule) and returns the
+	// computation, so callers can reject bad input before metering.
+	Prepare func(call Call) (Prepared, error)
+}
+
+// Prepared is a validated tool call, ready to compute. Errors are
+// *toolkit.Error values.
+type Prepared func(ctx context.Context) (any, error)
+
+// Run validates the arguments and computes the result.
+func (t Tool) Run(ctx context.Context, call Call) (any, error) {
+	run, err := t.Prepare(call)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx)
 }
 
 // BilledOperation returns the operation a call with args is billed as.
@@ -93,8 +106,8 @@ func (c *Catalog) Register(t Tool) error {
 	switch {
 	case t.Name == "":
 		return fmt.Errorf("catalog: tool without a name")
-	case t.Run == nil:
-		return fmt.Errorf("catalog: tool %q has no Run", t.Name)
+	case t.Prepare == nil:
+		return fmt.Errorf("catalog: tool %q has no Prepare", t.Name)
 	case t.InputSchema == nil || t.InputSchema.Type != "object":
 		return fmt.Errorf("catalog: tool %q needs an object input schema", t.Name)
 	}

@@ -30,8 +30,8 @@ type Spec struct {
 // toolkit.Amount accept decimal strings or numbers, and unknown properties
 // are rejected. tighten then adds what Go types cannot say (enums,
 // minItems, minimum, maximum, defaults). Run validates the arguments
-// against that schema (errors name the field and the rule), decodes them
-// strictly into In, and calls run.
+// against that schema (errors name the field and the rule) and decodes
+// them strictly into In; the prepared call then runs run.
 func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) (any, error), tighten func(s *jsonschema.Schema)) Tool {
 	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas()})
 	if err != nil {
@@ -51,12 +51,12 @@ func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) 
 		Category:    spec.Category,
 		Operation:   spec.Operation,
 		InputSchema: schema,
-		Run: func(ctx context.Context, call Call) (any, error) {
+		Prepare: func(call Call) (Prepared, error) {
 			in, err := Decode[In](resolved, call.Arguments)
 			if err != nil {
 				return nil, err
 			}
-			return run(ctx, call, in)
+			return func(ctx context.Context) (any, error) { return run(ctx, call, in) }, nil
 		},
 	}
 }
