@@ -24,11 +24,12 @@ import (
 const adminKey = "test-admin-key"
 
 type env struct {
-	t     *testing.T
-	srv   *httptest.Server
-	store *bunstore.Store
-	runs  int
-	logs  *strings.Builder
+	t        *testing.T
+	srv      *httptest.Server
+	contract *contract
+	store    *bunstore.Store
+	runs     int
+	logs     *strings.Builder
 }
 
 type demoInput struct {
@@ -93,6 +94,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)
+	e.contract = loadContract(t, e.srv.URL, e.logs)
 	return e
 }
 
@@ -112,6 +114,7 @@ func (e *env) do(method, path string, headers map[string]string, body string) (i
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	require.NoError(e.t, err)
+	e.contract.check(e.t, req, []byte(body), res, raw)
 	var m map[string]any
 	require.NoError(e.t, json.Unmarshal(raw, &m), "body: %s", raw)
 	if res.StatusCode >= 400 {

@@ -23,7 +23,7 @@ func openAPISchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[toolkit.Amount]():     decimal,
 		reflect.TypeFor[time.Time]():          {Type: "string", Format: "date-time"},
 		reflect.TypeFor[json.RawMessage]():    {Type: "object", Description: "JSON object"},
-		reflect.TypeFor[*jsonschema.Schema](): {Type: "object", Description: "JSON Schema (draft 2020-12)"},
+		reflect.TypeFor[jsonschema.Schema](): {Type: "object", Description: "JSON Schema (draft 2020-12)"},
 	}
 }
 

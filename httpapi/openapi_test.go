@@ -1,0 +1,65 @@
+package httpapi_test
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOpenAPIDocument checks the document's header and that every /v1
+// route of the API is in it. With TOOLKIT_OPENAPI_OUT set it also writes
+// the document there (.ci/run lints it with @redocly/cli).
+func TestOpenAPIDocument(t *testing.T) {
+	e := newEnv(t, withDefaultCatalog)
+	status, doc := e.do("GET", "/v1/openapi.json", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "3.1.0", doc["openapi"])
+	assert.Equal(t, "1.0.0", doc["info"].(map[string]any)["version"])
+	paths := doc["paths"].(map[string]any)
+	for _, p := range []string{"/v1/agents/register", "/v1/agents/me", "/v1/agents/list", "/v1/agents/mode", "/v1/agents/rotate-key",
+		"/v1/agents/limits", "/v1/admin/agents/{agent_id}/mode", "/v1/billing/pricing", "/v1/billing/balance", "/v1/billing/deposit",
+		"/v1/billing/transactions", "/v1/billing/usage", "/v1/tools/list", "/v1/tools/call", "/v1/openapi.json",
+		"/v1/sizing/calculate", "/v1/risk/check", "/v1/eval/basic", "/v1/eval/full", "/v1/eval/comprehensive",
+		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system"} {
+		assert.Contains(t, paths, p)
+	}
+	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
+	assert.Contains(t, schemes, "ApiKey")
+	assert.Contains(t, schemes, "AdminKey")
+	sizing := paths["/v1/sizing/calculate"].(map[string]any)["post"].(map[string]any)
+	body := sizing["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	assert.Contains(t, body["required"], "equity", "shortcut bodies are the tool's input schema")
+
+	if out := os.Getenv("TOOLKIT_OPENAPI_OUT"); out != "" {
+		res, err := http.Get(e.srv.URL + "/v1/openapi.json")
+		require.NoError(t, err)
+		defer res.Body.Close()
+		raw, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(out, raw, 0o644))
+	}
+}
+
+func TestPublicDocuments(t *testing.T) {
+	e := newEnv(t, withDefaultCatalog)
+	status, card := e.do("GET", "/.well-known/agent.json", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, e.srv.URL, card["url"], "base URL from the request when not configured")
+	assert.NotEmpty(t, card["skills"])
+	status, sc := e.do("GET", "/.well-known/mcp/server-card.json", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	_, tools := e.do("GET", "/v1/tools/list", nil, "")
+	assert.Equal(t, tools["tool_count"], sc["tool_count"], "every surface serves the same catalog")
+	assert.Len(t, card["skills"], int(tools["tool_count"].(float64)))
+	res, err := http.Get(e.srv.URL + "/llms.txt")
+	require.NoError(t, err)
+	defer res.Body.Close()
+	txt, _ := io.ReadAll(res.Body)
+	assert.Contains(t, string(txt), "X-API-Key")
+	assert.Contains(t, string(txt), "calculate_position_size")
+	assert.Contains(t, string(txt), "POST /v1/tools/call")
+}
