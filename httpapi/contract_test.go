@@ -2,8 +2,8 @@ package httpapi_test
 
 import (
 	"bytes"
-	"fmt"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"

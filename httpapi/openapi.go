@@ -20,9 +20,9 @@ const OpenAPIVersion = "3.1.0"
 func openAPISchemas() map[reflect.Type]*jsonschema.Schema {
 	decimal := &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]+)?$`, Description: "decimal number as a string"}
 	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[toolkit.Amount]():     decimal,
-		reflect.TypeFor[time.Time]():          {Type: "string", Format: "date-time"},
-		reflect.TypeFor[json.RawMessage]():    {Type: "object", Description: "JSON object"},
+		reflect.TypeFor[toolkit.Amount]():    decimal,
+		reflect.TypeFor[time.Time]():         {Type: "string", Format: "date-time"},
+		reflect.TypeFor[json.RawMessage]():   {Type: "object", Description: "JSON object"},
 		reflect.TypeFor[jsonschema.Schema](): {Type: "object", Description: "JSON Schema (draft 2020-12)"},
 	}
 }
