@@ -195,17 +195,26 @@ func (a Amount) Floor() Amount {
 
 // Add returns a + b.
 func (a Amount) Add(b Amount) Amount {
-	return a.apply(b, decimalContext.Add)
+	var out Amount
+	_, err := decimalContext.Add(&out.d, &a.d, &b.d)
+	mustExact(err, "adding", a, b)
+	return out
 }
 
 // Sub returns a - b.
 func (a Amount) Sub(b Amount) Amount {
-	return a.apply(b, decimalContext.Sub)
+	var out Amount
+	_, err := decimalContext.Sub(&out.d, &a.d, &b.d)
+	mustExact(err, "subtracting", a, b)
+	return out
 }
 
 // Mul returns a × b (exact up to 34 significant digits).
 func (a Amount) Mul(b Amount) Amount {
-	return a.apply(b, decimalContext.Mul)
+	var out Amount
+	_, err := decimalContext.Mul(&out.d, &a.d, &b.d)
+	mustExact(err, "multiplying", a, b)
+	return out
 }
 
 // Quo returns a ÷ b rounded half-even to 34 significant digits. It fails
@@ -221,12 +230,13 @@ func (a Amount) Quo(b Amount) (Amount, error) {
 	return out, nil
 }
 
-func (a Amount) apply(b Amount, op func(d, x, y *apd.Decimal) (apd.Condition, error)) Amount {
-	var out Amount
-	if _, err := op(&out.d, &a.d, &b.d); err != nil {
-		panic(fmt.Sprintf("toolkit: decimal arithmetic on %s and %s: %v", a, b, err))
+// mustExact panics on a decimal error. Add, Sub and Mul fail only on
+// overflow beyond apd's exponent range, which amounts parsed from at most
+// 64 characters cannot reach.
+func mustExact(err error, what string, a, b Amount) {
+	if err != nil {
+		panic(fmt.Sprintf("toolkit: %s %s and %s: %v", what, a, b, err))
 	}
-	return out
 }
 
 // Neg returns -a.

@@ -143,3 +143,11 @@ func TestArithmeticAndComparison(t *testing.T) {
 	assert.Error(t, err)
 	assert.Equal(t, "7", AmountFromInt(7).String())
 }
+
+func BenchmarkAmountMul(b *testing.B) {
+	x, y := MustParseAmount("25000"), MustParseAmount("0.02")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = x.Mul(y)
+	}
+}
