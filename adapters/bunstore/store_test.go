@@ -39,7 +39,7 @@ func openSQLite(t *testing.T, n int) []storetest.Store {
 // is unset, unless TOOLKIT_REQUIRE_POSTGRES=1 makes that a failure.
 func postgresDSN(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv("TOOLKIT_TEST_POSTGRES_URL")
+	dsn := postgresURL()
 	if dsn == "" {
 		if os.Getenv("TOOLKIT_REQUIRE_POSTGRES") == "1" {
 			t.Fatal("TOOLKIT_REQUIRE_POSTGRES=1 but TOOLKIT_TEST_POSTGRES_URL is unset")
@@ -73,3 +73,5 @@ func openPostgres(t *testing.T, dsn string, n int) []storetest.Store {
 	}
 	return out
 }
+
+func postgresURL() string { return os.Getenv("TOOLKIT_TEST_POSTGRES_URL") }

@@ -1,0 +1,69 @@
+package bunstore_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit/adapters/storetest"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkCharge measures the debit transaction (conditional UPDATE,
+// ledger row, usage upsert) in charges per second, sequentially and from
+// parallel goroutines, on SQLite and (with TOOLKIT_TEST_POSTGRES_URL) on
+// Postgres. scripts/pgbench-charge.sh runs the same SQL with pgbench.
+func BenchmarkCharge(b *testing.B) {
+	engines := map[string]func(t *testing.T, n int) []storetest.Store{"sqlite": openSQLite}
+	if dsn := postgresURL(); dsn != "" {
+		engines["postgres"] = func(t *testing.T, n int) []storetest.Store { return openPostgres(t, dsn, n) }
+	}
+	for name, open := range engines {
+		for _, mode := range []string{"sequential", "parallel"} {
+			b.Run(name+"/"+mode, func(b *testing.B) {
+				t := &testing.T{}
+				s := open(t, 1)[0]
+				defer func() {
+					if c, ok := s.(interface{ Close() error }); ok {
+						c.Close()
+					}
+				}()
+				ctx := context.Background()
+				a := agents.Agent{ID: "agt_bench", OwnerID: "bench", Name: "b", Type: agents.TypeTrading,
+					Mode: agents.ModeSandbox, CreatedAt: time.Now().UTC()}
+				require.NoError(b, s.CreateAgent(ctx, a, []byte("bench-digest"), true))
+				_, err := s.Credit(ctx, billing.CreditRequest{TxID: "tx_fund", AgentID: a.ID, Micros: 1 << 50,
+					FundingPath: billing.FundingDirectTransfer, At: time.Now().UTC()})
+				require.NoError(b, err)
+				var n atomic.Int64
+				charge := func() {
+					now := time.Now().UTC()
+					_, err := s.Charge(ctx, billing.ChargeRequest{TxID: fmt.Sprintf("tx_%d", n.Add(1)), AgentID: a.ID,
+						Operation: "position_sizing", Micros: 3000, At: now})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				if mode == "sequential" {
+					for b.Loop() {
+						charge()
+					}
+				} else {
+					b.SetParallelism(8)
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							charge()
+						}
+					})
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "charges/s")
+			})
+		}
+	}
+}
