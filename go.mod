@@ -9,6 +9,7 @@ require (
 )
 
 require (
+	github.com/markcheno/go-talib v0.0.0-20250114000313-ec55a20c902f // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	gonum.org/v1/gonum v0.17.0 // indirect
 )
