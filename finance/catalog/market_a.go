@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/market"
@@ -35,7 +36,99 @@ func marketATools() []Tool {
 			setDefault(s, "signal_period", `9`)
 			setDefault(s, "nbdev", `"2"`)
 		}),
+		NewTool(Spec{
+			Name: "detect_regime",
+			Description: "Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) " +
+				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
+			Category:  "market",
+			Operation: "detect_regime",
+		}, func(_ context.Context, _ Call, in barsInput) (any, error) {
+			return barAnalysis("detect_regime", in.Bars, market.RegimeMinBars, func() (any, error) { return market.DetectRegime(in.Bars) })
+		}, func(s *jsonschema.Schema) { barsSchema(s, "bars", 1) }),
+		NewTool(Spec{
+			Name: "analyze_trend_structure",
+			Description: "Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze " +
+				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
+			Category:  "market",
+			Operation: "analyze_trend_structure",
+		}, func(_ context.Context, _ Call, in barsInput) (any, error) {
+			return barAnalysis("analyze_trend_structure", in.Bars, market.TrendMinBars, func() (any, error) {
+				return market.AnalyzeTrendStructure(in.Bars)
+			})
+		}, func(s *jsonschema.Schema) { barsSchema(s, "bars", 1) }),
+		NewTool(Spec{
+			Name: "analyze_liquidity",
+			Description: "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, " +
+				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars.",
+			Category:  "market",
+			Operation: "analyze_liquidity",
+		}, func(_ context.Context, _ Call, in liquidityInput) (any, error) {
+			return barAnalysis("analyze_liquidity", in.Bars, market.LiquidityMinBars, func() (any, error) {
+				return market.AnalyzeLiquidity(in.Bars, in.Period)
+			})
+		}, func(s *jsonschema.Schema) {
+			barsSchema(s, "bars", 1)
+			intRange(s, "period", 2, 100000, "baseline window in bars (default 20; shrunk to bars-1 when fewer bars)")
+			setDefault(s, "period", `20`)
+		}),
+		NewTool(Spec{
+			Name: "analyze_correlations",
+			Description: "Correlation matrix of log returns across symbols (aligned at the latest bar), with " +
+				"significance and the most and least correlated pairs; 2+ symbols, 10+ bars each.",
+			Category:  "market",
+			Operation: "analyze_correlations",
+		}, runCorrelations, func(s *jsonschema.Schema) {
+			two, one := 2, 1
+			sd := s.Properties["symbols_data"]
+			sd.MinItems = &two
+			sd.Description = "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)"
+			sd.Items.Properties["symbol"].MinLength = &one
+			barsSchema(sd.Items, "bars", 1)
+		}),
 	}
+}
+
+// barsInput is the input of the tools that take only bars.
+type barsInput struct {
+	Bars market.Bars `json:"bars"`
+}
+
+// liquidityInput is the input of analyze_liquidity.
+type liquidityInput struct {
+	Bars   market.Bars `json:"bars"`
+	Period int         `json:"period,omitempty"`
+}
+
+// correlationsInput is the input of analyze_correlations.
+type correlationsInput struct {
+	SymbolsData []market.SymbolBars `json:"symbols_data"`
+}
+
+// barAnalysis validates the bars, answers InsufficientBars below the
+// tool's minimum, and otherwise runs the analysis.
+func barAnalysis(tool string, bars []market.Bar, required int, run func() (any, error)) (any, error) {
+	if err := market.ValidateBars("bars", bars); err != nil {
+		return nil, err
+	}
+	if len(bars) < required {
+		return market.NewInsufficientBars(tool, len(bars), required), nil
+	}
+	return run()
+}
+
+func runCorrelations(_ context.Context, _ Call, in correlationsInput) (any, error) {
+	for i, d := range in.SymbolsData {
+		if err := market.ValidateBars(fmt.Sprintf("symbols_data[%d].bars", i), d.Bars); err != nil {
+			return nil, err
+		}
+		if len(d.Bars) < market.CorrelationMinBars {
+			ib := market.NewInsufficientBars("analyze_correlations", len(d.Bars), market.CorrelationMinBars)
+			ib.Message = fmt.Sprintf("analyze_correlations needs at least %d bars per symbol (latest last); symbol %q has %d. Fetch more history and retry.",
+				market.CorrelationMinBars, d.Symbol, len(d.Bars))
+			return ib, nil
+		}
+	}
+	return market.AnalyzeCorrelations(in.SymbolsData)
 }
 
 // indicatorsInput is the input of calculate_indicators.
