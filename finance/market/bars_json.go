@@ -26,25 +26,38 @@ var barFields = [5]string{"open", "high", "low", "close", "volume"}
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (bs *Bars) UnmarshalJSON(b []byte) error {
+	n, err := bs.DecodeJSONPrefix(b)
+	if err != nil {
+		return err
+	}
+	d := barDecoder{b: b, i: n}
+	return d.end()
+}
+
+// DecodeJSONPrefix decodes the bars array at the start of b (after
+// optional whitespace) and returns the number of bytes consumed, so a
+// caller scanning a larger document can hand the array over without
+// scanning it first (see catalog.PrefixDecoder).
+func (bs *Bars) DecodeJSONPrefix(b []byte) (int, error) {
 	d := barDecoder{b: b}
 	d.space()
 	if !d.eat('[') {
-		return invalid("bars", "must be an array of bar objects")
+		return 0, invalid("bars", "must be an array of bar objects")
 	}
 	// ~ 90 bytes per bar on the wire: a good first guess of the length.
-	out := make([]Bar, 0, min(len(b)/60+1, toolkit.MaxValues))
+	out := make([]Bar, 0, min((len(b)-d.i)/60+1, toolkit.MaxValues))
 	d.space()
 	if d.eat(']') {
 		*bs = out
-		return d.end()
+		return d.i, nil
 	}
 	for i := 0; ; i++ {
 		if i == toolkit.MaxValues {
-			return toolkit.Errorf(toolkit.TooLarge, "bars: at most %d bars are accepted", toolkit.MaxValues)
+			return 0, toolkit.Errorf(toolkit.TooLarge, "bars: at most %d bars are accepted", toolkit.MaxValues)
 		}
 		bar, err := d.bar(i)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		out = append(out, bar)
 		d.space()
@@ -52,12 +65,12 @@ func (bs *Bars) UnmarshalJSON(b []byte) error {
 			break
 		}
 		if !d.eat(',') {
-			return invalid("bars", "expected ',' or ']' after bar %d", i)
+			return 0, invalid("bars", "expected ',' or ']' after bar %d", i)
 		}
 		d.space()
 	}
 	*bs = out
-	return d.end()
+	return d.i, nil
 }
 
 // barDecoder is a cursor over the JSON text of a bars array.
@@ -98,18 +111,18 @@ func (d *barDecoder) bar(idx int) (Bar, error) {
 	var vals [5]float64
 	seen := 0
 	if !d.eat('{') {
-		return Bar{}, invalid("bars", "[%d] must be an object with open, high, low, close and volume", idx)
+		return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: must be an object with open, high, low, close and volume", idx)
 	}
 	d.space()
 	if !d.eat('}') {
 		for {
 			d.space()
-			key, ok := d.str()
-			if !ok {
-				return Bar{}, invalid("bars", "[%d]: expected a field name", idx)
-			}
-			f := fieldIndex(key)
+			f := d.knownKey()
 			if f < 0 {
+				key, ok := d.str()
+				if !ok {
+					return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: expected a field name", idx)
+				}
 				return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: unknown field %q", idx, key)
 			}
 			d.space()
@@ -143,12 +156,14 @@ func (d *barDecoder) bar(idx int) (Bar, error) {
 		Close: toolkit.Float(vals[3]), Volume: toolkit.Float(vals[4])}, nil
 }
 
-func fieldIndex(key []byte) int {
-	if len(key) < 3 {
+// knownKey consumes a quoted field name if it is one of barFields and
+// returns its index, or returns -1 without consuming anything.
+func (d *barDecoder) knownKey() int {
+	if d.i+1 >= len(d.b) || d.b[d.i] != '"' {
 		return -1
 	}
 	var f int
-	switch key[0] {
+	switch d.b[d.i+1] {
 	case 'o':
 		f = 0
 	case 'h':
@@ -162,9 +177,12 @@ func fieldIndex(key []byte) int {
 	default:
 		return -1
 	}
-	if string(key) != barFields[f] {
+	name := barFields[f]
+	end := d.i + 1 + len(name)
+	if end >= len(d.b) || d.b[end] != '"' || string(d.b[d.i+1:end]) != name {
 		return -1
 	}
+	d.i = end + 1
 	return f
 }
 
@@ -189,36 +207,83 @@ func (e decimalError) Error() string {
 	return string(e) + " is not a decimal number like \"1.5\" (plain digits, no exponent)"
 }
 
-// number reads a decimal string or a JSON number and parses it.
+// number reads a decimal string or a JSON number and parses it in one
+// pass: digits are accumulated while scanning. Values with more than 15
+// significant digits or 23+ fraction digits go through strconv.ParseFloat.
 func (d *barDecoder) number() (float64, error) {
-	var text []byte
-	if d.i < len(d.b) && d.b[d.i] == '"' {
-		s, ok := d.str()
-		if !ok {
-			return 0, decimalError("the value")
+	b := d.b
+	i := d.i
+	quoted := i < len(b) && b[i] == '"'
+	if quoted {
+		i++
+	}
+	start := i
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	var mant uint64
+	intDigits, fracDigits, sig := 0, 0, 0
+	for ; i < len(b) && b[i]-'0' <= 9; i++ {
+		intDigits++
+		if mant != 0 || b[i] != '0' {
+			sig++
 		}
-		text = s
-		if v, ok := parseDecimal(text); ok {
+		mant = mant*10 + uint64(b[i]-'0')
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		for ; i < len(b) && b[i]-'0' <= 9; i++ {
+			fracDigits++
+			if mant != 0 || b[i] != '0' {
+				sig++
+			}
+			mant = mant*10 + uint64(b[i]-'0')
+		}
+		if fracDigits == 0 {
+			intDigits = 0 // "1." is not a decimal
+		}
+	}
+	end := i
+	terminated := !quoted || (i < len(b) && b[i] == '"')
+	if !quoted && i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+		default:
+			terminated = false
+		}
+	}
+	if intDigits > 0 && terminated {
+		if quoted {
+			i++
+		}
+		d.i = i
+		if sig <= 15 && fracDigits < len(pow10) { // mant < 10^15 < 2^53: exact
+			v := float64(mant) / pow10[fracDigits]
+			if neg {
+				v = -v
+			}
 			return v, nil
 		}
-		return 0, decimalError(strconv.Quote(string(text)))
-	}
-	start := d.i
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\t' || c == '\r' {
-			break
+		v, err := strconv.ParseFloat(string(b[start:end]), 64)
+		if err == nil && !math.IsInf(v, 0) {
+			return v, nil
 		}
-		d.i++
 	}
-	text = d.b[start:d.i]
-	if v, ok := parseDecimal(text); ok {
-		return v, nil
-	}
-	if len(text) == 0 {
+	// Not a plain decimal: find the token for the message.
+	if quoted {
+		d.i = start - 1
+		if s, ok := d.str(); ok {
+			return 0, decimalError(strconv.Quote(string(s)))
+		}
 		return 0, decimalError("the value")
 	}
-	return 0, decimalError(string(text))
+	for end = start; end < len(b) && !bytes.ContainsRune([]byte(",}] \t\n\r"), rune(b[end])); end++ {
+	}
+	if end == start {
+		return 0, decimalError("the value")
+	}
+	return 0, decimalError(string(b[start:end]))
 }
 
 // pow10 holds the exactly representable powers of ten.
