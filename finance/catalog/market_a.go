@@ -101,7 +101,7 @@ type liquidityInput struct {
 
 // correlationsInput is the input of analyze_correlations.
 type correlationsInput struct {
-	SymbolsData []market.SymbolBars `json:"symbols_data"`
+	SymbolsData market.SymbolsData `json:"symbols_data"`
 }
 
 // barAnalysis validates the bars, answers InsufficientBars below the

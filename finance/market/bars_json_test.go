@@ -73,3 +73,29 @@ func TestBarsDecodeRules(t *testing.T) {
 		assert.Contains(t, toolkit.MessageOf(err), want, in)
 	}
 }
+
+func TestSymbolsDataDecode(t *testing.T) {
+	bar := `{"open":"1","high":"1","low":"1","close":"1","volume":"1"}`
+	var sd SymbolsData
+	require.NoError(t, json.Unmarshal([]byte(` [ {"symbol":"A\u0042","bars":[`+bar+`]} , {"bars":[],"symbol":"C"} ] `), &sd))
+	require.Len(t, sd, 2)
+	assert.Equal(t, "AB", sd[0].Symbol)
+	assert.Len(t, sd[0].Bars, 1)
+	assert.Equal(t, "C", sd[1].Symbol)
+
+	cases := map[string]string{
+		`{}`:                                     "symbols_data: must be an array",
+		`[{"symbol":"A"}]`:                       "Missing required argument: symbols_data[0].bars",
+		`[{"bars":[]}]`:                          "Missing required argument: symbols_data[0].symbol",
+		`[{"symbol":"","bars":[]}]`:              "symbols_data[0].symbol: must not be empty",
+		`[{"symbol":1,"bars":[]}]`:               "symbols_data[0].symbol: must be a string",
+		`[{"symbol":"A","bars":[],"x":1}]`:       `symbols_data[0]: unknown field "x"`,
+		`[{"symbol":"A","bars":[{"open":"x"}]}]`: `symbols_data[0].bars[0].open: "x" is not a decimal number`,
+		`[{"symbol":"A","bars":[]}`:              "expected ',' or ']'",
+	}
+	for in, want := range cases {
+		err := sd.UnmarshalJSON([]byte(in))
+		require.Error(t, err, in)
+		assert.Contains(t, toolkit.MessageOf(err), want, in)
+	}
+}
