@@ -23,18 +23,18 @@ func marketATools() []Tool {
 			Category:  "market",
 			Operation: "calculate_indicators",
 		}, runIndicators, func(s *jsonschema.Schema) {
-			barsSchema(s, "bars", 1)
+			marketABarsSchema(s, "bars", 1)
 			s.Properties["indicator"].Enum = []any{"sma", "ema", "rsi", "macd", "bb", "atr"}
 			s.Properties["indicator"].Description = "indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)"
-			intRange(s, "period", 2, 100000, "period (defaults: sma/ema 20, rsi 14, atr 14, bb 20)")
-			intRange(s, "fast_period", 2, 100000, "macd fast EMA period (default 12)")
-			intRange(s, "slow_period", 2, 100000, "macd slow EMA period (default 26)")
-			intRange(s, "signal_period", 1, 100000, "macd signal EMA period (default 9)")
+			marketAIntRange(s, "period", 2, 100000, "period (defaults: sma/ema 20, rsi 14, atr 14, bb 20)")
+			marketAIntRange(s, "fast_period", 2, 100000, "macd fast EMA period (default 12)")
+			marketAIntRange(s, "slow_period", 2, 100000, "macd slow EMA period (default 26)")
+			marketAIntRange(s, "signal_period", 1, 100000, "macd signal EMA period (default 9)")
 			s.Properties["nbdev"].Description = "bb: band width in population standard deviations (default 2)"
-			setDefault(s, "fast_period", `12`)
-			setDefault(s, "slow_period", `26`)
-			setDefault(s, "signal_period", `9`)
-			setDefault(s, "nbdev", `"2"`)
+			marketADefault(s, "fast_period", `12`)
+			marketADefault(s, "slow_period", `26`)
+			marketADefault(s, "signal_period", `9`)
+			marketADefault(s, "nbdev", `"2"`)
 		}),
 		NewTool(Spec{
 			Name: "detect_regime",
@@ -44,7 +44,7 @@ func marketATools() []Tool {
 			Operation: "detect_regime",
 		}, func(_ context.Context, _ Call, in barsInput) (any, error) {
 			return barAnalysis("detect_regime", in.Bars, market.RegimeMinBars, func() (any, error) { return market.DetectRegime(in.Bars) })
-		}, func(s *jsonschema.Schema) { barsSchema(s, "bars", 1) }),
+		}, func(s *jsonschema.Schema) { marketABarsSchema(s, "bars", 1) }),
 		NewTool(Spec{
 			Name: "analyze_trend_structure",
 			Description: "Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze " +
@@ -55,7 +55,7 @@ func marketATools() []Tool {
 			return barAnalysis("analyze_trend_structure", in.Bars, market.TrendMinBars, func() (any, error) {
 				return market.AnalyzeTrendStructure(in.Bars)
 			})
-		}, func(s *jsonschema.Schema) { barsSchema(s, "bars", 1) }),
+		}, func(s *jsonschema.Schema) { marketABarsSchema(s, "bars", 1) }),
 		NewTool(Spec{
 			Name: "analyze_liquidity",
 			Description: "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, " +
@@ -67,9 +67,9 @@ func marketATools() []Tool {
 				return market.AnalyzeLiquidity(in.Bars, in.Period)
 			})
 		}, func(s *jsonschema.Schema) {
-			barsSchema(s, "bars", 1)
-			intRange(s, "period", 2, 100000, "baseline window in bars (default 20; shrunk to bars-1 when fewer bars)")
-			setDefault(s, "period", `20`)
+			marketABarsSchema(s, "bars", 1)
+			marketAIntRange(s, "period", 2, 100000, "baseline window in bars (default 20; shrunk to bars-1 when fewer bars)")
+			marketADefault(s, "period", `20`)
 		}),
 		NewTool(Spec{
 			Name: "analyze_correlations",
@@ -83,7 +83,7 @@ func marketATools() []Tool {
 			sd.MinItems = &two
 			sd.Description = "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)"
 			sd.Items.Properties["symbol"].MinLength = &one
-			barsSchema(sd.Items, "bars", 1)
+			marketABarsSchema(sd.Items, "bars", 1)
 		}),
 	}
 }
@@ -160,20 +160,20 @@ func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
 	return market.CalculateIndicators(in.Bars, req)
 }
 
-// barsSchema documents a bars property and sets its minItems.
-func barsSchema(s *jsonschema.Schema, name string, minItems int) {
+// marketABarsSchema documents a bars property and sets its minItems.
+func marketABarsSchema(s *jsonschema.Schema, name string, minItems int) {
 	p := s.Properties[name]
 	p.MinItems = &minItems
 	p.Description = "OHLCV bars, oldest first (latest last); each field a decimal string (numbers accepted)"
 }
 
-// intRange sets the bounds and description of an integer property.
-func intRange(s *jsonschema.Schema, name string, lo, hi float64, desc string) {
+// marketAIntRange sets the bounds and description of an integer property.
+func marketAIntRange(s *jsonschema.Schema, name string, lo, hi float64, desc string) {
 	p := s.Properties[name]
 	p.Minimum, p.Maximum, p.Description = &lo, &hi, desc
 }
 
-// setDefault records the default of an optional property in the schema.
-func setDefault(s *jsonschema.Schema, name, raw string) {
+// marketADefault records the default of an optional property in the schema.
+func marketADefault(s *jsonschema.Schema, name, raw string) {
 	s.Properties[name].Default = json.RawMessage(raw)
 }
