@@ -158,6 +158,7 @@ var families = []func() []Tool{
 	coreTools,
 	performanceATools,
 	performanceBTools,
+	marketATools,
 	derivativesTools,
 }
 

@@ -31,7 +31,10 @@ type Spec struct {
 // are rejected. tighten then adds what Go types cannot say (enums,
 // minItems, minimum, maximum, defaults). Run validates the arguments
 // against that schema (errors name the field and the rule) and decodes
-// them strictly into In; the prepared call then runs run.
+// them strictly into In; the prepared call then runs run. Top-level
+// properties whose type implements PrefixDecoder skip the generic
+// validation and decode with their own decoder (see PrefixDecoder); the
+// rest is validated as above.
 func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) (any, error), tighten func(s *jsonschema.Schema)) Tool {
 	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas()})
 	if err != nil {
@@ -45,6 +48,10 @@ func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) 
 	if err != nil {
 		panic(fmt.Sprintf("catalog: resolving schema for %s: %v", spec.Name, err))
 	}
+	plan, err := planFor[In](schema)
+	if err != nil {
+		panic(fmt.Sprintf("catalog: resolving the split schema for %s: %v", spec.Name, err))
+	}
 	return Tool{
 		Name:        spec.Name,
 		Description: spec.Description,
@@ -52,6 +59,14 @@ func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) 
 		Operation:   spec.Operation,
 		InputSchema: schema,
 		Prepare: func(call Call) (Prepared, error) {
+			if plan != nil {
+				if in, ok, err := decodeFast[In](plan, call.Arguments); ok {
+					if err != nil {
+						return nil, err
+					}
+					return func(ctx context.Context) (any, error) { return run(ctx, call, in) }, nil
+				}
+			}
 			in, err := Decode[In](resolved, call.Arguments)
 			if err != nil {
 				return nil, err

@@ -1,0 +1,186 @@
+package market
+
+import (
+	"math"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Liquidity states.
+const (
+	LiquidityNormal   = "NORMAL"
+	LiquidityThinning = "THINNING"
+	LiquidityStressed = "STRESSED"
+	LiquiditySpike    = "SPIKE"
+)
+
+// Liquidity rules (finance-methods.md §5.7), pinned.
+const (
+	LiquidityMinBars         = 2
+	LiquidityDefaultPeriod   = 20
+	LiquiditySpikeZ          = 3.0 // log-volume z-score at or above: SPIKE
+	LiquiditySpikeRVOL       = 3.0 // or relative volume at or above: SPIKE
+	LiquidityStressPct       = 90  // Amihud percentile at or above...
+	LiquidityStressRange     = 1.5 // ...with range expansion at or above: STRESSED
+	LiquidityStressMinValues = 10  // Amihud values needed to rank (else no STRESSED)
+	LiquidityThinRatio       = 0.6 // short/long mean volume below: THINNING
+	LiquidityPctWindow       = 200 // Amihud ranked over the last ≤200 rolling values
+)
+
+// LiquidityResult is the answer of analyze_liquidity. Nullable fields are
+// null when the input is too short or degenerate for them (see each).
+type LiquidityResult struct {
+	State            string         `json:"state"`              // NORMAL | THINNING | STRESSED | SPIKE
+	Reasons          []string       `json:"reasons"`            // the rule that decided
+	Period           int            `json:"period"`             // requested baseline window
+	BaselineBars     int            `json:"baseline_bars"`      // bars in the baseline actually used: min(period, bars-1)
+	VolumeZScore     *toolkit.Float `json:"volume_z_score"`     // (ln v_t - mean ln v)/sd over the baseline (population sd); null if sd is 0, fewer than 2 baseline bars with volume, or v_t is 0
+	RelativeVolume   *toolkit.Float `json:"relative_volume"`    // v_t / mean volume of the baseline; null if that mean is 0
+	RangeExpansion   *toolkit.Float `json:"range_expansion"`    // (h_t - l_t) / mean(h - l) of the baseline; null if that mean is 0
+	Amihud           *toolkit.Float `json:"amihud_illiquidity"` // mean over the last baseline-many bars of |ln(c_t/c_{t-1})|/(c_t·v_t), × 1e6; null without a usable bar
+	AmihudPercentile *toolkit.Float `json:"amihud_percentile"`  // 0-100 mid-rank of the current Amihud among its last ≤200 rolling values; null with fewer than 10
+	VolumeTrendRatio toolkit.Float  `json:"volume_trend_ratio"` // mean volume of the last short window / of the last long window
+	ShortWindow      int            `json:"short_window"`       // min(5, ceil(bars/4))
+	LongWindow       int            `json:"long_window"`        // min(50, bars)
+	ZeroVolumeBars   int            `json:"zero_volume_bars"`   // bars with volume 0 (skipped by log volume and Amihud)
+	Bars             int            `json:"bars"`
+}
+
+// AnalyzeLiquidity classifies the liquidity of the last bar (bars oldest
+// first, at least 2; period ≥ 2 is the baseline window, default 20, shrunk
+// to bars-1 when fewer bars are given). Rules, first match wins:
+//
+//   - SPIKE: log-volume z-score ≥ 3 or relative volume ≥ 3;
+//   - STRESSED: Amihud illiquidity percentile ≥ 90 (needs ≥ 10 rolling
+//     values) and range expansion ≥ 1.5;
+//   - THINNING: mean volume of the last short window is below 0.6 × that
+//     of the long window;
+//   - NORMAL otherwise.
+//
+// The baseline is the bars before the last one, so the last bar is
+// compared with its own history.
+func AnalyzeLiquidity(bars []Bar, period int) (*LiquidityResult, error) {
+	if err := ValidateBars("bars", bars); err != nil {
+		return nil, err
+	}
+	if period == 0 {
+		period = LiquidityDefaultPeriod
+	}
+	if err := checkPeriod("period", period, 2); err != nil {
+		return nil, err
+	}
+	n := len(bars)
+	if n < LiquidityMinBars {
+		return nil, invalid("bars", "analyze_liquidity needs at least %d bars; %d provided", LiquidityMinBars, n)
+	}
+	c := Columns(bars)
+	last := n - 1
+	w := min(period, n-1)
+	base := last - w // baseline = bars base..last-1
+	res := &LiquidityResult{Period: period, BaselineBars: w, Bars: n}
+	for _, v := range c.Volume {
+		if v == 0 {
+			res.ZeroVolumeBars++
+		}
+	}
+
+	// Volume z-score on log volume and relative volume.
+	var lv []float64
+	vsum, rsum := 0.0, 0.0
+	for i := base; i < last; i++ {
+		vsum += c.Volume[i]
+		rsum += c.High[i] - c.Low[i]
+		if c.Volume[i] > 0 {
+			lv = append(lv, math.Log(c.Volume[i]))
+		}
+	}
+	vT := c.Volume[last]
+	if len(lv) >= 2 && vT > 0 {
+		m := meanOf(lv)
+		ss := 0.0
+		for _, x := range lv {
+			ss += (x - m) * (x - m)
+		}
+		if sd := math.Sqrt(ss / float64(len(lv))); sd > 0 {
+			res.VolumeZScore = flp((math.Log(vT) - m) / sd)
+		}
+	}
+	if vsum > 0 {
+		res.RelativeVolume = flp(vT / (vsum / float64(w)))
+	}
+	if rsum > 0 {
+		res.RangeExpansion = flp((c.High[last] - c.Low[last]) / (rsum / float64(w)))
+	}
+
+	// Amihud: rolling mean of |r|/(c·v) over w bars, ranked over ≤200 values.
+	illiq := make([]float64, n) // 0 where undefined (bar 0, zero volume), tracked by ok
+	ok := make([]bool, n)
+	for i := 1; i < n; i++ {
+		if c.Volume[i] > 0 {
+			illiq[i] = math.Abs(math.Log(c.Close[i]/c.Close[i-1])) / (c.Close[i] * c.Volume[i]) * 1e6
+			ok[i] = true
+		}
+	}
+	start := max(w, n-LiquidityPctWindow) // first window end that is ranked
+	sum, k := 0.0, 0
+	for i := start - w + 1; i <= start; i++ {
+		if ok[i] {
+			sum += illiq[i]
+			k++
+		}
+	}
+	rolling := make([]float64, 0, n-start)
+	for end := start; end < n; end++ {
+		if end > start {
+			if ok[end] {
+				sum += illiq[end]
+				k++
+			}
+			if old := end - w; ok[old] {
+				sum -= illiq[old]
+				k--
+			}
+			if k == 0 {
+				sum = 0
+			}
+		}
+		if k > 0 {
+			rolling = append(rolling, sum/float64(k))
+		}
+	}
+	var amihudPct float64
+	if k > 0 { // the window ending at the last bar has a usable bar
+		cur := rolling[len(rolling)-1]
+		res.Amihud = flp(cur)
+		if len(rolling) >= LiquidityStressMinValues {
+			amihudPct = 100 * midRank(rolling, cur)
+			res.AmihudPercentile = flp(amihudPct)
+		}
+	}
+
+	// Volume trend.
+	res.ShortWindow = min(5, (n+3)/4)
+	res.LongWindow = min(50, n)
+	shortM := meanOf(c.Volume[n-res.ShortWindow:])
+	longM := meanOf(c.Volume[n-res.LongWindow:])
+	ratio := 1.0
+	if longM > 0 {
+		ratio = shortM / longM
+	}
+	res.VolumeTrendRatio = fl(ratio)
+
+	switch {
+	case res.VolumeZScore != nil && *res.VolumeZScore >= LiquiditySpikeZ:
+		res.State, res.Reasons = LiquiditySpike, []string{"log-volume z-score >= 3"}
+	case res.RelativeVolume != nil && *res.RelativeVolume >= LiquiditySpikeRVOL:
+		res.State, res.Reasons = LiquiditySpike, []string{"relative volume >= 3"}
+	case res.AmihudPercentile != nil && amihudPct >= LiquidityStressPct &&
+		res.RangeExpansion != nil && *res.RangeExpansion >= LiquidityStressRange:
+		res.State, res.Reasons = LiquidityStressed, []string{"Amihud illiquidity percentile >= 90", "range expansion >= 1.5"}
+	case ratio < LiquidityThinRatio:
+		res.State, res.Reasons = LiquidityThinning, []string{"short-window mean volume < 0.6 x long-window mean"}
+	default:
+		res.State, res.Reasons = LiquidityNormal, []string{"no spike, stress or thinning rule met"}
+	}
+	return res, nil
+}

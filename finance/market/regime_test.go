@@ -1,0 +1,90 @@
+package market
+
+import (
+	"testing"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDetectRegimePlanted plants each regime and requires at least 90 %
+// correct labels at bars well inside the planted segment (20 seeds × 5
+// evaluation points each).
+func TestDetectRegimePlanted(t *testing.T) {
+	calm := segment{n: 250, vol: 0.01, meanRevert: 0.1}
+	cases := []struct {
+		want     string
+		segs     []segment
+		from, to int // evaluation bars (exclusive end indexes)
+	}{
+		{RegimeTrendingUp, []segment{{n: 300, drift: 0.005, vol: 0.01}}, 250, 300},
+		{RegimeTrendingDown, []segment{{n: 300, drift: -0.005, vol: 0.01}}, 250, 300},
+		{RegimeRanging, []segment{{n: 300, vol: 0.01, meanRevert: 0.15}}, 250, 300},
+		{RegimeLowVol, []segment{calm, {n: 60, vol: 0.003, meanRevert: 0.1}}, 270, 290},
+		{RegimeVolatile, []segment{calm, {n: 60, vol: 0.03, meanRevert: 0.1}}, 270, 290},
+	}
+	for _, tc := range cases {
+		t.Run(tc.want, func(t *testing.T) {
+			right, total := 0, 0
+			for seed := uint64(1); seed <= 20; seed++ {
+				bars := plantedBars(seed, 100, tc.segs...)
+				for end := tc.from; end <= tc.to; end += (tc.to - tc.from) / 4 {
+					r, err := DetectRegime(bars[:end])
+					require.NoError(t, err)
+					total++
+					if r.Regime == tc.want {
+						right++
+					}
+					assert.GreaterOrEqual(t, float64(r.Confidence), 0.0)
+					assert.LessOrEqual(t, float64(r.Confidence), 1.0)
+				}
+			}
+			assert.GreaterOrEqual(t, float64(right)/float64(total), 0.90, "%d of %d labelled %s", right, total, tc.want)
+		})
+	}
+}
+
+func TestDetectRegimeEvidenceAndEdges(t *testing.T) {
+	bars := plantedBars(3, 100, segment{n: 300, drift: 0.005, vol: 0.01})
+	r, err := DetectRegime(bars)
+	require.NoError(t, err)
+	assert.Equal(t, RegimeTrendingUp, r.Regime)
+	assert.Equal(t, 200, r.Evidence.SMAPeriod)
+	assert.Equal(t, 200, r.Evidence.ATRPercentileWindow)
+	assert.Greater(t, float64(r.Evidence.ADX), RegimeADXTrend)
+	assert.Greater(t, float64(r.Evidence.SMASlope), RegimeSlopeMin)
+	assert.Greater(t, float64(r.Evidence.PlusDI), float64(r.Evidence.MinusDI))
+	assert.NotEmpty(t, r.Reasons)
+
+	// Exactly 200 bars: the long SMA shrinks to 180 so its 20-bar slope exists.
+	r, err = DetectRegime(bars[:200])
+	require.NoError(t, err)
+	assert.Equal(t, 180, r.Evidence.SMAPeriod)
+
+	// A flat series has no range at all.
+	flat := make([]Bar, 200)
+	for i := range flat {
+		flat[i] = Bar{Open: 10, High: 10, Low: 10, Close: 10, Volume: 1}
+	}
+	r, err = DetectRegime(flat)
+	require.NoError(t, err)
+	assert.Equal(t, RegimeLowVol, r.Regime)
+	assert.Equal(t, toolkit.Float(1), r.Confidence)
+
+	// The regime does not depend on the price scale (ADX has no absolute epsilon).
+	micro := make([]Bar, len(bars))
+	for i, b := range bars {
+		micro[i] = Bar{Open: b.Open * 1e-9, High: b.High * 1e-9, Low: b.Low * 1e-9, Close: b.Close * 1e-9, Volume: b.Volume}
+	}
+	rm, err := DetectRegime(micro)
+	require.NoError(t, err)
+	r, _ = DetectRegime(bars)
+	assert.Equal(t, r.Regime, rm.Regime)
+	assert.InDelta(t, float64(r.Evidence.ADX), float64(rm.Evidence.ADX), 1e-9)
+
+	_, err = DetectRegime(bars[:199])
+	require.Error(t, err)
+	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	assert.Contains(t, toolkit.MessageOf(err), "at least 200 bars")
+}
