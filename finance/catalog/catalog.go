@@ -129,7 +129,9 @@ func (c *Catalog) Call(ctx context.Context, name string, call Call) (any, error)
 
 // families lists the constructors of the built-in tool families, in the
 // order they appear in the catalog.
-var families = []func() []Tool{}
+var families = []func() []Tool{
+	marketBTools,
+}
 
 // Default returns a new catalog with every built-in tool registered.
 func Default() *Catalog {
