@@ -64,17 +64,27 @@ func supFCritical(alpha, trim, xm float64) float64 {
 // distribution): the alternating series 1 - 2Σ(-1)^{k-1}e^{-2k²x²} for
 // x >= 1 and the Jacobi-theta form √(2π)/x·Σe^{-(2k-1)²π²/(8x²)} below.
 func kolmogorovCDF(x float64) float64 {
-	if !(x > 0) {
+	switch {
+	case !(x > 0):
 		return 0
+	case x < 1:
+		return clampB(kolmogorovTheta(x), 0, 1)
 	}
-	if x < 1 {
-		s := 0.0
-		for k := 1; k <= 20; k++ {
-			d := float64(2*k - 1)
-			s += math.Exp(-d * d * math.Pi * math.Pi / (8 * x * x))
-		}
-		return clampB(math.Sqrt(2*math.Pi)/x*s, 0, 1)
+	return clampB(kolmogorovAlternating(x), 0, 1)
+}
+
+// kolmogorovTheta is the Jacobi-theta form, fast to converge for small x.
+func kolmogorovTheta(x float64) float64 {
+	s := 0.0
+	for k := 1; k <= 20; k++ {
+		d := float64(2*k - 1)
+		s += math.Exp(-d * d * math.Pi * math.Pi / (8 * x * x))
 	}
+	return math.Sqrt(2*math.Pi) / x * s
+}
+
+// kolmogorovAlternating is the alternating series, fast for large x.
+func kolmogorovAlternating(x float64) float64 {
 	s := 0.0
 	for k := 1; k <= 100; k++ {
 		term := math.Exp(-2 * float64(k*k) * x * x)
@@ -87,7 +97,7 @@ func kolmogorovCDF(x float64) float64 {
 			break
 		}
 	}
-	return clampB(1-2*s, 0, 1)
+	return 1 - 2*s
 }
 
 // kolmogorovQuantile inverts kolmogorovCDF by bisection.

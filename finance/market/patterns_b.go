@@ -76,26 +76,27 @@ type PatternReport struct {
 
 // candleRecogniser ties a TA-Lib CDL function to its reported name(s).
 type candleRecogniser struct {
-	talib   string // TA-Lib function name
-	bullish string // name when the answer is positive
-	bearish string // name when the answer is negative
-	size    int    // candles in the pattern
-	run     func(k ohlcB, out []int)
+	talib    string // TA-Lib function name
+	bullish  string // name when the answer is positive
+	bearish  string // name when the answer is negative
+	size     int    // candles in the pattern
+	lookback int    // TA-Lib lookback: the first bar with an answer
+	run      func(k ohlcB, out []int)
 }
 
 // candleRecognisers lists the TA-Lib candlestick functions we mirror.
 var candleRecognisers = []candleRecogniser{
-	{"CDLENGULFING", "bullish_engulfing", "bearish_engulfing", 2, cdlEngulfing},
-	{"CDLHAMMER", "hammer", "", 1, cdlHammer},
-	{"CDLSHOOTINGSTAR", "", "shooting_star", 1, cdlShootingStar},
-	{"CDLDOJI", "doji", "", 1, cdlDoji},
-	{"CDLMORNINGSTAR", "morning_star", "", 3, func(k ohlcB, out []int) { cdlStar(k, out, 1) }},
-	{"CDLEVENINGSTAR", "", "evening_star", 3, func(k ohlcB, out []int) { cdlStar(k, out, -1) }},
-	{"CDL3WHITESOLDIERS", "three_white_soldiers", "", 3, cdlSoldiers},
-	{"CDL3BLACKCROWS", "", "three_black_crows", 3, cdlCrows},
-	{"CDLHARAMI", "bullish_harami", "bearish_harami", 2, cdlHarami},
-	{"CDLPIERCING", "piercing", "", 2, cdlPiercing},
-	{"CDLDARKCLOUDCOVER", "", "dark_cloud_cover", 2, cdlDarkCloud},
+	{"CDLENGULFING", "bullish_engulfing", "bearish_engulfing", 2, 2, cdlEngulfing},
+	{"CDLHAMMER", "hammer", "", 1, 11, cdlHammer},
+	{"CDLSHOOTINGSTAR", "", "shooting_star", 1, 11, cdlShootingStar},
+	{"CDLDOJI", "doji", "", 1, 10, cdlDoji},
+	{"CDLMORNINGSTAR", "morning_star", "", 3, 12, func(k ohlcB, out []int) { cdlStar(k, out, 1) }},
+	{"CDLEVENINGSTAR", "", "evening_star", 3, 12, func(k ohlcB, out []int) { cdlStar(k, out, -1) }},
+	{"CDL3WHITESOLDIERS", "three_white_soldiers", "", 3, 12, cdlSoldiers},
+	{"CDL3BLACKCROWS", "", "three_black_crows", 3, 13, cdlCrows},
+	{"CDLHARAMI", "bullish_harami", "bearish_harami", 2, 11, cdlHarami},
+	{"CDLPIERCING", "piercing", "", 2, 11, cdlPiercing},
+	{"CDLDARKCLOUDCOVER", "", "dark_cloud_cover", 2, 11, cdlDarkCloud},
 }
 
 // recentPatternWindow is the number of final bars whose patterns set the
