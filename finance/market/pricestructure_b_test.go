@@ -235,7 +235,7 @@ func TestPriceStructureGolden(t *testing.T) {
 func TestStructuralBreakGolden(t *testing.T) {
 	bars := randomBarsB(44, 260, 0.01)
 	for i := 150; i < len(bars); i++ { // a planted drift after bar 150
-		f := toolkit.Float(1 + 0.004*float64(i-149))
+		f := toolkit.Float(1 + 0.008*float64(i-149))
 		bars[i].Open, bars[i].High, bars[i].Low, bars[i].Close = bars[i].Open*f, bars[i].High*f, bars[i].Low*f, bars[i].Close*f
 	}
 	r, err := DetectStructuralBreak(bars, BreakOptions{})
