@@ -38,22 +38,22 @@ func TestCandlesMatchTALib(t *testing.T) {
 	require.NotEmpty(t, g.Series)
 	hits := map[string]int{}
 	for _, s := range g.Series {
-		k := ohlcB{o: s.Open, h: s.High, l: s.Low, c: s.Close}
-		out := make([]int, len(s.Close))
+		k := ohlcB{o: s.Open, h: s.High, l: s.Low, c: s.Close}.withRanges()
+		out := make([]int8, len(s.Close))
 		for _, r := range candleRecognisers {
 			want, ok := s.Outputs[r.talib]
 			require.True(t, ok, "%s: no golden output for %s", s.Name, r.talib)
 			require.Len(t, want.Values, len(out))
 			assert.Equal(t, r.lookback, want.BegIndex, "%s %s: lookback", s.Name, r.talib)
 			clear(out)
-			r.run(k, out)
+			r.run(&k, out)
 			mismatches := 0
 			for i, w := range want.Values {
 				if w == nil {
 					assert.Zero(t, out[i], "%s %s[%d]: answer before TA-Lib's begIndex", s.Name, r.talib, i)
 					continue
 				}
-				if out[i] != *w {
+				if int(out[i]) != *w {
 					mismatches++
 					if mismatches <= 3 {
 						t.Errorf("%s %s[%d]: got %d, TA-Lib %d", s.Name, r.talib, i, out[i], *w)
@@ -99,7 +99,7 @@ func candleFixture(trend float64, pattern ...[4]float64) ohlcB {
 	for _, b := range pattern {
 		k.o, k.h, k.l, k.c = append(k.o, b[0]), append(k.h, b[1]), append(k.l, b[2]), append(k.c, b[3])
 	}
-	return k
+	return k.withRanges()
 }
 
 // TestCandleTextbookCases checks each recogniser on a hand-built textbook
@@ -144,18 +144,19 @@ func TestCandleTextbookCases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ok := byName[tc.talib]
 			require.True(t, ok)
-			out := make([]int, len(tc.k.c))
-			r.run(tc.k, out)
+			out := make([]int8, len(tc.k.c))
+			r.run(&tc.k, out)
 			last := len(out) - 1
-			assert.Equal(t, tc.want, out[last], "answer at the pattern's last bar")
+			assert.Equal(t, tc.want, int(out[last]), "answer at the pattern's last bar")
 			// Each pattern needs its defining feature: break the last candle
 			// into a plain copy of the previous context bar and it must vanish.
 			k2 := ohlcB{o: append([]float64(nil), tc.k.o...), h: append([]float64(nil), tc.k.h...),
 				l: append([]float64(nil), tc.k.l...), c: append([]float64(nil), tc.k.c...)}
 			k2.o[last], k2.h[last], k2.l[last], k2.c[last] = 100, 106, 94, 100.001
+			k2 = k2.withRanges()
 			clear(out)
 			if tc.talib != "CDLDOJI" {
-				r.run(k2, out)
+				r.run(&k2, out)
 				assert.Zero(t, out[last], "a wide neutral bar must not complete the pattern")
 			}
 		})
@@ -168,9 +169,10 @@ func TestCandleShortSeriesGiveZeros(t *testing.T) {
 	for n := 0; n <= 14; n++ {
 		k := candleFixture(1)
 		k.o, k.h, k.l, k.c = k.o[:n], k.h[:n], k.l[:n], k.c[:n]
-		out := make([]int, n)
+		k = k.withRanges()
+		out := make([]int8, n)
 		for _, r := range candleRecognisers {
-			r.run(k, out)
+			r.run(&k, out)
 			for i := 0; i < n && i < r.lookback; i++ {
 				assert.Zero(t, out[i], "%s n=%d i=%d", r.talib, n, i)
 			}

@@ -1,5 +1,7 @@
 package market
 
+import "github.com/agentfinance/toolkit"
+
 // Chart patterns of detect_patterns. Every threshold is in units of the
 // range scale (ATR14, see rangeScaleB) so the rules do not depend on the
 // price level. Swing points use the Williams fractal (2 bars each side);
@@ -27,20 +29,17 @@ const (
 // 50 + 50·(distance beyond the level)/ATR, clamped to 0..100.
 func appendBreakouts(ps []Pattern, k ohlcB, scale []float64, period int) []Pattern {
 	prevUp, prevDown := false, false
+	mx, mn := windowExtremesB(k.h, k.l, period)
 	for i := period; i < len(k.c); i++ {
-		hi, lo := k.h[i-period], k.l[i-period]
-		for t := i - period + 1; t < i; t++ {
-			hi = max(hi, k.h[t])
-			lo = min(lo, k.l[t])
-		}
+		hi, lo := mx[i-1], mn[i-1] // the period bars before i
 		up, down := k.c[i] > hi, k.c[i] < lo
 		if up && !prevUp {
 			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: "breakout", Type: PatternChart,
-				Direction: PatternBullish, Strength: patternStrength(50 + 50*(k.c[i]-hi)/scale[i]), Level: floatPtrB(hi)})
+				Direction: PatternBullish, Strength: patternStrength(50 + 50*(k.c[i]-hi)/scale[i]), Level: toolkit.Float(hi)})
 		}
 		if down && !prevDown {
 			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: "breakdown", Type: PatternChart,
-				Direction: PatternBearish, Strength: patternStrength(50 + 50*(lo-k.c[i])/scale[i]), Level: floatPtrB(lo)})
+				Direction: PatternBearish, Strength: patternStrength(50 + 50*(lo-k.c[i])/scale[i]), Level: toolkit.Float(lo)})
 		}
 		prevUp, prevDown = up, down
 	}
@@ -74,7 +73,7 @@ func appendCrossovers(ps []Pattern, k ohlcB) []Pattern {
 			if i-maSlopeBars >= maSlow-1 && float64(sign)*(slow[i]-slow[i-maSlopeBars]) > 0 {
 				s += 25
 			}
-			p := Pattern{Index: i, StartIndex: i - 1, Type: PatternChart, Strength: s, Level: floatPtrB(slow[i])}
+			p := Pattern{Index: i, StartIndex: i - 1, Type: PatternChart, Strength: s, Level: toolkit.Float(slow[i])}
 			if sign > 0 {
 				p.Name, p.Direction = "bullish_ma_crossover", PatternBullish
 			} else {
@@ -114,7 +113,7 @@ func swingPointsB(x []float64, w int, high bool) []int {
 // (higher high) while RSI makes a higher low (lower high), with the first
 // RSI reading below (above) 50. Reported at the bar confirming the second
 // swing. Strength = 40 + 2·|RSI difference|, clamped to 0..100.
-func appendDivergences(ps []Pattern, k ohlcB) []Pattern {
+func appendDivergences(ps []Pattern, k ohlcB, swingHighs, swingLows []int) []Pattern {
 	rsi := rsiSeriesB(k.c, rsiPeriodB)
 	w := patternSwingWindow
 	check := func(sw []int, x []float64, bullish bool) {
@@ -132,7 +131,7 @@ func appendDivergences(ps []Pattern, k ohlcB) []Pattern {
 			if !ok {
 				continue
 			}
-			p := Pattern{Index: t2 + w, StartIndex: t1, Type: PatternChart, Level: floatPtrB(x[t2]),
+			p := Pattern{Index: t2 + w, StartIndex: t1, Type: PatternChart, Level: toolkit.Float(x[t2]),
 				Strength: patternStrength(40 + 2*abs64B(rsi[t2]-rsi[t1]))}
 			if bullish {
 				p.Name, p.Direction = "bullish_rsi_divergence", PatternBullish
@@ -142,8 +141,8 @@ func appendDivergences(ps []Pattern, k ohlcB) []Pattern {
 			ps = append(ps, p)
 		}
 	}
-	check(swingPointsB(k.l, w, false), k.l, true)
-	check(swingPointsB(k.h, w, true), k.h, false)
+	check(swingLows, k.l, true)
+	check(swingHighs, k.h, false)
 	return ps
 }
 
@@ -155,10 +154,10 @@ func appendGaps(ps []Pattern, k ohlcB, scale []float64) []Pattern {
 		switch {
 		case k.l[i] > k.h[i-1]:
 			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: "gap_up", Type: PatternChart, Direction: PatternBullish,
-				Strength: patternStrength(100 * (k.l[i] - k.h[i-1]) / scale[i-1]), Level: floatPtrB(k.h[i-1])})
+				Strength: patternStrength(100 * (k.l[i] - k.h[i-1]) / scale[i-1]), Level: toolkit.Float(k.h[i-1])})
 		case k.h[i] < k.l[i-1]:
 			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: "gap_down", Type: PatternChart, Direction: PatternBearish,
-				Strength: patternStrength(100 * (k.l[i-1] - k.h[i]) / scale[i-1]), Level: floatPtrB(k.l[i-1])})
+				Strength: patternStrength(100 * (k.l[i-1] - k.h[i]) / scale[i-1]), Level: toolkit.Float(k.l[i-1])})
 		}
 	}
 	return ps
@@ -171,7 +170,7 @@ func appendGaps(ps []Pattern, k ohlcB, scale []float64) []Pattern {
 // beyond that trough (the neckline) from the bar confirming the second
 // swing up to 60 bars after it, unless a close beyond the farther extreme
 // comes first. Strength = 60 + 40·min(1, depth/(3·ATR)).
-func appendDoubles(ps []Pattern, k ohlcB, scale []float64) []Pattern {
+func appendDoubles(ps []Pattern, k ohlcB, scale []float64, swingHighs, swingLows []int) []Pattern {
 	w := patternSwingWindow
 	find := func(sw []int, top bool) {
 		for j := 1; j < len(sw); j++ {
@@ -217,7 +216,7 @@ func appendDoubles(ps []Pattern, k ohlcB, scale []float64) []Pattern {
 					continue
 				}
 				if top && k.c[i] < neck || !top && k.c[i] > neck {
-					p := Pattern{Index: i, StartIndex: p1, Type: PatternChart, Level: floatPtrB(neck),
+					p := Pattern{Index: i, StartIndex: p1, Type: PatternChart, Level: toolkit.Float(neck),
 						Strength: patternStrength(60 + 40*min(1, depth/(3*atr)))}
 					if top {
 						p.Name, p.Direction = "double_top", PatternBearish
@@ -230,8 +229,8 @@ func appendDoubles(ps []Pattern, k ohlcB, scale []float64) []Pattern {
 			}
 		}
 	}
-	find(swingPointsB(k.h, w, true), true)
-	find(swingPointsB(k.l, w, false), false)
+	find(swingHighs, true)
+	find(swingLows, false)
 	return ps
 }
 

@@ -1,7 +1,6 @@
 package market
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/agentfinance/toolkit"
@@ -27,8 +26,11 @@ func supportResistance(highs, lows []SwingPoint, last, tol float64) (support, re
 		pts = append(pts, swingPrice{float64(s.Price), s.Index})
 	}
 	slices.SortFunc(pts, func(a, b swingPrice) int {
-		if c := cmp.Compare(a.price, b.price); c != 0 {
-			return c
+		switch {
+		case a.price < b.price:
+			return -1
+		case a.price > b.price:
+			return 1
 		}
 		return a.index - b.index
 	})
@@ -72,13 +74,10 @@ func consolidationZones(k ohlcB, scale []float64, w int) []ConsolidationZone {
 	zones := []ConsolidationZone{}
 	n := len(k.c)
 	var cur *ConsolidationZone
+	mx, mn := windowExtremesB(k.h, k.l, w)
 	for end := w; end < n; end++ { // window [end-w+1, end]; the bar before it exists
 		start := end - w + 1
-		hi, lo := k.h[start], k.l[start]
-		for t := start + 1; t <= end; t++ {
-			hi = max(hi, k.h[t])
-			lo = min(lo, k.l[t])
-		}
+		hi, lo := mx[end], mn[end]
 		if hi-lo > consolidationRangeATR*scale[start-1] {
 			continue
 		}

@@ -43,14 +43,17 @@ type Pattern struct {
 	Direction  string `json:"direction"` // bullish | bearish | neutral
 	// Strength is 0..100; see docs/tools-market-b.md for each pattern.
 	Strength int `json:"strength"`
-	// TALibValue is the raw TA-Lib CDL answer (±100, ±80) of a candlestick.
-	TALibValue *int `json:"talib_value,omitempty"`
+	// TALibValue is the raw TA-Lib CDL answer (±100, ±80) of a
+	// candlestick; absent for chart patterns.
+	TALibValue int `json:"talib_value,omitempty"`
 	// TrendContext is the trend before a candlestick pattern:
 	// uptrend | downtrend | none.
 	TrendContext string `json:"trend_context,omitempty"`
 	// Level is the price level of a chart pattern: the broken range edge,
-	// the gap edge, the neckline of a double top/bottom.
-	Level *toolkit.Float `json:"level,omitempty"`
+	// the gap edge, the neckline of a double top/bottom, the slow SMA of a
+	// crossover, the second swing price of a divergence; absent for
+	// candlesticks.
+	Level toolkit.Float `json:"level,omitempty"`
 }
 
 // PatternSummary counts the patterns found.
@@ -81,7 +84,7 @@ type candleRecogniser struct {
 	bearish  string // name when the answer is negative
 	size     int    // candles in the pattern
 	lookback int    // TA-Lib lookback: the first bar with an answer
-	run      func(k ohlcB, out []int)
+	run      func(k *ohlcB, out []int8)
 }
 
 // candleRecognisers lists the TA-Lib candlestick functions we mirror.
@@ -90,8 +93,8 @@ var candleRecognisers = []candleRecogniser{
 	{"CDLHAMMER", "hammer", "", 1, 11, cdlHammer},
 	{"CDLSHOOTINGSTAR", "", "shooting_star", 1, 11, cdlShootingStar},
 	{"CDLDOJI", "doji", "", 1, 10, cdlDoji},
-	{"CDLMORNINGSTAR", "morning_star", "", 3, 12, func(k ohlcB, out []int) { cdlStar(k, out, 1) }},
-	{"CDLEVENINGSTAR", "", "evening_star", 3, 12, func(k ohlcB, out []int) { cdlStar(k, out, -1) }},
+	{"CDLMORNINGSTAR", "morning_star", "", 3, 12, func(k *ohlcB, out []int8) { cdlStar(k, out, 1) }},
+	{"CDLEVENINGSTAR", "", "evening_star", 3, 12, func(k *ohlcB, out []int8) { cdlStar(k, out, -1) }},
 	{"CDL3WHITESOLDIERS", "three_white_soldiers", "", 3, 12, cdlSoldiers},
 	{"CDL3BLACKCROWS", "", "three_black_crows", 3, 13, cdlCrows},
 	{"CDLHARAMI", "bullish_harami", "bearish_harami", 2, 11, cdlHarami},
@@ -108,7 +111,8 @@ const recentPatternWindow = 10
 // SMA 10/30 crossovers, RSI(14) divergences, gaps, double tops/bottoms)
 // in bars (oldest first). It needs at least PatternsMinBars bars; fewer is
 // an Invalid error (the catalog tool answers insufficient_bars instead).
-// Patterns are ordered by Index, then type (candlestick first), then name.
+// Patterns are ordered by Index, then type (candlestick first), name and
+// StartIndex.
 func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	if err := ValidateBars("bars", bars); err != nil {
 		return nil, err
@@ -125,64 +129,105 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	}
 	k := ohlcOfB(bars)
 	scale := rangeScaleB(k)
-	rep := &PatternReport{BarsAnalyzed: len(bars), BreakoutPeriod: period, Patterns: make([]Pattern, 0, len(bars)/8)}
-	rep.Patterns = appendCandlePatterns(rep.Patterns, k)
-	rep.Patterns = appendBreakouts(rep.Patterns, k, scale, period)
-	rep.Patterns = appendCrossovers(rep.Patterns, k)
-	rep.Patterns = appendDivergences(rep.Patterns, k)
-	rep.Patterns = appendGaps(rep.Patterns, k, scale)
-	rep.Patterns = appendDoubles(rep.Patterns, k, scale)
-	slices.SortStableFunc(rep.Patterns, func(a, b Pattern) int {
-		if a.Index != b.Index {
-			return a.Index - b.Index
+	chart := make([]Pattern, 0, len(bars)/16)
+	chart = appendBreakouts(chart, k, scale, period)
+	chart = appendCrossovers(chart, k)
+	swingHighs, swingLows := swingPointsB(k.h, patternSwingWindow, true), swingPointsB(k.l, patternSwingWindow, false)
+	chart = appendDivergences(chart, k, swingHighs, swingLows)
+	chart = appendGaps(chart, k, scale)
+	chart = appendDoubles(chart, k, scale, swingHighs, swingLows)
+	// sort the chart patterns through a permutation (moving int32s, not
+	// structs), then merge them with the candlesticks, already in order
+	order := make([]int32, len(chart))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return comparePatterns(&chart[a], &chart[b]) })
+	kr := k.withRanges()
+	candles := candlePatterns(&kr)
+	rep := &PatternReport{BarsAnalyzed: len(bars), BreakoutPeriod: period, Patterns: make([]Pattern, 0, len(chart)+len(candles))}
+	i, j := 0, 0
+	for i < len(candles) || j < len(order) {
+		if j == len(order) || i < len(candles) && comparePatterns(&candles[i], &chart[order[j]]) <= 0 {
+			rep.Patterns = append(rep.Patterns, candles[i])
+			i++
+		} else {
+			rep.Patterns = append(rep.Patterns, chart[order[j]])
+			j++
 		}
-		if a.Type != b.Type {
-			return strings.Compare(a.Type, b.Type)
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	}
 	rep.Summary = summarisePatterns(rep.Patterns, len(bars))
 	return rep, nil
 }
 
-// appendCandlePatterns runs every recogniser and grades each hit by the
-// trend before it.
-func appendCandlePatterns(ps []Pattern, k ohlcB) []Pattern {
-	out := make([]int, len(k.c))
-	for _, r := range candleRecognisers {
-		clear(out)
-		r.run(k, out)
-		for i, v := range out {
-			if v == 0 {
-				continue
+// comparePatterns orders patterns by Index, Type (candlestick first), Name
+// and StartIndex.
+func comparePatterns(a, b *Pattern) int {
+	if a.Index != b.Index {
+		return a.Index - b.Index
+	}
+	if c := strings.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return a.StartIndex - b.StartIndex
+}
+
+// candlePatterns runs every recogniser and returns the hits, graded by
+// the trend before them, in comparePatterns order.
+func candlePatterns(k *ohlcB) []Pattern {
+	n := len(k.c)
+	answers := make([]int8, len(candleRecognisers)*n)
+	for r := range candleRecognisers {
+		candleRecognisers[r].run(k, answers[r*n:(r+1)*n])
+	}
+	ps := make([]Pattern, 0, n/4)
+	for i := 0; i < n; i++ {
+		first := len(ps)
+		for r := range candleRecognisers {
+			if v := answers[r*n+i]; v != 0 {
+				ps = append(ps, candlePattern(k, &candleRecognisers[r], i, int(v)))
 			}
-			p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick}
-			raw := v
-			p.TALibValue = &raw
-			p.TrendContext = trendBefore(k, i-r.size)
-			strength := absIntB(v)
-			switch {
-			case r.talib == "CDLDOJI":
-				p.Name, p.Direction = r.bullish, PatternNeutral
-				if p.TrendContext == TrendContextNone {
-					strength /= 2
-				}
-			case v > 0:
-				p.Name, p.Direction = r.bullish, PatternBullish
-				if p.TrendContext != TrendContextDown {
-					strength /= 2
-				}
-			default:
-				p.Name, p.Direction = r.bearish, PatternBearish
-				if p.TrendContext != TrendContextUp {
-					strength /= 2
-				}
+		}
+		// at most 11 hits share a bar: insertion sort by name
+		for a := first + 1; a < len(ps); a++ {
+			for b := a; b > first && ps[b].Name < ps[b-1].Name; b-- {
+				ps[b], ps[b-1] = ps[b-1], ps[b]
 			}
-			p.Strength = strength
-			ps = append(ps, p)
 		}
 	}
 	return ps
+}
+
+// candlePattern turns the TA-Lib answer v of recogniser r at bar i into a
+// pattern: reversal patterns keep |v| as strength when the trend before
+// them runs against their direction and get half of it otherwise; a doji
+// keeps |v| after any trend and gets half of it without one.
+func candlePattern(k *ohlcB, r *candleRecogniser, i, v int) Pattern {
+	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v,
+		TrendContext: trendBefore(k, i-r.size)}
+	strength := absIntB(v)
+	switch {
+	case r.talib == "CDLDOJI":
+		p.Name, p.Direction = r.bullish, PatternNeutral
+		if p.TrendContext == TrendContextNone {
+			strength /= 2
+		}
+	case v > 0:
+		p.Name, p.Direction = r.bullish, PatternBullish
+		if p.TrendContext != TrendContextDown {
+			strength /= 2
+		}
+	default:
+		p.Name, p.Direction = r.bearish, PatternBearish
+		if p.TrendContext != TrendContextUp {
+			strength /= 2
+		}
+	}
+	p.Strength = strength
+	return p
 }
 
 // trendContextBars is how far back trendBefore looks.
@@ -192,7 +237,7 @@ const trendContextBars = 10
 // uptrend when close[j] - close[j-10] is at least the mean high-low range
 // of bars j-9..j, downtrend when it is at most minus that range, none
 // otherwise or when fewer than 10 earlier bars exist.
-func trendBefore(k ohlcB, j int) string {
+func trendBefore(k *ohlcB, j int) string {
 	if j-trendContextBars < 0 {
 		return TrendContextNone
 	}
@@ -272,9 +317,4 @@ func patternStrength(v float64) int {
 		return 0
 	}
 	return int(math.Round(clampB(v, 0, 100)))
-}
-
-func floatPtrB(v float64) *toolkit.Float {
-	f := toolkit.Float(v)
-	return &f
 }

@@ -36,7 +36,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		require.Len(t, ps, 1, "only the first bar beyond the range is a breakout")
 		assert.Equal(t, 40, ps[0].Index)
 		assert.Equal(t, 20, ps[0].StartIndex)
-		assert.InDelta(t, 100.75, float64(*ps[0].Level), 1e-12) // highest high of the 20 prior bars
+		assert.InDelta(t, 100.75, float64(ps[0].Level), 1e-12) // highest high of the 20 prior bars
 		assert.Equal(t, PatternBullish, ps[0].Direction)
 		assert.Equal(t, 100, ps[0].Strength) // 2.25 beyond the level is > 1 ATR
 		down, err := DetectPatterns(pathBarsB(rangeThen(40, 99.1), 0.25), PatternOptions{})
@@ -44,7 +44,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		ps = findPattern(down, "breakdown")
 		require.Len(t, ps, 1)
 		assert.Equal(t, 40, ps[0].Index)
-		assert.InDelta(t, 99.25, float64(*ps[0].Level), 1e-12)
+		assert.InDelta(t, 99.25, float64(ps[0].Level), 1e-12)
 		// 0.15 below the level with ATR ~1.5 -> 50 + 50·0.15/ATR
 		atr := rangeScaleB(ohlcOfB(pathBarsB(rangeThen(40, 99.1), 0.25)))[40]
 		assert.Equal(t, patternStrength(50+50*0.15/atr), ps[0].Strength)
@@ -66,8 +66,8 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		require.Len(t, down, 1)
 		assert.Equal(t, 40, up[0].Index)
 		assert.Equal(t, 41, down[0].Index)
-		assert.InDelta(t, float64(bars[39].High), float64(*up[0].Level), 0)
-		assert.InDelta(t, 101.8, float64(*down[0].Level), 0)
+		assert.InDelta(t, float64(bars[39].High), float64(up[0].Level), 0)
+		assert.InDelta(t, 101.8, float64(down[0].Level), 0)
 		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScaleB(ohlcOfB(bars))[39]), up[0].Strength)
 	})
 	t.Run("moving-average crossover", func(t *testing.T) {
@@ -95,7 +95,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		ps := findPattern(r, "double_top")
 		require.Len(t, ps, 1)
 		assert.Equal(t, 20, ps[0].StartIndex)
-		assert.InDelta(t, 103.8, float64(*ps[0].Level), 1e-9) // the trough's low is the neckline
+		assert.InDelta(t, 103.8, float64(ps[0].Level), 1e-9) // the trough's low is the neckline
 		assert.Less(t, top[ps[0].Index], 103.8)
 		assert.GreaterOrEqual(t, top[ps[0].Index-1], 103.8, "reported at the first close below the neckline")
 		assert.Equal(t, PatternBearish, ps[0].Direction)
@@ -106,7 +106,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		require.NoError(t, err)
 		ps = findPattern(r, "double_bottom")
 		require.Len(t, ps, 1)
-		assert.InDelta(t, 106.2, float64(*ps[0].Level), 1e-9)
+		assert.InDelta(t, 106.2, float64(ps[0].Level), 1e-9)
 		assert.Equal(t, PatternBullish, ps[0].Direction)
 
 		// unequal peaks (second 3 ATR higher) are no double top
@@ -164,12 +164,11 @@ func TestCandlestickGradingAndTrendContext(t *testing.T) {
 	p := ps[len(ps)-1]
 	assert.Equal(t, len(bars)-1, p.Index)
 	assert.Equal(t, len(bars)-2, p.StartIndex)
-	require.NotNil(t, p.TALibValue)
-	assert.Equal(t, 100, *p.TALibValue)
+	assert.Equal(t, 100, p.TALibValue)
 	assert.Equal(t, TrendContextDown, p.TrendContext)
 	assert.Equal(t, 100, p.Strength, "a bullish reversal after a downtrend keeps full strength")
 	assert.Equal(t, PatternBullish, r.Summary.RecentBias)
-	assert.Equal(t, TrendContextNone, trendBefore(ohlcOfB(bars), 5), "fewer than 10 bars before")
+	assert.Equal(t, TrendContextNone, trendBefore(ptrB(ohlcOfB(bars)), 5), "fewer than 10 bars before")
 }
 
 // TestDetectPatternsProperties on seeded random walks: valid fields, order,
@@ -192,11 +191,12 @@ func TestDetectPatternsProperties(t *testing.T) {
 			assert.Contains(t, []string{PatternBullish, PatternBearish, PatternNeutral}, p.Direction)
 			if p.Type == PatternCandlestick {
 				assert.Equal(t, PatternCandlestick, names[p.Name], p.Name)
-				require.NotNil(t, p.TALibValue)
-				assert.Contains(t, []int{100, -100, 80, -80}, *p.TALibValue)
+				assert.Contains(t, []int{100, -100, 80, -80}, p.TALibValue)
+				assert.Zero(t, p.Level)
 			} else {
 				assert.Equal(t, PatternChart, p.Type)
-				assert.NotNil(t, p.Level, p.Name)
+				assert.Positive(t, float64(p.Level), p.Name)
+				assert.Zero(t, p.TALibValue)
 			}
 			if j > 0 {
 				q := r.Patterns[j-1]
@@ -226,9 +226,7 @@ func TestDetectPatternsProperties(t *testing.T) {
 		for j := range r.Patterns {
 			a, b := r.Patterns[j], rs.Patterns[j]
 			assert.Equal(t, [4]any{a.Index, a.Name, a.Strength, a.TrendContext}, [4]any{b.Index, b.Name, b.Strength, b.TrendContext})
-			if a.Level != nil {
-				assert.Equal(t, *a.Level*4, *b.Level)
-			}
+			assert.Equal(t, a.Level*4, b.Level)
 		}
 	}
 }
@@ -255,3 +253,5 @@ func TestDetectPatternsGolden(t *testing.T) {
 	require.NoError(t, err)
 	checkGoldenB(t, "market_b_patterns.json", r)
 }
+
+func ptrB(k ohlcB) *ohlcB { return &k }

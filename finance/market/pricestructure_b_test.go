@@ -242,3 +242,20 @@ func TestStructuralBreakGolden(t *testing.T) {
 	require.NoError(t, err)
 	checkGoldenB(t, "market_b_structural_break.json", r)
 }
+
+// TestWindowExtremesMatchBruteForce checks the monotonic-deque window
+// maxima and minima against a direct scan.
+func TestWindowExtremesMatchBruteForce(t *testing.T) {
+	k := ohlcOfB(randomBarsB(12, 300, 0.01))
+	for _, w := range []int{1, 2, 5, 20} {
+		mx, mn := windowExtremesB(k.h, k.l, w)
+		for i := w - 1; i < len(k.h); i++ {
+			hi, lo := k.h[i], k.l[i]
+			for j := i - w + 1; j <= i; j++ {
+				hi, lo = max(hi, k.h[j]), min(lo, k.l[j])
+			}
+			require.Equal(t, hi, mx[i], "w=%d i=%d", w, i)
+			require.Equal(t, lo, mn[i], "w=%d i=%d", w, i)
+		}
+	}
+}

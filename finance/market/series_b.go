@@ -11,9 +11,25 @@ import "math"
 // ohlcB holds the OHLC prices of a bar slice as parallel float64 slices.
 type ohlcB struct {
 	o, h, l, c []float64
+	// rb and hl are the real bodies |c-o| and ranges h-l, precomputed by
+	// withRanges for the candle averages.
+	rb, hl []float64
 }
 
-// ohlcOfB copies bars into one backing array of 4n float64 values.
+// withRanges returns k with rb and hl filled.
+func (k ohlcB) withRanges() ohlcB {
+	n := len(k.c)
+	buf := make([]float64, 2*n)
+	k.rb, k.hl = buf[:n:n], buf[n:]
+	for i := range n {
+		k.rb[i] = math.Abs(k.c[i] - k.o[i])
+		k.hl[i] = k.h[i] - k.l[i]
+	}
+	return k
+}
+
+// ohlcOfB copies bars into one backing array of 4n float64 values (rb
+// and hl stay nil; see withRanges).
 func ohlcOfB(bars []Bar) ohlcB {
 	n := len(bars)
 	buf := make([]float64, 4*n)
@@ -127,4 +143,36 @@ func rsiValueB(gain, loss float64) float64 {
 // clampB limits v to [lo, hi].
 func clampB(v, lo, hi float64) float64 {
 	return math.Max(lo, math.Min(hi, v))
+}
+
+// windowExtremesB returns, for every i >= w-1, the highest of hi[i-w+1..i]
+// in mx[i] and the lowest of lo[i-w+1..i] in mn[i] (monotonic deques,
+// O(n)); earlier slots are 0.
+func windowExtremesB(hi, lo []float64, w int) (mx, mn []float64) {
+	n := len(hi)
+	buf := make([]float64, 2*n)
+	mx, mn = buf[:n:n], buf[n:]
+	qi := make([]int32, 2*n)
+	qmax, qmin := qi[:0:n], qi[n:n]
+	hmax, hmin := 0, 0
+	for i := 0; i < n; i++ {
+		for len(qmax) > hmax && hi[qmax[len(qmax)-1]] <= hi[i] {
+			qmax = qmax[:len(qmax)-1]
+		}
+		qmax = append(qmax, int32(i))
+		for len(qmin) > hmin && lo[qmin[len(qmin)-1]] >= lo[i] {
+			qmin = qmin[:len(qmin)-1]
+		}
+		qmin = append(qmin, int32(i))
+		if int(qmax[hmax]) <= i-w {
+			hmax++
+		}
+		if int(qmin[hmin]) <= i-w {
+			hmin++
+		}
+		if i >= w-1 {
+			mx[i], mn[i] = hi[qmax[hmax]], lo[qmin[hmin]]
+		}
+	}
+	return mx, mn
 }
