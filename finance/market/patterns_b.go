@@ -137,23 +137,20 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	chart = appendGaps(chart, k, scale)
 	chart = appendDoubles(chart, k, scale, swingHighs, swingLows)
 	// sort the chart patterns through a permutation (moving int32s, not
-	// structs), then merge them with the candlesticks, already in order
+	// structs), then interleave them with the candlesticks bar by bar
 	order := make([]int32, len(chart))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return comparePatterns(&chart[a], &chart[b]) })
 	kr := k.withRanges()
-	candles := candlePatterns(&kr)
-	rep := &PatternReport{BarsAnalyzed: len(bars), BreakoutPeriod: period, Patterns: make([]Pattern, 0, len(chart)+len(candles))}
-	i, j := 0, 0
-	for i < len(candles) || j < len(order) {
-		if j == len(order) || i < len(candles) && comparePatterns(&candles[i], &chart[order[j]]) <= 0 {
-			rep.Patterns = append(rep.Patterns, candles[i])
-			i++
-		} else {
+	answers, hits := candleAnswers(&kr)
+	rep := &PatternReport{BarsAnalyzed: len(bars), BreakoutPeriod: period, Patterns: make([]Pattern, 0, hits+len(chart))}
+	j := 0
+	for i := range bars { // per bar: its candlesticks (by name), then its chart patterns
+		rep.Patterns = appendCandlesAt(rep.Patterns, &kr, answers, i)
+		for ; j < len(order) && chart[order[j]].Index == i; j++ {
 			rep.Patterns = append(rep.Patterns, chart[order[j]])
-			j++
 		}
 	}
 	rep.Summary = summarisePatterns(rep.Patterns, len(bars))
@@ -175,27 +172,35 @@ func comparePatterns(a, b *Pattern) int {
 	return a.StartIndex - b.StartIndex
 }
 
-// candlePatterns runs every recogniser and returns the hits, graded by
-// the trend before them, in comparePatterns order.
-func candlePatterns(k *ohlcB) []Pattern {
+// candleAnswers runs every recogniser: answers[r·n + i] is recogniser r's
+// TA-Lib answer at bar i; hits counts the non-zero answers.
+func candleAnswers(k *ohlcB) (answers []int8, hits int) {
 	n := len(k.c)
-	answers := make([]int8, len(candleRecognisers)*n)
+	answers = make([]int8, len(candleRecognisers)*n)
 	for r := range candleRecognisers {
 		candleRecognisers[r].run(k, answers[r*n:(r+1)*n])
 	}
-	ps := make([]Pattern, 0, n/4)
-	for i := 0; i < n; i++ {
-		first := len(ps)
-		for r := range candleRecognisers {
-			if v := answers[r*n+i]; v != 0 {
-				ps = append(ps, candlePattern(k, &candleRecognisers[r], i, int(v)))
-			}
+	for _, v := range answers {
+		if v != 0 {
+			hits++
 		}
-		// at most 11 hits share a bar: insertion sort by name
-		for a := first + 1; a < len(ps); a++ {
-			for b := a; b > first && ps[b].Name < ps[b-1].Name; b-- {
-				ps[b], ps[b-1] = ps[b-1], ps[b]
-			}
+	}
+	return answers, hits
+}
+
+// appendCandlesAt appends the candlestick patterns of bar i, ordered by
+// name (at most 11 share a bar: insertion sort).
+func appendCandlesAt(ps []Pattern, k *ohlcB, answers []int8, i int) []Pattern {
+	n := len(k.c)
+	first := len(ps)
+	for r := range candleRecognisers {
+		if v := answers[r*n+i]; v != 0 {
+			ps = append(ps, candlePattern(k, &candleRecognisers[r], i, int(v)))
+		}
+	}
+	for a := first + 1; a < len(ps); a++ {
+		for b := a; b > first && ps[b].Name < ps[b-1].Name; b-- {
+			ps[b], ps[b-1] = ps[b-1], ps[b]
 		}
 	}
 	return ps
