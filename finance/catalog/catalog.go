@@ -159,6 +159,7 @@ var families = []func() []Tool{
 	performanceATools,
 	performanceBTools,
 	marketATools,
+	marketBTools,
 	derivativesTools,
 }
 
