@@ -111,3 +111,36 @@ func TestMCPRefusesMissingKeyAndForeignSessions(t *testing.T) {
 	res.Body.Close()
 	assert.Equal(t, http.StatusForbidden, res.StatusCode, "another agent's key cannot use the session")
 }
+
+// TestMCPServesTheWholeCatalog lists every built-in tool over both
+// transports and checks a priced call moves the balance by its price.
+func TestMCPServesTheWholeCatalog(t *testing.T) {
+	for _, transport := range []string{"sse", "streamable"} {
+		t.Run(transport, func(t *testing.T) {
+			e := newEnv(t, withDefaultCatalog)
+			_, k := e.register("acme")
+			e.fund(k, "1")
+			cs, err := e.mcpConnect(t, transport, k)
+			require.NoError(t, err)
+			ctx := context.Background()
+			list, err := cs.ListTools(ctx, nil)
+			require.NoError(t, err)
+			_, http := e.do("GET", "/v1/tools/list", nil, "")
+			assert.Len(t, list.Tools, int(http["tool_count"].(float64)), "MCP and /v1/tools/list serve the same catalog")
+			assert.Len(t, list.Tools, 41)
+
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_position_size", Arguments: map[string]any{
+				"equity": "25000", "entry_price": "10.30", "stop_price": "10.20", "direction": "long"}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, `"shares":5000`)
+			assert.Equal(t, "0.997", e.balance(k), "exactly the position_sizing price")
+
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_monte_carlo", Arguments: map[string]any{
+				"r_multiples": []string{"1", "-1", "2"}, "starting_equity": "10000", "num_simulations": 100, "seed": 7}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			assert.Equal(t, "0.989", e.balance(k), "run_monte_carlo costs 0.008")
+		})
+	}
+}

@@ -34,7 +34,7 @@ type Tool struct {
 	Name        string             // unique, snake_case, e.g. "calculate_position_size"
 	Description string             // one or two sentences for humans and LLMs
 	Category    string             // family, e.g. "sizing", "performance", "market"
-	Operation   string             // price-table key; empty means the tool is free
+	Operation   string             // price-table key (by convention the tool's name unless it shares a published key); unpriced keys are free
 	InputSchema *jsonschema.Schema // JSON Schema of Arguments (type object)
 	// OperationFor, when set, picks the billed operation from the
 	// arguments (evaluate_performance bills by tier); Operation is then the

@@ -42,7 +42,7 @@ type monteCarloInput struct {
 }
 
 func monteCarloTool() Tool {
-	return NewTool(Spec{Name: "run_monte_carlo", Category: performanceCategory,
+	return NewTool(Spec{Name: "run_monte_carlo", Operation: "run_monte_carlo", Category: performanceCategory,
 		Description: "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."},
 		func(_ context.Context, _ Call, in monteCarloInput) (any, error) {
 			opt := performance.MonteCarloOptions{StartingEquity: in.StartingEquity.Float64(), Seed: in.Seed, SeedSource: randomSeed}
@@ -80,7 +80,7 @@ type kellyInput struct {
 }
 
 func kellyTool() Tool {
-	return NewTool(Spec{Name: "calculate_kelly", Category: performanceCategory,
+	return NewTool(Spec{Name: "calculate_kelly", Operation: "calculate_kelly", Category: performanceCategory,
 		Description: "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."},
 		func(_ context.Context, _ Call, in kellyInput) (any, error) {
 			v, err := perfAFloats([]string{"risk_per_trade", "ruin_drawdown"}, []*toolkit.Float{in.RiskPerTrade, in.RuinDrawdown},
@@ -106,7 +106,7 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return NewTool(Spec{Name: "analyze_drawdown", Category: performanceCategory,
+	return NewTool(Spec{Name: "analyze_drawdown", Operation: "analyze_drawdown", Category: performanceCategory,
 		Description: "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."},
 		func(_ context.Context, _ Call, in drawdownInput) (any, error) {
 			var np *float64
@@ -145,7 +145,7 @@ type killersInput struct {
 }
 
 func varianceKillersTool() Tool {
-	return NewTool(Spec{Name: "find_variance_killers", Category: performanceCategory,
+	return NewTool(Spec{Name: "find_variance_killers", Operation: "find_variance_killers", Category: performanceCategory,
 		Description: "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."},
 		func(_ context.Context, _ Call, in killersInput) (any, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{

@@ -16,7 +16,7 @@ type winLossInput struct {
 }
 
 func winLossTool() Tool {
-	return NewTool(Spec{Name: "analyze_win_loss", Category: performanceCategory,
+	return NewTool(Spec{Name: "analyze_win_loss", Operation: "analyze_win_loss", Category: performanceCategory,
 		Description: "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."},
 		func(_ context.Context, _ Call, in winLossInput) (any, error) {
 			if len(in.PnLValues) > toolkit.MaxValues {
@@ -39,7 +39,7 @@ type whatIfInput struct {
 }
 
 func whatIfTool() Tool {
-	return NewTool(Spec{Name: "run_what_if", Category: performanceCategory,
+	return NewTool(Spec{Name: "run_what_if", Operation: "run_what_if", Category: performanceCategory,
 		Description: "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."},
 		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
 			v, err := perfAFloats([]string{"loss_cap", "winner_scale"}, []*toolkit.Float{in.LossCap, in.WinnerScale},
@@ -68,7 +68,7 @@ type rollingGInput struct {
 }
 
 func rollingGTool() Tool {
-	return NewTool(Spec{Name: "calculate_rolling_g", Category: performanceCategory,
+	return NewTool(Spec{Name: "calculate_rolling_g", Operation: "calculate_rolling_g", Category: performanceCategory,
 		Description: "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."},
 		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
 			return performance.CalculateRollingG(in.RMultiples, perfAInt(in.WindowSize, performance.DefaultWindowSize))
@@ -87,7 +87,7 @@ type equityCurveInput struct {
 }
 
 func equityCurveTool() Tool {
-	return NewTool(Spec{Name: "calculate_equity_curve", Category: performanceCategory,
+	return NewTool(Spec{Name: "calculate_equity_curve", Operation: "calculate_equity_curve", Category: performanceCategory,
 		Description: "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."},
 		func(_ context.Context, _ Call, in equityCurveInput) (any, error) {
 			start := performance.DefaultInitialEquity
@@ -113,7 +113,7 @@ type rOnlyInput struct {
 }
 
 func systemScoreTool() Tool {
-	return NewTool(Spec{Name: "calculate_system_score", Category: performanceCategory,
+	return NewTool(Spec{Name: "calculate_system_score", Operation: "calculate_system_score", Category: performanceCategory,
 		Description: "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."},
 		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
@@ -127,7 +127,7 @@ type peakValleyInput struct {
 }
 
 func peakValleyTool() Tool {
-	return NewTool(Spec{Name: "detect_peak_valley", Category: performanceCategory,
+	return NewTool(Spec{Name: "detect_peak_valley", Operation: "detect_peak_valley", Category: performanceCategory,
 		Description: "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."},
 		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
 			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
@@ -142,7 +142,7 @@ type recoveryInput struct {
 }
 
 func recoveryTool() Tool {
-	return NewTool(Spec{Name: "analyze_recovery", Category: performanceCategory,
+	return NewTool(Spec{Name: "analyze_recovery", Operation: "analyze_recovery", Category: performanceCategory,
 		Description: "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."},
 		func(_ context.Context, _ Call, in recoveryInput) (any, error) {
 			initial := performance.DefaultInitialEquity

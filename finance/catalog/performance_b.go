@@ -255,7 +255,7 @@ func performanceBTools() []Tool {
 
 // pbSpec returns the Spec of a free performance tool.
 func pbSpec(name, description string) Spec {
-	return Spec{Name: name, Description: description, Category: pbCategory}
+	return Spec{Name: name, Description: description, Category: pbCategory, Operation: name}
 }
 
 // pbMinItems sets minItems on the array property name.
