@@ -148,3 +148,5 @@ func (e *env) balance(k string) string {
 	require.Equal(e.t, http.StatusOK, status, m)
 	return m["balance"].(string)
 }
+
+func mustAmount(s string) toolkit.Amount { return toolkit.MustParseAmount(s) }
