@@ -17,7 +17,7 @@ const (
 	StructureRange     = "range"
 )
 
-// Price-structure parameters (see docs/tools-market-b.md).
+// Price-structure parameters (see docs/tools-market-patterns.md).
 const (
 	DefaultSwingWindow         = 2   // Williams fractal: 2 bars each side
 	DefaultConsolidationWindow = 10  // bars in a consolidation window
