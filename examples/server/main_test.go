@@ -57,6 +57,25 @@ func TestServerWalkThrough(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	assert.EqualValues(t, 1, list["count"])
 
+	// The README's billing steps: sandbox test funds, a priced shortcut,
+	// the same tool through /v1/tools/call, then the ledger and usage.
+	status, bal := call("POST", "/v1/billing/deposit", key, `{"amount":"5.00","funding_path":"direct_transfer"}`)
+	require.Equal(t, http.StatusOK, status, bal)
+	assert.Equal(t, "5.00", bal["balance"])
+	sizing := `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
+	status, size := call("POST", "/v1/sizing/calculate", key, sizing)
+	require.Equal(t, http.StatusOK, status, size)
+	assert.EqualValues(t, 363, size["shares"])
+	status, tool := call("POST", "/v1/tools/call", key, `{"tool_name":"calculate_position_size","arguments":`+sizing+`}`)
+	require.Equal(t, http.StatusOK, status, tool)
+	assert.Equal(t, "calculate_position_size", tool["tool_name"])
+	status, txs := call("GET", "/v1/billing/transactions?limit=10", key, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, 3, txs["count"])
+	status, usage := call("GET", "/v1/billing/usage", key, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, map[string]any{"count": float64(2), "total_cost": "0.006"}, usage["operations"].(map[string]any)["position_sizing"])
+
 	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "live", mode["mode"])
