@@ -126,6 +126,7 @@ type sessionRecorder struct {
 	bind func(id string)
 }
 
+// Write passes b through, recording the session id on the way.
 func (s *sessionRecorder) Write(b []byte) (int, error) {
 	if s.id == "" {
 		if i := bytes.Index(b, []byte("sessionid=")); i >= 0 {
