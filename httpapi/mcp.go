@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -83,6 +84,9 @@ func (h *mcpHandler) handle(w http.ResponseWriter, r *http.Request) error {
 		if id := r.Header.Get("Mcp-Session-Id"); id != "" && !strings.HasPrefix(id, ag.ID+".") {
 			return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
 		}
+		if r.Method == http.MethodGet {
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		}
 		h.streamable.ServeHTTP(w, r)
 		return nil
 	}
@@ -94,6 +98,9 @@ func (h *mcpHandler) handle(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if r.Method == http.MethodGet {
+		// An SSE stream outlives any server WriteTimeout; lift the deadline
+		// for this connection only (the error is ignored where unsupported).
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.sseOwners.Store(id, ag.ID) }}
 		defer func() {
 			if rec.id != "" {
@@ -141,6 +148,9 @@ func (s *sessionRecorder) Write(b []byte) (int, error) {
 	}
 	return s.ResponseWriter.Write(b)
 }
+
+// Unwrap exposes the underlying writer to http.ResponseController.
+func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // Flush keeps the event stream flowing.
 func (s *sessionRecorder) Flush() {
