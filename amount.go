@@ -49,7 +49,8 @@ const (
 // ParseAmount parses s strictly: an optional minus sign, digits, and an
 // optional fraction ("12", "-0.5", "185.50"). It rejects empty strings,
 // a leading "+", exponents ("1e3"), NaN and infinities, hex, whitespace,
-// leading or trailing dots, and texts longer than 64 characters.
+// leading zeros ("007"), leading or trailing dots, and texts longer than
+// 64 characters.
 func ParseAmount(s string) (Amount, error) {
 	if err := checkDecimalSyntax(s); err != nil {
 		return Amount{}, err
@@ -71,37 +72,53 @@ func MustParseAmount(s string) Amount {
 	return a
 }
 
-// checkDecimalSyntax enforces the strict grammar -?D+(.D+)? .
+// DecimalPattern is the regular expression (JSON Schema dialect) of the
+// decimal strings ParseAmount and Float accept.
+const DecimalPattern = `^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`
+
+// checkDecimalSyntax enforces the strict grammar of validDecimal and a
+// length bound.
 func checkDecimalSyntax(s string) error {
-	if s == "" {
+	switch {
+	case s == "":
 		return fmt.Errorf("empty decimal")
-	}
-	if len(s) > maxAmountLen {
+	case len(s) > maxAmountLen:
 		return fmt.Errorf("decimal longer than %d characters", maxAmountLen)
-	}
-	i := 0
-	if s[0] == '-' {
-		i = 1
-	}
-	digits, dot, fracDigits := 0, false, 0
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			if dot {
-				fracDigits++
-			} else {
-				digits++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return fmt.Errorf("invalid decimal %q: use plain digits like \"12.50\" (no exponent, sign or spaces)", s)
-		}
-	}
-	if digits == 0 || (dot && fracDigits == 0) {
-		return fmt.Errorf("invalid decimal %q: use plain digits like \"12.50\"", s)
+	case !validDecimal([]byte(s)):
+		return fmt.Errorf("invalid decimal %q: use plain digits like \"12.50\" (no exponent, sign, spaces or leading zeros)", s)
 	}
 	return nil
+}
+
+// validDecimal reports whether s is a plain decimal: an optional minus,
+// an integer part without leading zeros ("0" or [1-9][0-9]*), and an
+// optional fraction of at least one digit. This is JSON's number grammar
+// without the exponent.
+func validDecimal(s []byte) bool {
+	i := 0
+	if len(s) > 0 && s[0] == '-' {
+		i = 1
+	}
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	intDigits := i - start
+	if intDigits == 0 || (intDigits > 1 && s[start] == '0') {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != '.' {
+		return false
+	}
+	i++
+	frac := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > frac && i == len(s)
 }
 
 // AmountFromMicros returns m micro-units (m / 1,000,000) as an Amount.

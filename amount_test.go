@@ -3,6 +3,7 @@ package toolkit
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestParseAmountStrict(t *testing.T) {
 		assert.Equal(t, ok, a.String(), "text round-trips exactly")
 	}
 	for _, bad := range []string{"", " 1", "1 ", "+1", "1e3", "1E-2", "NaN", "nan", "Inf", "-Infinity", "0x10",
-		".5", "5.", "1.2.3", "--1", "1,5", "١٢"} {
+		".5", "5.", "1.2.3", "--1", "1,5", "١٢", "00", "007", "01.5", "-00.1", "-"} {
 		_, err := ParseAmount(bad)
 		assert.Error(t, err, bad)
 	}
@@ -149,5 +150,15 @@ func BenchmarkAmountMul(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = x.Mul(y)
+	}
+}
+
+// TestDecimalPatternMatchesTheParser keeps the schema pattern and the Go
+// grammar in step.
+func TestDecimalPatternMatchesTheParser(t *testing.T) {
+	re := regexp.MustCompile(DecimalPattern)
+	for _, s := range []string{"0", "-0.5", "185.50", "10", "00", "007", "1e3", "", "+1", ".5", "5.", "-", "1.2.3", "0.000", "-0"} {
+		_, err := ParseAmount(s)
+		assert.Equal(t, err == nil, re.MatchString(s), s)
 	}
 }

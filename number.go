@@ -112,7 +112,7 @@ func parseFloatJSON(b []byte) (float64, error) {
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
 		s = b[1 : len(b)-1]
 	}
-	if !plainDecimal(s) {
+	if !validDecimal(s) {
 		return 0, fmt.Errorf("%s is not a decimal number like \"1.5\"", b)
 	}
 	v, err := strconv.ParseFloat(string(s), 64)
@@ -120,28 +120,4 @@ func parseFloatJSON(b []byte) (float64, error) {
 		return 0, fmt.Errorf("%s is out of range", b)
 	}
 	return v, nil
-}
-
-// plainDecimal reports whether s matches decimalPattern.
-func plainDecimal(s []byte) bool {
-	i := 0
-	if len(s) > 0 && s[0] == '-' {
-		i = 1
-	}
-	digits, dot, frac := 0, false, 0
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			if dot {
-				frac++
-			} else {
-				digits++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return digits > 0 && (!dot || frac > 0)
 }

@@ -18,7 +18,7 @@ const OpenAPIVersion = "3.1.0"
 
 // openAPISchemas maps the API's special Go types to their JSON schemas.
 func openAPISchemas() map[reflect.Type]*jsonschema.Schema {
-	decimal := &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]+)?$`, Description: "decimal number as a string"}
+	decimal := &jsonschema.Schema{Type: "string", Pattern: toolkit.DecimalPattern, Description: "decimal number as a string"}
 	return map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[toolkit.Amount]():    decimal,
 		reflect.TypeFor[time.Time]():         {Type: "string", Format: "date-time"},

@@ -8,7 +8,7 @@ import (
 )
 
 // decimalPattern is the JSON-schema pattern of a decimal string.
-const decimalPattern = `^-?[0-9]+(\.[0-9]+)?$`
+const decimalPattern = toolkit.DecimalPattern
 
 // numberSchema describes a decimal input: a decimal string or a number.
 func numberSchema() *jsonschema.Schema {
