@@ -146,53 +146,6 @@ func pbF(v float64) *toolkit.Float {
 	return &f
 }
 
-// pbSelect rearranges xs so that xs[k] holds the k-th smallest value, with
-// no larger value before it and no smaller value after it (quickselect
-// with a median-of-three pivot; after 64 rounds it sorts the remaining
-// range, bounding the worst case at O(n log n)).
-func pbSelect(xs []float64, k int) {
-	lo, hi := 0, len(xs)-1
-	for round := 0; hi > lo; round++ {
-		if round == 64 {
-			slices.Sort(xs[lo : hi+1])
-			return
-		}
-		mid := lo + (hi-lo)/2
-		if xs[mid] < xs[lo] {
-			xs[mid], xs[lo] = xs[lo], xs[mid]
-		}
-		if xs[hi] < xs[lo] {
-			xs[hi], xs[lo] = xs[lo], xs[hi]
-		}
-		if xs[hi] < xs[mid] {
-			xs[hi], xs[mid] = xs[mid], xs[hi]
-		}
-		pivot := xs[mid]
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < pivot {
-				i++
-			}
-			for xs[j] > pivot {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
-}
-
 // pbSelectQuantile returns the type-7 p-quantile of xs (as pbQuantile on
 // the sorted data) by selection in O(n) on average. It reorders xs.
 func pbSelectQuantile(xs []float64, p float64) float64 {
@@ -202,7 +155,7 @@ func pbSelectQuantile(xs []float64, p float64) float64 {
 	}
 	h := float64(n-1) * p
 	lo := int(math.Floor(h))
-	pbSelect(xs, lo)
+	selectKth(xs, lo)
 	a := xs[lo]
 	if lo+1 >= n {
 		return a
