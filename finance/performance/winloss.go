@@ -36,13 +36,7 @@ func WinRate(r []float64) float64 {
 	if len(r) == 0 {
 		return 0
 	}
-	wins := 0
-	for _, x := range r {
-		if x > 0 {
-			wins++
-		}
-	}
-	return float64(wins) / float64(len(r))
+	return float64(winCount(r)) / float64(len(r))
 }
 
 // Expectancy returns mean(R), the average R per trade (0 when empty).
