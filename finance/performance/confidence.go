@@ -97,7 +97,7 @@ type ConfidenceResult struct {
 // are drawn by Lemire's multiply-shift on 32-bit halves (bias below
 // n/2^32). It needs at least 2 values; fewer than 30 adds a warning.
 func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	level, samples := opt.Level, opt.Samples

@@ -103,7 +103,7 @@ type ConsistencyResult struct {
 // positive expectancy and mean R > 0; INCONSISTENT below 40 %; MIXED
 // otherwise. It needs at least 2 values.
 func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	n := len(r)

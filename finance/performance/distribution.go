@@ -87,7 +87,7 @@ type DistributionResult struct {
 // dividing by n). Jarque–Bera uses g1 and g2. Quantiles are Hyndman–Fan
 // type 7. It needs at least 2 values.
 func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	if bucketCount == 0 {

@@ -69,7 +69,7 @@ type ExecutionQualityResult struct {
 // quantiles. It needs at least 2 R values.
 func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error) {
 	r := in.RMultiples
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	n := len(r)
@@ -83,7 +83,7 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 		if err := validateParallel(opt.name, len(opt.xs), n); err != nil {
 			return nil, err
 		}
-		if err := validateSeries(opt.name, opt.xs, n); err != nil {
+		if err := ValidateSeries(opt.name, opt.xs, n); err != nil {
 			return nil, err
 		}
 	}

@@ -81,7 +81,7 @@ func CalculateExpectedValue(in ExpectedValueInput) (*ExpectedValueResult, error)
 	var p, q, w, l float64
 	if in.RMultiples != nil {
 		r := in.RMultiples
-		if err := validateSeries("r_multiples", r, 2); err != nil {
+		if err := ValidateSeries("r_multiples", r, 2); err != nil {
 			return nil, err
 		}
 		var sw, sl, sum float64

@@ -76,7 +76,7 @@ type RiskAdjustedResult struct {
 //
 // Undefined ratios are null with a warning. It needs at least 2 values.
 func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedResult, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(opt.TargetR) || math.IsInf(opt.TargetR, 0) {

@@ -87,7 +87,7 @@ func DefaultLjungBoxLags(n int) int {
 //
 // It needs at least 3 values.
 func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, error) {
-	if err := validateSeries("r_multiples", r, 3); err != nil {
+	if err := ValidateSeries("r_multiples", r, 3); err != nil {
 		return nil, err
 	}
 	n := len(r)

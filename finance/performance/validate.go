@@ -25,9 +25,12 @@ func tooLarge(field string, n int) error {
 	return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d values are accepted, got %d", field, toolkit.MaxValues, n)
 }
 
-// validateSeries checks a numeric input: at most toolkit.MaxValues values
-// (TooLarge), at least min values and every value finite (Invalid).
-func validateSeries(field string, xs []float64, min int) error {
+// ValidateSeries checks a numeric series input named field (R-multiples,
+// equity values): more than toolkit.MaxValues values is toolkit.TooLarge;
+// fewer than min values or a value that is not finite is toolkit.Invalid.
+// Messages name the field and the rule ("r_multiples: needs at least 2
+// values, got 1", "r_multiples: item 3 must be a finite number").
+func ValidateSeries(field string, xs []float64, min int) error {
 	if len(xs) > toolkit.MaxValues {
 		return tooLarge(field, len(xs))
 	}

@@ -105,7 +105,7 @@ const BreakevenRule = "R = 0 is a breakeven: it counts in trade_count and in the
 // figures. Rates use all trades as the denominator, so
 // expectancy = win_rate·average_win_r + loss_rate·average_loss_r exactly.
 func AnalyzeWinLoss(r []float64, pnl []toolkit.Amount) (WinLoss, error) {
-	if err := validateSeries("r_multiples", r, 1); err != nil {
+	if err := ValidateSeries("r_multiples", r, 1); err != nil {
 		return WinLoss{}, err
 	}
 	if pnl != nil && len(pnl) != len(r) {
