@@ -136,7 +136,7 @@ type DrawdownSection struct {
 // toolkit.MaxValues values (TooLarge).
 func AssessSystem(in AssessInput) (Assessment, error) {
 	r := []float64(in.RMultiples)
-	if err := validateR("r_multiples", r, MinAssessTrades); err != nil {
+	if err := performance.ValidateSeries("r_multiples", r, MinAssessTrades); err != nil {
 		return Assessment{}, err
 	}
 	if len(in.PnLValues) > toolkit.MaxValues {

@@ -1,8 +1,6 @@
 package finance
 
 import (
-	"math"
-
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
@@ -146,7 +144,7 @@ func Evaluate(in EvaluationInput) (Evaluation, error) {
 // g (= g_score), expected_r, the edge verdict (VerdictRule), win rate,
 // expectancy, SQN and the log-growth view.
 func EvaluateBasic(r []float64) (Evaluation, error) {
-	if err := validateR("r_multiples", r, minEvalTrades); err != nil {
+	if err := performance.ValidateSeries("r_multiples", r, minEvalTrades); err != nil {
 		return Evaluation{}, err
 	}
 	n := len(r)
@@ -228,23 +226,6 @@ func logGrowth(r []float64, mean float64) LogGrowth {
 		lg.GAtHalfOptimalF = floatPtr(v)
 	}
 	return lg
-}
-
-// validateR checks an R series: at most toolkit.MaxValues values
-// (TooLarge), at least min values, all finite (Invalid).
-func validateR(field string, r []float64, min int) error {
-	if len(r) > toolkit.MaxValues {
-		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d values are accepted, got %d", field, toolkit.MaxValues, len(r))
-	}
-	if len(r) < min {
-		return invalid(field, "needs at least %d values, got %d", min, len(r))
-	}
-	for i, x := range r {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return invalid(field, "item %d must be a finite number", i)
-		}
-	}
-	return nil
 }
 
 func floatPtr(v float64) *toolkit.Float {

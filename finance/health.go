@@ -18,7 +18,7 @@ type SystemHealth struct {
 // g, expected_r, the edge verdict of EvaluateBasic (INSUFFICIENT_DATA
 // below 10 trades) and the trade count.
 func Health(r []float64) (SystemHealth, error) {
-	if err := validateR("r_multiples", r, 1); err != nil {
+	if err := performance.ValidateSeries("r_multiples", r, 1); err != nil {
 		return SystemHealth{}, err
 	}
 	mean := performance.Mean(r)

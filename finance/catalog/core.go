@@ -49,9 +49,9 @@ func sizingTool() Tool {
 	}, func(_ context.Context, _ Call, in finance.SizingInput) (any, error) {
 		return finance.CalculatePositionSize(in)
 	}, func(s *jsonschema.Schema) {
-		positive(s, "equity", "account equity in currency units, > 0")
-		positive(s, "entry_price", "planned entry price, > 0")
-		positive(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
+		positiveDecimal(s, "equity", "account equity in currency units, > 0")
+		positiveDecimal(s, "entry_price", "planned entry price, > 0")
+		positiveDecimal(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
 		direction(s)
 		riskPercent(s)
 		describe(s, "instrument", "optional instrument name, echoed back")
@@ -70,10 +70,10 @@ func riskTool() Tool {
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
 		direction(s)
-		positive(s, "entry_price", "planned entry price, > 0")
-		positive(s, "stop_price", "initial stop price, > 0")
-		nonNegative(s, "quantity", "shares or units, >= 0 (0 is a blocking error in the result)")
-		positive(s, "equity", "current account equity, > 0")
+		positiveDecimal(s, "entry_price", "planned entry price, > 0")
+		positiveDecimal(s, "stop_price", "initial stop price, > 0")
+		nonNegativeDecimal(s, "quantity", "shares or units, >= 0 (0 is a blocking error in the result)")
+		positiveDecimal(s, "equity", "current account equity, > 0")
 		dailyPnL(s)
 	})
 }
@@ -90,9 +90,9 @@ func gateTool() Tool {
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
 		direction(s)
-		positive(s, "entry_price", "planned entry price, > 0")
-		positive(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
-		positive(s, "equity", "account equity, > 0")
+		positiveDecimal(s, "entry_price", "planned entry price, > 0")
+		positiveDecimal(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
+		positiveDecimal(s, "equity", "account equity, > 0")
 		dailyPnL(s)
 		riskPercent(s)
 		describe(s, "r_multiples", "optional recent R-multiples; adds system_health (never blocks the gate)")
@@ -170,15 +170,11 @@ func evaluationTool() Tool {
 		return finance.Evaluate(in)
 	}, func(s *jsonschema.Schema) {
 		rMultiples(s, 2, "trade results in R, oldest first")
-		p := s.Properties["tier"]
-		p.Description = "basic (default), full or comprehensive"
-		p.Enum = []any{finance.TierBasic, finance.TierFull, finance.TierComprehensive}
-		p.Default = json.RawMessage(`"basic"`)
-		two := 2.0
-		w := s.Properties["window_size"]
-		w.Description = "rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)"
-		w.Minimum = &two
-		w.Default = json.RawMessage(`10`)
+		describe(s, "tier", "basic (default), full or comprehensive")
+		prop(s, "tier").Enum = []any{finance.TierBasic, finance.TierFull, finance.TierComprehensive}
+		setDefault(prop(s, "tier"), finance.TierBasic)
+		describe(s, "window_size", "rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)")
+		setDefault(intAtLeast(s, "window_size", 2), 10)
 	})
 	t.OperationFor = evaluationOperationOf
 	return t
@@ -195,65 +191,41 @@ func assessTool() Tool {
 		return finance.AssessSystem(in)
 	}, func(s *jsonschema.Schema) {
 		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")
-		positive(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve, > 0")
-		s.Properties["starting_equity"].Default = json.RawMessage(`"100000"`)
+		positiveDecimal(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve, > 0")
+		setDefault(prop(s, "starting_equity"), "100000")
 		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
-		seed := s.Properties["seed"]
-		seed.Description = "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples"
-		zero, maxSeed := 0.0, float64(performance.MaxSeed)
-		seed.Minimum, seed.Maximum = &zero, &maxSeed
+		describe(s, "seed", "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples")
+		intRange(s, "seed", 0, performance.MaxSeed)
 	})
 }
 
+// rMultiples documents r_multiples and sets its minItems.
 func rMultiples(s *jsonschema.Schema, min int, text string) {
-	p := s.Properties["r_multiples"]
-	p.Description = text + fmt.Sprintf("; at least %d decimal strings or numbers", min)
-	p.MinItems = &min
+	describe(s, "r_multiples", text+fmt.Sprintf("; at least %d decimal strings or numbers", min))
+	minItems(s, "r_multiples", min)
 }
 
-// describe sets a property's description.
-func describe(s *jsonschema.Schema, field, text string) {
-	s.Properties[field].Description = text
-}
-
-func positive(s *jsonschema.Schema, field, text string) {
-	zero := 0.0
-	p := s.Properties[field]
-	p.Description = text + "; decimal string or number"
-	p.ExclusiveMinimum = &zero
-}
-
-func nonNegative(s *jsonschema.Schema, field, text string) {
-	zero := 0.0
-	p := s.Properties[field]
-	p.Description = text + "; decimal string or number"
-	p.Minimum = &zero
-}
-
+// direction documents direction and restricts it to long or short.
 func direction(s *jsonschema.Schema) {
-	p := s.Properties["direction"]
-	p.Description = "long or short (letter case ignored)"
-	p.Enum = directionEnum
+	describe(s, "direction", "long or short (letter case ignored)")
+	prop(s, "direction").Enum = directionEnum
 }
 
+// symbol documents symbol and requires it non-empty.
 func symbol(s *jsonschema.Schema) {
-	one := 1
-	p := s.Properties["symbol"]
-	p.Description = "instrument symbol, checked case-insensitively against the agent's authorized_instruments"
-	p.MinLength = &one
+	describe(s, "symbol", "instrument symbol, checked case-insensitively against the agent's authorized_instruments")
+	nonEmpty(s, "symbol")
 }
 
+// riskPercent documents risk_percent: a fraction in (0, 1], default 0.02.
 func riskPercent(s *jsonschema.Schema) {
-	zero, one := 0.0, 1.0
-	p := s.Properties["risk_percent"]
-	p.Description = "fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %"
-	p.ExclusiveMinimum = &zero
-	p.Maximum = &one
-	p.Default = json.RawMessage(`"0.02"`)
+	describe(s, "risk_percent", "fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %")
+	fractions(s, "risk_percent")
+	setDefault(prop(s, "risk_percent"), "0.02")
 }
 
+// dailyPnL documents daily_pnl (default 0).
 func dailyPnL(s *jsonschema.Schema) {
-	p := s.Properties["daily_pnl"]
-	p.Description = "today's realised P&L (negative = loss); decimal string or number"
-	p.Default = json.RawMessage(`"0"`)
+	describe(s, "daily_pnl", "today's realised P&L (negative = loss)"+decimalText)
+	setDefault(prop(s, "daily_pnl"), "0")
 }

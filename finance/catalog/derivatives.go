@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/agentfinance/toolkit/finance/derivatives"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -56,57 +54,6 @@ func derivativesTools() []Tool {
 			func(_ context.Context, call Call, in derivatives.ComplianceInput) (any, error) {
 				return derivatives.CheckCompliance(in, call.Limits)
 			}, tightenCompliance),
-	}
-}
-
-// prop returns the named property of s, panicking on a typo (a
-// programming error caught by every test that builds the catalog).
-func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
-	p, ok := s.Properties[name]
-	if !ok {
-		panic(fmt.Sprintf("catalog: no property %q", name))
-	}
-	return p
-}
-
-// describe sets property descriptions.
-func describeAll(s *jsonschema.Schema, texts map[string]string) {
-	for name, text := range texts {
-		prop(s, name).Description = text
-	}
-}
-
-// bound sets minimum/maximum (inclusive) or exclusive bounds on numeric
-// properties; nil leaves a bound unset. Decimal strings are checked by the
-// tool itself with the same rules.
-func bound(p *jsonschema.Schema, min, exclusiveMin, max *float64) {
-	p.Minimum, p.ExclusiveMinimum, p.Maximum = min, exclusiveMin, max
-}
-
-func f64(v float64) *float64 { return &v }
-
-func intp(v int) *int { return &v }
-
-// setDefault records a default value in the schema.
-func setDefault(p *jsonschema.Schema, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	p.Default = b
-}
-
-// positives marks properties as > 0.
-func positives(s *jsonschema.Schema, names ...string) {
-	for _, n := range names {
-		bound(prop(s, n), nil, f64(0), nil)
-	}
-}
-
-// fractions marks properties as fractions in (0, 1].
-func fractions(s *jsonschema.Schema, names ...string) {
-	for _, n := range names {
-		bound(prop(s, n), nil, f64(0), f64(1))
 	}
 }
 

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -24,17 +23,20 @@ func marketATools() []Tool {
 			Operation: "calculate_indicators",
 		}, runIndicators, func(s *jsonschema.Schema) {
 			marketABarsSchema(s, "bars", 1)
-			s.Properties["indicator"].Enum = []any{"sma", "ema", "rsi", "macd", "bb", "atr"}
-			s.Properties["indicator"].Description = "indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)"
-			marketAIntRange(s, "period", 2, 100000, "period (defaults: sma/ema 20, rsi 14, atr 14, bb 20)")
-			marketAIntRange(s, "fast_period", 2, 100000, "macd fast EMA period (default 12)")
-			marketAIntRange(s, "slow_period", 2, 100000, "macd slow EMA period (default 26)")
-			marketAIntRange(s, "signal_period", 1, 100000, "macd signal EMA period (default 9)")
-			s.Properties["nbdev"].Description = "bb: band width in population standard deviations (default 2)"
-			marketADefault(s, "fast_period", `12`)
-			marketADefault(s, "slow_period", `26`)
-			marketADefault(s, "signal_period", `9`)
-			marketADefault(s, "nbdev", `"2"`)
+			prop(s, "indicator").Enum = []any{"sma", "ema", "rsi", "macd", "bb", "atr"}
+			intRange(s, "period", 2, 100000)
+			setDefault(intRange(s, "fast_period", 2, 100000), 12)
+			setDefault(intRange(s, "slow_period", 2, 100000), 26)
+			setDefault(intRange(s, "signal_period", 1, 100000), 9)
+			setDefault(prop(s, "nbdev"), "2")
+			describeAll(s, map[string]string{
+				"indicator":     "indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)",
+				"period":        "period (defaults: sma/ema 20, rsi 14, atr 14, bb 20)",
+				"fast_period":   "macd fast EMA period (default 12)",
+				"slow_period":   "macd slow EMA period (default 26)",
+				"signal_period": "macd signal EMA period (default 9)",
+				"nbdev":         "bb: band width in population standard deviations (default 2)",
+			})
 		}),
 		NewTool(Spec{
 			Name: "detect_regime",
@@ -68,8 +70,8 @@ func marketATools() []Tool {
 			})
 		}, func(s *jsonschema.Schema) {
 			marketABarsSchema(s, "bars", 1)
-			marketAIntRange(s, "period", 2, 100000, "baseline window in bars (default 20; shrunk to bars-1 when fewer bars)")
-			marketADefault(s, "period", `20`)
+			setDefault(intRange(s, "period", 2, 100000), 20)
+			describe(s, "period", "baseline window in bars (default 20; shrunk to bars-1 when fewer bars)")
 		}),
 		NewTool(Spec{
 			Name: "analyze_correlations",
@@ -78,12 +80,11 @@ func marketATools() []Tool {
 			Category:  "market",
 			Operation: "analyze_correlations",
 		}, runCorrelations, func(s *jsonschema.Schema) {
-			two, one := 2, 1
-			sd := s.Properties["symbols_data"]
-			sd.MinItems = &two
-			sd.Description = "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)"
-			sd.Items.Properties["symbol"].MinLength = &one
-			marketABarsSchema(sd.Items, "bars", 1)
+			minItems(s, "symbols_data", 2)
+			describe(s, "symbols_data", "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)")
+			item := prop(s, "symbols_data").Items
+			nonEmpty(item, "symbol")
+			marketABarsSchema(item, "bars", 1)
 		}),
 	}
 }
@@ -161,19 +162,7 @@ func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
 }
 
 // marketABarsSchema documents a bars property and sets its minItems.
-func marketABarsSchema(s *jsonschema.Schema, name string, minItems int) {
-	p := s.Properties[name]
-	p.MinItems = &minItems
-	p.Description = "OHLCV bars, oldest first (latest last); each field a decimal string (numbers accepted)"
-}
-
-// marketAIntRange sets the bounds and description of an integer property.
-func marketAIntRange(s *jsonschema.Schema, name string, lo, hi float64, desc string) {
-	p := s.Properties[name]
-	p.Minimum, p.Maximum, p.Description = &lo, &hi, desc
-}
-
-// marketADefault records the default of an optional property in the schema.
-func marketADefault(s *jsonschema.Schema, name, raw string) {
-	s.Properties[name].Default = json.RawMessage(raw)
+func marketABarsSchema(s *jsonschema.Schema, name string, min int) {
+	minItems(s, name, min)
+	describe(s, name, "OHLCV bars, oldest first (latest last); each field a decimal string (numbers accepted)")
 }

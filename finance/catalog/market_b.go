@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/market"
@@ -56,7 +55,8 @@ func marketBTools() []Tool {
 			return market.DetectPatterns(in.Bars, opt)
 		}, func(s *jsonschema.Schema) {
 			marketBBarsSchema(s)
-			marketBIntRange(s, "breakout_period", 5, 100, 20, "bars in the range whose break is a breakout or breakdown")
+			setDefault(intRange(s, "breakout_period", 5, 100), 20)
+			describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
 		}),
 		NewTool(Spec{
 			Name: "detect_structural_break",
@@ -82,10 +82,10 @@ func marketBTools() []Tool {
 			return market.DetectStructuralBreak(in.Bars, opt)
 		}, func(s *jsonschema.Schema) {
 			marketBBarsSchema(s)
-			s.Properties["alpha"].Description = "significance level of both tests, 0.001 to 0.20 (default 0.05)"
-			s.Properties["alpha"].Default = []byte(`"0.05"`)
-			s.Properties["trim"].Description = "fraction trimmed at each end of the sup-F search, 0.05 to 0.30 (default 0.15)"
-			s.Properties["trim"].Default = []byte(`"0.15"`)
+			describe(s, "alpha", "significance level of both tests, 0.001 to 0.20 (default 0.05)")
+			setDefault(prop(s, "alpha"), "0.05")
+			describe(s, "trim", "fraction trimmed at each end of the sup-F search, 0.05 to 0.30 (default 0.15)")
+			setDefault(prop(s, "trim"), "0.15")
 		}),
 		NewTool(Spec{
 			Name: "analyze_price_structure",
@@ -111,8 +111,10 @@ func marketBTools() []Tool {
 			return market.AnalyzePriceStructure(in.Bars, opt)
 		}, func(s *jsonschema.Schema) {
 			marketBBarsSchema(s)
-			marketBIntRange(s, "swing_window", 1, 10, 2, "fractal half-window: bars each side of a swing point")
-			marketBIntRange(s, "consolidation_window", 5, 50, 10, "bars in a consolidation window")
+			setDefault(intRange(s, "swing_window", 1, 10), 2)
+			setDefault(intRange(s, "consolidation_window", 5, 50), 10)
+			describe(s, "swing_window", "fractal half-window: bars each side of a swing point")
+			describe(s, "consolidation_window", "bars in a consolidation window")
 		}),
 	}
 }
@@ -120,14 +122,5 @@ func marketBTools() []Tool {
 // marketBBarsSchema documents the bars property (no minItems: too few bars is an
 // insufficient_bars answer, not a schema error).
 func marketBBarsSchema(s *jsonschema.Schema) {
-	s.Properties["bars"].Description = "OHLCV bars, oldest first (latest last); open, high, low, close, volume as decimal strings"
-}
-
-// marketBIntRange sets the bounds, default and description of an integer option.
-func marketBIntRange(s *jsonschema.Schema, name string, lo, hi, def int, desc string) {
-	p := s.Properties[name]
-	l, h := float64(lo), float64(hi)
-	p.Minimum, p.Maximum = &l, &h
-	p.Default = []byte(strconv.Itoa(def))
-	p.Description = desc
+	describe(s, "bars", "OHLCV bars, oldest first (latest last); open, high, low, close, volume as decimal strings")
 }

@@ -46,9 +46,9 @@ func monteCarloTool() Tool {
 		Description: "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."},
 		func(_ context.Context, _ Call, in monteCarloInput) (any, error) {
 			opt := performance.MonteCarloOptions{StartingEquity: in.StartingEquity.Float64(), Seed: in.Seed, SeedSource: randomSeed}
-			opt.NumSimulations = perfAInt(in.NumSimulations, performance.DefaultSimulations)
-			opt.TradesPerSimulation = perfAInt(in.TradesPerSimulation, performance.DefaultTradesPerSimulation)
-			risk, err := perfAFloat("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
+			opt.NumSimulations = intOr(in.NumSimulations, performance.DefaultSimulations)
+			opt.TradesPerSimulation = intOr(in.TradesPerSimulation, performance.DefaultTradesPerSimulation)
+			risk, err := positiveOr("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
 			if err != nil {
 				return nil, err
 			}
@@ -56,12 +56,12 @@ func monteCarloTool() Tool {
 			return performance.RunMonteCarlo(in.RMultiples, opt)
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 2)
-			perfAIntRange(s, "num_simulations", 1, performance.MaxSimulations, performance.DefaultSimulations)
-			perfAIntRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation, performance.DefaultTradesPerSimulation)
-			perfAIntRange(s, "seed", 0, performance.MaxSeed, nil)
-			s.Properties["seed"].Description = "optional seed; omitted: one is picked and echoed in the result"
-			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
+			minItems(s, "r_multiples", 2)
+			setDefault(intRange(s, "num_simulations", 1, performance.MaxSimulations), performance.DefaultSimulations)
+			setDefault(intRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation), performance.DefaultTradesPerSimulation)
+			intRange(s, "seed", 0, performance.MaxSeed)
+			describe(s, "seed", "optional seed; omitted: one is picked and echoed in the result")
+			setDefault(prop(s, "risk_per_trade"), "0.01")
 		})
 }
 
@@ -83,7 +83,7 @@ func kellyTool() Tool {
 	return NewTool(Spec{Name: "calculate_kelly", Operation: "calculate_kelly", Category: performanceCategory,
 		Description: "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."},
 		func(_ context.Context, _ Call, in kellyInput) (any, error) {
-			v, err := perfAFloats([]string{"risk_per_trade", "ruin_drawdown"}, []*toolkit.Float{in.RiskPerTrade, in.RuinDrawdown},
+			v, err := positivesOr([]string{"risk_per_trade", "ruin_drawdown"}, []*toolkit.Float{in.RiskPerTrade, in.RuinDrawdown},
 				[]float64{performance.DefaultRiskPerTrade, performance.DefaultRuinDrawdown})
 			if err != nil {
 				return nil, err
@@ -91,9 +91,9 @@ func kellyTool() Tool {
 			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{RiskPerTrade: v[0], RuinDrawdown: v[1]})
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 2)
-			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
-			s.Properties["ruin_drawdown"].Default = perfADefault(`"0.5"`)
+			minItems(s, "r_multiples", 2)
+			setDefault(prop(s, "risk_per_trade"), "0.01")
+			setDefault(prop(s, "ruin_drawdown"), "0.5")
 		})
 }
 
@@ -121,7 +121,7 @@ func drawdownTool() Tool {
 			case in.EquityValues != nil:
 				return performance.AnalyzeDrawdown(in.EquityValues, start, np)
 			case in.RMultiples != nil:
-				risk, err := perfAFloat("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
+				risk, err := positiveOr("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
 				if err != nil {
 					return nil, err
 				}
@@ -130,10 +130,10 @@ func drawdownTool() Tool {
 			return nil, toolkit.Errorf(toolkit.Invalid, "Missing required argument: equity_values (or r_multiples)")
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "equity_values", 1)
-			perfAMinItems(s, "r_multiples", 1)
-			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
-			s.Properties["risk_per_trade"].Description = "with r_multiples: fraction of equity risked per 1R"
+			minItems(s, "equity_values", 1)
+			minItems(s, "r_multiples", 1)
+			setDefault(prop(s, "risk_per_trade"), "0.01")
+			describe(s, "risk_per_trade", "with r_multiples: fraction of equity risked per 1R")
 		})
 }
 
@@ -149,12 +149,12 @@ func varianceKillersTool() Tool {
 		Description: "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."},
 		func(_ context.Context, _ Call, in killersInput) (any, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
-				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: perfAInt(in.TopN, performance.DefaultKillerCount)})
+				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: intOr(in.TopN, performance.DefaultKillerCount)})
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 2)
-			perfAIntRange(s, "top_n", 1, performance.MaxKillerCount, performance.DefaultKillerCount)
-			perfANonEmpty(s, "trade_ids")
-			perfANonEmpty(s, "symbols")
+			minItems(s, "r_multiples", 2)
+			setDefault(intRange(s, "top_n", 1, performance.MaxKillerCount), performance.DefaultKillerCount)
+			nonEmptyItems(s, "trade_ids")
+			nonEmptyItems(s, "symbols")
 		})
 }

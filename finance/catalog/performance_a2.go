@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/performance"
@@ -25,8 +23,8 @@ func winLossTool() Tool {
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 1)
-			s.Properties["pnl_values"].Description = "optional P&L of each trade in currency, parallel to r_multiples"
+			minItems(s, "r_multiples", 1)
+			describe(s, "pnl_values", "optional P&L of each trade in currency, parallel to r_multiples")
 		})
 }
 
@@ -42,23 +40,23 @@ func whatIfTool() Tool {
 	return NewTool(Spec{Name: "run_what_if", Operation: "run_what_if", Category: performanceCategory,
 		Description: "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."},
 		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
-			v, err := perfAFloats([]string{"loss_cap", "winner_scale"}, []*toolkit.Float{in.LossCap, in.WinnerScale},
+			v, err := positivesOr([]string{"loss_cap", "winner_scale"}, []*toolkit.Float{in.LossCap, in.WinnerScale},
 				[]float64{performance.DefaultLossCap, performance.DefaultWinnerScale})
 			if err != nil {
 				return nil, err
 			}
 			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
-				RemoveCount: perfAInt(in.RemoveCount, 0), LossCap: v[0], WinnerScale: v[1],
-				SkipAfterLosses: perfAInt(in.SkipAfterLosses, performance.DefaultSkipAfterLosses),
+				RemoveCount: intOr(in.RemoveCount, 0), LossCap: v[0], WinnerScale: v[1],
+				SkipAfterLosses: intOr(in.SkipAfterLosses, performance.DefaultSkipAfterLosses),
 			})
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 2)
-			perfAIntRange(s, "remove_count", 1, toolkit.MaxValues, nil)
-			s.Properties["remove_count"].Description = "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1"
-			perfAIntRange(s, "skip_after_losses", 1, toolkit.MaxValues, performance.DefaultSkipAfterLosses)
-			s.Properties["loss_cap"].Default = perfADefault(`"1"`)
-			s.Properties["winner_scale"].Default = perfADefault(`"0.9"`)
+			minItems(s, "r_multiples", 2)
+			intRange(s, "remove_count", 1, toolkit.MaxValues)
+			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
+			setDefault(intRange(s, "skip_after_losses", 1, toolkit.MaxValues), performance.DefaultSkipAfterLosses)
+			setDefault(prop(s, "loss_cap"), "1")
+			setDefault(prop(s, "winner_scale"), "0.9")
 		})
 }
 
@@ -71,11 +69,11 @@ func rollingGTool() Tool {
 	return NewTool(Spec{Name: "calculate_rolling_g", Operation: "calculate_rolling_g", Category: performanceCategory,
 		Description: "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."},
 		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
-			return performance.CalculateRollingG(in.RMultiples, perfAInt(in.WindowSize, performance.DefaultWindowSize))
+			return performance.CalculateRollingG(in.RMultiples, intOr(in.WindowSize, performance.DefaultWindowSize))
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 2)
-			perfAIntRange(s, "window_size", 2, toolkit.MaxValues, performance.DefaultWindowSize)
+			minItems(s, "r_multiples", 2)
+			setDefault(intRange(s, "window_size", 2, toolkit.MaxValues), performance.DefaultWindowSize)
 		})
 }
 
@@ -94,7 +92,7 @@ func equityCurveTool() Tool {
 			if in.StartingEquity != nil {
 				start = in.StartingEquity.Float64()
 			}
-			v, err := perfAFloats([]string{"risk_per_trade", "trades_per_year"}, []*toolkit.Float{in.RiskPerTrade, in.TradesPerYear},
+			v, err := positivesOr([]string{"risk_per_trade", "trades_per_year"}, []*toolkit.Float{in.RiskPerTrade, in.TradesPerYear},
 				[]float64{performance.DefaultRiskPerTrade, 0})
 			if err != nil {
 				return nil, err
@@ -102,9 +100,9 @@ func equityCurveTool() Tool {
 			return performance.CalculateEquityCurve(in.RMultiples, start, v[0], v[1])
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 1)
-			s.Properties["starting_equity"].Default = perfADefault(`"100000"`)
-			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
+			minItems(s, "r_multiples", 1)
+			setDefault(prop(s, "starting_equity"), "100000")
+			setDefault(prop(s, "risk_per_trade"), "0.01")
 		})
 }
 
@@ -118,7 +116,7 @@ func systemScoreTool() Tool {
 		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
-		func(s *jsonschema.Schema) { perfAMinItems(s, "r_multiples", 2) })
+		func(s *jsonschema.Schema) { minItems(s, "r_multiples", 2) })
 }
 
 type peakValleyInput struct {
@@ -132,7 +130,7 @@ func peakValleyTool() Tool {
 		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
 			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
 		},
-		func(s *jsonschema.Schema) { perfAMinItems(s, "equity_values", 1) })
+		func(s *jsonschema.Schema) { minItems(s, "equity_values", 1) })
 }
 
 type recoveryInput struct {
@@ -151,56 +149,30 @@ func recoveryTool() Tool {
 					return nil, toolkit.Errorf(toolkit.Invalid, "initial_equity: must be greater than 0, got %s", in.InitialEquity)
 				}
 			}
-			risk, err := perfAFloat("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
+			risk, err := positiveOr("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
 			if err != nil {
 				return nil, err
 			}
 			return performance.AnalyzeRecovery(in.RMultiples, initial, risk)
 		},
 		func(s *jsonschema.Schema) {
-			perfAMinItems(s, "r_multiples", 1)
-			s.Properties["initial_equity"].Default = perfADefault(`"100000"`)
-			s.Properties["risk_per_trade"].Default = perfADefault(`"0.01"`)
+			minItems(s, "r_multiples", 1)
+			setDefault(prop(s, "initial_equity"), "100000")
+			setDefault(prop(s, "risk_per_trade"), "0.01")
 		})
 }
 
-// perfAMinItems sets minItems on an array property.
-func perfAMinItems(s *jsonschema.Schema, prop string, n int) {
-	s.Properties[prop].MinItems = &n
-}
-
-// perfAIntRange sets minimum, maximum and (when def is not nil) the
-// default of an integer property.
-func perfAIntRange(s *jsonschema.Schema, prop string, lo, hi int, def any) {
-	p := s.Properties[prop]
-	l, h := float64(lo), float64(hi)
-	p.Minimum, p.Maximum = &l, &h
-	if def != nil {
-		p.Default = perfADefault(fmt.Sprint(def))
-	}
-}
-
-// perfANonEmpty requires the string items of an array property to be
-// non-empty.
-func perfANonEmpty(s *jsonschema.Schema, prop string) {
-	one := 1
-	s.Properties[prop].Items.MinLength = &one
-}
-
-// perfADefault returns a JSON default value.
-func perfADefault(raw string) json.RawMessage { return json.RawMessage(raw) }
-
-// perfAInt returns *p or def when p is nil.
-func perfAInt(p *int, def int) int {
+// intOr returns *p or def when p is nil.
+func intOr(p *int, def int) int {
 	if p == nil {
 		return def
 	}
 	return *p
 }
 
-// perfAFloat returns *p or def when p is nil. A given value must be > 0:
+// positiveOr returns *p or def when p is nil. A given value must be > 0:
 // the Go APIs read 0 as "use the default", so a 0 here is rejected.
-func perfAFloat(field string, p *toolkit.Float, def float64) (float64, error) {
+func positiveOr(field string, p *toolkit.Float, def float64) (float64, error) {
 	if p == nil {
 		return def, nil
 	}
@@ -210,11 +182,11 @@ func perfAFloat(field string, p *toolkit.Float, def float64) (float64, error) {
 	return float64(*p), nil
 }
 
-// perfAFloats resolves several optional positive inputs at once.
-func perfAFloats(fields []string, ps []*toolkit.Float, defs []float64) ([]float64, error) {
+// positivesOr resolves several optional positive inputs at once.
+func positivesOr(fields []string, ps []*toolkit.Float, defs []float64) ([]float64, error) {
 	out := make([]float64, len(ps))
 	for i, p := range ps {
-		v, err := perfAFloat(fields[i], p, defs[i])
+		v, err := positiveOr(fields[i], p, defs[i])
 		if err != nil {
 			return nil, err
 		}

@@ -1,13 +1,12 @@
 package catalog
 
 import (
-	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,15 +17,7 @@ const perfAR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4"
 // of its result into a map.
 func callPerfA(t *testing.T, name, args string) (map[string]any, error) {
 	t.Helper()
-	out, err := Default().Call(context.Background(), name, Call{Arguments: json.RawMessage(args)})
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(out)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(b, &m))
-	return m, nil
+	return callJSON(t, name, finance.AgentLimits{}, args)
 }
 
 func TestPerformanceAToolsJSON(t *testing.T) {

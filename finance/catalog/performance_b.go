@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
-	"strconv"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/performance"
@@ -119,9 +117,9 @@ func performanceBTools() []Tool {
 				return performance.AnalyzeConfidence(in.RMultiples, opt)
 			},
 			func(s *jsonschema.Schema) {
-				pbMinItems(s, "r_multiples", 2)
-				pbIntRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples, performance.DefaultBootstrapSamples)
-				s.Properties["seed"].Default = json.RawMessage("0")
+				minItems(s, "r_multiples", 2)
+				setDefault(intRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples), performance.DefaultBootstrapSamples)
+				setDefault(prop(s, "seed"), 0)
 			}),
 		NewTool(pbSpec("analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
 			func(_ context.Context, _ Call, in consistencyArgs) (any, error) {
@@ -132,8 +130,8 @@ func performanceBTools() []Tool {
 				return performance.AnalyzeConsistency(in.RMultiples, opt)
 			},
 			func(s *jsonschema.Schema) {
-				pbMinItems(s, "r_multiples", 2)
-				pbIntRange(s, "window_size", 2, performance.MaxConsistencyWindow, -1)
+				minItems(s, "r_multiples", 2)
+				intRange(s, "window_size", 2, performance.MaxConsistencyWindow)
 			}),
 		NewTool(pbSpec("analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (any, error) {
@@ -144,8 +142,8 @@ func performanceBTools() []Tool {
 				return performance.AnalyzeSerialCorrelation(in.RMultiples, lags)
 			},
 			func(s *jsonschema.Schema) {
-				pbMinItems(s, "r_multiples", 3)
-				pbIntRange(s, "lags", 1, performance.MaxLjungBoxLags, -1)
+				minItems(s, "r_multiples", 3)
+				intRange(s, "lags", 1, performance.MaxLjungBoxLags)
 			}),
 		NewTool(pbSpec("analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (any, error) {
@@ -156,8 +154,8 @@ func performanceBTools() []Tool {
 				return performance.AnalyzeDistribution(in.RMultiples, k)
 			},
 			func(s *jsonschema.Schema) {
-				pbMinItems(s, "r_multiples", 2)
-				pbIntRange(s, "bucket_count", 1, performance.MaxBucketCount, performance.DefaultBucketCount)
+				minItems(s, "r_multiples", 2)
+				setDefault(intRange(s, "bucket_count", 1, performance.MaxBucketCount), performance.DefaultBucketCount)
 			}),
 		NewTool(pbSpec("analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
 			func(_ context.Context, _ Call, in riskAdjustedArgs) (any, error) {
@@ -174,8 +172,8 @@ func performanceBTools() []Tool {
 				return performance.AnalyzeRiskAdjusted(in.RMultiples, opt)
 			},
 			func(s *jsonschema.Schema) {
-				pbMinItems(s, "r_multiples", 2)
-				s.Properties["target_r"].Default = json.RawMessage(`"0"`)
+				minItems(s, "r_multiples", 2)
+				setDefault(prop(s, "target_r"), "0")
 			}),
 		NewTool(pbSpec("analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
 			func(_ context.Context, _ Call, in executionArgs) (any, error) {
@@ -183,7 +181,7 @@ func performanceBTools() []Tool {
 					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
 				})
 			},
-			func(s *jsonschema.Schema) { pbMinItems(s, "r_multiples", 2) }),
+			func(s *jsonschema.Schema) { minItems(s, "r_multiples", 2) }),
 		NewTool(pbSpec("segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
 			func(_ context.Context, _ Call, in segmentArgs) (any, error) {
 				trades := make([]performance.SegmentTrade, len(in.Trades))
@@ -196,16 +194,13 @@ func performanceBTools() []Tool {
 				return performance.SegmentTrades(trades, in.SegmentBy)
 			},
 			func(s *jsonschema.Schema) {
-				pbMinItems(s, "trades", 1)
-				item := s.Properties["trades"].Items
-				pbIntRange(item, "day_of_week", 0, 6, -1)
-				one := 1
-				for _, f := range []string{"symbol", "strategy_id", "regime"} {
-					item.Properties[f].MinLength = &one
-				}
-				by := s.Properties["segment_by"]
+				minItems(s, "trades", 1)
+				item := prop(s, "trades").Items
+				intRange(item, "day_of_week", 0, 6)
+				nonEmpty(item, "symbol", "strategy_id", "regime")
+				by := prop(s, "segment_by")
 				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
-				by.Default = json.RawMessage(`"symbol"`)
+				setDefault(by, performance.SegmentBySymbol)
 			}),
 		NewTool(pbSpec("calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimal arithmetic."),
 			func(_ context.Context, _ Call, in pnlArgs) (any, error) {
@@ -215,26 +210,25 @@ func performanceBTools() []Tool {
 				})
 			},
 			func(s *jsonschema.Schema) {
-				pbIntRange(s, "quantity", 1, -1, -1)
+				intAtLeast(s, "quantity", 1)
 				// No schema pattern: schemaMessage reads every pattern failure
 				// as a decimal one, so the direction rule is checked in Go.
-				one := 1
-				s.Properties["direction"].MinLength = &one
-				s.Properties["fees"].Default = json.RawMessage(`"0"`)
+				nonEmpty(s, "direction")
+				setDefault(prop(s, "fees"), "0")
 			}),
 		NewTool(pbSpec("calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
 			func(_ context.Context, _ Call, in expectedValueArgs) (any, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
-					WinRate: pbFloatPtr(in.WinRate), AvgWin: pbFloatPtr(in.AvgWin), AvgLoss: pbFloatPtr(in.AvgLoss),
+					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
 					RMultiples: in.RMultiples,
 				})
 			},
-			func(s *jsonschema.Schema) { pbMinItems(s, "r_multiples", 2) }),
+			func(s *jsonschema.Schema) { minItems(s, "r_multiples", 2) }),
 		NewTool(pbSpec("analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (any, error) {
 				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
 					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,
-					OneRDollars: in.OneRDollars, ExpectedValueR: pbFloatPtr(in.ExpectedValueR),
+					OneRDollars: in.OneRDollars, ExpectedValueR: floatPtr(in.ExpectedValueR),
 				})
 			}, nil),
 		NewTool(pbSpec("score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
@@ -242,13 +236,13 @@ func performanceBTools() []Tool {
 				return performance.ScoreSignal(performance.SignalInput{
 					ConditionsMet: in.ConditionsMet, TotalConditions: in.TotalConditions,
 					RegimeAligned: in.RegimeAligned, IndicatorConfluence: in.IndicatorConfluence,
-					VolumeConfirmed: in.VolumeConfirmed, RiskRewardRatio: pbFloatPtr(in.RiskRewardRatio),
+					VolumeConfirmed: in.VolumeConfirmed, RiskRewardRatio: floatPtr(in.RiskRewardRatio),
 				})
 			},
 			func(s *jsonschema.Schema) {
-				pbIntRange(s, "conditions_met", 0, -1, -1)
-				pbIntRange(s, "total_conditions", 1, -1, -1)
-				pbIntRange(s, "indicator_confluence", 0, -1, -1)
+				intAtLeast(s, "conditions_met", 0)
+				intAtLeast(s, "total_conditions", 1)
+				intAtLeast(s, "indicator_confluence", 0)
 			}),
 	}
 }
@@ -258,28 +252,8 @@ func pbSpec(name, description string) Spec {
 	return Spec{Name: name, Description: description, Category: pbCategory, Operation: name}
 }
 
-// pbMinItems sets minItems on the array property name.
-func pbMinItems(s *jsonschema.Schema, name string, n int) {
-	s.Properties[name].MinItems = &n
-}
-
-// pbIntRange sets minimum, maximum and default on the integer property
-// name; a negative maximum or default leaves it unset.
-func pbIntRange(s *jsonschema.Schema, name string, lo, hi, def int) {
-	p := s.Properties[name]
-	l := float64(lo)
-	p.Minimum = &l
-	if hi >= 0 {
-		h := float64(hi)
-		p.Maximum = &h
-	}
-	if def >= 0 {
-		p.Default = json.RawMessage(strconv.Itoa(def))
-	}
-}
-
-// pbFloatPtr converts an optional toolkit.Float.
-func pbFloatPtr(f *toolkit.Float) *float64 {
+// floatPtr converts an optional toolkit.Float.
+func floatPtr(f *toolkit.Float) *float64 {
 	if f == nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/jsonscan"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -105,23 +106,23 @@ func decodeFast[In any](plan *fastPlan, raw json.RawMessage) (in In, ok bool, er
 	seen := make([]bool, len(plan.fields))
 	rest := make([]byte, 0, 256)
 	rest = append(rest, '{')
-	i := skipSpace(b, 1)
+	i := jsonscan.SkipSpace(b, 1)
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
 		for {
-			i = skipSpace(b, i)
+			i = jsonscan.SkipSpace(b, i)
 			keyStart := i
-			keyEnd, kok := scanString(b, i)
+			keyEnd, kok := jsonscan.StringEnd(b, i)
 			if !kok || bytes.IndexByte(b[i:keyEnd], '\\') >= 0 {
 				return in, false, nil
 			}
 			key := b[i+1 : keyEnd-1]
-			i = skipSpace(b, keyEnd)
+			i = jsonscan.SkipSpace(b, keyEnd)
 			if i >= len(b) || b[i] != ':' {
 				return in, false, nil
 			}
-			i = skipSpace(b, i+1)
+			i = jsonscan.SkipSpace(b, i+1)
 			f := -1
 			for k := range plan.fields {
 				if plan.fields[k].name == string(key) {
@@ -147,7 +148,7 @@ func decodeFast[In any](plan *fastPlan, raw json.RawMessage) (in In, ok bool, er
 				rest = append(append(append(rest, b[keyStart:keyEnd]...), ':'), b[i:end]...)
 				i = end
 			}
-			i = skipSpace(b, i)
+			i = jsonscan.SkipSpace(b, i)
 			if i < len(b) && b[i] == ',' {
 				i++
 				continue
@@ -159,7 +160,7 @@ func decodeFast[In any](plan *fastPlan, raw json.RawMessage) (in In, ok bool, er
 			return in, false, nil
 		}
 	}
-	if skipSpace(b, i) != len(b) {
+	if jsonscan.SkipSpace(b, i) != len(b) {
 		return in, false, nil
 	}
 	rest = append(rest, '}')
@@ -197,29 +198,6 @@ func asInvalid(err error) error {
 	return toolkit.Errorf(toolkit.Invalid, "invalid arguments: %v", err)
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// scanString returns the index just past the JSON string starting at i.
-func scanString(b []byte, i int) (int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return 0, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, true
-		}
-	}
-	return 0, false
-}
-
 // skipValue returns the index just past the JSON value starting at i. It
 // checks only the nesting and the strings; the generic decoder validates
 // the value itself.
@@ -228,7 +206,7 @@ func skipValue(b []byte, i int) (int, bool) {
 	for j := i; j < len(b); j++ {
 		switch c := b[j]; c {
 		case '"':
-			end, ok := scanString(b, j)
+			end, ok := jsonscan.StringEnd(b, j)
 			if !ok {
 				return 0, false
 			}

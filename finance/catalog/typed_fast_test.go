@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/jsonscan"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,17 +17,17 @@ import (
 type digits []int
 
 func (d *digits) DecodeJSONPrefix(b []byte) (int, error) {
-	i := skipSpace(b, 0)
+	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return 0, toolkit.Errorf(toolkit.Invalid, "digits: must be an array")
 	}
 	out := digits{}
-	for i = skipSpace(b, i+1); i < len(b) && b[i] != ']'; i = skipSpace(b, i) {
+	for i = jsonscan.SkipSpace(b, i+1); i < len(b) && b[i] != ']'; i = jsonscan.SkipSpace(b, i) {
 		if b[i] < '0' || b[i] > '9' {
 			return 0, toolkit.Errorf(toolkit.Invalid, "digits[%d]: must be a digit", len(out))
 		}
 		out = append(out, int(b[i]-'0'))
-		if i = skipSpace(b, i+1); i < len(b) && b[i] == ',' {
+		if i = jsonscan.SkipSpace(b, i+1); i < len(b) && b[i] == ',' {
 			i++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/jsonscan"
 )
 
 // Bars is a list of bars with a fast, strict JSON decoder (about ten times
@@ -79,16 +80,7 @@ type barDecoder struct {
 	i int
 }
 
-func (d *barDecoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *barDecoder) space() { d.i = jsonscan.SkipSpace(d.b, d.i) }
 
 func (d *barDecoder) eat(c byte) bool {
 	if d.i < len(d.b) && d.b[d.i] == c {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/jsonscan"
 )
 
 // SymbolsData is the symbols_data input of analyze_correlations: a list of
@@ -84,7 +85,7 @@ func (d *barDecoder) symbolEntry(idx int) (SymbolBars, error) {
 		d.space()
 		switch string(key) {
 		case "symbol":
-			end, ok := stringEnd(d.b, d.i)
+			end, ok := jsonscan.StringEnd(d.b, d.i)
 			if !ok {
 				return fail(".symbol: must be a string")
 			}
@@ -119,22 +120,6 @@ func (d *barDecoder) symbolEntry(idx int) (SymbolBars, error) {
 		return fail(".symbol: must not be empty")
 	}
 	return e, nil
-}
-
-// stringEnd returns the index just past the JSON string starting at i.
-func stringEnd(b []byte, i int) (int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return 0, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, true
-		}
-	}
-	return 0, false
 }
 
 func itoa(i int) string {

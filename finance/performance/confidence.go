@@ -97,7 +97,7 @@ type ConfidenceResult struct {
 // are drawn by Lemire's multiply-shift on 32-bit halves (bias below
 // n/2^32). It needs at least 2 values; fewer than 30 adds a warning.
 func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, error) {
-	if err := pbCheckSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	level, samples := opt.Level, opt.Samples
@@ -116,10 +116,10 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 	n := len(r)
 	nf := float64(n)
 	alpha := 1 - level
-	mean, sd := pbMeanStd(r)
+	mean, sd := meanStd(r)
 	se := sd / math.Sqrt(nf)
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nf - 1}.Quantile(1 - alpha/2)
-	wins := pbWinCount(r)
+	wins := winCount(r)
 	p := float64(wins) / nf
 
 	means := make([]float64, samples)
@@ -148,7 +148,7 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 		MeanRTInterval:   Interval{toolkit.Float(mean - tq*se), toolkit.Float(mean + tq*se)},
 		TCritical:        toolkit.Float(tq),
 		MeanRBootstrapCI: Interval{
-			toolkit.Float(pbQuantile(means, alpha/2)), toolkit.Float(pbQuantile(means, 1-alpha/2)),
+			toolkit.Float(quantileSorted(means, alpha/2)), toolkit.Float(quantileSorted(means, 1-alpha/2)),
 		},
 		WinRate: toolkit.Float(p),
 		WinRateBootstrapCI: Interval{
@@ -171,7 +171,7 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 	if se > 0 {
 		t := mean / se
 		pv := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nf - 1}.Survival(t)
-		res.TStatistic, res.PValueOneSided = pbF(t), pbF(pv)
+		res.TStatistic, res.PValueOneSided = finiteOrNil(t), finiteOrNil(pv)
 		res.EdgeSignificant = pv < alpha
 	}
 	if n < 30 {

@@ -103,7 +103,7 @@ type ConsistencyResult struct {
 // positive expectancy and mean R > 0; INCONSISTENT below 40 %; MIXED
 // otherwise. It needs at least 2 values.
 func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult, error) {
-	if err := pbCheckSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	n := len(r)
@@ -117,7 +117,7 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	}
 	var dates []pbDate
 	if opt.Dates != nil {
-		if err := pbCheckParallel("dates", len(opt.Dates), n); err != nil {
+		if err := validateParallel("dates", len(opt.Dates), n); err != nil {
 			return nil, err
 		}
 		dates = make([]pbDate, n)
@@ -133,11 +133,11 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	means := make([]float64, res.WindowCount)
 	gs := make([]float64, res.WindowCount)
 	for i := range means {
-		means[i], gs[i] = pbMeanG(r[i : i+w])
+		means[i], gs[i] = meanG(r[i : i+w])
 	}
 	res.RollingExpectancy = pbRollingSummary(means)
 	res.RollingG = pbRollingSummary(gs)
-	res.ExpectancyCV = pbRatio(float64(res.RollingExpectancy.StdDev), math.Abs(float64(res.RollingExpectancy.Mean)))
+	res.ExpectancyCV = ratioOrNil(float64(res.RollingExpectancy.StdDev), math.Abs(float64(res.RollingExpectancy.Mean)))
 	res.BlockCount = n / w
 	profitable := 0
 	for b := 0; b < res.BlockCount; b++ {
@@ -182,13 +182,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 
 // pbRollingSummary summarises per-window values.
 func pbRollingSummary(xs []float64) RollingSummary {
-	mean, sd := pbMeanStd(xs)
-	pos := 0
-	for _, x := range xs {
-		if x > 0 {
-			pos++
-		}
-	}
+	mean, sd := meanStd(xs)
+	pos := winCount(xs)
 	return RollingSummary{
 		Mean: toolkit.Float(mean), StdDev: toolkit.Float(sd),
 		Min: toolkit.Float(slices.Min(xs)), Max: toolkit.Float(slices.Max(xs)),
@@ -219,7 +214,7 @@ func pbCurveR2(r []float64) *toolkit.Float {
 	if syy == 0 || sxx == 0 {
 		return nil
 	}
-	return pbF(sxy * sxy / (sxx * syy))
+	return finiteOrNil(sxy * sxy / (sxx * syy))
 }
 
 // pbLosingStreak returns the longest run of R <= 0 and its Schilling
@@ -239,7 +234,7 @@ func pbLosingStreak(r []float64) (int, *toolkit.Float) {
 	if q == 0 || q == 1 {
 		return longest, nil
 	}
-	return longest, pbF(math.Max(0, math.Log(float64(len(r))*(1-q))/math.Log(1/q)))
+	return longest, finiteOrNil(math.Max(0, math.Log(float64(len(r))*(1-q))/math.Log(1/q)))
 }
 
 // pbCalendar buckets r by month or ISO week of dates.
@@ -282,7 +277,7 @@ func pbCalendar(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
 			hi++
 		}
 		seg := vals[lo:hi]
-		mean, g := pbMeanG(seg)
+		mean, g := meanG(seg)
 		var total float64
 		wins := 0
 		for _, x := range seg {

@@ -87,7 +87,7 @@ type DistributionResult struct {
 // dividing by n). Jarque–Bera uses g1 and g2. Quantiles are Hyndman–Fan
 // type 7. It needs at least 2 values.
 func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, error) {
-	if err := pbCheckSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	if bucketCount == 0 {
@@ -98,8 +98,8 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 	}
 	n := len(r)
 	nf := float64(n)
-	s := pbSorted(r)
-	mean, sd := pbMeanStd(r)
+	s := sortedCopy(r)
+	mean, sd := meanStd(r)
 	var m2, m3, m4 float64
 	for _, x := range r {
 		d := x - mean
@@ -109,7 +109,7 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 		m4 += d2 * d2
 	}
 	m2, m3, m4 = m2/nf, m3/nf, m4/nf
-	q := func(p float64) toolkit.Float { return toolkit.Float(pbQuantile(s, p)) }
+	q := func(p float64) toolkit.Float { return toolkit.Float(quantileSorted(s, p)) }
 	res := &DistributionResult{
 		TradeCount:  n,
 		BucketCount: bucketCount,
@@ -136,8 +136,8 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 		},
 	}
 	res.InterquartileRange = res.Quantiles.P75 - res.Quantiles.P25
-	res.TailRatio = pbRatio(math.Abs(float64(res.Quantiles.P95)), math.Abs(float64(res.Quantiles.P5)))
-	res.TailRatio9010 = pbRatio(math.Abs(float64(res.Quantiles.P90)), math.Abs(float64(res.Quantiles.P10)))
+	res.TailRatio = ratioOrNil(math.Abs(float64(res.Quantiles.P95)), math.Abs(float64(res.Quantiles.P5)))
+	res.TailRatio9010 = ratioOrNil(math.Abs(float64(res.Quantiles.P90)), math.Abs(float64(res.Quantiles.P10)))
 	k := int(math.Ceil(0.05 * nf))
 	var lo, hi float64
 	for i := 0; i < k; i++ {
@@ -151,14 +151,14 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 		g1 := m3 / math.Pow(m2, 1.5)
 		g2 := m4/(m2*m2) - 3
 		if n >= 3 {
-			res.Skewness = pbF(g1 * math.Sqrt(nf*(nf-1)) / (nf - 2))
+			res.Skewness = finiteOrNil(g1 * math.Sqrt(nf*(nf-1)) / (nf - 2))
 		}
 		if n >= 4 {
-			res.ExcessKurtosis = pbF(((nf+1)*g2 + 6) * (nf - 1) / ((nf - 2) * (nf - 3)))
+			res.ExcessKurtosis = finiteOrNil(((nf+1)*g2 + 6) * (nf - 1) / ((nf - 2) * (nf - 3)))
 		}
 		jb := nf / 6 * (g1*g1 + g2*g2/4)
 		pv := distuv.ChiSquared{K: 2}.Survival(jb)
-		res.JarqueBera, res.JarqueBeraPValue = pbF(jb), pbF(pv)
+		res.JarqueBera, res.JarqueBeraPValue = finiteOrNil(jb), finiteOrNil(pv)
 		res.NormalAt5Pct = pv >= 0.05
 	} else {
 		res.Warnings = append(res.Warnings, "all R values are equal: skewness, kurtosis and Jarque–Bera are undefined")

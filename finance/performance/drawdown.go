@@ -127,7 +127,7 @@ type Drawdown struct {
 // (> 0). netProfit, when not nil, replaces last − start in the recovery
 // factor.
 func AnalyzeDrawdown(equity []float64, startingEquity float64, netProfit *float64) (Drawdown, error) {
-	if err := validateSeries("equity_values", equity, 1); err != nil {
+	if err := ValidateSeries("equity_values", equity, 1); err != nil {
 		return Drawdown{}, err
 	}
 	if err := validatePositive("starting_equity", startingEquity); err != nil {
@@ -222,7 +222,7 @@ func EquityFromR(r []float64, startingEquity, riskPerTrade float64) ([]float64, 
 
 // equityPoints returns points 0..n of the compounded curve of r.
 func equityPoints(r []float64, startingEquity, riskPerTrade float64) ([]float64, error) {
-	if err := validateSeries("r_multiples", r, 1); err != nil {
+	if err := ValidateSeries("r_multiples", r, 1); err != nil {
 		return nil, err
 	}
 	if err := validatePositive("starting_equity", startingEquity); err != nil {

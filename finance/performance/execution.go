@@ -69,7 +69,7 @@ type ExecutionQualityResult struct {
 // quantiles. It needs at least 2 R values.
 func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error) {
 	r := in.RMultiples
-	if err := pbCheckSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	n := len(r)
@@ -80,10 +80,10 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 		if opt.xs == nil {
 			continue
 		}
-		if err := pbCheckParallel(opt.name, len(opt.xs), n); err != nil {
+		if err := validateParallel(opt.name, len(opt.xs), n); err != nil {
 			return nil, err
 		}
-		if err := pbCheckSeries(opt.name, opt.xs, n); err != nil {
+		if err := ValidateSeries(opt.name, opt.xs, n); err != nil {
 			return nil, err
 		}
 	}
@@ -124,7 +124,7 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 				breach++
 			}
 		}
-		res.StopBreachShare = pbF(float64(breach) / float64(n))
+		res.StopBreachShare = finiteOrNil(float64(breach) / float64(n))
 	}
 	if in.MFE != nil {
 		mfe = pbAbs(in.MFE)
@@ -135,7 +135,7 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 		res.HoldTimeHours = pbExcursionStats(in.HoldTimesHours, r, scratch)
 	}
 	if mae != nil && mfe != nil {
-		res.EdgeRatio = pbRatio(float64(res.MFE.Mean), float64(res.MAE.Mean))
+		res.EdgeRatio = ratioOrNil(float64(res.MFE.Mean), float64(res.MAE.Mean))
 	}
 	if in.MAE == nil || in.MFE == nil {
 		res.Warnings = append(res.Warnings, "mae_values and mfe_values are needed for the edge ratio and the excursion figures")
@@ -161,10 +161,10 @@ func pbCapture(res *ExecutionQualityResult, r, mfe []float64) {
 			winN++
 		}
 	}
-	res.CaptureEfficiency = pbRatio(sumR, sumMFE)
-	res.WinnerCaptureEfficiency = pbRatio(winR, winMFE)
-	res.AverageExitEfficiency = pbRatio(exitEff, float64(effN))
-	res.AverageGiveBackR = pbRatio(giveBack, float64(winN))
+	res.CaptureEfficiency = ratioOrNil(sumR, sumMFE)
+	res.WinnerCaptureEfficiency = ratioOrNil(winR, winMFE)
+	res.AverageExitEfficiency = ratioOrNil(exitEff, float64(effN))
+	res.AverageGiveBackR = ratioOrNil(giveBack, float64(winN))
 }
 
 // pbAbs returns |x| element-wise in a new slice.
@@ -197,11 +197,11 @@ func pbExcursionStats(xs, r, scratch []float64) *ExcursionStats {
 	copy(scratch, xs)
 	st := &ExcursionStats{
 		Mean:        toolkit.Float(sum / float64(len(xs))),
-		Median:      toolkit.Float(pbSelectQuantile(scratch, 0.5)),
+		Median:      toolkit.Float(selectQuantile(scratch, 0.5)),
 		Max:         toolkit.Float(mx),
-		WinnersMean: pbRatio(winSum, float64(winN)),
-		LosersMean:  pbRatio(lossSum, float64(lossN)),
+		WinnersMean: ratioOrNil(winSum, float64(winN)),
+		LosersMean:  ratioOrNil(lossSum, float64(lossN)),
 	}
-	st.P90 = toolkit.Float(pbSelectQuantile(scratch, 0.9))
+	st.P90 = toolkit.Float(selectQuantile(scratch, 0.9))
 	return st
 }

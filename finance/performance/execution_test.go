@@ -44,7 +44,7 @@ func TestSelectQuantileMatchesSort(t *testing.T) {
 		}
 		for _, p := range []float64{0, 0.1, 0.5, 0.9, 1} {
 			buf := append([]float64(nil), x...)
-			assert.Equal(t, pbQuantile(pbSorted(x), p), pbSelectQuantile(buf, p), "n=%d p=%v", n, p)
+			assert.Equal(t, quantileSorted(sortedCopy(x), p), selectQuantile(buf, p), "n=%d p=%v", n, p)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func CalculateExpectedValue(in ExpectedValueInput) (*ExpectedValueResult, error)
 	var p, q, w, l float64
 	if in.RMultiples != nil {
 		r := in.RMultiples
-		if err := pbCheckSeries("r_multiples", r, 2); err != nil {
+		if err := ValidateSeries("r_multiples", r, 2); err != nil {
 			return nil, err
 		}
 		var sw, sl, sum float64
@@ -130,8 +130,8 @@ func CalculateExpectedValue(in ExpectedValueInput) (*ExpectedValueResult, error)
 	}
 	res.WinRate, res.LossRate = toolkit.Float(p), toolkit.Float(q)
 	res.AverageWin, res.AverageLoss = toolkit.Float(w), toolkit.Float(l)
-	res.PayoffRatio = pbRatio(w, l)
-	res.BreakevenWinRate = pbRatio(l, w+l)
+	res.PayoffRatio = ratioOrNil(w, l)
+	res.BreakevenWinRate = ratioOrNil(l, w+l)
 	switch {
 	case res.ExpectedValue > 0:
 		res.Edge = EdgePositive

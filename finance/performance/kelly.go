@@ -78,7 +78,7 @@ const KellyMethod = "full_kelly = argmax of mean ln(1+f*R) over 0<f<1/|min R| (s
 // no losing trade (growth rises without bound up to f = ∞; Kelly would
 // stake everything). It also fails when opt.RiskPerTrade >= 1/|min R|.
 func CalculateKelly(r []float64, opt KellyOptions) (Kelly, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return Kelly{}, err
 	}
 	risk := orDefault(opt.RiskPerTrade, DefaultRiskPerTrade)
@@ -127,7 +127,7 @@ func CalculateKelly(r []float64, opt KellyOptions) (Kelly, error) {
 // Newton steps safeguarded by a bisection bracket, to the last bits of
 // float64. Errors (Invalid): fewer than 2 values, mean R <= 0, no R < 0.
 func OptimalF(r []float64) (float64, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return 0, err
 	}
 	mean := Mean(r)
@@ -170,7 +170,7 @@ func OptimalF(r []float64) (float64, error) {
 // when risking the fraction f of equity per 1R. It fails (Invalid) when
 // 1 + f·R <= 0 for some trade (f at or past the ruin bound 1/|min R|).
 func LogGrowth(r []float64, f float64) (float64, error) {
-	if err := validateSeries("r_multiples", r, 1); err != nil {
+	if err := ValidateSeries("r_multiples", r, 1); err != nil {
 		return 0, err
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {

@@ -58,7 +58,7 @@ type KillerOptions struct {
 // mean' = mean − (R_i − mean)/(n−1), M2' = M2 − (R_i − mean)²·n/(n−1).
 // Ties rank by lower index first.
 func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return VarianceKillers{}, err
 	}
 	n := len(r)

@@ -85,7 +85,7 @@ const MonteCarloMethod = "i.i.d. bootstrap: each trade draws one observed R unif
 // by Lemire's multiply-high (bias below n/2^64), so the result is
 // bit-identical for a seed whatever the number of workers or cores.
 func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return MonteCarlo{}, err
 	}
 	if err := validatePositive("starting_equity", opt.StartingEquity); err != nil {

@@ -71,8 +71,8 @@ func AnalyzeTradeOutcome(in TradeOutcomeInput) (*TradeOutcomeResult, error) {
 		Warnings:     []string{},
 	}
 	if mfe > 0 {
-		res.EfficiencyScore = pbF(math.Max(0, math.Min(100, 100*pnl/mfe)))
-		res.EdgeCaptured = pbF(in.RealizedR / mfeR)
+		res.EfficiencyScore = finiteOrNil(math.Max(0, math.Min(100, 100*pnl/mfe)))
+		res.EdgeCaptured = finiteOrNil(in.RealizedR / mfeR)
 	} else {
 		res.Warnings = append(res.Warnings, "mfe is 0: efficiency_score and edge_captured are undefined")
 	}
@@ -83,8 +83,8 @@ func AnalyzeTradeOutcome(in TradeOutcomeInput) (*TradeOutcomeResult, error) {
 		res.Warnings = append(res.Warnings, "realized_r differs from realized_pnl/one_r_dollars (fees or partial fills?)")
 	}
 	if ev := in.ExpectedValueR; ev != nil {
-		res.ExpectationGapR = pbF(in.RealizedR - *ev)
-		res.ExpectationAccuracy = pbRatio(in.RealizedR, *ev)
+		res.ExpectationGapR = finiteOrNil(in.RealizedR - *ev)
+		res.ExpectationAccuracy = ratioOrNil(in.RealizedR, *ev)
 		if *ev == 0 {
 			res.Warnings = append(res.Warnings, "expected_value_r is 0: expectation_accuracy is undefined")
 		}

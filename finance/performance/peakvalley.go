@@ -51,7 +51,7 @@ type PeakPoint struct {
 // each trade, at least 1 value, each >= 0; startingEquity > 0) and lists
 // the peaks and valleys of its drawdown episodes.
 func DetectPeakValley(equity []float64, startingEquity float64) (PeakValley, error) {
-	if err := validateSeries("equity_values", equity, 1); err != nil {
+	if err := ValidateSeries("equity_values", equity, 1); err != nil {
 		return PeakValley{}, err
 	}
 	if err := validatePositive("starting_equity", startingEquity); err != nil {

@@ -110,16 +110,4 @@ func selectKth(xs []float64, k int) {
 
 // medianOf returns the median of xs (type 7: the mean of the two middle
 // values for an even count), reordering xs. It returns 0 when empty.
-func medianOf(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return 0
-	}
-	selectKth(xs, n/2)
-	hiMid := xs[n/2]
-	if n%2 == 1 {
-		return hiMid
-	}
-	loMid := slices.Max(xs[:n/2])
-	return loMid + 0.5*(hiMid-loMid)
-}
+func medianOf(xs []float64) float64 { return selectQuantile(xs, 0.5) }

@@ -76,7 +76,7 @@ type RiskAdjustedResult struct {
 //
 // Undefined ratios are null with a warning. It needs at least 2 values.
 func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedResult, error) {
-	if err := pbCheckSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(opt.TargetR) || math.IsInf(opt.TargetR, 0) {
@@ -86,7 +86,7 @@ func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedRes
 		return nil, invalid("trades_per_year", "must be between 0 (per trade only) and %d", MaxTradesPerYear)
 	}
 	n := len(r)
-	mean, sd := pbMeanStd(r)
+	mean, sd := meanStd(r)
 	var down, total, peak, maxDD float64
 	for _, x := range r {
 		if d := x - opt.TargetR; d < 0 {
@@ -105,9 +105,9 @@ func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedRes
 		DownsideDeviation: toolkit.Float(dd),
 		TotalR:            toolkit.Float(total),
 		MaxDrawdownR:      toolkit.Float(maxDD),
-		SharpeRatio:       pbRatio(mean, sd),
-		SortinoRatio:      pbRatio(mean-opt.TargetR, dd),
-		CalmarRatio:       pbRatio(total, maxDD),
+		SharpeRatio:       ratioOrNil(mean, sd),
+		SortinoRatio:      ratioOrNil(mean-opt.TargetR, dd),
+		CalmarRatio:       ratioOrNil(total, maxDD),
 		Conventions: RiskAdjustedConventions{
 			Sharpe:        "mean(R)/stdev(R) per trade, stdev with ddof 1, risk-free rate 0 (R is already risk-normalised)",
 			Sortino:       "(mean(R) - target_r)/downside_deviation, downside_deviation = sqrt(sum over all n trades of min(R - target_r, 0)^2 / n)",
@@ -129,14 +129,14 @@ func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedRes
 	if opt.TradesPerYear > 0 {
 		tpy := opt.TradesPerYear
 		root := math.Sqrt(tpy)
-		res.TradesPerYear = pbF(tpy)
+		res.TradesPerYear = finiteOrNil(tpy)
 		if res.SharpeRatio != nil {
-			res.SharpeAnnualized = pbF(float64(*res.SharpeRatio) * root)
+			res.SharpeAnnualized = finiteOrNil(float64(*res.SharpeRatio) * root)
 		}
 		if res.SortinoRatio != nil {
-			res.SortinoAnnualized = pbF(float64(*res.SortinoRatio) * root)
+			res.SortinoAnnualized = finiteOrNil(float64(*res.SortinoRatio) * root)
 		}
-		res.CalmarAnnualized = pbRatio(mean*tpy, maxDD)
+		res.CalmarAnnualized = ratioOrNil(mean*tpy, maxDD)
 	}
 	if n < 30 {
 		res.Warnings = append(res.Warnings, "fewer than 30 trades: the ratios are unreliable")

@@ -52,7 +52,7 @@ const RollingGTrendRule = "compare G of the last w trades with G of the w trades
 // (0 = default 10; at least 2 and at most len(r)) and classifies the
 // trend by RollingGTrendRule. r needs at least 2 trades.
 func CalculateRollingG(r []float64, window int) (RollingG, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return RollingG{}, err
 	}
 	w := window

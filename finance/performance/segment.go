@@ -176,7 +176,7 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 				st.Breakevens++
 			}
 		}
-		mean, g := pbMeanG(seg)
+		mean, g := meanG(seg)
 		st.WinRate = toolkit.Float(float64(st.Wins) / float64(len(seg)))
 		st.Expectancy, st.G, st.TotalR = toolkit.Float(mean), toolkit.Float(g), toolkit.Float(sum)
 		st.ShareOfTrades = toolkit.Float(float64(len(seg)) / nf)

@@ -87,7 +87,7 @@ func DefaultLjungBoxLags(n int) int {
 //
 // It needs at least 3 values.
 func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, error) {
-	if err := pbCheckSeries("r_multiples", r, 3); err != nil {
+	if err := ValidateSeries("r_multiples", r, 3); err != nil {
 		return nil, err
 	}
 	n := len(r)
@@ -113,7 +113,7 @@ func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, 
 	acf := pbACF(r, lags)
 	if acf != nil {
 		res.Autocorrelations = acf
-		res.AutocorrelationLag1 = pbF(acf[0])
+		res.AutocorrelationLag1 = finiteOrNil(acf[0])
 		res.Lag1Significant = math.Abs(acf[0]) > 1.959963984540054/math.Sqrt(nf)
 		var q float64
 		for k, rho := range acf {
@@ -121,7 +121,7 @@ func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, 
 		}
 		q *= nf * (nf + 2)
 		pv := distuv.ChiSquared{K: float64(lags)}.Survival(q)
-		res.LjungBox.Q, res.LjungBox.PValue = pbF(q), pbF(pv)
+		res.LjungBox.Q, res.LjungBox.PValue = finiteOrNil(q), finiteOrNil(pv)
 		res.LjungBox.Significant = pv < SerialAlpha
 	} else {
 		res.Autocorrelations = toolkit.Floats{}
@@ -188,14 +188,14 @@ func pbRunsTest(r []float64) RunsTest {
 	n := n1 + n2
 	mu := 2*n1*n2/n + 1
 	v := 2 * n1 * n2 * (2*n1*n2 - n) / (n * n * (n - 1))
-	rt.ExpectedRuns = pbF(mu)
+	rt.ExpectedRuns = finiteOrNil(mu)
 	if v <= 0 {
 		return rt
 	}
 	sd := math.Sqrt(v)
 	z := (float64(rt.Runs) - mu) / sd
 	p := 2 * distuv.UnitNormal.CDF(-math.Abs(z))
-	rt.StdDev, rt.Z, rt.PValue = pbF(sd), pbF(z), pbF(p)
+	rt.StdDev, rt.Z, rt.PValue = finiteOrNil(sd), finiteOrNil(z), finiteOrNil(p)
 	rt.Significant = p < SerialAlpha
 	switch {
 	case rt.Significant && z < 0:

@@ -58,7 +58,7 @@ func Grade(score float64) string {
 //
 // Fewer than 30 trades add a reliability warning.
 func CalculateSystemScore(r []float64) (SystemScore, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return SystemScore{}, err
 	}
 	n := len(r)

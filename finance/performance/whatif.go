@@ -71,7 +71,7 @@ type WhatIfParameters struct {
 //     skip_after_losses consecutive losing trades that were taken, skip
 //     the next trade (drop it) and restart the count.
 func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
-	if err := validateSeries("r_multiples", r, 2); err != nil {
+	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return WhatIf{}, err
 	}
 	n := len(r)

@@ -36,13 +36,7 @@ func WinRate(r []float64) float64 {
 	if len(r) == 0 {
 		return 0
 	}
-	wins := 0
-	for _, x := range r {
-		if x > 0 {
-			wins++
-		}
-	}
-	return float64(wins) / float64(len(r))
+	return float64(winCount(r)) / float64(len(r))
 }
 
 // Expectancy returns mean(R), the average R per trade (0 when empty).
@@ -111,7 +105,7 @@ const BreakevenRule = "R = 0 is a breakeven: it counts in trade_count and in the
 // figures. Rates use all trades as the denominator, so
 // expectancy = win_rate·average_win_r + loss_rate·average_loss_r exactly.
 func AnalyzeWinLoss(r []float64, pnl []toolkit.Amount) (WinLoss, error) {
-	if err := validateSeries("r_multiples", r, 1); err != nil {
+	if err := ValidateSeries("r_multiples", r, 1); err != nil {
 		return WinLoss{}, err
 	}
 	if pnl != nil && len(pnl) != len(r) {
