@@ -192,9 +192,18 @@ func (d *barDecoder) str() ([]byte, bool) {
 	return rest[:end], true
 }
 
+// btoi is 1 for true, 0 for false.
+func btoi(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 // decimalError is the rule every bar value must follow.
 type decimalError string
 
+// Error names the offending text and the rule.
 func (e decimalError) Error() string {
 	return string(e) + " is not a decimal number like \"1.5\" (plain digits, no exponent)"
 }
@@ -235,6 +244,9 @@ func (d *barDecoder) number() (float64, error) {
 		if fracDigits == 0 {
 			intDigits = 0 // "1." is not a decimal
 		}
+	}
+	if intDigits > 1 && b[start+btoi(neg)] == '0' {
+		intDigits = 0 // leading zeros ("01.5") are not a decimal (toolkit.DecimalPattern)
 	}
 	end := i
 	terminated := !quoted || (i < len(b) && b[i] == '"')

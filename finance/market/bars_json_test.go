@@ -62,6 +62,8 @@ func TestBarsDecodeRules(t *testing.T) {
 		`[{"open":"","high":"1","low":"1","close":"1","volume":"1"}]`:               `"" is not a decimal number`,
 		`[{"open":"+1","high":"1","low":"1","close":"1","volume":"1"}]`:             `"+1" is not a decimal number`,
 		`[{"open":"1.","high":"1","low":"1","close":"1","volume":"1"}]`:             `"1." is not a decimal number`,
+		`[{"open":"01.5","high":"1","low":"1","close":"1","volume":"1"}]`:           `"01.5" is not a decimal number`,
+		`[{"open":"-00","high":"1","low":"1","close":"1","volume":"1"}]`:            `"-00" is not a decimal number`,
 		`[{"open":null,"high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: null is not a decimal number`,
 		`[{"open":"1","high":"1","low":"1","close":"1","volume":"1"},{"open":"1"}]`: "bars[1]",
 		`[{"open":"1" "high":"1"}]`:                                                 "bars[0]: expected ',' or '}'",
