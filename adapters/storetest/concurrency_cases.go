@@ -68,15 +68,10 @@ func testConcurrentChargesExact(t *testing.T, h Harness) {
 	var ok, insufficient, other atomic.Int64
 	parallel(500, func(int) {
 		_, err := s.Charge(ctx, chargeReq(a.ID, "position_sizing", 3000))
-		switch toolkit.KindOf(err) {
-		case toolkit.Internal:
-			if err == nil {
-				ok.Add(1)
-				return
-			}
-			other.Add(1)
-			t.Log(err)
-		case toolkit.InsufficientCredits:
+		switch {
+		case err == nil:
+			ok.Add(1)
+		case toolkit.IsKind(err, toolkit.InsufficientCredits):
 			insufficient.Add(1)
 		default:
 			other.Add(1)
