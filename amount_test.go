@@ -12,18 +12,46 @@ import (
 )
 
 func TestParseAmountStrict(t *testing.T) {
-	for _, ok := range []string{"0", "12", "-0.5", "185.50", "0.000001", "1000000000000"} {
+	for _, ok := range []string{"0", "12", "-0.5", "185.50", "0.000001", "1000000000000", "999999999999999999.9999999999999999"} {
 		a, err := ParseAmount(ok)
 		require.NoError(t, err, ok)
 		assert.Equal(t, ok, a.String(), "text round-trips exactly")
 	}
-	for _, bad := range []string{"", " 1", "1 ", "+1", "1e3", "1E-2", "NaN", "nan", "Inf", "-Infinity", "0x10",
-		".5", "5.", "1.2.3", "--1", "1,5", "١٢", "00", "007", "01.5", "-00.1", "-"} {
+	for _, bad := range []string{"", " 1", "1 ", "+1", "1e+", "1e", "1.e3", "NaN", "nan", "Inf", "-Infinity", "0x10",
+		".5", "5.", "1.2.3", "--1", "1,5", "١٢", "00", "007", "01.5", "-00.1", "-", "1e3.5"} {
 		_, err := ParseAmount(bad)
 		assert.Error(t, err, bad)
 	}
 	_, err := ParseAmount("1" + string(make([]byte, 64)))
 	assert.Error(t, err, "over-long texts are refused")
+}
+
+// Exponent forms (what float-based clients write) are accepted and
+// normalised to plain digits.
+func TestParseAmountExponentForms(t *testing.T) {
+	for in, want := range map[string]string{
+		"1e3": "1000", "1E3": "1000", "1.5e-05": "0.000015", "1.234e-05": "0.00001234", "-2.5E+2": "-250",
+		"0e5": "0", "-0": "0", "0.10000000000000000000": "0.1000000000000000", "1e-16": "0.0000000000000001",
+	} {
+		a, err := ParseAmount(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, a.String(), in)
+	}
+}
+
+// The documented input range: magnitude below 1e18, at most 16 decimal
+// places, at most 64 characters. Inside it every Amount has at most 34
+// digits, so rounding it can never fail.
+func TestParseAmountRange(t *testing.T) {
+	for _, bad := range []string{"1e18", "1000000000000000000", "-1e18", "1e33", "1e999999999", "0.00000000000000001",
+		"1e-17", "1.5e-16"} {
+		_, err := ParseAmount(bad)
+		assert.Error(t, err, bad)
+	}
+	biggest := MustParseAmount("999999999999999999.9999999999999999")
+	r, err := biggest.Round(16, RoundHalfEven)
+	require.NoError(t, err)
+	assert.Equal(t, biggest.String(), r.String())
 }
 
 // Pitfall: apd's String() switches to exponent form; Amount never does.
@@ -47,7 +75,7 @@ func TestMarshalByValueAndPointer(t *testing.T) {
 	b, err := json.Marshal(h)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"by_value":"185.50","by_ptr":"2.50"}`, string(b))
-	assert.Panics(t, func() { MustParseAmount("1E0") }, "exponent forms never become Amounts")
+	assert.Panics(t, func() { MustParseAmount("1E") }, "MustParseAmount is for valid constants only")
 }
 
 func TestMarshalInMapAndSlice(t *testing.T) {
@@ -62,13 +90,13 @@ func TestMarshalInMapAndSlice(t *testing.T) {
 // Pitfall: apd.Decimal copies share their big.Int words. Amount operations
 // always write into fresh decimals, so results never alias operands.
 func TestCopiesDoNotAlias(t *testing.T) {
-	big := MustParseAmount("123456789012345678901234567890.5")
+	big := MustParseAmount("123456789012345678.5")
 	cp := big
 	sum := cp.Add(MustParseAmount("1"))
-	assert.Equal(t, "123456789012345678901234567890.5", big.String())
-	assert.Equal(t, "123456789012345678901234567891.5", sum.String())
+	assert.Equal(t, "123456789012345678.5", big.String())
+	assert.Equal(t, "123456789012345679.5", sum.String())
 	require.NoError(t, json.Unmarshal([]byte(`"7"`), &cp))
-	assert.Equal(t, "123456789012345678901234567890.5", big.String(), "decoding into a copy leaves the original")
+	assert.Equal(t, "123456789012345678.5", big.String(), "decoding into a copy leaves the original")
 	trimmed := big.Trim(0)
 	assert.Equal(t, big.String(), trimmed.String())
 }
@@ -79,7 +107,9 @@ func TestUnmarshalJSON(t *testing.T) {
 	assert.Equal(t, "0.25", a.String())
 	require.NoError(t, json.Unmarshal([]byte(`12.5`), &a))
 	assert.Equal(t, "12.5", a.String())
-	for _, bad := range []string{`null`, `1e3`, `"1e3"`, `""`, `true`, `"NaN"`, `[1]`} {
+	require.NoError(t, json.Unmarshal([]byte(`1e-05`), &a))
+	assert.Equal(t, "0.00001", a.String())
+	for _, bad := range []string{`null`, `1e18`, `"1e-17"`, `""`, `true`, `"NaN"`, `[1]`} {
 		assert.Error(t, json.Unmarshal([]byte(bad), &a), bad)
 	}
 }
@@ -99,13 +129,20 @@ func TestMicros(t *testing.T) {
 
 func TestRoundingHelpers(t *testing.T) {
 	x := MustParseAmount("2.345")
-	assert.Equal(t, "2.34", x.Round(2, RoundHalfEven).String())
-	assert.Equal(t, "2.35", x.Round(2, RoundHalfUp).String())
-	assert.Equal(t, "2.34", x.Round(2, RoundDown).String())
-	assert.Equal(t, "2.35", x.Round(2, RoundUp).String())
-	assert.Equal(t, "-3", x.Neg().Round(0, RoundFloor).String())
-	assert.Equal(t, "-2", x.Neg().Round(0, RoundCeiling).String())
-	assert.Equal(t, "2", x.Floor().String())
+	round := func(a Amount, places int32, rule Rounding) string {
+		r, err := a.Round(places, rule)
+		require.NoError(t, err)
+		return r.String()
+	}
+	assert.Equal(t, "2.34", round(x, 2, RoundHalfEven))
+	assert.Equal(t, "2.35", round(x, 2, RoundHalfUp))
+	assert.Equal(t, "2.34", round(x, 2, RoundDown))
+	assert.Equal(t, "2.35", round(x, 2, RoundUp))
+	assert.Equal(t, "-3", round(x.Neg(), 0, RoundFloor))
+	assert.Equal(t, "-2", round(x.Neg(), 0, RoundCeiling))
+	f, err := x.Floor()
+	require.NoError(t, err)
+	assert.Equal(t, "2", f.String())
 	assert.Equal(t, "1.50", MustParseAmount("1.500000").Trim(2).String())
 	assert.Equal(t, "0.001", MustParseAmount("0.001000").Trim(2).String())
 	assert.Equal(t, "10", MustParseAmount("10.00").Trim(0).String())
@@ -121,7 +158,9 @@ func TestFloatTrap(t *testing.T) {
 	assert.Equal(t, 4999.0, math.Floor(e*r/(hi-lo)), "the float64 trap is real")
 	q, err := MustParseAmount("25000").Mul(MustParseAmount("0.02")).Quo(MustParseAmount("10.30").Sub(MustParseAmount("10.20")))
 	require.NoError(t, err)
-	assert.Equal(t, "5000", q.Floor().String())
+	f, err := q.Floor()
+	require.NoError(t, err)
+	assert.Equal(t, "5000", f.String())
 	_, err = MustParseAmount("1").Quo(Amount{})
 	assert.Error(t, err, "division by zero is an error")
 }
@@ -145,6 +184,35 @@ func TestArithmeticAndComparison(t *testing.T) {
 	assert.Equal(t, "7", AmountFromInt(7).String())
 }
 
+// Regression (robustness finding 1): rounding a value that needs more than
+// 34 digits used to panic and stop the MCP server. It is now an error, as
+// is every use of an overflowed (non-finite) Amount.
+func TestOutOfRangeArithmeticReturnsErrors(t *testing.T) {
+	huge := MustParseAmount("999999999999999999").Mul(MustParseAmount("999999999999999999")) // ~1e36
+	require.NotPanics(t, func() {
+		_, err := huge.Round(2, RoundHalfEven)
+		assert.ErrorIs(t, err, ErrNonFinite)
+	})
+	// Overflow of apd's exponent range gives an infinity that no exit accepts.
+	x := huge
+	for range 20 {
+		x = x.Mul(x)
+	}
+	require.False(t, x.IsFinite(), "an exponent overflow must not wrap around")
+	_, err := x.Floor()
+	assert.ErrorIs(t, err, ErrNonFinite)
+	_, err = x.Micros()
+	assert.ErrorIs(t, err, ErrNonFinite)
+	_, err = x.Int64()
+	assert.ErrorIs(t, err, ErrNonFinite)
+	_, err = json.Marshal(x)
+	assert.ErrorIs(t, err, ErrNonFinite)
+	_, err = x.Quo(MustParseAmount("2"))
+	assert.ErrorIs(t, err, ErrNonFinite)
+	_, err = x.Round(0, RoundDown)
+	assert.ErrorIs(t, err, ErrNonFinite)
+}
+
 func BenchmarkAmountMul(b *testing.B) {
 	x, y := MustParseAmount("25000"), MustParseAmount("0.02")
 	b.ReportAllocs()
@@ -157,7 +225,7 @@ func BenchmarkAmountMul(b *testing.B) {
 // grammar in step.
 func TestDecimalPatternMatchesTheParser(t *testing.T) {
 	re := regexp.MustCompile(DecimalPattern)
-	for _, s := range []string{"0", "-0.5", "185.50", "10", "00", "007", "1e3", "", "+1", ".5", "5.", "-", "1.2.3", "0.000", "-0"} {
+	for _, s := range []string{"0", "-0.5", "185.50", "10", "00", "007", "1e3", "1.5E-05", "1e+2", "1e", "", "+1", ".5", "5.", "-", "1.2.3", "0.000", "-0"} {
 		_, err := ParseAmount(s)
 		assert.Equal(t, err == nil, re.MatchString(s), s)
 	}

@@ -14,16 +14,18 @@ const MaxValues = 100_000
 // Float is a float64 statistic that travels as a decimal string.
 //
 // It marshals as a JSON string in plain decimal notation ("0.0847", never
-// exponent form) and unmarshals from a decimal string or a JSON number.
-// NaN, infinities, exponents and empty strings are rejected both ways, so a
-// result holding a NaN fails loudly instead of reaching a client.
+// exponent form) and unmarshals from a decimal string or a JSON number in
+// JSON's number grammar, exponent included ("1.5e-05"), with a magnitude
+// below 1e18. NaN, infinities and empty strings are rejected both ways, so
+// a result holding a NaN fails loudly (ErrNonFinite) instead of reaching a
+// client.
 type Float float64
 
 // MarshalJSON implements json.Marshaler.
 func (f Float) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil, fmt.Errorf("toolkit: cannot encode non-finite number %v", v)
+		return nil, ErrNonFinite
 	}
 	b := make([]byte, 0, 24)
 	b = append(b, '"')
@@ -105,19 +107,33 @@ func (fs *Floats) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// parseFloatJSON parses one JSON string or number holding a plain decimal.
+// maxFloatInput bounds the magnitude of every float input (see
+// MaxMagnitudeDigits): squares and sums of 100,000 such values stay finite.
+const maxFloatInput = 1e18
+
+// parseFloatJSON parses one JSON string or number with ParseFloat.
 func parseFloatJSON(b []byte) (float64, error) {
 	b = bytes.TrimSpace(b)
 	s := b
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
 		s = b[1 : len(b)-1]
 	}
-	if !validDecimal(s) {
-		return 0, fmt.Errorf("%s is not a decimal number like \"1.5\"", b)
+	return ParseFloat(s)
+}
+
+// ParseFloat parses the text of a float input: JSON's number grammar
+// (exponent included), at most MaxNumberLen characters, and a magnitude
+// below 1e18 (the input range of ParseAmount).
+func ParseFloat(s []byte) (float64, error) {
+	if len(s) > MaxNumberLen {
+		return 0, fmt.Errorf("a number is longer than %d characters", MaxNumberLen)
+	}
+	if !ValidNumber(s) {
+		return 0, fmt.Errorf("%q is not a number like \"1.5\" or \"1.5e-05\"", s)
 	}
 	v, err := strconv.ParseFloat(string(s), 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("%s is out of range", b)
+	if err != nil || math.Abs(v) >= maxFloatInput {
+		return 0, fmt.Errorf("%s is out of range: the magnitude must be below 1e%d", s, MaxMagnitudeDigits)
 	}
 	return v, nil
 }

@@ -30,7 +30,11 @@ func TestFloatUnmarshalsStringsAndNumbers(t *testing.T) {
 	assert.Equal(t, Float(1.25), f)
 	require.NoError(t, json.Unmarshal([]byte(`-3`), &f))
 	assert.Equal(t, Float(-3), f)
-	for _, bad := range []string{`""`, `"NaN"`, `"Inf"`, `"1e3"`, `1e3`, `"+1"`, `".5"`, `"5."`, `"0x10"`, `" 1"`, `null`, `true`} {
+	require.NoError(t, json.Unmarshal([]byte(`1e-05`), &f))
+	assert.Equal(t, Float(1e-05), f, "exponent forms from float-based clients")
+	require.NoError(t, json.Unmarshal([]byte(`"1.234E3"`), &f))
+	assert.Equal(t, Float(1234), f)
+	for _, bad := range []string{`""`, `"NaN"`, `"Inf"`, `"1e18"`, `1e63`, `-1e308`, `"+1"`, `".5"`, `"5."`, `"0x10"`, `" 1"`, `null`, `true`, `"1e"`} {
 		assert.Error(t, json.Unmarshal([]byte(bad), &f), bad)
 	}
 }

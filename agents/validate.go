@@ -11,11 +11,11 @@ import (
 // Field limits from the spec's Limits table, plus the project's own bounds
 // for fields the spec leaves open.
 const (
-	MaxNameLen        = 100  // agent_name: 1 to 100 characters
-	MaxDescriptionLen = 500  // description: up to 500 characters
-	MaxOwnerIDLen     = 100  // owner_id: 1 to 100 characters (project bound)
-	MaxListItems      = 1000 // authorized_instruments / authorized_actions items
-	MaxListItemLen    = 64   // each instrument or action
+	MaxNameLen        = 100 // agent_name: 1 to 100 characters
+	MaxDescriptionLen = 500 // description: up to 500 characters
+	MaxOwnerIDLen     = 100 // owner_id: 1 to 100 characters (project bound)
+	MaxListItems      = 100 // authorized_instruments / authorized_actions items
+	MaxListItemLen    = 64  // each instrument or action
 )
 
 // RegisterInput is a registration request.

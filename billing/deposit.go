@@ -45,6 +45,10 @@ type DepositInput struct {
 	OnChainTxHash string
 }
 
+// MaxTxHashLen bounds a transaction hash or signature (a Solana signature
+// is 87 or 88 base58 characters).
+const MaxTxHashLen = 128
+
 // MaxDeposit bounds one deposit (1,000,000 USD).
 var MaxDeposit = toolkit.MustParseAmount("1000000")
 
@@ -106,8 +110,8 @@ func validateDeposit(in DepositInput) (int64, error) {
 	default:
 		return 0, toolkit.Errorf(toolkit.Invalid, "funding_path: must be one of onramp, direct_transfer, x402 (got %q)", in.FundingPath)
 	}
-	if len(in.OnChainTxHash) > 128 {
-		return 0, toolkit.Errorf(toolkit.Invalid, "on_chain_tx_hash: at most 128 characters")
+	if len(in.OnChainTxHash) > MaxTxHashLen {
+		return 0, toolkit.Errorf(toolkit.Invalid, "on_chain_tx_hash: at most %d characters", MaxTxHashLen)
 	}
 	return micros, nil
 }

@@ -7,6 +7,12 @@ import (
 	"github.com/agentfinance/toolkit"
 )
 
+// Bounds of an allowed-operations list.
+const (
+	MaxAllowedOperations = 64
+	MaxOperationLen      = 64
+)
+
 // LimitsInput sets an agent's spend caps. Nil amounts remove a cap; an
 // empty AllowedOperations allows every operation.
 type LimitsInput struct {
@@ -40,6 +46,9 @@ func (s *Service) SetLimits(ctx context.Context, agentID string, in LimitsInput)
 			return Limits{}, toolkit.Errorf(toolkit.Invalid, "%s: must be a positive amount with at most 6 decimals (got %s)", c.field, c.v)
 		}
 		*c.dst = &m
+	}
+	if len(in.AllowedOperations) > MaxAllowedOperations {
+		return Limits{}, toolkit.Errorf(toolkit.Invalid, "allowed_operations: at most %d items", MaxAllowedOperations)
 	}
 	for i, op := range in.AllowedOperations {
 		if _, ok := s.cfg.Prices[op]; !ok {

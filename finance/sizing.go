@@ -155,8 +155,8 @@ func floorShares(budget, perShare toolkit.Amount) (toolkit.Amount, error) {
 	if err != nil {
 		return toolkit.Amount{}, invalid("stop_price", "%v", err)
 	}
-	shares := q.Floor()
-	if shares.Cmp(maxShareAmount) > 0 {
+	shares, err := q.Floor()
+	if err != nil || shares.Cmp(maxShareAmount) > 0 {
 		return toolkit.Amount{}, invalid("equity", "the position would exceed %s shares", maxShareAmount)
 	}
 	if shares.Sign() > 0 && shares.Mul(perShare).Cmp(budget) > 0 {

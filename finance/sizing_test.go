@@ -100,7 +100,9 @@ func TestSizingInvalidInputNamesTheField(t *testing.T) {
 		{"bad direction", func(in *SizingInput) { in.Direction = "up" }, `direction: must be "long" or "short"`},
 		{"zero risk", func(in *SizingInput) { in.RiskPercent = amtPtr("0") }, "risk_percent: must be a fraction in (0, 1]"},
 		{"risk above 1", func(in *SizingInput) { in.RiskPercent = amtPtr("2") }, "risk_percent: must be a fraction in (0, 1]"},
-		{"overflow", func(in *SizingInput) { in.Equity = amt("1000000000000000000000000") }, "equity: the position would exceed"},
+		{"overflow", func(in *SizingInput) {
+			in.Equity, in.RiskPercent, in.EntryPrice, in.StopPrice = amt("999999999999999999"), amtPtr("1"), amt("1"), amt("0.9999999999999999")
+		}, "equity: the position would exceed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

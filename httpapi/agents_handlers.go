@@ -7,8 +7,8 @@ import (
 )
 
 func (a *API) register(w http.ResponseWriter, r *http.Request) error {
-	var req RegisterRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeBody[RegisterRequest](a, r)
+	if err != nil {
 		return err
 	}
 	ag, key, err := a.svc.Agents.Register(r.Context(), agents.RegisterInput{
@@ -49,8 +49,8 @@ func (a *API) listAgents(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) setMode(w http.ResponseWriter, r *http.Request) error {
-	var req ModeRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeBody[ModeRequest](a, r)
+	if err != nil {
 		return err
 	}
 	ag, err := a.svc.Agents.SetMode(r.Context(), agentFrom(r), req.Mode)
@@ -62,8 +62,8 @@ func (a *API) setMode(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) adminSetMode(w http.ResponseWriter, r *http.Request) error {
-	var req ModeRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeBody[ModeRequest](a, r)
+	if err != nil {
 		return err
 	}
 	ag, err := a.svc.Agents.AdminSetMode(r.Context(), r.PathValue("agent_id"), req.Mode)
@@ -82,13 +82,4 @@ func (a *API) rotateKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, RotateKeyResponse{AgentID: ag.ID, APIKey: key})
 	return nil
-}
-
-// decodeBody reads and strictly decodes the request body into dst.
-func decodeBody(r *http.Request, dst any) error {
-	body, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	return decodeJSON(body, dst)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
@@ -44,6 +45,7 @@ type API struct {
 	opts   Options
 	mux    *http.ServeMux
 	routes []route
+	bodies map[reflect.Type]any // request body type -> *strictjson.Decoder of it
 }
 
 // New returns the API over the given services.
@@ -59,6 +61,9 @@ func New(svc Services, opts Options) (*API, error) {
 	}
 	a := &API{svc: svc, opts: opts, mux: http.NewServeMux()}
 	a.routes = a.routeTable()
+	if err := a.compileBodies(); err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
 	for _, rt := range a.routes {
 		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
 	}

@@ -29,8 +29,8 @@ func (a *API) balance(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
-	var req DepositRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeBody[DepositRequest](a, r)
+	if err != nil {
 		return err
 	}
 	b, err := a.svc.Billing.Deposit(r.Context(), account(agentFrom(r)), billing.DepositInput{
@@ -92,8 +92,8 @@ func (a *API) getLimits(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) setLimits(w http.ResponseWriter, r *http.Request) error {
-	var req LimitsRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeBody[LimitsRequest](a, r)
+	if err != nil {
 		return err
 	}
 	l, err := a.svc.Billing.SetLimits(r.Context(), agentFrom(r).ID, billing.LimitsInput{

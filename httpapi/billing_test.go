@@ -98,9 +98,9 @@ func TestToolsCallErrors(t *testing.T) {
 	for body, want := range map[string]string{
 		`{}`: "Missing required field: tool_name",
 		`{"tool_name":"demo_free","tool":"demo_free"}`:              "either",
-		`{"tool_name":"demo_free","arguments":[1]}`:                 "arguments: must be a JSON object",
+		`{"tool_name":"demo_free","arguments":[1]}`:                 "arguments: expected an object, got an array",
 		`{"tool_name":"demo_free","arguments":{}}`:                  "Missing required argument: value",
-		`{"tool_name":"demo_free","arguments":{"value":"1"},"x":1}`: `Unknown field "x"`,
+		`{"tool_name":"demo_free","arguments":{"value":"1"},"x":1}`: "Unknown field: x",
 	} {
 		status, m := e.do("POST", "/v1/tools/call", key(k), body)
 		assert.Equal(t, http.StatusBadRequest, status, body)
@@ -171,7 +171,7 @@ func TestSpendLimitsOverHTTP(t *testing.T) {
 	assert.Contains(t, m["detail"], "allowed operations")
 
 	for body, want := range map[string]string{
-		`{"daily_limit":"0"}`:                 "daily_limit: must be a positive amount",
+		`{"daily_limit":"0"}`:                 `daily_limit: must be greater than 0, got "0"`,
 		`{"monthly_limit":"0.0000001"}`:       "monthly_limit: must be a positive amount",
 		`{"allowed_operations":["teleport"]}`: "allowed_operations[0]: unknown operation",
 	} {

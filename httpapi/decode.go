@@ -1,16 +1,101 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"strings"
+	"reflect"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/finance/catalog/strictjson"
+	"github.com/google/jsonschema-go/jsonschema"
 )
+
+// smallBodyBytes caps every request body except those carrying tool
+// arguments (Options.MaxBodyBytes).
+const smallBodyBytes = 64 << 10
+
+// bodyLimits bound every ordinary request body (registration, limits,
+// modes, deposits) whatever its schema, while it is scanned.
+var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 16 << 10}
+
+// requestType is the body type of a route: its prototype (for the OpenAPI
+// document) and how to build its decoder.
+type requestType struct {
+	prototype  any
+	newDecoder func(limits strictjson.Limits) (any, error)
+}
+
+// constrainer is implemented by request types that add what Go types
+// cannot say to their generated schema: lengths, item counts, enums and
+// bounds. The same schema is published and enforced while decoding.
+type constrainer interface {
+	constrain(s *jsonschema.Schema)
+}
+
+// bodyOf describes the request body type T.
+func bodyOf[T any]() *requestType {
+	return &requestType{
+		prototype: *new(T),
+		newDecoder: func(limits strictjson.Limits) (any, error) {
+			s, err := requestSchemaOf(*new(T))
+			if err != nil {
+				return nil, err
+			}
+			return strictjson.NewDecoder[T](s, strictjson.Options{Limits: limits, Document: "the request body"})
+		},
+	}
+}
+
+// requestSchemaOf is the schema of a request body type with its
+// constraints.
+func requestSchemaOf(prototype any) (*jsonschema.Schema, error) {
+	s, err := schemaFor(prototype)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := prototype.(constrainer); ok {
+		c.constrain(s)
+	}
+	return s, nil
+}
+
+// compileBodies builds the decoder of every route's body type.
+func (a *API) compileBodies() error {
+	a.bodies = map[reflect.Type]any{}
+	for _, rt := range a.routes {
+		if rt.request == nil {
+			continue
+		}
+		limits := bodyLimits
+		if rt.toolBody {
+			limits = catalog.ArgumentLimits()
+		}
+		d, err := rt.request.newDecoder(limits)
+		if err != nil {
+			return err
+		}
+		a.bodies[reflect.TypeOf(rt.request.prototype)] = d
+	}
+	return nil
+}
+
+// decodeBody reads the (size-capped) request body and decodes it into a T
+// through the route's decoder: limits bind while scanning, keys match
+// exactly and appear once, and errors name the field and the rule.
+func decodeBody[T any](a *API, r *http.Request) (T, error) {
+	var zero T
+	d, ok := a.bodies[reflect.TypeFor[T]()].(*strictjson.Decoder[T])
+	if !ok {
+		return zero, toolkit.Errorf(toolkit.Internal, "httpapi: no decoder for %s", reflect.TypeFor[T]())
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return zero, err
+	}
+	return d.Decode(body)
+}
 
 // readBody reads the (already size-capped) body. Over the cap is
 // toolkit.TooLarge.
@@ -24,57 +109,4 @@ func readBody(r *http.Request) ([]byte, error) {
 		return nil, toolkit.Errorf(toolkit.Invalid, "reading the request body failed")
 	}
 	return b, nil
-}
-
-// decodeJSON decodes body strictly into dst: a single JSON object, no
-// unknown fields, no trailing data; type errors name the field.
-func decodeJSON(body []byte, dst any) error {
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		return toolkit.Errorf(toolkit.Invalid, "Request body must be a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return decodeError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return toolkit.Errorf(toolkit.Invalid, "Request body must hold a single JSON object (unexpected data after it)")
-	}
-	return nil
-}
-
-func decodeError(err error) error {
-	var te *toolkit.Error
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		return te
-	case errors.As(err, &typeErr):
-		if typeErr.Field == "" {
-			return toolkit.Errorf(toolkit.Invalid, "Request body must be a JSON object")
-		}
-		return toolkit.Errorf(toolkit.Invalid, "%s: expected %s, got %s", typeErr.Field, jsonType(typeErr.Type.String()), typeErr.Value)
-	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
-		return toolkit.Errorf(toolkit.Invalid, "Request body is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return toolkit.Errorf(toolkit.Invalid, "Unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-	}
-	// Errors from custom decoders (amounts, numbers) carry the value.
-	return toolkit.Errorf(toolkit.Invalid, "Invalid request body: %s", strings.TrimPrefix(err.Error(), "json: "))
-}
-
-func jsonType(goType string) string {
-	switch {
-	case goType == "string":
-		return "a string"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "float"):
-		return "a number"
-	case goType == "bool":
-		return "a boolean"
-	}
-	return fmt.Sprintf("a %s", goType)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -60,7 +61,15 @@ func (a *API) mcpServer(ag agents.Agent) *mcp.Server {
 // mcpToolHandler runs one tool through the same metered path as the REST
 // API; failures come back as MCP tool errors carrying the detail text.
 func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// The SDK runs handlers on its own goroutines: a panic here would
+		// end the process, so it becomes an internal tool error.
+		defer func() {
+			if p := recover(); p != nil {
+				a.opts.Logger.Error("mcp tool panic", "tool", t.Name, "agent_id", ag.ID, "panic", fmt.Sprint(p))
+				res, err = toolError(toolkit.Errorf(toolkit.Internal, "internal error")), nil
+			}
+		}()
 		// The agent may have been suspended since the session opened.
 		current, err := a.svc.Agents.Me(ctx, ag.ID)
 		if err == nil && !current.IsActive() {
@@ -71,10 +80,15 @@ func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 			out, err = a.invoke(ctx, current, t, req.Params.Arguments, "")
 		}
 		if err != nil {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolkit.MessageOf(err)}}}, nil
+			return toolError(err), nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}}, nil
 	}
+}
+
+// toolError is a failed call as an MCP tool error carrying the detail text.
+func toolError(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolkit.MessageOf(err)}}}
 }
 
 // handle serves /mcp and /mcp/sse after authentication.

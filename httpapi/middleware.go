@@ -92,11 +92,19 @@ func (a *API) wrap(rt route) http.Handler {
 		defer func() {
 			if p := recover(); p != nil {
 				cause = fmt.Errorf("panic: %v", p)
-				writeError(rec, toolkit.Errorf(toolkit.Internal, "internal error"))
+				if rec.status == 0 { // a body already started cannot take a second one
+					writeError(rec, toolkit.Errorf(toolkit.Internal, "internal error"))
+				} else {
+					rec.status = http.StatusInternalServerError // logged as such
+				}
 			}
 			a.logAccess(r, rec.status, time.Since(start), id, cause)
 		}()
-		r.Body = http.MaxBytesReader(rec, r.Body, a.opts.MaxBodyBytes)
+		limit := int64(smallBodyBytes)
+		if rt.toolBody {
+			limit = a.opts.MaxBodyBytes
+		}
+		r.Body = http.MaxBytesReader(rec, r.Body, limit)
 		r, cause = a.authenticate(r, rt.auth)
 		if cause != nil {
 			writeError(rec, cause)

@@ -104,11 +104,11 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 			responses["403"] = errResp("The X-API-Key sent is not allowed")
 			responses["401"] = errResp("The X-API-Key sent is invalid")
 		}
-		if rt.request != nil {
-			schema, err := a.requestSchema(rt)
-			if err != nil {
-				return nil, err
-			}
+		schema, err := a.requestSchema(rt)
+		if err != nil {
+			return nil, err
+		}
+		if schema != nil {
 			op["requestBody"] = map[string]any{"required": true, "content": jsonContent(schema)}
 		}
 		respSchema, err := ref(rt.response)
@@ -154,13 +154,14 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 	}, nil
 }
 
-// requestSchema is the request body schema of a route: the DTO's schema,
-// or for a tool shortcut the tool's own input schema.
-func (a *API) requestSchema(rt route) (any, error) {
+// requestSchema is the request body schema of a route: the DTO's schema
+// with its constraints, or for a tool shortcut the tool's own input
+// schema; nil without a body.
+func (a *API) requestSchema(rt route) (*jsonschema.Schema, error) {
 	if s, ok := shortcutFor(rt.path); ok {
 		t, err := a.lookupTool(s.tool)
 		if err != nil {
-			return map[string]any{"type": "object"}, nil
+			return &jsonschema.Schema{Type: "object"}, nil
 		}
 		schema := *t.InputSchema
 		if s.tier != "" {
@@ -174,8 +175,10 @@ func (a *API) requestSchema(rt route) (any, error) {
 		}
 		return &schema, nil
 	}
-	s, err := schemaFor(rt.request)
-	return s, err
+	if rt.request == nil {
+		return nil, nil
+	}
+	return requestSchemaOf(rt.request.prototype)
 }
 
 func shortcutFor(path string) (shortcutSpec, bool) {

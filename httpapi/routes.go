@@ -10,44 +10,64 @@ const (
 	authAdmin                   // X-Admin-Key
 )
 
-// route is one endpoint. request and response are prototypes of the body
-// types, kept next to the handler so documentation cannot drift.
+// route is one endpoint. request and response describe the body types,
+// kept next to the handler so documentation cannot drift.
 type route struct {
 	method   string
 	path     string
 	auth     authLevel
 	summary  string
-	request  any // nil: no body
+	request  *requestType // nil: no body
 	response any
 	status   int // success status
+	// toolBody marks routes whose body carries tool arguments: they take
+	// Options.MaxBodyBytes; every other body is capped at smallBodyBytes.
+	toolBody bool
 	handle   func(w http.ResponseWriter, r *http.Request) error
 }
 
 // routeTable lists every endpoint of the API, in one place.
 func (a *API) routeTable() []route {
 	rs := []route{
-		{"POST", "/v1/agents/register", authPublic, "Register an agent (send X-API-Key of an agent of an existing owner to add another agent to it)",
-			RegisterRequest{}, RegisterResponse{}, http.StatusCreated, a.register},
-		{"GET", "/v1/agents/me", authAgent, "The calling agent's record", nil, AgentResponse{}, http.StatusOK, a.me},
-		{"GET", "/v1/agents/list", authAgent, "All agents of the caller's owner", nil, AgentListResponse{}, http.StatusOK, a.listAgents},
-		{"PUT", "/v1/agents/mode", authAgent, "Change the caller's mode", ModeRequest{}, AgentResponse{}, http.StatusOK, a.setMode},
-		{"POST", "/v1/agents/rotate-key", authAgent, "Issue a new API key; the old one stops working", nil, RotateKeyResponse{}, http.StatusOK, a.rotateKey},
-		{"GET", "/v1/agents/limits", authAgent, "The caller's spend caps", nil, LimitsResponse{}, http.StatusOK, a.getLimits},
-		{"PUT", "/v1/agents/limits", authAgent, "Set the caller's spend caps and allowed operations", LimitsRequest{}, LimitsResponse{}, http.StatusOK, a.setLimits},
-		{"PUT", "/v1/admin/agents/{agent_id}/mode", authAdmin, "Change any agent's mode (admin)", ModeRequest{}, AgentResponse{}, http.StatusOK, a.adminSetMode},
+		{method: "POST", path: "/v1/agents/register", auth: authPublic,
+			summary: "Register an agent (send X-API-Key of an agent of an existing owner to add another agent to it)",
+			request: bodyOf[RegisterRequest](), response: RegisterResponse{}, status: http.StatusCreated, handle: a.register},
+		{method: "GET", path: "/v1/agents/me", auth: authAgent, summary: "The calling agent's record",
+			response: AgentResponse{}, status: http.StatusOK, handle: a.me},
+		{method: "GET", path: "/v1/agents/list", auth: authAgent, summary: "All agents of the caller's owner",
+			response: AgentListResponse{}, status: http.StatusOK, handle: a.listAgents},
+		{method: "PUT", path: "/v1/agents/mode", auth: authAgent, summary: "Change the caller's mode",
+			request: bodyOf[ModeRequest](), response: AgentResponse{}, status: http.StatusOK, handle: a.setMode},
+		{method: "POST", path: "/v1/agents/rotate-key", auth: authAgent, summary: "Issue a new API key; the old one stops working",
+			response: RotateKeyResponse{}, status: http.StatusOK, handle: a.rotateKey},
+		{method: "GET", path: "/v1/agents/limits", auth: authAgent, summary: "The caller's spend caps",
+			response: LimitsResponse{}, status: http.StatusOK, handle: a.getLimits},
+		{method: "PUT", path: "/v1/agents/limits", auth: authAgent, summary: "Set the caller's spend caps and allowed operations",
+			request: bodyOf[LimitsRequest](), response: LimitsResponse{}, status: http.StatusOK, handle: a.setLimits},
+		{method: "PUT", path: "/v1/admin/agents/{agent_id}/mode", auth: authAdmin, summary: "Change any agent's mode (admin)",
+			request: bodyOf[ModeRequest](), response: AgentResponse{}, status: http.StatusOK, handle: a.adminSetMode},
 
-		{"GET", "/v1/billing/pricing", authPublic, "Price table", nil, PricingResponse{}, http.StatusOK, a.pricing},
-		{"GET", "/v1/billing/balance", authAgent, "The caller's balance", nil, BalanceResponse{}, http.StatusOK, a.balance},
-		{"POST", "/v1/billing/deposit", authAgent, "Generic deposit (verified; sandbox self-credit when enabled)", DepositRequest{}, BalanceResponse{}, http.StatusOK, a.deposit},
-		{"GET", "/v1/billing/transactions", authAgent, "Ledger, newest first (?limit=1..1000, default 100)", nil, TransactionsResponse{}, http.StatusOK, a.transactions},
-		{"GET", "/v1/billing/usage", authAgent, "Usage totals by operation", nil, UsageResponse{}, http.StatusOK, a.usage},
+		{method: "GET", path: "/v1/billing/pricing", auth: authPublic, summary: "Price table",
+			response: PricingResponse{}, status: http.StatusOK, handle: a.pricing},
+		{method: "GET", path: "/v1/billing/balance", auth: authAgent, summary: "The caller's balance",
+			response: BalanceResponse{}, status: http.StatusOK, handle: a.balance},
+		{method: "POST", path: "/v1/billing/deposit", auth: authAgent, summary: "Generic deposit (verified; sandbox self-credit when enabled)",
+			request: bodyOf[DepositRequest](), response: BalanceResponse{}, status: http.StatusOK, handle: a.deposit},
+		{method: "GET", path: "/v1/billing/transactions", auth: authAgent, summary: "Ledger, newest first (?limit=1..1000, default 100)",
+			response: TransactionsResponse{}, status: http.StatusOK, handle: a.transactions},
+		{method: "GET", path: "/v1/billing/usage", auth: authAgent, summary: "Usage totals by operation",
+			response: UsageResponse{}, status: http.StatusOK, handle: a.usage},
 
-		{"GET", "/v1/openapi.json", authPublic, "This OpenAPI 3.1 document", nil, map[string]any{}, http.StatusOK, a.serveOpenAPI},
-		{"GET", "/v1/tools/list", authPublic, "The tool catalog", nil, ToolListResponse{}, http.StatusOK, a.toolsList},
-		{"POST", "/v1/tools/call", authAgent, "Call any tool (metered)", ToolCallRequest{}, ToolCallResponse{}, http.StatusOK, a.toolsCall},
+		{method: "GET", path: "/v1/openapi.json", auth: authPublic, summary: "This OpenAPI 3.1 document",
+			response: map[string]any{}, status: http.StatusOK, handle: a.serveOpenAPI},
+		{method: "GET", path: "/v1/tools/list", auth: authPublic, summary: "The tool catalog",
+			response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
+		{method: "POST", path: "/v1/tools/call", auth: authAgent, summary: "Call any tool (metered)",
+			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true, handle: a.toolsCall},
 	}
 	for _, s := range shortcuts {
-		rs = append(rs, route{"POST", s.path, authAgent, s.summary, map[string]any{}, map[string]any{}, http.StatusOK, a.shortcut(s)})
+		rs = append(rs, route{method: "POST", path: s.path, auth: authAgent, summary: s.summary,
+			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})
 	}
 	return rs
 }

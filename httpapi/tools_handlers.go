@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -93,6 +94,10 @@ func (a *API) invoke(ctx context.Context, ag agents.Agent, t catalog.Tool, args 
 			return billing.Outcome{}, err
 		}
 		b, err := json.Marshal(res)
+		if errors.Is(err, toolkit.ErrNonFinite) {
+			return billing.Outcome{}, toolkit.Errorf(toolkit.Invalid,
+				"The inputs give a result too large to represent (a statistic overflowed); use smaller values for %s", t.Name)
+		}
 		if err != nil {
 			return billing.Outcome{}, toolkit.Wrap(toolkit.Internal, "httpapi.invoke", err)
 		}
@@ -126,8 +131,8 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 }
 
 func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
-	var req ToolCallRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeBody[ToolCallRequest](a, r)
+	if err != nil {
 		return err
 	}
 	name, args := req.ToolName, req.Arguments

@@ -108,7 +108,7 @@ func waitReady(t *testing.T, base string) {
 }
 
 func TestParseConfigRejectsBadAmounts(t *testing.T) {
-	_, err := parseConfig([]string{"-sandbox-credit-cap", "1e3"}, func(string) string { return "" })
+	_, err := parseConfig([]string{"-sandbox-credit-cap", "lots"}, func(string) string { return "" })
 	assert.Error(t, err)
 	cfg, err := parseConfig(nil, func(k string) string {
 		return map[string]string{"TOOLKIT_DB": "postgres://u:secret@h/db", "TOOLKIT_SANDBOX_CREDIT": "false"}[k]

@@ -36,26 +36,27 @@ func sampleTool() Tool {
 func TestNewToolDecodesStringsAndNumbers(t *testing.T) {
 	tool := sampleTool()
 	out, err := tool.Run(context.Background(), Call{Arguments: json.RawMessage(
-		`{"r_multiples":["1.5",-1, "0.25"],"equity":"100000.50","direction":"long","risk_percent":0.02}`)})
+		`{"r_multiples":["1.5",-1, "0.25", 1e-05],"equity":"100000.50","direction":"long","risk_percent":2e-2}`)})
 	require.NoError(t, err)
 	m := out.(map[string]any)
-	assert.Equal(t, 3, m["n"])
+	assert.Equal(t, 4, m["n"])
 	assert.Equal(t, "100000.50", m["equity"].(toolkit.Amount).String())
 }
 
 func TestNewToolErrorsNameTheFieldAndRule(t *testing.T) {
 	tool := sampleTool()
 	cases := map[string]string{
-		`{"r_multiples":["1"],"equity":"1","direction":"long"}`:            "r_multiples: minItems",
-		`{"r_multiples":["1","x"],"equity":"1","direction":"long"}`:        `r_multiples[]: "x" is not a decimal number`,
-		`{"r_multiples":["1","1e3"],"equity":"1","direction":"long"}`:      `r_multiples[]: "1e3" is not a decimal number`,
-		`{"r_multiples":["1","2"],"equity":"1","direction":"up"}`:          "direction: enum",
+		`{"r_multiples":["1"],"equity":"1","direction":"long"}`:            "r_multiples: at least 2 items are required, got 1",
+		`{"r_multiples":["1","x"],"equity":"1","direction":"long"}`:        `r_multiples[1]: "x" is not a number like "1.5" or "1.5e-05"`,
+		`{"r_multiples":["1","1e18"],"equity":"1","direction":"long"}`:     `r_multiples[1]: 1e18 is out of range`,
+		`{"r_multiples":["1","2"],"equity":"1","direction":"up"}`:          `direction: must be one of "long", "short" (got "up")`,
 		`{"r_multiples":["1","2"],"equity":"1"}`:                           "Missing required argument: direction",
 		`{"r_multiples":["1","2"],"equity":"1","direction":"long","zz":1}`: "Unknown argument: zz",
-		`{"r_multiples":["1","2"],"equity":"NaN","direction":"long"}`:      `equity: "NaN" is not a decimal number`,
+		`{"r_multiples":["1","2"],"equity":"NaN","direction":"long"}`:      `equity: "NaN" is not a number`,
+		`{"r_multiples":["1","2"],"equity":"1e-17","direction":"long"}`:    `equity: "1e-17" has more than 16 decimal places`,
 		`[1,2]`: "arguments must be a JSON object",
-		`{"r_multiples":["1","2"],"equity":"1","direction":"long","symbol":"aapl"}`: `symbol: pattern: "aapl" does not match`,
-		`{"r_multiples":["1","2"],"equity":"1","direction":"long"} {}`:              "not valid JSON",
+		`{"r_multiples":["1","2"],"equity":"1","direction":"long","symbol":"aapl"}`: `symbol: "aapl" does not match the pattern ^[A-Z]+$`,
+		`{"r_multiples":["1","2"],"equity":"1","direction":"long"} {}`:              "unexpected data after the JSON value",
 	}
 	for in, want := range cases {
 		_, err := tool.Run(context.Background(), Call{Arguments: json.RawMessage(in)})

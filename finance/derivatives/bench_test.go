@@ -76,7 +76,7 @@ func benchChain(n int) GreeksInput {
 		} else {
 			g, _ := BlackScholes(BSInput{Type: typ, Spot: 185.5, Strike: amt(strike).Float64(), Years: float64(days) / 365, Rate: 0.05, Volatility: 0.3})
 			bid, _ := toolkit.AmountFromFloat(g.Price)
-			rec.Bid, rec.Ask = ptr(bid.Round(4, toolkit.RoundDown)), ptr(bid.Round(4, toolkit.RoundUp))
+			rec.Bid, rec.Ask = ptr(roundSafe(bid, 4, toolkit.RoundDown)), ptr(roundSafe(bid, 4, toolkit.RoundUp))
 		}
 		in.Chain = append(in.Chain, rec)
 	}

@@ -47,10 +47,10 @@ func (c *checker) describe() {
 		r.Positions[i] = e
 	}
 	if s, share, ok := b.largest(); ok {
-		r.LargestSymbol, r.LargestShare = &s, ptr(reduce(share.Round(ratioPlaces, toolkit.RoundHalfEven)))
+		r.LargestSymbol, r.LargestShare = &s, ptr(reduce(roundSafe(share, ratioPlaces, toolkit.RoundHalfEven)))
 	}
 	if h, ok := b.hhi(); ok {
-		r.HHI = ptr(reduce(h.Round(ratioPlaces, toolkit.RoundHalfEven)))
+		r.HHI = ptr(reduce(roundSafe(h, ratioPlaces, toolkit.RoundHalfEven)))
 	}
 }
 
@@ -88,13 +88,13 @@ func (c *checker) concentration(maxShare, maxHHI *toolkit.Amount) {
 	}
 	_, preShare, _ := c.pre.largest()
 	if maxShare != nil && share.Cmp(*maxShare) > 0 {
-		v := reduce(share.Round(ratioPlaces, toolkit.RoundHalfEven))
+		v := reduce(roundSafe(share, ratioPlaces, toolkit.RoundHalfEven))
 		c.add(c.worsens(preShare, share), Finding{Rule: RuleConcentration, Symbol: s, Value: &v, Limit: maxShare,
 			Message: fmt.Sprintf("%s is %s of gross exposure, above the limit %s", s, v, *maxShare)})
 	}
 	h, _ := c.post.hhi()
 	preH, _ := c.pre.hhi()
-	v := reduce(h.Round(ratioPlaces, toolkit.RoundHalfEven))
+	v := reduce(roundSafe(h, ratioPlaces, toolkit.RoundHalfEven))
 	switch {
 	case maxHHI != nil && h.Cmp(*maxHHI) > 0:
 		c.add(c.worsens(preH, h), Finding{Rule: RuleHHI, Value: &v, Limit: maxHHI,

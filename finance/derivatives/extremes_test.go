@@ -11,9 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// extremes are valid decimal inputs at the edges of the 64-character limit.
-var extremes = []string{"0." + strings.Repeat("0", 40) + "1", "0.000001", "1", "123456.789",
-	"1" + strings.Repeat("0", 30), "9" + strings.Repeat("9", 62)}
+// extremes are valid decimal inputs at the edges of the input range
+// (magnitude below 1e18, at most 16 decimal places).
+var extremes = []string{"0." + strings.Repeat("0", 15) + "1", "0.000001", "1", "123456.789",
+	"1" + strings.Repeat("0", 17), strings.Repeat("9", 18) + "." + strings.Repeat("9", 16)}
 
 // checkExtreme asserts that a call either succeeds with a JSON-encodable
 // result or fails as Invalid: never a panic, never Internal.
@@ -35,7 +36,7 @@ func TestExtremeDecimalsNeverPanic(t *testing.T) {
 		for _, b := range extremes {
 			checkExtreme(t, "options "+a+" "+b, func() (any, error) {
 				return SizeOptions(OptionsSizingInput{Mode: OptionsDeltaAdjusted, Equity: amt(a), RiskPct: amt("1"),
-					Delta: pa("1"), UnderlyingEntry: pa(b), UnderlyingStop: pa("0." + strings.Repeat("0", 50) + "1")})
+					Delta: pa("1"), UnderlyingEntry: pa(b), UnderlyingStop: pa(extremes[0])})
 			})
 			checkExtreme(t, "futures "+a+" "+b, func() (any, error) {
 				return SizeFutures(FuturesSizingInput{Mode: FuturesTickValue, Equity: pa(a), RiskPct: pa("1"),
@@ -65,10 +66,11 @@ func TestExtremeDecimalsNeverPanic(t *testing.T) {
 }
 
 func TestFloorCountVerifiesTheBudget(t *testing.T) {
-	// budget/per = 5 − 1e-40 rounds to 5 at 34 digits; the exact check keeps 4.
-	per := amt("1")
-	budget := amt("4." + strings.Repeat("9", 40))
+	// budget/per = 1e18 − 3.3e-16 rounds to 1e18 at 34 digits; the exact
+	// check keeps 1e18 − 1.
+	per := amt("0.3")
+	budget := amt("299999999999999999.9999999999999999")
 	n, err := floorCount("contracts", budget, per)
 	require.NoError(t, err)
-	assert.Equal(t, int64(4), n)
+	assert.Equal(t, int64(999_999_999_999_999_999), n)
 }

@@ -152,7 +152,7 @@ func TestSizeOptionsErrors(t *testing.T) {
 			"contract_multiplier: must be an integer of at least 1"},
 		{"bad mode", base("straddle"), "mode: must be one of"},
 		{"count out of range", with(base(OptionsEquityRisk), func(i *OptionsSizingInput) {
-			i.Equity, i.EntryPremium, i.ContractMultiplier = amt("1"+zeros(40)), pa("0."+zeros(20)+"1"), 1
+			i.Equity, i.RiskPct, i.EntryPremium, i.ContractMultiplier = amt("9"+zeros(17)), amt("1"), pa("0."+zeros(15)+"1"), 1
 		}), "contracts: the result"},
 	}
 	for _, c := range cases {

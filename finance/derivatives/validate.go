@@ -72,21 +72,15 @@ func ratio(a, b toolkit.Amount) toolkit.Amount {
 	return reduce(roundSafe(q, ratioPlaces, toolkit.RoundHalfEven))
 }
 
-// roundLimit is the magnitude from which rounding to a number of places
-// would need more than the 34 significant digits of toolkit.Amount.
-func roundLimit(places int32) toolkit.Amount {
-	return toolkit.MustParseAmount("1" + strings.Repeat("0", int(34-places-1)))
-}
-
 // roundSafe rounds a to places decimals with rule, except a value so large
-// (|a| ≥ 10^(33−places)) that rounding would need more than 34 significant
-// digits: it is returned as is (already rounded to 34 digits). Amount.Round
-// would panic there.
+// that rounding would need more than 34 significant digits: it is returned
+// as is (already rounded to 34 digits).
 func roundSafe(a toolkit.Amount, places int32, rule toolkit.Rounding) toolkit.Amount {
-	if a.Abs().Cmp(roundLimit(places)) >= 0 {
+	r, err := a.Round(places, rule)
+	if err != nil {
 		return a
 	}
-	return a.Round(places, rule)
+	return r
 }
 
 // quo returns a/b without trailing zeros; b must not be zero.
@@ -100,18 +94,7 @@ func quo(a, b toolkit.Amount) toolkit.Amount {
 
 // reduce drops the trailing fractional zeros of a ("39.600" -> "39.6"),
 // keeping its value.
-func reduce(a toolkit.Amount) toolkit.Amount {
-	s := a.String()
-	if !strings.Contains(s, ".") {
-		return a
-	}
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	r, err := toolkit.ParseAmount(s)
-	if err != nil {
-		return a
-	}
-	return r
-}
+func reduce(a toolkit.Amount) toolkit.Amount { return a.Trim(0) }
 
 // floorCount returns floor(budget / per) as an int64. per must be > 0 and
 // budget >= 0. A count beyond int64 is rejected as Invalid naming field.
@@ -120,9 +103,13 @@ func floorCount(field string, budget, per toolkit.Amount) (int64, error) {
 	if err != nil {
 		return 0, invalid(field, "cannot divide by %s", per)
 	}
-	n, err := q.Floor().Int64()
+	f, err := q.Floor()
 	if err != nil {
-		return 0, invalid(field, "the result (%s contracts) is out of range; check the inputs", q.Floor())
+		return 0, invalid(field, "the result is out of range; check the inputs")
+	}
+	n, err := f.Int64()
+	if err != nil {
+		return 0, invalid(field, "the result (%s contracts) is out of range; check the inputs", f)
 	}
 	// The quotient is rounded to 34 significant digits; when that rounding
 	// reached an integer from below, the floor is one too many. Verify
@@ -133,11 +120,21 @@ func floorCount(field string, budget, per toolkit.Amount) (int64, error) {
 	return n, nil
 }
 
-// ceil returns the smallest integer not less than a.
-func ceil(a toolkit.Amount) toolkit.Amount { return a.Neg().Floor().Neg() }
+// ceil returns the smallest integer not less than a (a itself when a is not
+// finite, so the caller's range checks see it).
+func ceil(a toolkit.Amount) toolkit.Amount {
+	f, err := a.Neg().Floor()
+	if err != nil {
+		return a
+	}
+	return f.Neg()
+}
 
-// isInteger reports whether a has no fractional part.
-func isInteger(a toolkit.Amount) bool { return a.Floor().Cmp(a) == 0 }
+// isInteger reports whether a is a finite number without fractional part.
+func isInteger(a toolkit.Amount) bool {
+	f, err := a.Floor()
+	return err == nil && f.Cmp(a) == 0
+}
 
 // ptr returns a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }

@@ -2,7 +2,6 @@ package market
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
@@ -15,9 +14,10 @@ import (
 // their bars arrays.
 //
 // The rules are those of Bar: an object with exactly the fields open, high,
-// low, close and volume, each a plain decimal string ("101.25") or a JSON
-// number without exponent. Errors are toolkit.Invalid naming the bar index
-// and field, e.g. `bars[12].close: "1e3" is not a decimal number like "1.5"`;
+// low, close and volume, each a decimal string ("101.25", "1.5e-05") or a
+// JSON number, within toolkit.ParseFloat's range. Errors are
+// toolkit.Invalid naming the bar index and field, e.g.
+// `bars[12].close: "x" is not a number like "1.5" or "1.5e-05"`;
 // more than toolkit.MaxValues bars is toolkit.TooLarge. Value rules (prices
 // positive, high ≥ low) are checked by ValidateBars, not here.
 type Bars []Bar
@@ -205,12 +205,13 @@ type decimalError string
 
 // Error names the offending text and the rule.
 func (e decimalError) Error() string {
-	return string(e) + " is not a decimal number like \"1.5\" (plain digits, no exponent)"
+	return string(e) + ` is not a number like "1.5" or "1.5e-05"`
 }
 
-// number reads a decimal string or a JSON number and parses it in one
-// pass: digits are accumulated while scanning. Values with more than 15
-// significant digits or 23+ fraction digits go through strconv.ParseFloat.
+// number reads a decimal string or a JSON number (toolkit.ParseFloat's
+// grammar and range) and parses it in one pass: digits are accumulated
+// while scanning. Values with an exponent, more than 15 significant digits
+// or 23+ fraction digits go through toolkit.ParseFloat.
 func (d *barDecoder) number() (float64, error) {
 	b := d.b
 	i := d.i
@@ -241,12 +242,10 @@ func (d *barDecoder) number() (float64, error) {
 			}
 			mant = mant*10 + uint64(b[i]-'0')
 		}
-		if fracDigits == 0 {
-			intDigits = 0 // "1." is not a decimal
-		}
 	}
-	if intDigits > 1 && b[start+btoi(neg)] == '0' {
-		intDigits = 0 // leading zeros ("01.5") are not a decimal (toolkit.DecimalPattern)
+	exponent := i < len(b) && (b[i] == 'e' || b[i] == 'E')
+	for exponent && i < len(b) && (b[i]-'0' <= 9 || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-') {
+		i++
 	}
 	end := i
 	terminated := !quoted || (i < len(b) && b[i] == '"')
@@ -257,91 +256,55 @@ func (d *barDecoder) number() (float64, error) {
 			terminated = false
 		}
 	}
-	if intDigits > 0 && terminated {
-		if quoted {
-			i++
-		}
-		d.i = i
-		if sig <= 15 && fracDigits < len(pow10) { // mant < 10^15 < 2^53: exact
+	if terminated && end > start {
+		if !exponent && intDigits > 0 && sig <= 15 && fracDigits < len(pow10) &&
+			(intDigits == 1 || b[start+btoi(neg)] != '0') && (fracDigits > 0 || b[end-1] != '.') {
+			// mant < 10^15 < 2^53: exact, and below the 1e18 input limit
+			if quoted {
+				i++
+			}
+			d.i = i
 			v := float64(mant) / pow10[fracDigits]
 			if neg {
 				v = -v
 			}
 			return v, nil
 		}
-		v, err := strconv.ParseFloat(string(b[start:end]), 64)
-		if err == nil && !math.IsInf(v, 0) {
+		v, err := toolkit.ParseFloat(b[start:end])
+		if err == nil {
+			if quoted {
+				i++
+			}
+			d.i = i
 			return v, nil
 		}
+		if toolkit.ValidNumber(b[start:end]) {
+			return 0, err // well-formed but out of range
+		}
 	}
-	// Not a plain decimal: find the token for the message.
+	return 0, d.badNumber(start, quoted)
+}
+
+// badNumber is the error for a value that is not a number: the token as
+// sent, quoted if it was a string.
+func (d *barDecoder) badNumber(start int, quoted bool) error {
+	b := d.b
 	if quoted {
 		d.i = start - 1
 		if s, ok := d.str(); ok {
-			return 0, decimalError(strconv.Quote(string(s)))
+			return decimalError(strconv.Quote(string(s)))
 		}
-		return 0, decimalError("the value")
+		return decimalError("the value")
 	}
-	for end = start; end < len(b) && !bytes.ContainsRune([]byte(",}] \t\n\r"), rune(b[end])); end++ {
+	end := start
+	for ; end < len(b) && !bytes.ContainsRune([]byte(",}] \t\n\r"), rune(b[end])); end++ {
 	}
 	if end == start {
-		return 0, decimalError("the value")
+		return decimalError("the value")
 	}
-	return 0, decimalError(string(b[start:end]))
+	return decimalError(string(b[start:end]))
 }
 
 // pow10 holds the exactly representable powers of ten.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// parseDecimal parses a plain decimal -?[0-9]+(\.[0-9]+)? to the correctly
-// rounded float64. Short inputs take the exact fast path (mantissa < 2^53
-// and at most 22 fraction digits: one correctly rounded division); others
-// go through strconv.ParseFloat. It rejects anything else, and out-of-range
-// values.
-func parseDecimal(s []byte) (float64, bool) {
-	i, neg := 0, false
-	if len(s) > 0 && s[0] == '-' {
-		neg, i = true, 1
-	}
-	var mant uint64
-	intDigits, fracDigits, sig := 0, 0, 0
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		intDigits++
-		if mant != 0 || s[i] != '0' {
-			sig++
-		}
-		mant = mant*10 + uint64(s[i]-'0')
-	}
-	if intDigits == 0 {
-		return 0, false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			fracDigits++
-			if mant != 0 || s[i] != '0' {
-				sig++
-			}
-			mant = mant*10 + uint64(s[i]-'0')
-		}
-		if fracDigits == 0 {
-			return 0, false
-		}
-	}
-	if i != len(s) {
-		return 0, false
-	}
-	if sig <= 15 && fracDigits < len(pow10) { // mant < 10^15 < 2^53: exact
-		v := float64(mant) / pow10[fracDigits]
-		if neg {
-			v = -v
-		}
-		return v, true
-	}
-	v, err := strconv.ParseFloat(string(s), 64)
-	if err != nil || math.IsInf(v, 0) {
-		return 0, false
-	}
-	return v, true
-}

@@ -22,16 +22,16 @@ func TestBarsDecodeMatchesGenericPath(t *testing.T) {
 	assert.Equal(t, []Bar(fast), slow)
 }
 
-func TestParseDecimalIsCorrectlyRounded(t *testing.T) {
+func TestBarNumbersAreCorrectlyRounded(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		v := math.Exp(r.NormFloat64()*10) * float64(1-2*r.IntN(2))
 		for _, prec := range []int{0, 2, 6, 9, 15, 17, 25} {
 			s := strconv.FormatFloat(v, 'f', prec, 64)
-			got, ok := parseDecimal([]byte(s))
-			require.True(t, ok, s)
 			want, _ := strconv.ParseFloat(s, 64)
-			require.Equal(t, want, got, s)
+			if math.Abs(want) >= 1e18 {
+				continue // outside the input range
+			}
 			var b Bars
 			require.NoError(t, b.UnmarshalJSON([]byte(`[{"open":"`+s+`","high":`+s+`,"low":"1","close":"1","volume":"1"}]`)), s)
 			require.Equal(t, want, float64(b[0].Open), s)
@@ -56,15 +56,16 @@ func TestBarsDecodeRules(t *testing.T) {
 		`[` + good + `] x`: "unexpected data",
 		`[{"open":"1","high":"1","low":"1","close":"1"}]`:                           "Missing required argument: bars[0].volume",
 		`[{"open":"1","high":"1","low":"1","close":"1","volume":"1","x":"1"}]`:      `bars[0]: unknown field "x"`,
-		`[{"open":"1e3","high":"1","low":"1","close":"1","volume":"1"}]`:            `bars[0].open: "1e3" is not a decimal number`,
-		`[{"open":1e3,"high":"1","low":"1","close":"1","volume":"1"}]`:              `bars[0].open: 1e3 is not a decimal number`,
-		`[{"open":"NaN","high":"1","low":"1","close":"1","volume":"1"}]`:            `"NaN" is not a decimal number`,
-		`[{"open":"","high":"1","low":"1","close":"1","volume":"1"}]`:               `"" is not a decimal number`,
-		`[{"open":"+1","high":"1","low":"1","close":"1","volume":"1"}]`:             `"+1" is not a decimal number`,
-		`[{"open":"1.","high":"1","low":"1","close":"1","volume":"1"}]`:             `"1." is not a decimal number`,
-		`[{"open":"01.5","high":"1","low":"1","close":"1","volume":"1"}]`:           `"01.5" is not a decimal number`,
-		`[{"open":"-00","high":"1","low":"1","close":"1","volume":"1"}]`:            `"-00" is not a decimal number`,
-		`[{"open":null,"high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: null is not a decimal number`,
+		`[{"open":"1e18","high":"1","low":"1","close":"1","volume":"1"}]`:           `bars[0].open: 1e18 is out of range`,
+		`[{"open":1e3e,"high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: 1e3e is not a number like`,
+		`[{"open":"1e","high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: "1e" is not a number like`,
+		`[{"open":"NaN","high":"1","low":"1","close":"1","volume":"1"}]`:            `"NaN" is not a number like`,
+		`[{"open":"","high":"1","low":"1","close":"1","volume":"1"}]`:               `"" is not a number like`,
+		`[{"open":"+1","high":"1","low":"1","close":"1","volume":"1"}]`:             `"+1" is not a number like`,
+		`[{"open":"1.","high":"1","low":"1","close":"1","volume":"1"}]`:             `"1." is not a number like`,
+		`[{"open":"01.5","high":"1","low":"1","close":"1","volume":"1"}]`:           `"01.5" is not a number like`,
+		`[{"open":"-00","high":"1","low":"1","close":"1","volume":"1"}]`:            `"-00" is not a number like`,
+		`[{"open":null,"high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: null is not a number like`,
 		`[{"open":"1","high":"1","low":"1","close":"1","volume":"1"},{"open":"1"}]`: "bars[1]",
 		`[{"open":"1" "high":"1"}]`:                                                 "bars[0]: expected ',' or '}'",
 	}
@@ -92,7 +93,7 @@ func TestSymbolsDataDecode(t *testing.T) {
 		`[{"symbol":"","bars":[]}]`:              "symbols_data[0].symbol: must not be empty",
 		`[{"symbol":1,"bars":[]}]`:               "symbols_data[0].symbol: must be a string",
 		`[{"symbol":"A","bars":[],"x":1}]`:       `symbols_data[0]: unknown field "x"`,
-		`[{"symbol":"A","bars":[{"open":"x"}]}]`: `symbols_data[0].bars[0].open: "x" is not a decimal number`,
+		`[{"symbol":"A","bars":[{"open":"x"}]}]`: `symbols_data[0].bars[0].open: "x" is not a number like`,
 		`[{"symbol":"A","bars":[]}`:              "expected ',' or ']'",
 	}
 	for in, want := range cases {

@@ -52,7 +52,9 @@ func BenchmarkWinLoss1k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pnl[i] = a.Round(2, toolkit.RoundHalfEven)
+		if pnl[i], err = a.Round(2, toolkit.RoundHalfEven); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.Run("r", func(b *testing.B) {
 		b.ReportAllocs()

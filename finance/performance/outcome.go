@@ -64,7 +64,7 @@ func AnalyzeTradeOutcome(in TradeOutcomeInput) (*TradeOutcomeResult, error) {
 	pnl, mfe, oneR := in.RealizedPnL.Float64(), in.MFE.Float64(), in.OneRDollars.Float64()
 	mfeR := mfe / oneR
 	res := &TradeOutcomeResult{
-		Outcome:      pbOutcome(in.RealizedPnL.Sign()),
+		Outcome:      outcomeOf(in.RealizedPnL.Sign()),
 		MFER:         toolkit.Float(mfeR),
 		ImpliedR:     toolkit.Float(pnl / oneR),
 		LeftOnTableR: toolkit.Float(mfeR - in.RealizedR),

@@ -91,8 +91,11 @@ func CalculatePnL(in PnLInput) (*PnLResult, error) {
 		Notional:   in.EntryPrice.Mul(qty),
 	}
 	res.NetPnL = res.GrossPnL.Sub(fees)
-	res.ReturnPct = pbQuoRound(res.NetPnL.Mul(toolkit.AmountFromInt(100)), res.Notional)
-	res.Outcome = pbOutcome(res.NetPnL.Sign())
+	var err error
+	if res.ReturnPct, err = quoRound(res.NetPnL.Mul(toolkit.AmountFromInt(100)), res.Notional); err != nil {
+		return nil, err
+	}
+	res.Outcome = outcomeOf(res.NetPnL.Sign())
 	if in.StopPrice != nil {
 		stop := *in.StopPrice
 		switch {
@@ -104,21 +107,31 @@ func CalculatePnL(in PnLInput) (*PnLResult, error) {
 			return nil, invalid("stop_price", "must be above entry_price for a SHORT trade")
 		}
 		oneR := in.EntryPrice.Sub(stop).Abs().Mul(qty)
-		r := pbQuoRound(res.NetPnL, oneR)
-		gr := pbQuoRound(res.GrossPnL, oneR)
+		r, err := quoRound(res.NetPnL, oneR)
+		if err != nil {
+			return nil, err
+		}
+		gr, err := quoRound(res.GrossPnL, oneR)
+		if err != nil {
+			return nil, err
+		}
 		res.OneRDollars, res.RMultiple, res.GrossRMultiple = &oneR, &r, &gr
 	}
 	return res, nil
 }
 
-// pbQuoRound returns a/b rounded half-even to RMultipleDecimals places; b
-// is non-zero by construction.
-func pbQuoRound(a, b toolkit.Amount) toolkit.Amount {
+// quoRound returns a/b rounded half-even to RMultipleDecimals places; b
+// is non-zero by construction. A result out of range (prices and quantity
+// at the limits of the input range) is toolkit.Invalid naming the inputs.
+func quoRound(a, b toolkit.Amount) (toolkit.Amount, error) {
 	q, err := a.Quo(b)
-	if err != nil {
-		return toolkit.Amount{}
+	if err == nil {
+		q, err = q.Round(RMultipleDecimals, toolkit.RoundHalfEven)
 	}
-	return q.Round(RMultipleDecimals, toolkit.RoundHalfEven)
+	if err != nil {
+		return toolkit.Amount{}, invalid("quantity", "entry_price, exit_price, stop_price and quantity give a result out of range; use smaller values")
+	}
+	return q, nil
 }
 
 // Trade outcomes.
@@ -128,8 +141,8 @@ const (
 	OutcomeBreakeven = "BREAKEVEN"
 )
 
-// pbOutcome maps a P&L sign to WIN, LOSS or BREAKEVEN.
-func pbOutcome(sign int) string {
+// outcomeOf maps a P&L sign to WIN, LOSS or BREAKEVEN.
+func outcomeOf(sign int) string {
 	switch {
 	case sign > 0:
 		return OutcomeWin

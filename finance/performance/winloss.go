@@ -158,14 +158,19 @@ func AnalyzeWinLoss(r []float64, pnl []toolkit.Amount) (WinLoss, error) {
 		res.LargestWinToLargestLoss = ptr(float64(res.LargestWinR) / -float64(res.LargestLossR))
 	}
 	if pnl != nil {
-		p := winLossPnL(pnl)
+		p, err := winLossPnL(pnl)
+		if err != nil {
+			return WinLoss{}, err
+		}
 		res.PnL = &p
 	}
 	return res, nil
 }
 
-// winLossPnL computes the currency figures exactly in decimal.
-func winLossPnL(pnl []toolkit.Amount) WinLossPnL {
+// winLossPnL computes the currency figures exactly in decimal. Averages
+// beyond 34 significant digits (sums of values at the limit of the input
+// range) are toolkit.Invalid naming pnl_values.
+func winLossPnL(pnl []toolkit.Amount) (WinLossPnL, error) {
 	var out WinLossPnL
 	zero := toolkit.AmountFromInt(0)
 	out.TotalPnL, out.GrossProfit, out.GrossLoss = zero, zero, zero
@@ -189,22 +194,32 @@ func winLossPnL(pnl []toolkit.Amount) WinLossPnL {
 		}
 	}
 	out.TotalPnL = out.GrossProfit.Add(out.GrossLoss)
-	avg := func(sum toolkit.Amount, k int) toolkit.Amount {
+	avg := func(sum toolkit.Amount, k int) (toolkit.Amount, error) {
 		if k == 0 {
-			return zero
+			return zero, nil
 		}
 		q, err := sum.Quo(toolkit.AmountFromInt(int64(k)))
-		if err != nil { // cannot happen: k > 0
-			return zero
+		if err == nil {
+			q, err = q.Round(2, toolkit.RoundHalfEven)
 		}
-		return q.Round(2, toolkit.RoundHalfEven)
+		if err != nil {
+			return zero, invalid("pnl_values", "the sums of these values are out of range; use smaller values")
+		}
+		return q, nil
 	}
-	out.AverageWin = avg(out.GrossProfit, out.WinCount)
-	out.AverageLoss = avg(out.GrossLoss, out.LossCount)
-	out.AveragePnL = avg(out.TotalPnL, len(pnl))
+	var err error
+	for _, a := range []struct {
+		dst *toolkit.Amount
+		sum toolkit.Amount
+		k   int
+	}{{&out.AverageWin, out.GrossProfit, out.WinCount}, {&out.AverageLoss, out.GrossLoss, out.LossCount}, {&out.AveragePnL, out.TotalPnL, len(pnl)}} {
+		if *a.dst, err = avg(a.sum, a.k); err != nil {
+			return WinLossPnL{}, err
+		}
+	}
 	out.WinRate = toolkit.Float(float64(out.WinCount) / float64(len(pnl)))
 	if out.LossCount > 0 {
 		out.ProfitFactor = ptr(out.GrossProfit.Float64() / -out.GrossLoss.Float64())
 	}
-	return out
+	return out, nil
 }

@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -65,42 +64,33 @@ func TestPrefixDecoderFastPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fastInput{Digits: digits{1, 2, 3}, Name: "a", Count: 2, Opt: digits{4, 5}}, out)
 
-	// Escaped keys are not split: the generic path decodes them the same way.
+	// Escaped keys decode like plain ones.
 	out, err = tool.Run(context.Background(), Call{Arguments: json.RawMessage(`{"na\u006de":"b","digits":[7,8]}`)})
 	require.NoError(t, err)
 	assert.Equal(t, fastInput{Digits: digits{7, 8}, Name: "b"}, out)
 
-	cases := map[string]string{
-		`{"name":"a"}`:                              "Missing required argument: digits",
-		`{"digits":[1,2]}`:                          "Missing required argument: name",
-		`{"name":"a","digits":[1]}`:                 "digits: minItems",
-		`{"name":"a","digits":[1,2,3,4]}`:           "digits: maxItems",
-		`{"name":"a","digits":[1,"x"]}`:             "digits[1]: must be a digit",
-		`{"name":"c","digits":[1,2]}`:               "name: enum",
-		`{"name":"a","digits":[1,2],"count":0}`:     "count: minimum",
-		`{"name":"a","digits":[1,2],"zz":1}`:        "Unknown argument: zz",
-		`{"name":"a","digits":[1,2]`:                "not valid JSON",
-		`{"name":"a","digits":[1,2]} {}`:            "not valid JSON",
-		`{"name":"a","digits":[1,2],"opt":[1,"y"]}`: "digits[1]: must be a digit",
+	cases := map[string]struct {
+		kind toolkit.Kind
+		want string
+	}{
+		`{"name":"a"}`:                              {toolkit.Invalid, "Missing required argument: digits"},
+		`{"digits":[1,2]}`:                          {toolkit.Invalid, "Missing required argument: name"},
+		`{"name":"a","digits":[1]}`:                 {toolkit.Invalid, "digits: at least 2 items are required, got 1"},
+		`{"name":"a","digits":[1,2,3,4]}`:           {toolkit.TooLarge, "digits: at most 3 items are accepted"},
+		`{"name":"a","digits":[1,"x"]}`:             {toolkit.Invalid, "digits[1]: must be a digit"},
+		`{"name":"c","digits":[1,2]}`:               {toolkit.Invalid, `name: must be one of "a", "b" (got "c")`},
+		`{"name":"a","digits":[1,2],"count":0}`:     {toolkit.Invalid, "count: must be at least 1, got 0"},
+		`{"name":"a","digits":[1,2],"zz":1}`:        {toolkit.Invalid, "Unknown argument: zz"},
+		`{"name":"a","name":"b","digits":[1,2]}`:    {toolkit.Invalid, "name: appears twice"},
+		`{"NAME":"a","digits":[1,2]}`:               {toolkit.Invalid, "Unknown argument: NAME"},
+		`{"name":"a","digits":[1,2]`:                {toolkit.Invalid, "invalid JSON"},
+		`{"name":"a","digits":[1,2]} {}`:            {toolkit.Invalid, "unexpected data after the JSON value"},
+		`{"name":"a","digits":[1,2],"opt":[1,"y"]}`: {toolkit.Invalid, "digits[1]: must be a digit"},
 	}
-	for in, want := range cases {
+	for in, tc := range cases {
 		_, err := tool.Run(context.Background(), Call{Arguments: json.RawMessage(in)})
 		require.Error(t, err, in)
-		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), in)
-		assert.Contains(t, toolkit.MessageOf(err), want, in)
-	}
-}
-
-func TestSkipValue(t *testing.T) {
-	for in, want := range map[string]int{
-		`"a,b"`: 5, `{"a":[1,{"b":"}"}]}`: 19, `[1,2]`: 5, `12,`: 2, `true}`: 4, `"x\"y"`: 6,
-	} {
-		end, ok := skipValue([]byte(in), 0)
-		require.True(t, ok, in)
-		assert.Equal(t, want, end, in+" "+strconv.Itoa(end))
-	}
-	for _, in := range []string{`"abc`, `[1,2`, `{"a":1`} {
-		_, ok := skipValue([]byte(in), 0)
-		assert.False(t, ok, in)
+		assert.Equal(t, tc.kind, toolkit.KindOf(err), in)
+		assert.Contains(t, toolkit.MessageOf(err), tc.want, in)
 	}
 }

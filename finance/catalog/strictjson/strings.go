@@ -1,0 +1,179 @@
+package strictjson
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// stringValue scans a string and checks it against n: type, length in
+// characters, pattern (or the decimal grammar and bounds) and enum.
+func (s *scanner) stringValue(n *node) error {
+	text, runes, err := s.str()
+	if err != nil {
+		return err
+	}
+	if n.types&tString == 0 {
+		return s.typeError(n, "a string")
+	}
+	if runes < n.minLength {
+		if n.minLength == 1 {
+			return s.fail("must not be empty")
+		}
+		return s.fail("must be at least " + strconv.Itoa(n.minLength) + " characters long, got " + strconv.Itoa(runes))
+	}
+	if n.maxLength >= 0 && runes > n.maxLength {
+		return s.fail("must be at most " + strconv.Itoa(n.maxLength) + " characters long, got " + strconv.Itoa(runes))
+	}
+	if n.decimal {
+		if !toolkit.ValidNumber(text) {
+			return s.fail(strconv.Quote(string(text)) + ` is not a number like "1.5" or "1.5e-05"`)
+		}
+		x, err := inputNumber(text)
+		if err != nil {
+			return s.fail(err.Error())
+		}
+		if err := s.checkBounds(n, x, strconv.Quote(string(text))); err != nil {
+			return err
+		}
+	} else if n.pattern != nil && !n.pattern.Match(text) {
+		return s.fail(strconv.Quote(string(text)) + " does not match the pattern " + n.patternText)
+	}
+	if len(n.enum) > 0 {
+		return s.checkEnum(n, string(text), strconv.Quote(string(text)))
+	}
+	return nil
+}
+
+// str scans the string at s.i and returns its content (the raw bytes when
+// it has no escapes, else a decoded copy) and its length in characters.
+// Invalid UTF-8, lone surrogates and control characters other than tab,
+// line feed and carriage return are refused, as are strings over
+// Limits.MaxStringBytes.
+func (s *scanner) str() ([]byte, int, error) {
+	s.i++ // opening quote
+	start := s.i
+	runes := 0
+	var out []byte // nil until the first escape
+	for {
+		if s.i-start > s.v.limits.MaxStringBytes {
+			return nil, 0, s.tooLong()
+		}
+		if s.i >= len(s.b) {
+			return nil, 0, s.syntax("unterminated string")
+		}
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			text := s.b[start:s.i]
+			if out != nil {
+				text = out
+			}
+			s.i++
+			return text, runes, nil
+		case c == '\\':
+			if out == nil {
+				out = append(make([]byte, 0, s.i-start+16), s.b[start:s.i]...)
+			}
+			r, err := s.escape()
+			if err != nil {
+				return nil, 0, err
+			}
+			out = utf8.AppendRune(out, r)
+			runes++
+		case c < 0x20:
+			return nil, 0, s.syntax("control character in a string (escape it)")
+		case c < utf8.RuneSelf:
+			if c == 0x7f {
+				return nil, 0, s.control(rune(c))
+			}
+			if out != nil {
+				out = append(out, c)
+			}
+			s.i++
+			runes++
+		default:
+			r, size := utf8.DecodeRune(s.b[s.i:])
+			if r == utf8.RuneError && size <= 1 {
+				return nil, 0, s.fail("is not valid UTF-8 text")
+			}
+			if r >= 0x80 && r <= 0x9f {
+				return nil, 0, s.control(r)
+			}
+			if out != nil {
+				out = append(out, s.b[s.i:s.i+size]...)
+			}
+			s.i += size
+			runes++
+		}
+	}
+}
+
+// escape decodes the escape sequence at s.i (a backslash) and advances
+// past it.
+func (s *scanner) escape() (rune, error) {
+	if s.i+1 >= len(s.b) {
+		return 0, s.syntax("unterminated escape")
+	}
+	c := s.b[s.i+1]
+	s.i += 2
+	switch c {
+	case '"', '\\', '/':
+		return rune(c), nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'b', 'f':
+		return 0, s.control(map[byte]rune{'b': '\b', 'f': '\f'}[c])
+	case 'u':
+		r, err := s.hex4()
+		if err != nil {
+			return 0, err
+		}
+		if utf16.IsSurrogate(r) {
+			if s.i+1 >= len(s.b) || s.b[s.i] != '\\' || s.b[s.i+1] != 'u' {
+				return 0, s.fail("holds an unpaired surrogate (\\u escape)")
+			}
+			s.i += 2
+			r2, err := s.hex4()
+			if err != nil {
+				return 0, err
+			}
+			if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
+				return 0, s.fail("holds an unpaired surrogate (\\u escape)")
+			}
+		}
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			return 0, s.control(r)
+		}
+		return r, nil
+	}
+	return 0, s.syntax("invalid escape \\" + string(rune(c)))
+}
+
+func (s *scanner) hex4() (rune, error) {
+	if s.i+4 > len(s.b) {
+		return 0, s.syntax("short \\u escape")
+	}
+	v, err := strconv.ParseUint(string(s.b[s.i:s.i+4]), 16, 16)
+	if err != nil {
+		return 0, s.syntax("invalid \\u escape")
+	}
+	s.i += 4
+	return rune(v), nil
+}
+
+func (s *scanner) control(r rune) error {
+	return s.fail("contains the control character " + strconv.QuoteRune(r) +
+		" (only tab, line feed and carriage return are allowed)")
+}
+
+func (s *scanner) tooLong() error {
+	return &toolkit.Error{Kind: toolkit.TooLarge,
+		Msg: s.prefix() + "a string is longer than " + strconv.Itoa(s.v.limits.MaxStringBytes) + " bytes"}
+}

@@ -1,0 +1,335 @@
+package strictjson
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/agentfinance/toolkit"
+)
+
+// Delegate decodes and validates the value of a delegated top-level
+// property: b starts at the value (white space skipped) and runs to the end
+// of the document; it returns the length of the value. Its errors are
+// returned as they are (a *toolkit.Error naming the field is expected).
+type Delegate func(name string, b []byte) (int, error)
+
+// Member receives each non-delegated top-level property of a valid
+// document with its raw value.
+type Member func(name string, value []byte) error
+
+// Validate checks doc against the schema in one pass. delegate (needed when
+// the schema was compiled with delegated properties) decodes those; member,
+// when not nil, is called with every other top-level property after the
+// whole document is valid. Errors are *toolkit.Error values: TooLarge for
+// the limits and maxItems, Invalid for everything else, each naming the
+// path of the offending value ("bars[3].close") and the rule.
+func (v *Validator) Validate(doc []byte, delegate Delegate, member Member) error {
+	s := scanner{b: doc, v: v, delegate: delegate}
+	var members []span
+	if member != nil {
+		s.members = &members
+	}
+	s.skipSpace()
+	if s.i >= len(s.b) {
+		return toolkit.Errorf(toolkit.Invalid, "%s is empty: expected a JSON value", v.document)
+	}
+	if err := s.value(v.root, 0); err != nil {
+		return err
+	}
+	s.skipSpace()
+	if s.i != len(s.b) {
+		return s.syntax("unexpected data after the JSON value")
+	}
+	for _, m := range members {
+		if err := member(m.name, doc[m.start:m.end]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// span is a top-level member's value.
+type span struct {
+	name       string
+	start, end int
+}
+
+// scanner walks one document.
+type scanner struct {
+	b        []byte
+	i        int
+	v        *Validator
+	values   int
+	path     path
+	delegate Delegate
+	members  *[]span
+	noCount  bool // re-validating a value against a subschema
+}
+
+func (s *scanner) skipSpace() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value validates the value at s.i against n and advances past it.
+func (s *scanner) value(n *node, depth int) error {
+	if !s.noCount {
+		s.values++
+		if s.values > s.v.limits.MaxValues {
+			return toolkit.Errorf(toolkit.TooLarge, "the document holds more than %d values", s.v.limits.MaxValues)
+		}
+	}
+	start := s.i
+	if s.i >= len(s.b) {
+		return s.syntax("unexpected end of input")
+	}
+	var err error
+	switch c := s.b[s.i]; {
+	case c == '{':
+		err = s.object(n, depth+1)
+	case c == '[':
+		err = s.array(n, depth+1)
+	case c == '"':
+		err = s.stringValue(n)
+	case c == '-' || c >= '0' && c <= '9':
+		err = s.number(n)
+	case c == 't' || c == 'f':
+		err = s.literal(n, tBoolean)
+	case c == 'n':
+		err = s.literal(n, tNull)
+	default:
+		err = s.syntax("unexpected character " + strconv.QuoteRune(rune(c)))
+	}
+	if err != nil {
+		return err
+	}
+	if n.never {
+		return s.fail("is not allowed")
+	}
+	return s.combinators(n, start, depth)
+}
+
+// combinators re-validates the value b[start:s.i] against allOf, anyOf
+// and oneOf.
+func (s *scanner) combinators(n *node, start, depth int) error {
+	if len(n.allOf) == 0 && len(n.anyOf) == 0 && len(n.oneOf) == 0 {
+		return nil
+	}
+	end := s.i
+	check := func(sub *node) error {
+		sc := scanner{b: s.b[:end], i: start, v: s.v, path: s.path, noCount: true}
+		return sc.value(sub, depth)
+	}
+	for _, sub := range n.allOf {
+		if err := check(sub); err != nil {
+			return err
+		}
+	}
+	for _, group := range []struct {
+		subs []*node
+		one  bool
+	}{{n.anyOf, false}, {n.oneOf, true}} {
+		if len(group.subs) == 0 {
+			continue
+		}
+		var errs []error
+		for _, sub := range group.subs {
+			if err := check(sub); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		switch matched := len(group.subs) - len(errs); {
+		case matched == 0:
+			return s.alternatives(errs)
+		case group.one && matched > 1:
+			return s.fail("matches more than one of the accepted forms (send exactly one of them)")
+		}
+	}
+	return nil
+}
+
+func (s *scanner) literal(n *node, t typeSet) error {
+	var word string
+	switch s.b[s.i] {
+	case 't':
+		word = "true"
+	case 'f':
+		word = "false"
+	default:
+		word = "null"
+	}
+	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
+		return s.syntax("invalid literal")
+	}
+	s.i += len(word)
+	if n.types&t == 0 {
+		return s.typeError(n, word)
+	}
+	var v any
+	if t == tBoolean {
+		v = word == "true"
+	}
+	return s.checkEnum(n, v, word)
+}
+
+// number scans a JSON number and checks it against n.
+func (s *scanner) number(n *node) error {
+	start := s.i
+	end, integer, ok := scanNumber(s.b, s.i)
+	if !ok {
+		return s.syntax("invalid number")
+	}
+	s.i = end
+	text := s.b[start:end]
+	switch {
+	case n.types&tNumber != 0, n.types&tInteger != 0 && integer:
+	case n.types&tInteger != 0:
+		return s.fail("must be a whole number, got " + string(text))
+	default:
+		return s.typeError(n, string(text))
+	}
+	x, err := inputNumber(text)
+	if err != nil {
+		return s.fail(err.Error())
+	}
+	if err := s.checkBounds(n, x, string(text)); err != nil {
+		return err
+	}
+	return s.checkEnum(n, x, string(text))
+}
+
+// scanNumber returns the end of the JSON number starting at b[i], whether
+// it is written as an integer (no fraction, no exponent), and whether the
+// grammar holds.
+func scanNumber(b []byte, i int) (end int, integer, ok bool) {
+	digits := func() bool {
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	integer = true
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if !digits() {
+		return i, false, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		integer = false
+		if !digits() {
+			return i, false, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		integer = false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return i, false, false
+		}
+	}
+	return i, integer, true
+}
+
+// inputNumber parses text (already in JSON's grammar) within the
+// toolkit's input range: at most toolkit.MaxNumberLen characters and a
+// magnitude below 1e18.
+func inputNumber(text []byte) (float64, error) {
+	if len(text) > toolkit.MaxNumberLen {
+		return 0, errText("a number is longer than " + strconv.Itoa(toolkit.MaxNumberLen) + " characters")
+	}
+	x, err := strconv.ParseFloat(string(text), 64)
+	if err != nil || math.Abs(x) >= 1e18 {
+		return 0, errText(string(text) + " is out of range: the magnitude must be below 1e18")
+	}
+	return x, nil
+}
+
+// checkBounds applies minimum, maximum and their exclusive forms.
+func (s *scanner) checkBounds(n *node, x float64, text string) error {
+	switch {
+	case n.minimum != nil && x < *n.minimum:
+		return s.fail("must be at least " + num(*n.minimum) + ", got " + text)
+	case n.exclusiveMin != nil && x <= *n.exclusiveMin:
+		return s.fail("must be greater than " + num(*n.exclusiveMin) + ", got " + text)
+	case n.maximum != nil && x > *n.maximum:
+		return s.fail("must be at most " + num(*n.maximum) + ", got " + text)
+	case n.exclusiveMax != nil && x >= *n.exclusiveMax:
+		return s.fail("must be less than " + num(*n.exclusiveMax) + ", got " + text)
+	}
+	return nil
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// array scans an array, checking item count bounds as items arrive.
+func (s *scanner) array(n *node, depth int) error {
+	if depth > s.v.limits.MaxDepth {
+		return toolkit.Errorf(toolkit.TooLarge, "the document is nested deeper than %d levels", s.v.limits.MaxDepth)
+	}
+	if n.types&tArray == 0 {
+		return s.typeError(n, "an array")
+	}
+	s.i++
+	count := 0
+	s.skipSpace()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return s.checkItemCount(n, 0)
+	}
+	for {
+		if n.maxItems >= 0 && count == n.maxItems {
+			return s.tooManyItems(n)
+		}
+		s.path = append(s.path, pathElem{index: count})
+		s.skipSpace()
+		if err := s.value(orAny(n.items), depth); err != nil {
+			return err
+		}
+		s.path = s.path[:len(s.path)-1]
+		count++
+		s.skipSpace()
+		if s.i >= len(s.b) {
+			return s.syntax("unexpected end of input in an array")
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+			s.skipSpace()
+			continue
+		case ']':
+			s.i++
+			return s.checkItemCount(n, count)
+		}
+		return s.syntax("expected ',' or ']' in an array")
+	}
+}
+
+func (s *scanner) checkItemCount(n *node, count int) error {
+	if count < n.minItems {
+		return s.fail("at least " + strconv.Itoa(n.minItems) + " items are required, got " + strconv.Itoa(count))
+	}
+	return nil
+}
+
+var anyNode = &node{types: tAny, maxProps: -1, maxItems: -1, maxLength: -1}
+
+func orAny(n *node) *node {
+	if n == nil {
+		return anyNode
+	}
+	return n
+}

@@ -1,0 +1,230 @@
+package strictjson
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testSchema covers every supported keyword.
+const testSchema = `{
+  "type": "object",
+  "additionalProperties": false,
+  "required": ["equity", "direction"],
+  "properties": {
+    "equity":    {"$ref": "#/$defs/decimal", "description": "account equity"},
+    "risk":      {"type": "string", "pattern": ` + "\"^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][+-]?[0-9]+)?$\"" + `, "exclusiveMinimum": 0, "maximum": 1},
+    "direction": {"type": "string", "enum": ["long", "short"]},
+    "name":      {"type": "string", "minLength": 1, "maxLength": 5},
+    "count":     {"type": "integer", "minimum": 1, "maximum": 10},
+    "flag":      {"type": "boolean"},
+    "values":    {"type": "array", "items": {"$ref": "#/$defs/decimal"}, "minItems": 2, "maxItems": 4},
+    "meta":      {"type": "object", "maxProperties": 3},
+    "tags":      {"type": "array", "items": {"type": "string", "maxLength": 3}},
+    "bars":      {"type": "array", "items": {"type": "object"}},
+    "pick":      {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}
+  },
+  "dependentRequired": {"name": ["count"]},
+  "$defs": {"decimal": {"type": "string", "pattern": ` + "\"^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][+-]?[0-9]+)?$\"" + `}}
+}`
+
+func compileTest(t testing.TB, opts Options) *Validator {
+	t.Helper()
+	var s jsonschema.Schema
+	require.NoError(t, json.Unmarshal([]byte(testSchema), &s))
+	require.Equal(t, toolkit.DecimalPattern, s.Defs["decimal"].Pattern, "the test schema uses the toolkit's grammar")
+	v, err := Compile(&s, opts)
+	require.NoError(t, err)
+	return v
+}
+
+func TestValidateAcceptsValidDocuments(t *testing.T) {
+	v := compileTest(t, Options{Noun: "argument"})
+	for _, doc := range []string{
+		`{"equity":"100000","direction":"long"}`,
+		`{"equity":100000.5,"direction":"short","risk":"0.02"}`,
+		`{"equity":"1.5e-05","direction":"long","risk":1e-2}`,
+		` {"equity": "-0", "direction": "long", "name": "héllo", "count": 10} `,
+		`{"equity":"1","direction":"long","values":["1",2,"3e2"],"flag":true,"meta":{"a":1,"b":[null]}}`,
+		`{"equity":"1","direction":"long","tags":["a\tb","\u00e9\u00e9"],"pick":{"a":1}}`,
+	} {
+		assert.NoError(t, v.Validate([]byte(doc), nil, nil), doc)
+	}
+}
+
+func TestValidateRejectsWithNamedFieldAndRule(t *testing.T) {
+	v := compileTest(t, Options{Noun: "argument"})
+	cases := []struct {
+		doc  string
+		kind toolkit.Kind
+		want string
+	}{
+		{`{"direction":"long"}`, toolkit.Invalid, "Missing required argument: equity"},
+		{`{"equity":"1","direction":"long","AMOUNT":"1"}`, toolkit.Invalid, "Unknown argument: AMOUNT"},
+		{`{"Equity":"1","direction":"long"}`, toolkit.Invalid, "Unknown argument: Equity"},
+		{`{"equity":"1","equity":"2","direction":"long"}`, toolkit.Invalid, "equity: appears twice"},
+		{`{"equity":"abc","direction":"long"}`, toolkit.Invalid, `equity: "abc" is not a number like "1.5"`},
+		{`{"equity":"1e18","direction":"long"}`, toolkit.Invalid, "equity: 1e18 is out of range"},
+		{`{"equity":true,"direction":"long"}`, toolkit.Invalid, "equity: expected a number (a decimal string"},
+		{`{"equity":"1","direction":"up"}`, toolkit.Invalid, `direction: must be one of "long", "short" (got "up")`},
+		{`{"equity":"1","direction":"long","risk":"0"}`, toolkit.Invalid, `risk: must be greater than 0, got "0"`},
+		{`{"equity":"1","direction":"long","risk":2}`, toolkit.Invalid, "risk: must be at most 1, got 2"},
+		{`{"equity":"1","direction":"long","name":""}`, toolkit.Invalid, "name: must not be empty"},
+		{`{"equity":"1","direction":"long","name":"éééééé","count":1}`, toolkit.Invalid, "name: must be at most 5 characters long, got 6"},
+		{`{"equity":"1","direction":"long","name":"x"}`, toolkit.Invalid, "Missing required argument: count"},
+		{`{"equity":"1","direction":"long","count":1.5}`, toolkit.Invalid, "count: must be a whole number, got 1.5"},
+		{`{"equity":"1","direction":"long","count":1e1}`, toolkit.Invalid, "count: must be a whole number"},
+		{`{"equity":"1","direction":"long","count":11}`, toolkit.Invalid, "count: must be at most 10"},
+		{`{"equity":"1","direction":"long","flag":"true"}`, toolkit.Invalid, "flag: expected a boolean, got a string"},
+		{`{"equity":"1","direction":"long","values":["1"]}`, toolkit.Invalid, "values: at least 2 items are required, got 1"},
+		{`{"equity":"1","direction":"long","values":["1","2","3","4","5"]}`, toolkit.TooLarge, "values: at most 4 items are accepted"},
+		{`{"equity":"1","direction":"long","values":["1","x"]}`, toolkit.Invalid, `values[1]: "x" is not a number`},
+		{`{"equity":"1","direction":"long","meta":{"a":1,"b":2,"c":3,"d":4}}`, toolkit.Invalid, "meta: at most 3 members"},
+		{`{"equity":"1","direction":"long","tags":["abcd"]}`, toolkit.Invalid, "tags[0]: must be at most 3 characters"},
+		{`{"equity":"1","direction":"long","tags":["a\u0000"]}`, toolkit.Invalid, `tags[0]: contains the control character '\x00'`},
+		{`{"equity":"1","direction":"long","tags":["\u007f"]}`, toolkit.Invalid, "tags[0]: contains the control character"},
+		{`{"equity":"1","direction":"long","tags":["` + "\u0085" + `"]}`, toolkit.Invalid, "tags[0]: contains the control character"},
+		{`{"equity":"1","direction":"long","tags":["\b"]}`, toolkit.Invalid, "tags[0]: contains the control character"},
+		{`{"equity":"1","direction":"long","tags":["\ud800"]}`, toolkit.Invalid, "tags[0]: holds an unpaired surrogate"},
+		{`{"equity":"1","direction":"long","tags":["` + "\xff" + `"]}`, toolkit.Invalid, "tags[0]: is not valid UTF-8"},
+		{`{"equity":"1","direction":"long","pick":{}}`, toolkit.Invalid, "Missing required argument: send pick.a, or pick.b"},
+		{`{"equity":"1","direction":"long","pick":{"a":1,"b":2}}`, toolkit.Invalid, "pick: matches more than one"},
+		{`{"equity":"1","direction":"long"} x`, toolkit.Invalid, "unexpected data after the JSON value"},
+		{`{"equity":"1","direction":"long",}`, toolkit.Invalid, "invalid JSON"},
+		{`{"equity":"1` + "\n" + `","direction":"long"}`, toolkit.Invalid, "invalid JSON"},
+		{`{"equity":01,"direction":"long"}`, toolkit.Invalid, "invalid JSON"},
+		{``, toolkit.Invalid, "the document is empty"},
+		{`[]`, toolkit.Invalid, "expected an object, got an array"},
+	}
+	for _, tc := range cases {
+		err := v.Validate([]byte(tc.doc), nil, nil)
+		require.Error(t, err, tc.doc)
+		assert.Equal(t, tc.kind, toolkit.KindOf(err), tc.doc)
+		assert.Contains(t, toolkit.MessageOf(err), tc.want, tc.doc)
+	}
+}
+
+// Regression (robustness finding 2): limits bind while scanning, so a
+// huge array is refused at its first item past the limit.
+func TestLimitsBindWhileScanning(t *testing.T) {
+	v := compileTest(t, Options{Limits: Limits{MaxDepth: 4, MaxValues: 1000, MaxStringBytes: 16}})
+	huge := `{"equity":"1","direction":"long","values":["1","2","3","4","5"` + strings.Repeat(`,"1"`, 1_000_000) + `]}`
+	err := v.Validate([]byte(huge), nil, nil)
+	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
+	assert.Contains(t, toolkit.MessageOf(err), "values: at most 4 items")
+
+	for doc, want := range map[string]string{
+		`{"equity":"1","direction":"long","meta":{"a":[[[1]]]}}`:                           "nested deeper than 4",
+		`{"equity":"1","direction":"long","bars":[` + strings.Repeat(`{},`, 2000) + `{}]}`: "more than 1000 values",
+		`{"equity":"1","direction":"long","meta":{"a":"` + strings.Repeat("x", 17) + `"}}`: "meta.a: a string is longer than 16 bytes",
+	} {
+		err := v.Validate([]byte(doc), nil, nil)
+		assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err), doc[:40])
+		assert.Contains(t, toolkit.MessageOf(err), want)
+	}
+}
+
+func TestDelegatedAndMembers(t *testing.T) {
+	v := compileTest(t, Options{Delegated: []string{"bars"}})
+	doc := []byte(`{"equity":"1","bars":[{"x":1}],"direction":"long"}`)
+	var delegated string
+	members := map[string]string{}
+	err := v.Validate(doc, func(name string, b []byte) (int, error) {
+		delegated = name
+		return len(`[{"x":1}]`), nil
+	}, func(name string, value []byte) error {
+		members[name] = string(value)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "bars", delegated)
+	assert.Equal(t, map[string]string{"equity": `"1"`, "direction": `"long"`}, members)
+
+	err = v.Validate(doc, func(string, []byte) (int, error) {
+		return 0, toolkit.Errorf(toolkit.Invalid, "bars[0].close: bad")
+	}, nil)
+	assert.EqualError(t, err, "invalid: bars[0].close: bad", "the decoder's error is returned as is")
+}
+
+func TestCompileRefusesUnsupportedKeywords(t *testing.T) {
+	for _, doc := range []string{
+		`{"type":"array","uniqueItems":true}`, `{"type":"number","multipleOf":2}`,
+		`{"if":{"type":"string"},"then":{"minLength":1}}`, `{"patternProperties":{"^a":{}}}`,
+		`{"$ref":"#/$defs/missing"}`, `{"not":{"type":"string"}}`, `{"type":"strin"}`,
+	} {
+		var s jsonschema.Schema
+		require.NoError(t, json.Unmarshal([]byte(doc), &s), doc)
+		_, err := Compile(&s, Options{})
+		assert.Error(t, err, doc)
+	}
+}
+
+func TestCompileGeneratedSchemas(t *testing.T) {
+	type in struct {
+		Name  string   `json:"name"`
+		Tags  []string `json:"tags,omitempty"`
+		Count *int     `json:"count,omitempty"`
+	}
+	s, err := jsonschema.For[in](nil)
+	require.NoError(t, err)
+	v, err := Compile(s, Options{})
+	require.NoError(t, err)
+	assert.NoError(t, v.Validate([]byte(`{"name":"x","tags":["a"]}`), nil, nil))
+	assert.Error(t, v.Validate([]byte(`{"name":"x","other":1}`), nil, nil), "structs are closed")
+}
+
+// FuzzValidate: any input either fails with a client error (never a panic,
+// never Internal) or is valid JSON that encoding/json decodes into the
+// typed input without error.
+func FuzzValidate(f *testing.F) {
+	for _, s := range []string{`{"equity":"1","direction":"long"}`, `{"equity":1e5,"direction":"short","values":[1,"2"]}`,
+		`{"equity":"1","direction":"long","tags":["\ud83d\ude00"]}`, `{`, `"x"`, `{"a":`, `[1,2`, `{"equity":"\u0030"}`} {
+		f.Add([]byte(s))
+	}
+	v := compileTest(f, Options{})
+	type input struct {
+		Equity    toolkit.Amount   `json:"equity"`
+		Risk      *toolkit.Amount  `json:"risk"`
+		Direction string           `json:"direction"`
+		Name      string           `json:"name"`
+		Count     int              `json:"count"`
+		Flag      bool             `json:"flag"`
+		Values    []toolkit.Amount `json:"values"`
+		Meta      map[string]any   `json:"meta"`
+		Tags      []string         `json:"tags"`
+		Bars      []map[string]any `json:"bars"`
+		Pick      map[string]any   `json:"pick"`
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		err := v.Validate(doc, nil, nil)
+		if err != nil {
+			if k := toolkit.KindOf(err); k != toolkit.Invalid && k != toolkit.TooLarge {
+				t.Fatalf("%q: kind %v: %v", doc, k, err)
+			}
+			return
+		}
+		if !json.Valid(doc) {
+			t.Fatalf("accepted invalid JSON %q", doc)
+		}
+		var in input
+		if err := json.Unmarshal(doc, &in); err != nil {
+			t.Fatalf("accepted %q but encoding/json fails: %v", doc, err)
+		}
+	})
+}
+
+func BenchmarkValidateSizing(b *testing.B) {
+	v := compileTest(b, Options{})
+	doc := []byte(`{"equity":"100000","direction":"long","risk":"0.02","name":"AAPL","count":3}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := v.Validate(doc, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
