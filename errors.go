@@ -3,6 +3,7 @@ package toolkit
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an error. The HTTP layer maps each Kind to exactly one
@@ -54,6 +55,9 @@ type Error struct {
 	Op   string // the operation that failed, e.g. "agents.Register"
 	Msg  string // human message for the client, naming the field and rule
 	Err  error  // underlying cause, never shown to clients
+	// RetryAfter, when set on a RateLimited or Unavailable error, is how
+	// long the client should wait before trying again (Retry-After).
+	RetryAfter time.Duration
 }
 
 // Error implements error. It includes the cause, so it is for logs.
@@ -79,10 +83,11 @@ func Errorf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Wrap returns an *Error of the given kind for op with err as its cause.
-// If err is already an *Error it is returned with op recorded when missing,
-// keeping its kind and message. Wrap(nil) is nil.
-func Wrap(kind Kind, op string, err error) error {
+// WithOp records op on err: the first *Error in err's chain is returned as
+// a copy with Op set when it has none, keeping its kind and message; any
+// other error becomes an Internal *Error for op with err as its cause.
+// WithOp(op, nil) is nil.
+func WithOp(op string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -95,7 +100,28 @@ func Wrap(kind Kind, op string, err error) error {
 		}
 		return err
 	}
-	return &Error{Kind: kind, Op: op, Err: err}
+	return &Error{Kind: Internal, Op: op, Err: err}
+}
+
+// AsInternal classifies err as internal whatever its kind: an Internal
+// *Error for op with err as its cause (for logs). Use it where a
+// dependency's kind must not reach the client, such as a NotFound that
+// can only mean a bug. AsInternal(op, nil) is nil.
+func AsInternal(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Kind: Internal, Op: op, Err: err}
+}
+
+// RetryAfterOf returns the RetryAfter of the first *Error in err's chain
+// (0 when none is set).
+func RetryAfterOf(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // KindOf returns the Kind of the first *Error in err's chain, or Internal.

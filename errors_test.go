@@ -19,24 +19,34 @@ func TestKindOfAndMessage(t *testing.T) {
 	plain := errors.New("db exploded: password=hunter2")
 	assert.Equal(t, Internal, KindOf(plain))
 	assert.Equal(t, "internal error", MessageOf(plain), "causes never reach clients")
-	assert.Equal(t, "internal error", MessageOf(Wrap(Internal, "op", plain)))
+	assert.Equal(t, "internal error", MessageOf(WithOp("op", plain)))
 
 	noMsg := &Error{Kind: NotFound, Op: "x"}
 	assert.Equal(t, "not_found", MessageOf(noMsg))
 	assert.False(t, IsKind(nil, Internal))
-	assert.Nil(t, Wrap(Invalid, "op", nil))
+	assert.Nil(t, WithOp("op", nil))
+	assert.Nil(t, AsInternal("op", nil))
 }
 
-func TestWrapKeepsKindAndAddsOp(t *testing.T) {
+func TestWithOpKeepsKindAndAddsOp(t *testing.T) {
 	inner := Errorf(Conflict, "taken")
-	w := Wrap(Internal, "agents.Register", inner)
+	w := WithOp("agents.Register", inner)
 	assert.Equal(t, Conflict, KindOf(w))
 	assert.Equal(t, "agents.Register: conflict: taken", w.Error())
-	assert.Equal(t, "agents.Register: conflict: taken", Wrap(Internal, "other", w).Error(), "an existing op is kept")
+	assert.Equal(t, "agents.Register: conflict: taken", WithOp("other", w).Error(), "an existing op is kept")
+	assert.Equal(t, "conflict: taken", inner.Error(), "the original is not modified")
 	cause := errors.New("boom")
-	e := Wrap(Unavailable, "db", cause)
+	e := WithOp("db", cause)
 	assert.ErrorIs(t, e, cause)
-	assert.Equal(t, "db: unavailable: boom", e.Error())
+	assert.Equal(t, "db: internal: boom", e.Error(), "an unclassified error is internal")
+}
+
+func TestAsInternalClassifiesWhateverTheKind(t *testing.T) {
+	nf := Errorf(NotFound, "no such agent")
+	e := AsInternal("billing.Balance", nf)
+	assert.Equal(t, Internal, KindOf(e))
+	assert.Equal(t, "internal error", MessageOf(e), "the inner message does not leak")
+	assert.ErrorIs(t, e, nf)
 }
 
 func TestKindStrings(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance"
 )
 
@@ -63,6 +64,12 @@ type Agent struct {
 
 // IsActive reports whether the agent may make calls (sandbox or live).
 func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
+
+// Account is the agent's billing account: sandbox agents pay from test
+// funds.
+func (a Agent) Account() billing.Account {
+	return billing.Account{AgentID: a.ID, Sandbox: a.Mode == ModeSandbox}
+}
 
 // Limits returns the agent's trading limits for the finance tools.
 func (a Agent) Limits() finance.AgentLimits {

@@ -76,11 +76,11 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 	}
 	id, err := randomAlphanumeric(s.random, 16)
 	if err != nil {
-		return Agent{}, "", toolkit.Wrap(toolkit.Internal, op, err)
+		return Agent{}, "", toolkit.WithOp(op, err)
 	}
 	key, err := s.newKey()
 	if err != nil {
-		return Agent{}, "", toolkit.Wrap(toolkit.Internal, op, err)
+		return Agent{}, "", toolkit.WithOp(op, err)
 	}
 	a.ID = "agt_" + strings.ToLower(id)
 	a.Mode = ModeSandbox
@@ -90,7 +90,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", in.OwnerID)}
 		}
-		return Agent{}, "", toolkit.Wrap(toolkit.Internal, op, err)
+		return Agent{}, "", toolkit.WithOp(op, err)
 	}
 	return a, key, nil
 }
@@ -115,7 +115,7 @@ func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
 	if err != nil {
-		return Agent{}, toolkit.Wrap(toolkit.Internal, "agents.Authenticate", err)
+		return Agent{}, toolkit.WithOp("agents.Authenticate", err)
 	}
 	if !a.IsActive() {
 		return Agent{}, toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", a.Mode)
@@ -142,13 +142,13 @@ func (s *Service) wellFormedKey(key string) bool {
 // Me returns the agent's current record.
 func (s *Service) Me(ctx context.Context, id string) (Agent, error) {
 	a, err := s.store.AgentByID(ctx, id)
-	return a, toolkit.Wrap(toolkit.Internal, "agents.Me", err)
+	return a, toolkit.WithOp("agents.Me", err)
 }
 
 // ListByOwner returns every agent of the caller's owner, oldest first.
 func (s *Service) ListByOwner(ctx context.Context, caller Agent) ([]Agent, error) {
 	list, err := s.store.ListAgentsByOwner(ctx, caller.OwnerID, MaxAgentsPerOwner)
-	return list, toolkit.Wrap(toolkit.Internal, "agents.ListByOwner", err)
+	return list, toolkit.WithOp("agents.ListByOwner", err)
 }
 
 // SetMode changes the caller's own mode. Any mode may be requested; a
@@ -170,7 +170,7 @@ func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent
 		return Agent{}, &toolkit.Error{Kind: toolkit.Conflict, Op: "agents.SetMode", Err: err,
 			Msg: "Agent is terminated: its mode can no longer change"}
 	}
-	return a, toolkit.Wrap(toolkit.Internal, "agents.SetMode", err)
+	return a, toolkit.WithOp("agents.SetMode", err)
 }
 
 // RotateKey issues a new API key for the caller; the old key stops working
@@ -178,10 +178,10 @@ func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent
 func (s *Service) RotateKey(ctx context.Context, caller Agent) (string, error) {
 	key, err := s.newKey()
 	if err != nil {
-		return "", toolkit.Wrap(toolkit.Internal, "agents.RotateKey", err)
+		return "", toolkit.WithOp("agents.RotateKey", err)
 	}
 	if err := s.store.ReplaceKeyDigest(ctx, caller.ID, KeyDigest(key)); err != nil {
-		return "", toolkit.Wrap(toolkit.Internal, "agents.RotateKey", err)
+		return "", toolkit.WithOp("agents.RotateKey", err)
 	}
 	return key, nil
 }

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -82,14 +83,14 @@ func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (B
 		req.ExternalRef = &paid.Ref
 	}
 	if req.TxID, err = s.newTxID(); err != nil {
-		return Balance{}, toolkit.Wrap(toolkit.Internal, op, err)
+		return Balance{}, toolkit.WithOp(op, err)
 	}
 	if _, err := s.store.Credit(ctx, req); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) {
 			return Balance{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: "This payment was already credited (replay refused)"}
 		}
-		return Balance{}, toolkit.Wrap(toolkit.Internal, op, err)
+		return Balance{}, toolkit.WithOp(op, err)
 	}
 	return s.Balance(ctx, acct.AgentID)
 }
@@ -140,10 +141,22 @@ func (s *Service) verify(ctx context.Context, agentID string, in DepositInput) (
 		paid, err = s.cfg.Chain.VerifyPayment(ctx, agentID, in.OnChainTxHash)
 	}
 	if err != nil {
-		return paid, toolkit.Wrap(toolkit.Invalid, "billing.verify", err)
+		return paid, verifierError(err)
 	}
 	if paid.Ref == "" {
-		return paid, toolkit.Wrap(toolkit.Internal, "billing.verify", fmt.Errorf("verifier returned an empty payment reference"))
+		return paid, toolkit.WithOp("billing.verify", fmt.Errorf("verifier returned an empty payment reference"))
 	}
 	return paid, nil
+}
+
+// verifierError keeps the kind a verifier gave its error (Invalid for a
+// failed check, Unavailable for an outage); an unclassified error is an
+// outage of the verifier, never the client's fault: Unavailable.
+func verifierError(err error) error {
+	var te *toolkit.Error
+	if errors.As(err, &te) {
+		return toolkit.WithOp("billing.verify", err)
+	}
+	return &toolkit.Error{Kind: toolkit.Unavailable, Op: "billing.verify", Err: err,
+		Msg: "the payment could not be verified right now; retry later (nothing was credited)"}
 }

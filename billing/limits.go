@@ -58,7 +58,7 @@ func (s *Service) SetLimits(ctx context.Context, agentID string, in LimitsInput)
 	}
 	sl.AllowedOperations = slices.Compact(slices.Sorted(slices.Values(in.AllowedOperations)))
 	if err := s.store.SetSpendLimits(ctx, agentID, sl); err != nil {
-		return Limits{}, toolkit.Wrap(toolkit.Internal, "billing.SetLimits", err)
+		return Limits{}, toolkit.WithOp("billing.SetLimits", err)
 	}
 	return s.Limits(ctx, agentID)
 }
@@ -67,7 +67,7 @@ func (s *Service) SetLimits(ctx context.Context, agentID string, in LimitsInput)
 func (s *Service) Limits(ctx context.Context, agentID string) (Limits, error) {
 	sl, err := s.store.SpendLimits(ctx, agentID)
 	if err != nil {
-		return Limits{}, toolkit.Wrap(toolkit.Internal, "billing.Limits", err)
+		return Limits{}, toolkit.WithOp("billing.Limits", err)
 	}
 	out := Limits{AgentID: agentID, AllowedOperations: sl.AllowedOperations}
 	if sl.DailyMicros != nil {

@@ -40,6 +40,9 @@ type Metered struct {
 	Response []byte
 	// Charged is what was debited (0 when free, not chargeable or replayed).
 	Charged toolkit.Amount
+	// Balance is the balance right after the debit; nil when nothing was
+	// debited.
+	Balance *toolkit.Amount
 	// Replayed is true when the response came from an idempotency key.
 	Replayed bool
 }
@@ -76,7 +79,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	}
 	limits, err := s.store.SpendLimits(ctx, req.Account.AgentID)
 	if err != nil {
-		return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+		return Metered{}, toolkit.WithOp(op, err)
 	}
 	now := s.cfg.Now()
 	if err := s.checkCaps(ctx, req, limits, price); err != nil {
@@ -84,7 +87,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	}
 	bal, err := s.store.Balance(ctx, req.Account.AgentID)
 	if err != nil {
-		return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+		return Metered{}, toolkit.WithOp(op, err)
 	}
 	if bal.Micros < price {
 		return Metered{}, insufficient(price, bal.Micros)
@@ -98,7 +101,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	}
 	txID, err := s.newTxID()
 	if err != nil {
-		return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+		return Metered{}, toolkit.WithOp(op, err)
 	}
 	charge := ChargeRequest{
 		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Micros: price,
@@ -107,14 +110,15 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	if req.IdempotencyKey != "" {
 		charge.Idempotency = &IdempotentResponse{Key: req.IdempotencyKey, RequestHash: hash, Response: out.Response}
 	}
-	_, err = s.store.Charge(ctx, charge)
+	tx, err := s.store.Charge(ctx, charge)
 	switch {
 	case err == nil:
-		return Metered{Response: out.Response, Charged: USD(price)}, nil
+		after := USD(tx.BalanceAfter)
+		return Metered{Response: out.Response, Charged: USD(price), Balance: &after}, nil
 	case toolkit.IsKind(err, toolkit.InsufficientCredits):
 		cur, berr := s.store.Balance(ctx, req.Account.AgentID)
 		if berr != nil {
-			return Metered{}, toolkit.Wrap(toolkit.Internal, op, berr)
+			return Metered{}, toolkit.WithOp(op, berr)
 		}
 		return Metered{}, insufficient(price, cur.Micros)
 	case toolkit.IsKind(err, toolkit.Conflict) && req.IdempotencyKey != "":
@@ -123,7 +127,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 			return m, rerr
 		}
 	}
-	return Metered{}, toolkit.Wrap(toolkit.Internal, op, err)
+	return Metered{}, toolkit.WithOp(op, err)
 }
 
 // replay returns the stored response for the request's idempotency key.
@@ -133,7 +137,7 @@ func (s *Service) replay(ctx context.Context, req MeterRequest, hash string) (Me
 	case toolkit.IsKind(err, toolkit.NotFound):
 		return Metered{}, false, nil
 	case err != nil:
-		return Metered{}, false, toolkit.Wrap(toolkit.Internal, "billing.Meter", err)
+		return Metered{}, false, toolkit.WithOp("billing.Meter", err)
 	case stored.RequestHash != hash:
 		return Metered{}, false, toolkit.Errorf(toolkit.Conflict,
 			"Idempotency-Key %q was already used with a different request body", req.IdempotencyKey)
@@ -161,7 +165,7 @@ func (s *Service) checkCaps(ctx context.Context, req MeterRequest, limits SpendL
 		}
 		spent, err := s.store.Spent(ctx, req.Account.AgentID, c.start)
 		if err != nil {
-			return toolkit.Wrap(toolkit.Internal, "billing.Meter", err)
+			return toolkit.WithOp("billing.Meter", err)
 		}
 		if spent+price > *c.cap {
 			return CapExceeded(c.name, *c.cap, spent, price)

@@ -97,7 +97,7 @@ type Balance struct {
 func (s *Service) Balance(ctx context.Context, agentID string) (Balance, error) {
 	rec, err := s.store.Balance(ctx, agentID)
 	if err != nil {
-		return Balance{}, toolkit.Wrap(toolkit.Internal, "billing.Balance", err)
+		return Balance{}, toolkit.WithOp("billing.Balance", err)
 	}
 	return s.balanceOf(rec), nil
 }
@@ -120,13 +120,13 @@ func (s *Service) Transactions(ctx context.Context, agentID string, limit int) (
 		return nil, toolkit.Errorf(toolkit.Invalid, "limit: must be between 1 and %d (got %d)", MaxTransactionsLimit, limit)
 	}
 	txs, err := s.store.Transactions(ctx, agentID, limit)
-	return txs, toolkit.Wrap(toolkit.Internal, "billing.Transactions", err)
+	return txs, toolkit.WithOp("billing.Transactions", err)
 }
 
 // Usage returns the agent's usage totals by operation.
 func (s *Service) Usage(ctx context.Context, agentID string) ([]UsageLine, error) {
 	lines, err := s.store.Usage(ctx, agentID)
-	return lines, toolkit.Wrap(toolkit.Internal, "billing.Usage", err)
+	return lines, toolkit.WithOp("billing.Usage", err)
 }
 
 func (s *Service) newTxID() (string, error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
 )
 
@@ -20,6 +21,9 @@ type Services struct {
 	Agents  *agents.Service
 	Billing *billing.Service
 	Catalog *catalog.Catalog
+	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
+	// Nil: a toolcall.Service over Catalog and Billing with default options.
+	Calls *toolcall.Service
 }
 
 // Options configures the API. Zero fields take defaults.
@@ -42,6 +46,7 @@ type Options struct {
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
 	svc    Services
+	calls  *toolcall.Service
 	opts   Options
 	mux    *http.ServeMux
 	routes []route
@@ -59,7 +64,10 @@ func New(svc Services, opts Options) (*API, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	a := &API{svc: svc, opts: opts, mux: http.NewServeMux()}
+	a := &API{svc: svc, opts: opts, mux: http.NewServeMux(), calls: svc.Calls}
+	if a.calls == nil {
+		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{})
+	}
 	a.routes = a.routeTable()
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)

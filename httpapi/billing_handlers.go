@@ -5,14 +5,8 @@ import (
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 )
-
-// account returns the billing account of an agent.
-func account(ag agents.Agent) billing.Account {
-	return billing.Account{AgentID: ag.ID, Sandbox: ag.Mode == agents.ModeSandbox}
-}
 
 func (a *API) pricing(w http.ResponseWriter, _ *http.Request) error {
 	writeJSON(w, http.StatusOK, PricingResponse{Prices: a.svc.Billing.Prices(), Currency: billing.Currency})
@@ -33,7 +27,7 @@ func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := a.svc.Billing.Deposit(r.Context(), account(agentFrom(r)), billing.DepositInput{
+	b, err := a.svc.Billing.Deposit(r.Context(), agentFrom(r).Account(), billing.DepositInput{
 		Amount: req.Amount, FundingPath: req.FundingPath, OnChainTxHash: req.OnChainTxHash,
 	})
 	if err != nil {

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -38,6 +40,9 @@ func writeError(w http.ResponseWriter, err error) int {
 	}
 	if kind == toolkit.Unauthenticated {
 		w.Header().Set("WWW-Authenticate", `APIKey header="X-API-Key"`)
+	}
+	if d := toolkit.RetryAfterOf(err); d > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((d+time.Second-1)/time.Second)))
 	}
 	writeJSON(w, status, ErrorBody{Detail: toolkit.MessageOf(err), Code: kind.String()})
 	return status

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -75,14 +76,17 @@ func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 		if err == nil && !current.IsActive() {
 			err = toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", current.Mode)
 		}
-		var out []byte
+		var out toolcall.Result
 		if err == nil {
-			out, err = a.invoke(ctx, current, t, req.Params.Arguments, "")
+			out, err = a.calls.Call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments})
 		}
 		if err != nil {
+			if toolkit.KindOf(err) == toolkit.Internal {
+				a.opts.Logger.Error("mcp tool call", "tool", t.Name, "agent_id", ag.ID, "error", err.Error())
+			}
 			return toolError(err), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Response)}}}, nil
 	}
 }
 

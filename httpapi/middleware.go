@@ -15,6 +15,10 @@ import (
 	"github.com/agentfinance/toolkit/agents"
 )
 
+// statusClientClosed is logged for requests whose client disconnected
+// before the answer (nginx's 499); it is never sent.
+const statusClientClosed = 499
+
 type ctxKey int
 
 const agentKey ctxKey = iota
@@ -112,6 +116,12 @@ func (a *API) wrap(rt route) http.Handler {
 		}
 		if err := rt.handle(rec, r); err != nil {
 			cause = err
+			if r.Context().Err() != nil {
+				// The client went away: nobody reads an answer, and the
+				// cause is not an outage (logged as 499, never as a 5xx).
+				rec.status = statusClientClosed
+				return
+			}
 			writeError(rec, err)
 		}
 	})

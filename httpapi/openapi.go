@@ -159,7 +159,7 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 // schema; nil without a body.
 func (a *API) requestSchema(rt route) (*jsonschema.Schema, error) {
 	if s, ok := shortcutFor(rt.path); ok {
-		t, err := a.lookupTool(s.tool)
+		t, err := a.calls.Lookup(s.tool)
 		if err != nil {
 			return &jsonschema.Schema{Type: "object"}, nil
 		}
@@ -203,7 +203,7 @@ func operationID(method, path string) string {
 func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	doc, err := a.openAPI(a.baseURL(r))
 	if err != nil {
-		return toolkit.Wrap(toolkit.Internal, "httpapi.openAPI", err)
+		return toolkit.WithOp("httpapi.openAPI", err)
 	}
 	writeJSON(w, http.StatusOK, doc)
 	return nil

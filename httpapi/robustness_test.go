@@ -44,8 +44,9 @@ func TestPanicsNeverEndTheProcess(t *testing.T) {
 	status, m := e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"panics","arguments":{"value":"1"}}`)
 	assert.Equal(t, http.StatusInternalServerError, status)
 	assert.Equal(t, "internal error", m["detail"])
-	assert.Equal(t, 1, strings.Count(e.logs.String(), "panic: boom"), "one log line")
+	assert.Equal(t, 1, strings.Count(e.logs.String(), "panic in tool panics: boom"), "one log line")
 
+	logged := 1
 	for _, transport := range []string{"sse", "streamable"} {
 		cs, err := e.mcpConnect(t, transport, k)
 		require.NoError(t, err)
@@ -53,6 +54,8 @@ func TestPanicsNeverEndTheProcess(t *testing.T) {
 		require.NoError(t, err, transport)
 		assert.True(t, res.IsError, transport)
 		assert.Equal(t, "internal error", res.Content[0].(*mcp.TextContent).Text, transport)
+		assert.Equal(t, 1, strings.Count(e.logs.String(), "panic in tool panics: boom")-logged, "one log line (%s)", transport)
+		logged++
 		res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"value": "2"}})
 		require.NoError(t, err, transport)
 		assert.False(t, res.IsError, "the session and the process survive (%s)", transport)

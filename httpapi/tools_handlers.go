@@ -1,31 +1,12 @@
 package httpapi
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
-	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/agents"
-	"github.com/agentfinance/toolkit/billing"
-	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/billing/toolcall"
 )
-
-// toolAliases maps published tool names to the catalog's names.
-var toolAliases = map[string]string{
-	"calculate_confidence":     "analyze_confidence",
-	"calculate_risk_adjusted":  "analyze_risk_adjusted",
-	"analyze_segmentation":     "segment_trades",
-	"analyze_peak_valley":      "detect_peak_valley",
-	"calculate_options_size":   "size_options_position",
-	"calculate_futures_size":   "size_futures_position",
-	"record_trade_outcome":     "analyze_trade_outcome",
-	"calculate_system_r_score": "calculate_system_score",
-}
 
 // shortcutSpec is a REST shortcut for a catalog tool.
 type shortcutSpec struct {
@@ -45,87 +26,22 @@ var shortcuts = []shortcutSpec{
 	{"/v1/compound/assess-system", "Full system assessment (tool assess_trading_system)", "assess_trading_system", ""},
 }
 
-// lookupTool resolves a tool name or published alias.
-func (a *API) lookupTool(name string) (catalog.Tool, error) {
-	if t, ok := a.svc.Catalog.Lookup(name); ok {
-		return t, nil
-	}
-	if t, ok := a.svc.Catalog.Lookup(toolAliases[name]); ok {
-		return t, nil
-	}
-	return catalog.Tool{}, toolkit.Errorf(toolkit.NotFound, "Unknown tool: '%s'. Available: %s",
-		name, strings.Join(a.svc.Catalog.Names(), ", "))
-}
-
-// mayCall reports whether the agent's authorized_actions allow the tool:
-// an action matches the tool's name, billed operation or category.
-func mayCall(ag agents.Agent, t catalog.Tool, operation string) error {
-	if len(ag.AuthorizedActions) == 0 {
-		return nil
-	}
-	if slices.Contains(ag.AuthorizedActions, t.Name) || slices.Contains(ag.AuthorizedActions, t.Category) ||
-		(operation != "" && slices.Contains(ag.AuthorizedActions, operation)) {
-		return nil
-	}
-	return toolkit.Errorf(toolkit.Forbidden, "Tool %s is not in this agent's authorized_actions", t.Name)
-}
-
-// invoke runs a tool for an agent through billing's single metering point
-// and returns the JSON result. Every surface (REST shortcuts, tools/call,
-// MCP) calls it.
-func (a *API) invoke(ctx context.Context, ag agents.Agent, t catalog.Tool, args json.RawMessage, idempotencyKey string) ([]byte, error) {
-	op := t.BilledOperation(args)
-	if err := mayCall(ag, t, op); err != nil {
-		return nil, err
-	}
-	// Bad arguments are rejected before metering: a 400 never costs
-	// anything and never hides behind a 402.
-	run, err := t.Prepare(catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args})
-	if err != nil {
-		return nil, err
-	}
-	m, err := a.svc.Billing.Meter(ctx, billing.MeterRequest{
-		Account: account(ag), Operation: op,
-		IdempotencyKey: idempotencyKey,
-		Body:           append([]byte(t.Name+"\x00"), args...),
-	}, func(ctx context.Context) (billing.Outcome, error) {
-		res, err := run(ctx)
-		if err != nil {
-			return billing.Outcome{}, err
-		}
-		b, err := json.Marshal(res)
-		if errors.Is(err, toolkit.ErrNonFinite) {
-			return billing.Outcome{}, toolkit.Errorf(toolkit.Invalid,
-				"The inputs give a result too large to represent (a statistic overflowed); use smaller values for %s", t.Name)
-		}
-		if err != nil {
-			return billing.Outcome{}, toolkit.Wrap(toolkit.Internal, "httpapi.invoke", err)
-		}
-		return billing.Outcome{Response: b, Chargeable: catalog.IsChargeable(res)}, nil
-	})
-	return m.Response, err
-}
-
+// shortcut serves a REST shortcut: the body is the tool's arguments and
+// the answer is the bare result.
 func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		t, err := a.lookupTool(s.tool)
-		if err != nil {
-			return err
-		}
 		body, err := readBody(r)
 		if err != nil {
 			return err
 		}
-		if s.tier != "" {
-			if body, err = catalog.WithTier(body, s.tier); err != nil {
-				return err
-			}
-		}
-		out, err := a.invoke(r.Context(), agentFrom(r), t, body, r.Header.Get("Idempotency-Key"))
+		res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
+			Tool: s.tool, Tier: s.tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
+		})
 		if err != nil {
 			return err
 		}
-		writeRawJSON(w, http.StatusOK, out)
+		writeCallHeaders(w, res)
+		writeRawJSON(w, http.StatusOK, res.Response)
 		return nil
 	}
 }
@@ -145,19 +61,30 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	if name == "" {
 		return toolkit.Errorf(toolkit.Invalid, "Missing required field: tool_name")
 	}
-	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
-		return toolkit.Errorf(toolkit.Invalid, "arguments: must be a JSON object")
-	}
-	t, err := a.lookupTool(name)
+	res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
+		Tool: name, Arguments: args, IdempotencyKey: r.Header.Get("Idempotency-Key"),
+	})
 	if err != nil {
 		return err
 	}
-	out, err := a.invoke(r.Context(), agentFrom(r), t, args, r.Header.Get("Idempotency-Key"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, ToolCallResponse{ToolName: t.Name, Result: out})
+	writeCallHeaders(w, res)
+	writeJSON(w, http.StatusOK, ToolCallResponse{ToolName: res.Tool, Result: res.Response})
 	return nil
+}
+
+// writeCallHeaders says what a priced answer cost and what is left, and
+// marks an idempotent replay.
+func writeCallHeaders(w http.ResponseWriter, res toolcall.Result) {
+	h := w.Header()
+	if res.Operation != "" {
+		h.Set("X-Charged", res.Charged.String())
+	}
+	if res.Balance != nil {
+		h.Set("X-Balance", res.Balance.String())
+	}
+	if res.Replayed {
+		h.Set("Idempotent-Replayed", strconv.FormatBool(true))
+	}
 }
 
 func (a *API) toolsList(w http.ResponseWriter, _ *http.Request) error {
