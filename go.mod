@@ -8,6 +8,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/markcheno/go-talib v0.0.0-20250114000313-ec55a20c902f
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/mr-tron/base58 v1.2.0
 	github.com/stretchr/testify v1.12.1
 	github.com/uptrace/bun v1.3.0
 	github.com/uptrace/bun/dialect/pgdialect v1.3.0
