@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func newClient(t *testing.T, url string, change func(*solanarpc.Config)) *solanarpc.Client {
+func newClient(t testing.TB, url string, change func(*solanarpc.Config)) *solanarpc.Client {
 	t.Helper()
 	cfg := solanarpc.Config{RPCURL: url, Treasury: treasury.String(),
 		Tokens: append(solanarpc.DefaultTokens(), solanarpc.PublishedNativeToken), Timeout: 5 * time.Second}
@@ -30,7 +30,7 @@ func newClient(t *testing.T, url string, change func(*solanarpc.Config)) *solana
 }
 
 // nodeWithFixtures serves every fixture under its signature.
-func nodeWithFixtures(t *testing.T) (*fakeNode, map[string]fixtureFile) {
+func nodeWithFixtures(t testing.TB) (*fakeNode, map[string]fixtureFile) {
 	t.Helper()
 	fx := loadFixtures(t)
 	n := newFakeNode(t)

@@ -281,7 +281,7 @@ type fixtureFile struct {
 // loadFixtures builds every fixture and compares it with its file in
 // testdata/transactions (rewritten with -update). It returns the stored
 // results by fixture name.
-func loadFixtures(t *testing.T) map[string]fixtureFile {
+func loadFixtures(t testing.TB) map[string]fixtureFile {
 	t.Helper()
 	out := map[string]fixtureFile{}
 	for name, f := range fixtures() {

@@ -37,7 +37,7 @@ type rpcCall struct {
 	Params []json.RawMessage
 }
 
-func newFakeNode(t *testing.T) *fakeNode {
+func newFakeNode(t testing.TB) *fakeNode {
 	n := &fakeNode{genesis: mainnetGenesis, txs: map[string]json.RawMessage{}, accounts: map[string]json.RawMessage{}}
 	n.srv = httptest.NewServer(http.HandlerFunc(n.serve))
 	t.Cleanup(n.srv.Close)
