@@ -195,6 +195,16 @@ func AmountFromMicros(m int64) Amount {
 	return a
 }
 
+// AmountFromBaseUnits returns units × 10^-decimals exactly: a token amount
+// from its on-chain base units (1,500,000 units of a 6-decimal token is
+// 1.500000).
+func AmountFromBaseUnits(units uint64, decimals uint8) Amount {
+	var a Amount
+	a.d.Coeff.SetUint64(units)
+	a.d.Exponent = -int32(decimals)
+	return a
+}
+
 // AmountFromInt returns the integer n as an Amount.
 func AmountFromInt(n int64) Amount {
 	var a Amount
