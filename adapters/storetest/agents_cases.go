@@ -10,6 +10,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// agentCases returns the cases of agents.Store: round trips, lookups,
+// owner claims, key digests, listing and modes.
+func agentCases() []Case {
+	return []Case{
+		{Name: "AgentRoundTrip", Test: testAgentRoundTrip},
+		{Name: "AgentNotFound", Test: testAgentNotFound},
+		{Name: "OwnerClaims", Test: testOwnerClaims},
+		{Name: "DuplicateKeyDigest", Test: testDuplicateKeyDigest},
+		{Name: "ListOrderingAndLimit", Test: testListOrderingAndLimit},
+		{Name: "ModesAndTermination", Test: testModesAndTermination},
+		{Name: "ReplaceKeyDigest", Test: testReplaceKeyDigest},
+	}
+}
+
 func testAgentRoundTrip(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	desc := "Sizes trades — ünïcode ok"

@@ -13,6 +13,22 @@ import (
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
+// billingCases returns the cases of billing.Store run one call at a time:
+// balances, charges, credits, the ledger, spend limits and idempotency
+// records.
+func billingCases() []Case {
+	return []Case{
+		{Name: "BalanceStartsAtZero", Test: testBalanceStartsAtZero},
+		{Name: "ChargeAndCredit", Test: testChargeAndCredit},
+		{Name: "ChargeInsufficientWritesNothing", Test: testChargeInsufficientWritesNothing},
+		{Name: "LedgerOrderAndLimit", Test: testLedgerOrderAndLimit},
+		{Name: "CreditExternalRefOnce", Test: testCreditExternalRefOnce},
+		{Name: "SelfCreditCap", Test: testSelfCreditCap},
+		{Name: "SpendLimitsRoundTrip", Test: testSpendLimitsRoundTrip},
+		{Name: "IdempotencyStored", Test: testIdempotencyStored},
+	}
+}
+
 func credit(t *testing.T, s Store, agentID string, micros int64, ref *string) billing.Transaction {
 	t.Helper()
 	tx, err := s.Credit(ctx, billing.CreditRequest{TxID: fmt.Sprintf("tx_c%d", seq.Add(1)), AgentID: agentID,
