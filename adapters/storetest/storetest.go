@@ -53,6 +53,7 @@ func cases() []Case {
 		agentCases(),
 		billingCases(),
 		concurrencyCases(),
+		contextCases(),
 	)
 }
 
