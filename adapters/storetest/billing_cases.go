@@ -28,6 +28,7 @@ func billingCases() []Case {
 		{Name: "IdempotencyStored", Test: testIdempotencyStored},
 		{Name: "CreditUnknownAgent", Test: testCreditUnknownAgent},
 		{Name: "DuplicateTxIDWritesNothing", Test: testDuplicateTxIDWritesNothing},
+		{Name: "SetSpendLimitsUnknownAgent", Test: testSetSpendLimitsUnknownAgent},
 		{Name: "BillingCopiesInAndOut", Test: testBillingCopiesInAndOut},
 	}
 }
@@ -261,6 +262,16 @@ func testDuplicateTxIDWritesNothing(t *testing.T, h Harness) {
 	_, err = s.StoredResponse(ctx, a.ID, "k-dup")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "no idempotency record from the refused charge")
 	credit(t, s, a.ID, 7, &ref) // the external reference was not claimed either
+}
+
+func testSetSpendLimitsUnknownAgent(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	daily := int64(1)
+	err := s.SetSpendLimits(ctx, "agt_missing", billing.SpendLimits{DailyMicros: &daily})
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "limits belong to an existing agent")
+	l, err := s.SpendLimits(ctx, "agt_missing")
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{}, l)
 }
 
 // testBillingCopiesInAndOut: the store keeps no reference to what the
