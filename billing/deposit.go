@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -28,12 +29,18 @@ type VerifiedPayment struct {
 
 // ChainVerifier confirms an on-chain payment to the service's treasury by
 // its transaction hash (implemented by the Solana adapter).
+//
+// Verifiers classify their errors as *toolkit.Error (toolkit.Invalid for a
+// payment that does not qualify, toolkit.NotFound for an unknown
+// transaction, ...); any other error is taken as an outage and reported
+// as toolkit.Unavailable.
 type ChainVerifier interface {
 	VerifyPayment(ctx context.Context, agentID, txHash string) (VerifiedPayment, error)
 }
 
 // OnrampVerifier confirms a card/onramp payment (implemented by a payment
-// provider adapter; none is configured by default).
+// provider adapter; none is configured by default). Its errors follow the
+// ChainVerifier rules.
 type OnrampVerifier interface {
 	VerifyOnramp(ctx context.Context, agentID string, amount toolkit.Amount) (VerifiedPayment, error)
 }
@@ -60,7 +67,9 @@ var MaxDeposit = toolkit.MustParseAmount("1000000")
 //   - otherwise direct_transfer and x402 need on_chain_tx_hash, verified by
 //     the ChainVerifier; onramp is verified by the OnrampVerifier. A path
 //     without a configured verifier is refused (toolkit.Invalid naming the
-//     missing setup). A payment already credited is toolkit.Conflict.
+//     missing setup). A verifier's error keeps its Kind; a verifier that
+//     cannot answer is toolkit.Unavailable. A payment already credited is
+//     toolkit.Conflict.
 func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (Balance, error) {
 	const op = "billing.Deposit"
 	micros, err := validateDeposit(in)
@@ -140,10 +149,23 @@ func (s *Service) verify(ctx context.Context, agentID string, in DepositInput) (
 		paid, err = s.cfg.Chain.VerifyPayment(ctx, agentID, in.OnChainTxHash)
 	}
 	if err != nil {
-		return paid, toolkit.Wrap(toolkit.Invalid, "billing.verify", err)
+		return paid, verifierError(err)
 	}
 	if paid.Ref == "" {
 		return paid, toolkit.Wrap(toolkit.Internal, "billing.verify", fmt.Errorf("verifier returned an empty payment reference"))
 	}
 	return paid, nil
+}
+
+// verifierError keeps the Kind a verifier gave its error (a payment it
+// refuses is Invalid, one it cannot find NotFound, ...). An unclassified
+// error means the verifier could not answer: toolkit.Unavailable, so the
+// client retries instead of being told its request is wrong.
+func verifierError(err error) error {
+	var te *toolkit.Error
+	if errors.As(err, &te) {
+		return toolkit.Wrap(te.Kind, "billing.verify", err)
+	}
+	return &toolkit.Error{Kind: toolkit.Unavailable, Op: "billing.verify",
+		Msg: "payment verification is unavailable; retry later", Err: err}
 }

@@ -178,3 +178,29 @@ func runDepositCases(t *testing.T, cases []depositCase) {
 		})
 	}
 }
+
+// TestDepositVerifierOutage: a verifier that cannot answer is a 503 the
+// client may retry, never a 400 blaming the request; a verifier's own
+// classification is kept.
+func TestDepositVerifierOutage(t *testing.T) {
+	onramp := func(in *DepositInput) { in.FundingPath, in.OnChainTxHash = FundingOnramp, "" }
+	runDepositCases(t, []depositCase{
+		{name: "chain verifier outage",
+			cfg:      func(_ *Config, chain *fakeChain, _ *fakeOnramp) { chain.err = errBoom },
+			wantKind: toolkit.Unavailable, wantMsg: "payment verification is unavailable; retry later", chainCalls: 1},
+		{name: "chain verifier timeout",
+			cfg:      func(_ *Config, chain *fakeChain, _ *fakeOnramp) { chain.err = context.DeadlineExceeded },
+			wantKind: toolkit.Unavailable, wantMsg: "payment verification is unavailable; retry later", chainCalls: 1},
+		{name: "onramp provider outage", in: onramp,
+			cfg: func(c *Config, _ *fakeChain, o *fakeOnramp) {
+				o.err = errBoom
+				c.Onramp = o
+			},
+			wantKind: toolkit.Unavailable, wantMsg: "payment verification is unavailable; retry later", onrampCalls: 1},
+		{name: "verifier reports its own outage",
+			cfg: func(_ *Config, chain *fakeChain, _ *fakeOnramp) {
+				chain.err = toolkit.Errorf(toolkit.Unavailable, "the Solana RPC node is unreachable; retry later")
+			},
+			wantKind: toolkit.Unavailable, wantMsg: "the Solana RPC node is unreachable", chainCalls: 1},
+	})
+}
