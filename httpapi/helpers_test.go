@@ -7,12 +7,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -27,7 +26,7 @@ type env struct {
 	t        *testing.T
 	srv      *httptest.Server
 	contract *contract
-	store    *bunstore.Store
+	store    *memstore.Store
 	runs     int
 	logs     *strings.Builder
 }
@@ -75,9 +74,7 @@ func newEnvWithoutAdmin(t *testing.T) *env {
 func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	t.Helper()
 	e := &env{t: t, logs: &strings.Builder{}}
-	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "api.db"), bunstore.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
+	store := memstore.New()
 	e.store = store
 	ag, err := agents.NewService(store, agents.Config{})
 	require.NoError(t, err)
