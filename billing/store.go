@@ -3,6 +3,8 @@ package billing
 import (
 	"context"
 	"time"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // Transaction types in the ledger.
@@ -12,23 +14,42 @@ const (
 )
 
 // Transaction is one ledger row. Amounts are micro-USD; consumption
-// amounts are negative.
+// amounts are negative. Every row moves one class of funds, and
+// BalanceAfter is that class's balance after the row.
 type Transaction struct {
 	TxID         string
 	AgentID      string
 	Type         string
+	Funds        Funds
 	AmountMicros int64
 	BalanceAfter int64
 	Operation    *string // set for consumption
 	FundingPath  *string // set for deposits
-	CreatedAt    time.Time
+	// Currency, Quantity and PriceUSD describe an on-chain deposit: the
+	// asset received, its quantity in whole tokens and the USD price per
+	// token it was credited at (the SOL market price, or the native
+	// token's rate). Nil otherwise.
+	Currency  *string
+	Quantity  *toolkit.Amount
+	PriceUSD  *toolkit.Amount
+	CreatedAt time.Time
 }
 
-// BalanceRecord is an agent's balance row.
+// BalanceRecord is an agent's balance row: real funds (verified deposits)
+// and test funds (sandbox self-credit), kept apart.
 type BalanceRecord struct {
-	AgentID   string
-	Micros    int64
-	UpdatedAt time.Time
+	AgentID    string
+	Micros     int64 // real funds
+	TestMicros int64 // test funds
+	UpdatedAt  time.Time
+}
+
+// Of returns the balance of one class of funds.
+func (b BalanceRecord) Of(f Funds) int64 {
+	if f.normal() == FundsTest {
+		return b.TestMicros
+	}
+	return b.Micros
 }
 
 // UsageLine totals the consumption of one operation.
@@ -51,9 +72,12 @@ type SpendLimits struct {
 // the ledger, ledger row, usage upsert and, with an idempotency key, the
 // stored response.
 type ChargeRequest struct {
-	TxID       string
-	AgentID    string
-	Operation  string
+	TxID      string
+	AgentID   string
+	Operation string
+	// Funds is the class debited (empty: FundsReal); the other class is
+	// never touched.
+	Funds      Funds
 	Micros     int64 // > 0
 	At         time.Time
 	DayStart   time.Time // start of the UTC day containing At (daily cap window)
@@ -72,17 +96,29 @@ type IdempotentResponse struct {
 
 // CreditRequest is one deposit.
 type CreditRequest struct {
-	TxID        string
-	AgentID     string
+	TxID    string
+	AgentID string
+	// Funds is the class credited (empty: FundsReal): FundsTest for
+	// sandbox self-credit, FundsReal for verified payments.
+	Funds       Funds
 	Micros      int64 // > 0
 	FundingPath string
-	// ExternalRef identifies the external payment (e.g. "solana:<sig>");
-	// it is unique across the ledger, which makes deposits exactly-once.
+	// ExternalRef identifies the external payment: for an on-chain deposit
+	// the hex keyed hash of its transaction signature (the same on every
+	// deposit endpoint), for an onramp payment the provider's reference.
+	// It is unique across the ledger, which makes deposits exactly-once.
 	// Nil for sandbox self-credits.
 	ExternalRef *string
-	// SelfCreditCapMicros, when > 0, bounds the agent's total of
-	// self-credits (deposits without ExternalRef), checked in the same
-	// transaction.
+	// SealedSignature is the transaction signature sealed for the agent
+	// (cryptovault, field "tx_signature"); nil when there is none.
+	SealedSignature []byte
+	// Currency, Quantity and PriceUSD describe an on-chain deposit (see
+	// Transaction).
+	Currency *string
+	Quantity *toolkit.Amount
+	PriceUSD *toolkit.Amount
+	// SelfCreditCapMicros, when > 0, bounds the agent's total of test-fund
+	// deposits, checked in the same transaction.
 	SelfCreditCapMicros int64
 	At                  time.Time
 }
@@ -91,9 +127,10 @@ type CreditRequest struct {
 // limits. Every method is one transaction. Implementations live in
 // adapters and must pass adapters/storetest.
 type Store interface {
-	// Balance returns the agent's balance (toolkit.NotFound if none).
+	// Balance returns the agent's balances (toolkit.NotFound if none).
 	Balance(ctx context.Context, agentID string) (BalanceRecord, error)
-	// Charge debits atomically. toolkit.InsufficientCredits when the
+	// Charge debits the request's class of funds atomically (one
+	// conditional UPDATE). toolkit.InsufficientCredits when that class's
 	// balance is below the amount (nothing written), toolkit.Forbidden
 	// when a spend cap would be exceeded, toolkit.Conflict when the
 	// idempotency key is already stored.

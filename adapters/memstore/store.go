@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -42,6 +43,10 @@ type Store struct {
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]billing.IdempotentResponse
 	limits      map[string]billing.SpendLimits
+
+	challenges map[string]time.Time        // used wallet challenge digest -> signed at
+	wallets    map[string]registeredWallet // wallet keyed hash -> registration
+	linked     map[string]linkedWallet     // agent id -> linked wallet
 }
 
 // New returns an empty store.
@@ -57,6 +62,9 @@ func New() *Store {
 		usage:       map[string]map[string]billing.UsageLine{},
 		idempotency: map[idempotencyKey]billing.IdempotentResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		challenges:  map[string]time.Time{},
+		wallets:     map[string]registeredWallet{},
+		linked:      map[string]linkedWallet{},
 	}
 }
 

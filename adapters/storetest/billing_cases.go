@@ -167,7 +167,7 @@ func testSelfCreditCap(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	a := newAgent(t, s)
 	req := func(m int64) billing.CreditRequest {
-		return billing.CreditRequest{TxID: fmt.Sprintf("tx_s%d", seq.Add(1)), AgentID: a.ID, Micros: m,
+		return billing.CreditRequest{TxID: fmt.Sprintf("tx_s%d", seq.Add(1)), AgentID: a.ID, Funds: billing.FundsTest, Micros: m,
 			FundingPath: billing.FundingDirectTransfer, SelfCreditCapMicros: 10_000_000, At: t0}
 	}
 	_, err := s.Credit(ctx, req(6_000_000))
@@ -178,7 +178,8 @@ func testSelfCreditCap(t *testing.T, h Harness) {
 	require.NoError(t, err)
 	b, err := s.Balance(ctx, a.ID)
 	require.NoError(t, err)
-	assert.Equal(t, int64(10_000_000), b.Micros)
+	assert.Equal(t, int64(10_000_000), b.TestMicros)
+	assert.Zero(t, b.Micros, "test funds never land in the real balance")
 }
 
 func testSpendLimitsRoundTrip(t *testing.T, h Harness) {

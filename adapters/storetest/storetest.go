@@ -54,6 +54,8 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		fundsCases(),
+		walletCases(),
 	)
 }
 
