@@ -48,6 +48,9 @@ type ChainDeposit struct {
 // NativeToken returns the configured native token's ticker.
 func (s *Service) NativeToken() Asset { return s.cfg.NativeToken.Asset }
 
+// NativeRates returns the configured native token and its rates.
+func (s *Service) NativeRates() NativeToken { return s.cfg.NativeToken }
+
 // DepositOnChain verifies a deposit transaction of asset to the treasury
 // and credits it to the account as real funds, exactly once across every
 // deposit endpoint:

@@ -79,7 +79,7 @@ func TestBalanceIsLow(t *testing.T) {
 	for _, c := range cases {
 		store := newFakeStore()
 		store.balances[agentID] = c.micros
-		b, err := newService(t, store).Balance(context.Background(), agentID)
+		b, err := newService(t, store).Balance(context.Background(), Account{AgentID: agentID})
 		require.NoError(t, err)
 		assert.Equal(t, c.low, b.IsLow, "balance %d micro-USD against the default 0.01", c.micros)
 		assert.Equal(t, USD(c.micros), b.Balance)
@@ -91,12 +91,36 @@ func TestBalanceIsLow(t *testing.T) {
 	store := newFakeStore()
 	store.balances[agentID] = 400_000
 	svc := newService(t, store, func(c *Config) { c.LowBalance = amount("0.5") })
-	b, err := svc.Balance(context.Background(), agentID)
+	b, err := svc.Balance(context.Background(), Account{AgentID: agentID})
 	require.NoError(t, err)
 	assert.True(t, b.IsLow, "a configured threshold")
 
-	_, err = newService(t, newFakeStore().fail("Balance", errBoom)).Balance(context.Background(), agentID)
+	_, err = newService(t, newFakeStore().fail("Balance", errBoom)).Balance(context.Background(), Account{AgentID: agentID})
 	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+// TestBalanceShowsBothClasses: balance is real money, sandbox_balance
+// test money; is_low is about the class the account pays from.
+func TestBalanceShowsBothClasses(t *testing.T) {
+	store := newFakeStore()
+	store.balances[agentID], store.test[agentID] = 5_000, 2_000_000
+	svc := newService(t, store)
+	for _, c := range []struct {
+		acct  Account
+		pays  Funds
+		isLow bool
+	}{
+		{Account{AgentID: agentID, Funds: FundsTest}, FundsTest, false},
+		{Account{AgentID: agentID, Funds: FundsReal}, FundsReal, true},
+		{Account{AgentID: agentID}, FundsReal, true},
+	} {
+		b, err := svc.Balance(context.Background(), c.acct)
+		require.NoError(t, err)
+		assert.Equal(t, "0.005", b.Balance.String())
+		assert.Equal(t, "2.00", b.SandboxBalance.String())
+		assert.Equal(t, c.pays, b.PaysFrom)
+		assert.Equal(t, c.isLow, b.IsLow, c.acct.Funds)
+	}
 }
 
 func TestTransactionsLimit(t *testing.T) {

@@ -14,7 +14,7 @@ func (a *API) pricing(w http.ResponseWriter, _ *http.Request) error {
 }
 
 func (a *API) balance(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.svc.Billing.Balance(r.Context(), agentFrom(r).ID)
+	b, err := a.svc.Billing.Balance(r.Context(), agentFrom(r).Account())
 	if err != nil {
 		return err
 	}
@@ -53,9 +53,9 @@ func (a *API) transactions(w http.ResponseWriter, r *http.Request) error {
 	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(txs)), Count: len(txs)}
 	for i, tx := range txs {
 		out.Transactions[i] = TransactionResponse{
-			TxID: tx.TxID, Type: tx.Type, Amount: billing.USD(tx.AmountMicros),
+			TxID: tx.TxID, Type: tx.Type, Funds: string(tx.Funds), Amount: billing.USD(tx.AmountMicros),
 			BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt,
-			Operation: tx.Operation, FundingPath: tx.FundingPath,
+			Operation: tx.Operation, FundingPath: tx.FundingPath, Currency: tx.Currency, Quantity: tx.Quantity, PriceUSD: tx.PriceUSD,
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

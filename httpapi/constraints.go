@@ -35,7 +35,7 @@ func (DepositRequest) constrain(s *jsonschema.Schema) {
 	s.Properties["amount"].ExclusiveMinimum = ptr(0.0)
 	s.Properties["amount"].Maximum = ptr(billing.MaxDeposit.Float64())
 	enum(s, "funding_path", billing.FundingPaths)
-	text(s, "on_chain_tx_hash", 1, billing.MaxTxHashLen)
+	text(s, "on_chain_tx_hash", 1, billing.MaxTxSignatureLen)
 }
 
 func (LimitsRequest) constrain(s *jsonschema.Schema) {

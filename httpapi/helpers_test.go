@@ -8,12 +8,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/solanarpc"
+	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -29,6 +35,30 @@ type env struct {
 	store    *memstore.Store
 	runs     int
 	logs     *strings.Builder
+	// node is the fake Solana node of withChain (nil otherwise), oracle
+	// its SOL price.
+	node   *solanarpctest.Node
+	oracle *fixedOracle
+	// clock is the agents service's time (wallet message windows).
+	clock *clock
+}
+
+// clock is a settable time source.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
 }
 
 type demoInput struct {
@@ -59,10 +89,47 @@ func (e *env) demoCatalog() *catalog.Catalog {
 // envConfig tunes newEnv.
 type envConfig struct {
 	billing  billing.Config
+	agents   agents.Config // Now and Vault are set by newEnv
 	adminKey string
 	catalog  *catalog.Catalog // default: the demo catalog
 	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
+	// chain, when set, verifies deposits and presale purchases against a
+	// fake Solana node serving every fixture (see withChain).
+	chain bool
+	// noVault leaves the services without a key vault.
+	noVault bool
 }
+
+// presaleProgram is the presale program of withChain.
+var presaleProgram = solanarpctest.Key("presale program").PublicKey()
+
+// solPrice is the SOL price of withChain's oracle.
+var solPrice = toolkit.MustParseAmount("140.25")
+
+// fixedOracle quotes a fixed price, or fails with err.
+type fixedOracle struct {
+	mu    sync.Mutex
+	price toolkit.Amount
+	err   error
+}
+
+func (o *fixedOracle) PriceUSD(_ context.Context, a billing.Asset) (billing.Price, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return billing.Price{Asset: a, USD: o.price, ObservedAt: time.Now()}, o.err
+}
+
+// set changes the quote.
+func (o *fixedOracle) set(price string, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.price, o.err = toolkit.MustParseAmount(price), err
+}
+
+// withChain verifies deposits against a fake mainnet node serving every
+// solanarpctest fixture, with presale program presaleProgram and a SOL
+// price of 140.25.
+func withChain(c *envConfig) { c.chain = true }
 
 // withDefaultCatalog serves the real built-in tools.
 func withDefaultCatalog(c *envConfig) { c.catalog = catalog.Default() }
@@ -76,12 +143,34 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	e := &env{t: t, logs: &strings.Builder{}}
 	store := memstore.New()
 	e.store = store
-	ag, err := agents.NewService(store, agents.Config{})
-	require.NoError(t, err)
 	cfg := envConfig{billing: billing.Config{SandboxSelfCredit: true}, adminKey: adminKey}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	master, lookup, err := tinkkeys.NewKeysets()
+	require.NoError(t, err)
+	keys, err := tinkkeys.New(master, lookup)
+	require.NoError(t, err)
+	vault := cryptovault.New(keys)
+	e.clock = &clock{now: time.Now()}
+	if cfg.noVault {
+		vault = nil
+	}
+	cfg.agents.Now, cfg.agents.Vault = e.clock.Now, vault
+	if cfg.chain {
+		e.node = solanarpctest.NewNode(t, solanarpctest.Fixtures(t)...)
+		sc := solanarpctest.Config(e.node.URL())
+		sc.PresaleProgram = presaleProgram.String()
+		client, err := solanarpc.New(sc)
+		require.NoError(t, err)
+		t.Cleanup(func() { client.Close() })
+		cfg.agents.Presale = client
+		e.oracle = &fixedOracle{price: solPrice}
+		cfg.billing.Deposits, cfg.billing.Oracle = client, e.oracle
+	}
+	ag, err := agents.NewService(store, cfg.agents)
+	require.NoError(t, err)
+	cfg.billing.Vault, cfg.billing.Wallets = vault, ag
 	bill, err := billing.NewService(store, cfg.billing)
 	require.NoError(t, err)
 	if cfg.catalog == nil {
@@ -141,10 +230,15 @@ func (e *env) fund(k, amount string) {
 	require.Equal(e.t, http.StatusOK, status, m)
 }
 
+// balance returns the balance the agent's calls are paid from: test funds
+// in sandbox mode, real funds in live mode.
 func (e *env) balance(k string) string {
 	e.t.Helper()
 	status, m := e.do("GET", "/v1/billing/balance", key(k), "")
 	require.Equal(e.t, http.StatusOK, status, m)
+	if m["pays_from"] == "test" {
+		return m["sandbox_balance"].(string)
+	}
 	return m["balance"].(string)
 }
 

@@ -84,6 +84,7 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 			"400": errResp("Invalid request: the detail names the field and the rule"),
 			"413": errResp("Request body too large"),
 			"500": errResp("Internal error"),
+			"503": errResp("Temporarily unavailable, or not set up on this server: nothing was recorded; retry after Retry-After"),
 		}
 		switch rt.auth {
 		case authAgent:
@@ -116,6 +117,9 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 			return nil, err
 		}
 		responses[fmt.Sprint(rt.status)] = map[string]any{"description": "Success", "content": jsonContent(respSchema)}
+		if rt.altStatus != 0 {
+			responses[fmt.Sprint(rt.altStatus)] = map[string]any{"description": "Success (see the summary)", "content": jsonContent(respSchema)}
+		}
 		op["responses"] = responses
 		var params []map[string]any
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {

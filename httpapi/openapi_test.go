@@ -24,7 +24,9 @@ func TestOpenAPIDocument(t *testing.T) {
 		"/v1/agents/limits", "/v1/admin/agents/{agent_id}/mode", "/v1/billing/pricing", "/v1/billing/balance", "/v1/billing/deposit",
 		"/v1/billing/transactions", "/v1/billing/usage", "/v1/tools/list", "/v1/tools/call", "/v1/openapi.json",
 		"/v1/sizing/calculate", "/v1/risk/check", "/v1/eval/basic", "/v1/eval/full", "/v1/eval/comprehensive",
-		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system"} {
+		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system", "/v1/agents/register-wallet", "/v1/agents/link-wallet",
+		"/v1/billing/deposit-usdc", "/v1/billing/deposit-usdt", "/v1/billing/deposit-pyusd", "/v1/billing/deposit-sol",
+		"/v1/billing/deposit-native", "/v1/billing/deposit-osr"} {
 		assert.Contains(t, paths, p)
 	}
 	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
@@ -62,4 +64,25 @@ func TestPublicDocuments(t *testing.T) {
 	assert.Contains(t, string(txt), "X-API-Key")
 	assert.Contains(t, string(txt), "calculate_position_size")
 	assert.Contains(t, string(txt), "POST /v1/tools/call")
+	for _, want := range []string{"POST /v1/agents/register-wallet (public)", "POST /v1/agents/link-wallet (key)",
+		"POST /v1/billing/deposit-sol (key)", "POST /v1/billing/deposit-osr (key)", "aft-auth:<wallet_address>:<unix seconds>",
+		"sandbox_balance", "0.005 per token, 0.004 for presale buyers"} {
+		assert.Contains(t, string(txt), want)
+	}
+	auth := card["auth"].(map[string]any)
+	assert.Contains(t, auth["obtain_by_wallet"], "/v1/agents/register-wallet")
+	funding := card["funding"].(map[string]any)
+	assert.Contains(t, funding["deposits"], "POST "+e.srv.URL+"/v1/billing/deposit-usdc")
+	assert.Len(t, funding["deposits"], 7, "the generic deposit, four assets, the native token and its alias")
+	register := doc(t, e)["/v1/agents/register-wallet"].(map[string]any)["post"].(map[string]any)["responses"].(map[string]any)
+	assert.Contains(t, register, "201", "a new agent")
+	assert.Contains(t, register, "200", "a rotated key")
+	assert.Contains(t, register, "503", "no vault")
+}
+
+func doc(t *testing.T, e *env) map[string]any {
+	t.Helper()
+	status, d := e.do("GET", "/v1/openapi.json", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	return d["paths"].(map[string]any)
 }

@@ -20,6 +20,9 @@ type route struct {
 	request  *requestType // nil: no body
 	response any
 	status   int // success status
+	// altStatus, when set, is a second success status with the same body
+	// (register-wallet answers 200 when it rotates a key instead of 201).
+	altStatus int
 	// toolBody marks routes whose body carries tool arguments: they take
 	// Options.MaxBodyBytes; every other body is capped at smallBodyBytes.
 	toolBody bool
@@ -51,7 +54,7 @@ func (a *API) routeTable() []route {
 			response: PricingResponse{}, status: http.StatusOK, handle: a.pricing},
 		{method: "GET", path: "/v1/billing/balance", auth: authAgent, summary: "The caller's balance",
 			response: BalanceResponse{}, status: http.StatusOK, handle: a.balance},
-		{method: "POST", path: "/v1/billing/deposit", auth: authAgent, summary: "Generic deposit (verified; sandbox self-credit when enabled)",
+		{method: "POST", path: "/v1/billing/deposit", auth: authAgent, summary: "Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled",
 			request: bodyOf[DepositRequest](), response: BalanceResponse{}, status: http.StatusOK, handle: a.deposit},
 		{method: "GET", path: "/v1/billing/transactions", auth: authAgent, summary: "Ledger, newest first (?limit=1..1000, default 100)",
 			response: TransactionsResponse{}, status: http.StatusOK, handle: a.transactions},
@@ -64,7 +67,16 @@ func (a *API) routeTable() []route {
 			response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
 		{method: "POST", path: "/v1/tools/call", auth: authAgent, summary: "Call any tool (metered)",
 			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true, handle: a.toolsCall},
+
+		{method: "POST", path: "/v1/agents/register-wallet", auth: authPublic,
+			summary: "Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)",
+			request: bodyOf[RegisterWalletRequest](), response: RegisterWalletResponse{}, status: http.StatusCreated,
+			altStatus: http.StatusOK, handle: a.registerWallet},
+		{method: "POST", path: "/v1/agents/link-wallet", auth: authAgent,
+			summary: "Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on",
+			request: bodyOf[LinkWalletRequest](), response: LinkWalletResponse{}, status: http.StatusOK, handle: a.linkWallet},
 	}
+	rs = append(rs, a.depositRoutes()...)
 	for _, s := range shortcuts {
 		rs = append(rs, route{method: "POST", path: s.path, auth: authAgent, summary: s.summary,
 			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})
