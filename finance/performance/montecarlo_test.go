@@ -2,6 +2,8 @@ package performance
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -76,7 +78,7 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 		e, peak, mdd := start, start, 0.0
 		for range trades {
 			state += golden
-			hi, _ := mulHi(mixState(state), uint64(len(r)))
+			hi, _ := bits.Mul64(mixState(state), uint64(len(r)))
 			e *= 1 + risk*r[hi]
 			peak = math.Max(peak, e)
 			mdd = math.Max(mdd, 1-e/peak)
@@ -96,8 +98,8 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 			d50++
 		}
 	}
-	sortFloats(finals)
-	sortFloats(dds)
+	slices.Sort(finals)
+	slices.Sort(dds)
 	rel := 1e-11
 	assert.InEpsilon(t, sum/sims, float64(res.MeanFinalEquity), rel)
 	assert.InEpsilon(t, quantileSorted(finals, 0.5), float64(res.MedianFinalEquity), rel)
@@ -181,7 +183,7 @@ func TestRadixSortMatchesSort(t *testing.T) {
 	}
 	xs = append(xs, math.Inf(-1), math.Inf(1), 0, -1e-300, 1e300)
 	want := append([]float64(nil), xs...)
-	sortFloats(want)
+	slices.Sort(want)
 	radixSortFloat64(xs, make([]uint64, 2*len(xs)))
 	assert.Equal(t, want, xs)
 }

@@ -229,7 +229,7 @@ func TestPriceStructureValidation(t *testing.T) {
 func TestPriceStructureGolden(t *testing.T) {
 	r, err := AnalyzePriceStructure(randomBarsB(43, 300, 0.015), PriceStructureOptions{})
 	require.NoError(t, err)
-	checkGoldenB(t, "market_b_price_structure.json", r)
+	checkGoldenB(t, "price_structure.json", r)
 }
 
 func TestStructuralBreakGolden(t *testing.T) {
@@ -240,7 +240,7 @@ func TestStructuralBreakGolden(t *testing.T) {
 	}
 	r, err := DetectStructuralBreak(bars, BreakOptions{})
 	require.NoError(t, err)
-	checkGoldenB(t, "market_b_structural_break.json", r)
+	checkGoldenB(t, "structural_break.json", r)
 }
 
 // TestWindowExtremesMatchBruteForce checks the monotonic-deque window

@@ -33,7 +33,7 @@ func pbUpdating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-const pbGoldenFile = "testdata/performance_b_golden.json"
+const pbGoldenFile = "testdata/performance_statistics.json"
 
 // pbR is a 40-trade chronological R series used by the golden vectors.
 const pbR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","2.0","-1.0","-0.3","1.1","-1.0",` +

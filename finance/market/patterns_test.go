@@ -251,7 +251,7 @@ func TestDetectPatternsValidation(t *testing.T) {
 func TestDetectPatternsGolden(t *testing.T) {
 	r, err := DetectPatterns(randomBarsB(42, 400, 0.015), PatternOptions{})
 	require.NoError(t, err)
-	checkGoldenB(t, "market_b_patterns.json", r)
+	checkGoldenB(t, "patterns.json", r)
 }
 
 func ptrB(k ohlcB) *ohlcB { return &k }

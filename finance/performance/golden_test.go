@@ -59,11 +59,11 @@ func goldenCases(t *testing.T) map[string]any {
 	}
 }
 
-// TestGoldenA compares every tool's JSON with testdata/performance_a.json:
+// TestGoldenA compares every tool's JSON with testdata/growth_tools.json:
 // numbers (decimal strings) within 1e-9 relative, to allow for FMA on
 // other architectures; everything else exactly.
 func TestGoldenA(t *testing.T) {
-	path := filepath.Join("testdata", "performance_a.json")
+	path := filepath.Join("testdata", "growth_tools.json")
 	got, err := json.MarshalIndent(goldenCases(t), "", "  ")
 	require.NoError(t, err)
 	if updateGolden() {
