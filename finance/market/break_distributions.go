@@ -40,9 +40,9 @@ func supFPValue(x, trim, xm float64) float64 {
 	}
 	if x < xm {
 		pm := supFTail(xm, trim)
-		return clampB(1-(1-pm)*x/xm, 0, 1)
+		return clamp01(1 - (1-pm)*x/xm)
 	}
-	return clampB(supFTail(x, trim), 0, 1)
+	return clamp01(supFTail(x, trim))
 }
 
 // supFCritical inverts supFPValue by bisection: the sup-F value whose
@@ -68,9 +68,9 @@ func kolmogorovCDF(x float64) float64 {
 	case !(x > 0):
 		return 0
 	case x < 1:
-		return clampB(kolmogorovTheta(x), 0, 1)
+		return clamp01(kolmogorovTheta(x))
 	}
-	return clampB(kolmogorovAlternating(x), 0, 1)
+	return clamp01(kolmogorovAlternating(x))
 }
 
 // kolmogorovTheta is the Jacobi-theta form, fast to converge for small x.

@@ -16,6 +16,26 @@ import "math"
 // which makes the recognisers several times faster than a struct-based
 // running total.
 
+// candleBars holds what the recognisers read: the OHLC columns and, per
+// bar, the real body |close - open| (rb) and the range high - low (hl).
+type candleBars struct {
+	o, h, l, c []float64
+	rb, hl     []float64
+}
+
+// newCandleBars shares the OHLC columns of b and computes the bodies and
+// ranges in one allocation.
+func newCandleBars(b OHLCV) *candleBars {
+	n := b.Len()
+	buf := make([]float64, 2*n)
+	k := &candleBars{o: b.Open, h: b.High, l: b.Low, c: b.Close, rb: buf[:n:n], hl: buf[n:]}
+	for i := range n {
+		k.rb[i] = math.Abs(k.c[i] - k.o[i])
+		k.hl[i] = k.h[i] - k.l[i]
+	}
+	return k
+}
+
 // candleRange is TA-Lib's TA_RangeType.
 type candleRange uint8
 
@@ -54,24 +74,22 @@ const (
 	darkCloudPenetration = 0.5
 )
 
-func (k *ohlcB) body(i int) float64 { return math.Abs(k.c[i] - k.o[i]) }
-
 // color is TA_CANDLECOLOR: 1 (white) when close >= open, else -1.
-func (k *ohlcB) color(i int) int {
+func (k *candleBars) color(i int) int {
 	if k.c[i] >= k.o[i] {
 		return 1
 	}
 	return -1
 }
 
-func (k *ohlcB) upperShadow(i int) float64 {
+func (k *candleBars) upperShadow(i int) float64 {
 	if k.c[i] >= k.o[i] {
 		return k.h[i] - k.c[i]
 	}
 	return k.h[i] - k.o[i]
 }
 
-func (k *ohlcB) lowerShadow(i int) float64 {
+func (k *candleBars) lowerShadow(i int) float64 {
 	if k.c[i] >= k.o[i] {
 		return k.o[i] - k.l[i]
 	}
@@ -80,14 +98,14 @@ func (k *ohlcB) lowerShadow(i int) float64 {
 
 // bodyTop and bodyBottom are fmax/fmin of open and close (prices are
 // finite and positive, so a plain comparison is the same).
-func (k *ohlcB) bodyTop(i int) float64 {
+func (k *candleBars) bodyTop(i int) float64 {
 	if k.o[i] > k.c[i] {
 		return k.o[i]
 	}
 	return k.c[i]
 }
 
-func (k *ohlcB) bodyBottom(i int) float64 {
+func (k *candleBars) bodyBottom(i int) float64 {
 	if k.o[i] < k.c[i] {
 		return k.o[i]
 	}
@@ -124,7 +142,7 @@ func avgOf(s candleSetting, sum float64) float64 {
 
 // cdlEngulfing is TA_CDLENGULFING (lookback 2): ±100, or ±80 when the
 // bodies match on one end.
-func cdlEngulfing(k *ohlcB, out []int8) {
+func cdlEngulfing(k *candleBars, out []int8) {
 	for i := 2; i < len(k.c); i++ {
 		c1, c0 := k.color(i-1), k.color(i)
 		white := bit(c0 == 1) & bit(c1 == -1) &
@@ -145,7 +163,7 @@ func cdlEngulfing(k *ohlcB, out []int8) {
 // cdlHammer is TA_CDLHAMMER (lookback 11): small body, lower shadow longer
 // than the body, very short upper shadow, body near or below the prior low.
 // Conditions are ordered cheapest first (they have no side effects).
-func cdlHammer(k *ohlcB, out []int8) {
+func cdlHammer(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
 	if n <= start {
@@ -169,7 +187,7 @@ func cdlHammer(k *ohlcB, out []int8) {
 
 // cdlShootingStar is TA_CDLSHOOTINGSTAR (lookback 11): body gapping up from
 // the prior body, small body, long upper shadow, very short lower shadow.
-func cdlShootingStar(k *ohlcB, out []int8) {
+func cdlShootingStar(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
 	if n <= start {
@@ -191,7 +209,7 @@ func cdlShootingStar(k *ohlcB, out []int8) {
 
 // cdlDoji is TA_CDLDOJI (lookback 10): body at most 10 % of the average
 // high-low range of the 10 prior bars. Always +100 (indecision).
-func cdlDoji(k *ohlcB, out []int8) {
+func cdlDoji(k *candleBars, out []int8) {
 	const start = 10
 	n := len(k.c)
 	if n <= start {
@@ -211,7 +229,7 @@ func cdlDoji(k *ohlcB, out []int8) {
 // lookback 12, penetration 0.3: long first body against the move, short
 // star gapping away, third body of the opposite colour closing well inside
 // the first body.
-func cdlStar(k *ohlcB, out []int8, sign int) {
+func cdlStar(k *candleBars, out []int8, sign int) {
 	const start = 12
 	n := len(k.c)
 	if n <= start {
@@ -247,7 +265,7 @@ func cdlStar(k *ohlcB, out []int8, sign int) {
 // cdlSoldiers is TA_CDL3WHITESOLDIERS (lookback 12): three white candles
 // with higher closes, very short upper shadows, each opening within or
 // near the prior body and not far shorter than it, the last not short.
-func cdlSoldiers(k *ohlcB, out []int8) {
+func cdlSoldiers(k *candleBars, out []int8) {
 	const start = 12
 	n := len(k.c)
 	if n <= start {
@@ -286,7 +304,7 @@ func cdlSoldiers(k *ohlcB, out []int8) {
 // cdlCrows is TA_CDL3BLACKCROWS (lookback 13): a white candle, then three
 // declining black candles with very short lower shadows, each opening
 // inside the prior body, the first closing under the white candle's high.
-func cdlCrows(k *ohlcB, out []int8) {
+func cdlCrows(k *candleBars, out []int8) {
 	const start = 13
 	n := len(k.c)
 	if n <= start {
@@ -314,7 +332,7 @@ func cdlCrows(k *ohlcB, out []int8) {
 // cdlHarami is TA_CDLHARAMI (lookback 11): a long body followed by a short
 // body inside it; ±100, or ±80 when the bodies match on one end. The sign
 // is opposite to the first candle's colour.
-func cdlHarami(k *ohlcB, out []int8) {
+func cdlHarami(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
 	if n <= start {
@@ -341,7 +359,7 @@ func cdlHarami(k *ohlcB, out []int8) {
 // cdlPiercing is TA_CDLPIERCING (lookback 11): a long black candle, then a
 // long white candle opening below its low and closing above the midpoint
 // of its body but below its open.
-func cdlPiercing(k *ohlcB, out []int8) {
+func cdlPiercing(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
 	if n <= start {
@@ -366,7 +384,7 @@ func cdlPiercing(k *ohlcB, out []int8) {
 // cdlDarkCloud is TA_CDLDARKCLOUDCOVER (lookback 11, penetration 0.5): a
 // long white candle, then a black candle opening above its high and
 // closing below the midpoint of its body but above its open.
-func cdlDarkCloud(k *ohlcB, out []int8) {
+func cdlDarkCloud(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
 	if n <= start {

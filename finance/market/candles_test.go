@@ -3,6 +3,7 @@ package market
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,7 +39,7 @@ func TestCandlesMatchTALib(t *testing.T) {
 	require.NotEmpty(t, g.Series)
 	hits := map[string]int{}
 	for _, s := range g.Series {
-		k := ohlcB{o: s.Open, h: s.High, l: s.Low, c: s.Close}.withRanges()
+		k := newCandleBars(OHLCV{Open: s.Open, High: s.High, Low: s.Low, Close: s.Close})
 		out := make([]int8, len(s.Close))
 		for _, r := range candleRecognisers {
 			want, ok := s.Outputs[r.talib]
@@ -46,7 +47,7 @@ func TestCandlesMatchTALib(t *testing.T) {
 			require.Len(t, want.Values, len(out))
 			assert.Equal(t, r.lookback, want.BegIndex, "%s %s: lookback", s.Name, r.talib)
 			clear(out)
-			r.run(&k, out)
+			r.run(k, out)
 			mismatches := 0
 			for i, w := range want.Values {
 				if w == nil {
@@ -79,8 +80,8 @@ func TestCandlesMatchTALib(t *testing.T) {
 // candleFixture builds a series of 14 quiet context bars (bodies 1, ranges
 // 2, drifting by trend per bar) followed by the pattern candles, given as
 // {open, high, low, close}.
-func candleFixture(trend float64, pattern ...[4]float64) ohlcB {
-	var k ohlcB
+func candleFixture(trend float64, pattern ...[4]float64) *candleBars {
+	var k candleBars
 	p := 100.0
 	for i := 0; i < 14; i++ {
 		o, c := p, p+trend
@@ -99,7 +100,7 @@ func candleFixture(trend float64, pattern ...[4]float64) ohlcB {
 	for _, b := range pattern {
 		k.o, k.h, k.l, k.c = append(k.o, b[0]), append(k.h, b[1]), append(k.l, b[2]), append(k.c, b[3])
 	}
-	return k.withRanges()
+	return newCandleBars(OHLCV{Open: k.o, High: k.h, Low: k.l, Close: k.c})
 }
 
 // TestCandleTextbookCases checks each recogniser on a hand-built textbook
@@ -108,7 +109,7 @@ func TestCandleTextbookCases(t *testing.T) {
 	cases := []struct {
 		name  string
 		talib string
-		k     ohlcB
+		k     *candleBars
 		want  int
 	}{
 		// after a decline ending at 86: black 86->84, white 83.5->86.5 engulfs it
@@ -145,18 +146,16 @@ func TestCandleTextbookCases(t *testing.T) {
 			r, ok := byName[tc.talib]
 			require.True(t, ok)
 			out := make([]int8, len(tc.k.c))
-			r.run(&tc.k, out)
+			r.run(tc.k, out)
 			last := len(out) - 1
 			assert.Equal(t, tc.want, int(out[last]), "answer at the pattern's last bar")
 			// Each pattern needs its defining feature: break the last candle
 			// into a plain copy of the previous context bar and it must vanish.
-			k2 := ohlcB{o: append([]float64(nil), tc.k.o...), h: append([]float64(nil), tc.k.h...),
-				l: append([]float64(nil), tc.k.l...), c: append([]float64(nil), tc.k.c...)}
-			k2.o[last], k2.h[last], k2.l[last], k2.c[last] = 100, 106, 94, 100.001
-			k2 = k2.withRanges()
+			k2 := OHLCV{Open: slices.Clone(tc.k.o), High: slices.Clone(tc.k.h), Low: slices.Clone(tc.k.l), Close: slices.Clone(tc.k.c)}
+			k2.Open[last], k2.High[last], k2.Low[last], k2.Close[last] = 100, 106, 94, 100.001
 			clear(out)
 			if tc.talib != "CDLDOJI" {
-				r.run(&k2, out)
+				r.run(newCandleBars(k2), out)
 				assert.Zero(t, out[last], "a wide neutral bar must not complete the pattern")
 			}
 		})
@@ -168,11 +167,10 @@ func TestCandleTextbookCases(t *testing.T) {
 func TestCandleShortSeriesGiveZeros(t *testing.T) {
 	for n := 0; n <= 14; n++ {
 		k := candleFixture(1)
-		k.o, k.h, k.l, k.c = k.o[:n], k.h[:n], k.l[:n], k.c[:n]
-		k = k.withRanges()
+		k = newCandleBars(OHLCV{Open: k.o[:n], High: k.h[:n], Low: k.l[:n], Close: k.c[:n]})
 		out := make([]int8, n)
 		for _, r := range candleRecognisers {
-			r.run(&k, out)
+			r.run(k, out)
 			for i := 0; i < n && i < r.lookback; i++ {
 				assert.Zero(t, out[i], "%s n=%d i=%d", r.talib, n, i)
 			}

@@ -1,45 +1,49 @@
 package market
 
-import "github.com/agentfinance/toolkit"
+import (
+	"math"
+
+	"github.com/agentfinance/toolkit"
+)
 
 // Chart patterns of detect_patterns. Every threshold is in units of the
-// range scale (ATR14, see rangeScaleB) so the rules do not depend on the
+// range scale (ATR14, see rangeScale) so the rules do not depend on the
 // price level. Swing points use the Williams fractal (2 bars each side);
 // a swing-based pattern is reported at the bar that confirms it, so the
 // answer for a bar never changes when later bars arrive.
 
 // Chart-pattern parameters.
 const (
-	maFast             = 10 // fast SMA of the crossover
-	maSlow             = 30 // slow SMA of the crossover
-	maSlopeBars        = 5  // slow-SMA slope window for the crossover grade
-	rsiPeriodB         = 14 // RSI period of the divergences
-	divergenceMinBars  = 5  // fewest bars between the two swings
-	divergenceMaxBars  = 40 // most bars between the two swings
-	patternSwingWindow = 2  // fractal half-window of the swing points
-	doubleMinBars      = 5  // fewest bars between the two peaks
-	doubleMaxBars      = 60 // most bars between the two peaks; also the confirmation horizon
-	doubleTolerance    = 0.5
-	doubleMinDepth     = 1.0
+	maFast              = 10 // fast SMA of the crossover
+	maSlow              = 30 // slow SMA of the crossover
+	maSlopeBars         = 5  // slow-SMA slope window for the crossover grade
+	divergenceRSIPeriod = 14 // RSI period of the divergences
+	divergenceMinBars   = 5  // fewest bars between the two swings
+	divergenceMaxBars   = 40 // most bars between the two swings
+	patternSwingWindow  = 2  // fractal half-window of the swing points
+	doubleMinBars       = 5  // fewest bars between the two peaks
+	doubleMaxBars       = 60 // most bars between the two peaks; also the confirmation horizon
+	doubleTolerance     = 0.5
+	doubleMinDepth      = 1.0
 )
 
 // appendBreakouts reports the first close above the highest high (breakout)
 // or below the lowest low (breakdown) of the previous period bars. A bar
 // whose previous bar already broke out is not reported again. Strength =
 // 50 + 50·(distance beyond the level)/ATR, clamped to 0..100.
-func appendBreakouts(ps []Pattern, k ohlcB, scale []float64, period int) []Pattern {
+func appendBreakouts(ps []Pattern, b OHLCV, scale []float64, period int) []Pattern {
 	prevUp, prevDown := false, false
-	mx, mn := windowExtremesB(k.h, k.l, period)
-	for i := period; i < len(k.c); i++ {
+	mx, mn := windowExtremes(b.High, b.Low, period)
+	for i := period; i < b.Len(); i++ {
 		hi, lo := mx[i-1], mn[i-1] // the period bars before i
-		up, down := k.c[i] > hi, k.c[i] < lo
+		up, down := b.Close[i] > hi, b.Close[i] < lo
 		if up && !prevUp {
 			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: "breakout", Type: PatternChart,
-				Direction: PatternBullish, Strength: patternStrength(50 + 50*(k.c[i]-hi)/scale[i]), Level: toolkit.Float(hi)})
+				Direction: PatternBullish, Strength: patternStrength(50 + 50*(b.Close[i]-hi)/scale[i]), Level: toolkit.Float(hi)})
 		}
 		if down && !prevDown {
 			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: "breakdown", Type: PatternChart,
-				Direction: PatternBearish, Strength: patternStrength(50 + 50*(lo-k.c[i])/scale[i]), Level: toolkit.Float(lo)})
+				Direction: PatternBearish, Strength: patternStrength(50 + 50*(lo-b.Close[i])/scale[i]), Level: toolkit.Float(lo)})
 		}
 		prevUp, prevDown = up, down
 	}
@@ -50,11 +54,18 @@ func appendBreakouts(ps []Pattern, k ohlcB, scale []float64, period int) []Patte
 // bar whose (fast - slow) sign differs from the last non-zero sign.
 // Strength = 50, +25 when the close is beyond both averages in the cross
 // direction, +25 when the slow SMA moved in that direction over 5 bars.
-func appendCrossovers(ps []Pattern, k ohlcB) []Pattern {
-	fast, slow := smaSeriesB(k.c, maFast), smaSeriesB(k.c, maSlow)
+func appendCrossovers(ps []Pattern, close []float64) []Pattern {
+	fastS, _ := SMA(close, maFast) // constant, valid periods: no error
+	slowS, _ := SMA(close, maSlow)
+	if len(slowS.Values) == 0 {
+		return ps
+	}
+	// fast[j] and slow[j] are the averages at bar j + maSlow - 1.
+	fast, slow := fastS.Values[slowS.First-fastS.First:], slowS.Values
 	last := 0
-	for i := maSlow - 1; i < len(k.c); i++ {
-		d := fast[i] - slow[i]
+	for j := range slow {
+		i := j + slowS.First
+		d := fast[j] - slow[j]
 		sign := 0
 		switch {
 		case d > 0:
@@ -67,13 +78,13 @@ func appendCrossovers(ps []Pattern, k ohlcB) []Pattern {
 		}
 		if last != 0 && sign != last {
 			s := 50
-			if float64(sign)*(k.c[i]-fast[i]) > 0 && float64(sign)*(k.c[i]-slow[i]) > 0 {
+			if float64(sign)*(close[i]-fast[j]) > 0 && float64(sign)*(close[i]-slow[j]) > 0 {
 				s += 25
 			}
-			if i-maSlopeBars >= maSlow-1 && float64(sign)*(slow[i]-slow[i-maSlopeBars]) > 0 {
+			if j >= maSlopeBars && float64(sign)*(slow[j]-slow[j-maSlopeBars]) > 0 {
 				s += 25
 			}
-			p := Pattern{Index: i, StartIndex: i - 1, Type: PatternChart, Strength: s, Level: toolkit.Float(slow[i])}
+			p := Pattern{Index: i, StartIndex: i - 1, Type: PatternChart, Strength: s, Level: toolkit.Float(slow[j])}
 			if sign > 0 {
 				p.Name, p.Direction = "bullish_ma_crossover", PatternBullish
 			} else {
@@ -86,11 +97,11 @@ func appendCrossovers(ps []Pattern, k ohlcB) []Pattern {
 	return ps
 }
 
-// swingPointsB returns the fractal swing highs (hi) or lows of x with w
+// swingPoints returns the fractal swing highs (hi) or lows of x with w
 // bars each side: x[t] strictly beyond every value of the w bars before and
 // at least as extreme as the w bars after (so a flat top is taken at its
 // first bar). A swing at t is confirmed at bar t+w.
-func swingPointsB(x []float64, w int, high bool) []int {
+func swingPoints(x []float64, w int, high bool) []int {
 	var out []int
 	for t := w; t+w < len(x); t++ {
 		ok := true
@@ -113,26 +124,27 @@ func swingPointsB(x []float64, w int, high bool) []int {
 // (higher high) while RSI makes a higher low (lower high), with the first
 // RSI reading below (above) 50. Reported at the bar confirming the second
 // swing. Strength = 40 + 2·|RSI difference|, clamped to 0..100.
-func appendDivergences(ps []Pattern, k ohlcB, swingHighs, swingLows []int) []Pattern {
-	rsi := rsiSeriesB(k.c, rsiPeriodB)
+func appendDivergences(ps []Pattern, b OHLCV, swingHighs, swingLows []int) []Pattern {
+	rsiS, _ := RSI(b.Close, divergenceRSIPeriod) // constant, valid period: no error
+	rsi := func(t int) float64 { return rsiS.Values[t-rsiS.First] }
 	w := patternSwingWindow
 	check := func(sw []int, x []float64, bullish bool) {
 		for j := 1; j < len(sw); j++ {
 			t1, t2 := sw[j-1], sw[j]
-			if t1 < rsiPeriodB || t2-t1 < divergenceMinBars || t2-t1 > divergenceMaxBars {
+			if t1 < divergenceRSIPeriod || t2-t1 < divergenceMinBars || t2-t1 > divergenceMaxBars {
 				continue
 			}
 			var ok bool
 			if bullish {
-				ok = x[t2] < x[t1] && rsi[t2] > rsi[t1] && rsi[t1] < 50
+				ok = x[t2] < x[t1] && rsi(t2) > rsi(t1) && rsi(t1) < 50
 			} else {
-				ok = x[t2] > x[t1] && rsi[t2] < rsi[t1] && rsi[t1] > 50
+				ok = x[t2] > x[t1] && rsi(t2) < rsi(t1) && rsi(t1) > 50
 			}
 			if !ok {
 				continue
 			}
 			p := Pattern{Index: t2 + w, StartIndex: t1, Type: PatternChart, Level: toolkit.Float(x[t2]),
-				Strength: patternStrength(40 + 2*abs64B(rsi[t2]-rsi[t1]))}
+				Strength: patternStrength(40 + 2*math.Abs(rsi(t2)-rsi(t1)))}
 			if bullish {
 				p.Name, p.Direction = "bullish_rsi_divergence", PatternBullish
 			} else {
@@ -141,23 +153,23 @@ func appendDivergences(ps []Pattern, k ohlcB, swingHighs, swingLows []int) []Pat
 			ps = append(ps, p)
 		}
 	}
-	check(swingLows, k.l, true)
-	check(swingHighs, k.h, false)
+	check(swingLows, b.Low, true)
+	check(swingHighs, b.High, false)
 	return ps
 }
 
 // appendGaps reports price gaps: low[i] > high[i-1] (gap_up) or
 // high[i] < low[i-1] (gap_down). Level is the edge of the prior bar;
 // strength = 100·gap/ATR, clamped to 0..100.
-func appendGaps(ps []Pattern, k ohlcB, scale []float64) []Pattern {
-	for i := 1; i < len(k.c); i++ {
+func appendGaps(ps []Pattern, b OHLCV, scale []float64) []Pattern {
+	for i := 1; i < b.Len(); i++ {
 		switch {
-		case k.l[i] > k.h[i-1]:
+		case b.Low[i] > b.High[i-1]:
 			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: "gap_up", Type: PatternChart, Direction: PatternBullish,
-				Strength: patternStrength(100 * (k.l[i] - k.h[i-1]) / scale[i-1]), Level: toolkit.Float(k.h[i-1])})
-		case k.h[i] < k.l[i-1]:
+				Strength: patternStrength(100 * (b.Low[i] - b.High[i-1]) / scale[i-1]), Level: toolkit.Float(b.High[i-1])})
+		case b.High[i] < b.Low[i-1]:
 			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: "gap_down", Type: PatternChart, Direction: PatternBearish,
-				Strength: patternStrength(100 * (k.l[i-1] - k.h[i]) / scale[i-1]), Level: toolkit.Float(k.l[i-1])})
+				Strength: patternStrength(100 * (b.Low[i-1] - b.High[i]) / scale[i-1]), Level: toolkit.Float(b.Low[i-1])})
 		}
 	}
 	return ps
@@ -170,7 +182,7 @@ func appendGaps(ps []Pattern, k ohlcB, scale []float64) []Pattern {
 // beyond that trough (the neckline) from the bar confirming the second
 // swing up to 60 bars after it, unless a close beyond the farther extreme
 // comes first. Strength = 60 + 40·min(1, depth/(3·ATR)).
-func appendDoubles(ps []Pattern, k ohlcB, scale []float64, swingHighs, swingLows []int) []Pattern {
+func appendDoubles(ps []Pattern, b OHLCV, scale []float64, swingHighs, swingLows []int) []Pattern {
 	w := patternSwingWindow
 	find := func(sw []int, top bool) {
 		for j := 1; j < len(sw); j++ {
@@ -181,22 +193,22 @@ func appendDoubles(ps []Pattern, k ohlcB, scale []float64, swingHighs, swingLows
 			atr := scale[p2]
 			var e1, e2 float64
 			if top {
-				e1, e2 = k.h[p1], k.h[p2]
+				e1, e2 = b.High[p1], b.High[p2]
 			} else {
-				e1, e2 = k.l[p1], k.l[p2]
+				e1, e2 = b.Low[p1], b.Low[p2]
 			}
-			if abs64B(e1-e2) > doubleTolerance*atr {
+			if math.Abs(e1-e2) > doubleTolerance*atr {
 				continue
 			}
-			neck := k.l[p1]
+			neck := b.Low[p1]
 			if !top {
-				neck = k.h[p1]
+				neck = b.High[p1]
 			}
 			for t := p1 + 1; t < p2; t++ {
 				if top {
-					neck = min(neck, k.l[t])
+					neck = min(neck, b.Low[t])
 				} else {
-					neck = max(neck, k.h[t])
+					neck = max(neck, b.High[t])
 				}
 			}
 			depth := min(e1, e2) - neck
@@ -208,14 +220,14 @@ func appendDoubles(ps []Pattern, k ohlcB, scale []float64, swingHighs, swingLows
 			if depth < doubleMinDepth*atr {
 				continue
 			}
-			for i := p2 + 1; i < len(k.c) && i <= p2+doubleMaxBars; i++ {
-				if top && k.c[i] > far || !top && k.c[i] < far {
+			for i := p2 + 1; i < b.Len() && i <= p2+doubleMaxBars; i++ {
+				if top && b.Close[i] > far || !top && b.Close[i] < far {
 					break // invalidated: a new extreme
 				}
 				if i < p2+w {
 					continue
 				}
-				if top && k.c[i] < neck || !top && k.c[i] > neck {
+				if top && b.Close[i] < neck || !top && b.Close[i] > neck {
 					p := Pattern{Index: i, StartIndex: p1, Type: PatternChart, Level: toolkit.Float(neck),
 						Strength: patternStrength(60 + 40*min(1, depth/(3*atr)))}
 					if top {
@@ -232,11 +244,4 @@ func appendDoubles(ps []Pattern, k ohlcB, scale []float64, swingHighs, swingLows
 	find(swingHighs, true)
 	find(swingLows, false)
 	return ps
-}
-
-func abs64B(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

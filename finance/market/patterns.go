@@ -84,7 +84,7 @@ type candleRecogniser struct {
 	bearish  string // name when the answer is negative
 	size     int    // candles in the pattern
 	lookback int    // TA-Lib lookback: the first bar with an answer
-	run      func(k *ohlcB, out []int8)
+	run      func(k *candleBars, out []int8)
 }
 
 // candleRecognisers lists the TA-Lib candlestick functions we mirror.
@@ -93,8 +93,8 @@ var candleRecognisers = []candleRecogniser{
 	{"CDLHAMMER", "hammer", "", 1, 11, cdlHammer},
 	{"CDLSHOOTINGSTAR", "", "shooting_star", 1, 11, cdlShootingStar},
 	{"CDLDOJI", "doji", "", 1, 10, cdlDoji},
-	{"CDLMORNINGSTAR", "morning_star", "", 3, 12, func(k *ohlcB, out []int8) { cdlStar(k, out, 1) }},
-	{"CDLEVENINGSTAR", "", "evening_star", 3, 12, func(k *ohlcB, out []int8) { cdlStar(k, out, -1) }},
+	{"CDLMORNINGSTAR", "morning_star", "", 3, 12, func(k *candleBars, out []int8) { cdlStar(k, out, 1) }},
+	{"CDLEVENINGSTAR", "", "evening_star", 3, 12, func(k *candleBars, out []int8) { cdlStar(k, out, -1) }},
 	{"CDL3WHITESOLDIERS", "three_white_soldiers", "", 3, 12, cdlSoldiers},
 	{"CDL3BLACKCROWS", "", "three_black_crows", 3, 13, cdlCrows},
 	{"CDLHARAMI", "bullish_harami", "bearish_harami", 2, 11, cdlHarami},
@@ -127,15 +127,15 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	if period < 5 || period > 100 {
 		return nil, toolkit.Errorf(toolkit.Invalid, "breakout_period: must be between 5 and 100, got %d", period)
 	}
-	k := ohlcOfB(bars)
-	scale := rangeScaleB(k)
+	b := Columns(bars)
+	scale := rangeScale(b)
 	chart := make([]Pattern, 0, len(bars)/16)
-	chart = appendBreakouts(chart, k, scale, period)
-	chart = appendCrossovers(chart, k)
-	swingHighs, swingLows := swingPointsB(k.h, patternSwingWindow, true), swingPointsB(k.l, patternSwingWindow, false)
-	chart = appendDivergences(chart, k, swingHighs, swingLows)
-	chart = appendGaps(chart, k, scale)
-	chart = appendDoubles(chart, k, scale, swingHighs, swingLows)
+	chart = appendBreakouts(chart, b, scale, period)
+	chart = appendCrossovers(chart, b.Close)
+	swingHighs, swingLows := swingPoints(b.High, patternSwingWindow, true), swingPoints(b.Low, patternSwingWindow, false)
+	chart = appendDivergences(chart, b, swingHighs, swingLows)
+	chart = appendGaps(chart, b, scale)
+	chart = appendDoubles(chart, b, scale, swingHighs, swingLows)
 	// sort the chart patterns through a permutation (moving int32s, not
 	// structs), then interleave them with the candlesticks bar by bar
 	order := make([]int32, len(chart))
@@ -143,12 +143,12 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return comparePatterns(&chart[a], &chart[b]) })
-	kr := k.withRanges()
-	answers, hits := candleAnswers(&kr)
+	k := newCandleBars(b)
+	answers, hits := candleAnswers(k)
 	rep := &PatternReport{BarsAnalyzed: len(bars), BreakoutPeriod: period, Patterns: make([]Pattern, 0, hits+len(chart))}
 	j := 0
 	for i := range bars { // per bar: its candlesticks (by name), then its chart patterns
-		rep.Patterns = appendCandlesAt(rep.Patterns, &kr, answers, i)
+		rep.Patterns = appendCandlesAt(rep.Patterns, k, answers, i)
 		for ; j < len(order) && chart[order[j]].Index == i; j++ {
 			rep.Patterns = append(rep.Patterns, chart[order[j]])
 		}
@@ -174,7 +174,7 @@ func comparePatterns(a, b *Pattern) int {
 
 // candleAnswers runs every recogniser: answers[r·n + i] is recogniser r's
 // TA-Lib answer at bar i; hits counts the non-zero answers.
-func candleAnswers(k *ohlcB) (answers []int8, hits int) {
+func candleAnswers(k *candleBars) (answers []int8, hits int) {
 	n := len(k.c)
 	answers = make([]int8, len(candleRecognisers)*n)
 	for r := range candleRecognisers {
@@ -190,7 +190,7 @@ func candleAnswers(k *ohlcB) (answers []int8, hits int) {
 
 // appendCandlesAt appends the candlestick patterns of bar i, ordered by
 // name (at most 11 share a bar: insertion sort).
-func appendCandlesAt(ps []Pattern, k *ohlcB, answers []int8, i int) []Pattern {
+func appendCandlesAt(ps []Pattern, k *candleBars, answers []int8, i int) []Pattern {
 	n := len(k.c)
 	first := len(ps)
 	for r := range candleRecognisers {
@@ -210,10 +210,10 @@ func appendCandlesAt(ps []Pattern, k *ohlcB, answers []int8, i int) []Pattern {
 // pattern: reversal patterns keep |v| as strength when the trend before
 // them runs against their direction and get half of it otherwise; a doji
 // keeps |v| after any trend and gets half of it without one.
-func candlePattern(k *ohlcB, r *candleRecogniser, i, v int) Pattern {
+func candlePattern(k *candleBars, r *candleRecogniser, i, v int) Pattern {
 	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v,
 		TrendContext: trendBefore(k, i-r.size)}
-	strength := absIntB(v)
+	strength := max(v, -v)
 	switch {
 	case r.talib == "CDLDOJI":
 		p.Name, p.Direction = r.bullish, PatternNeutral
@@ -242,7 +242,7 @@ const trendContextBars = 10
 // uptrend when close[j] - close[j-10] is at least the mean high-low range
 // of bars j-9..j, downtrend when it is at most minus that range, none
 // otherwise or when fewer than 10 earlier bars exist.
-func trendBefore(k *ohlcB, j int) string {
+func trendBefore(k *candleBars, j int) string {
 	if j-trendContextBars < 0 {
 		return TrendContextNone
 	}
@@ -297,23 +297,22 @@ func summarisePatterns(ps []Pattern, n int) PatternSummary {
 	return s
 }
 
-// rangeScaleB is the price scale used by the chart patterns: Wilder's
-// ATR(14) from bar 14 on, and the mean high-low range of bars 0..i before.
-func rangeScaleB(k ohlcB) []float64 {
-	s := atrSeriesB(k, 14)
+// rangeScalePeriod is the ATR period of rangeScale.
+const rangeScalePeriod = 14
+
+// rangeScale is the price scale of the chart patterns and the price
+// structure, one value per bar: Wilder's ATR(14) (see ATR) from bar 14 on,
+// and the mean high-low range of bars 0..i before.
+func rangeScale(b OHLCV) []float64 {
+	s := make([]float64, b.Len())
+	lb := min(ATRLookback(rangeScalePeriod), len(s))
+	_, _ = ATRInto(s[lb:], b.High, b.Low, b.Close, rangeScalePeriod) // writes in place; a constant, valid period: no error
 	sum := 0.0
-	for i := 0; i < len(s) && i < 14; i++ {
-		sum += k.h[i] - k.l[i]
+	for i := range lb {
+		sum += b.High[i] - b.Low[i]
 		s[i] = sum / float64(i+1)
 	}
 	return s
-}
-
-func absIntB(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // patternStrength rounds v into 0..100.
@@ -321,5 +320,5 @@ func patternStrength(v float64) int {
 	if math.IsNaN(v) {
 		return 0
 	}
-	return int(math.Round(clampB(v, 0, 100)))
+	return int(math.Round(min(100, max(0, v))))
 }

@@ -46,7 +46,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, 40, ps[0].Index)
 		assert.InDelta(t, 99.25, float64(ps[0].Level), 1e-12)
 		// 0.15 below the level with ATR ~1.5 -> 50 + 50·0.15/ATR
-		atr := rangeScaleB(ohlcOfB(pathBarsB(rangeThen(40, 99.1), 0.25)))[40]
+		atr := rangeScale(Columns(pathBarsB(rangeThen(40, 99.1), 0.25)))[40]
 		assert.Equal(t, patternStrength(50+50*0.15/atr), ps[0].Strength)
 		// a shorter breakout period sees the same break
 		short, err := DetectPatterns(pathBarsB(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: 5})
@@ -68,7 +68,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, 41, down[0].Index)
 		assert.InDelta(t, float64(bars[39].High), float64(up[0].Level), 0)
 		assert.InDelta(t, 101.8, float64(down[0].Level), 0)
-		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScaleB(ohlcOfB(bars))[39]), up[0].Strength)
+		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScale(Columns(bars))[39]), up[0].Strength)
 	})
 	t.Run("moving-average crossover", func(t *testing.T) {
 		closes := linePathB([2]float64{0, 120}, [2]float64{40, 100}, [2]float64{70, 115})
@@ -124,11 +124,14 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		require.NoError(t, err)
 		ps := findPattern(r, "bullish_rsi_divergence")
 		require.Len(t, ps, 1)
-		rsi := rsiSeriesB(closes, 14)
+		rsi, err := RSI(closes, 14)
+		require.NoError(t, err)
+		r52, _ := rsi.At(52)
+		r30, _ := rsi.At(30)
 		assert.Equal(t, 30, ps[0].StartIndex)
 		assert.Equal(t, 54, ps[0].Index, "confirmed two bars after the second low at bar 52")
-		assert.Greater(t, rsi[52], rsi[30])
-		assert.Equal(t, patternStrength(40+2*(rsi[52]-rsi[30])), ps[0].Strength)
+		assert.Greater(t, r52, r30)
+		assert.Equal(t, patternStrength(40+2*(r52-r30)), ps[0].Strength)
 	})
 }
 
@@ -168,7 +171,7 @@ func TestCandlestickGradingAndTrendContext(t *testing.T) {
 	assert.Equal(t, TrendContextDown, p.TrendContext)
 	assert.Equal(t, 100, p.Strength, "a bullish reversal after a downtrend keeps full strength")
 	assert.Equal(t, PatternBullish, r.Summary.RecentBias)
-	assert.Equal(t, TrendContextNone, trendBefore(ptrB(ohlcOfB(bars)), 5), "fewer than 10 bars before")
+	assert.Equal(t, TrendContextNone, trendBefore(newCandleBars(Columns(bars)), 5), "fewer than 10 bars before")
 }
 
 // TestDetectPatternsProperties on seeded random walks: valid fields, order,
@@ -253,5 +256,3 @@ func TestDetectPatternsGolden(t *testing.T) {
 	require.NoError(t, err)
 	checkGoldenB(t, "patterns.json", r)
 }
-
-func ptrB(k ohlcB) *ohlcB { return &k }

@@ -134,17 +134,17 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 	if cw < 5 || cw > 50 {
 		return nil, toolkit.Errorf(toolkit.Invalid, "consolidation_window: must be between 5 and 50, got %d", cw)
 	}
-	k := ohlcOfB(bars)
-	n := len(k.c)
-	scale := rangeScaleB(k)
+	b := Columns(bars)
+	n := b.Len()
+	scale := rangeScale(b)
 	atr := scale[n-1]
 	rep := &PriceStructureReport{BarsAnalyzed: n, SwingWindow: w, ConsolidationWindow: cw, ATR: toolkit.Float(atr)}
-	rep.SwingHighs = labelSwings(swingPointsB(k.h, w, true), k.h, scale, w, true)
-	rep.SwingLows = labelSwings(swingPointsB(k.l, w, false), k.l, scale, w, false)
+	rep.SwingHighs = labelSwings(swingPoints(b.High, w, true), b.High, scale, w, true)
+	rep.SwingLows = labelSwings(swingPoints(b.Low, w, false), b.Low, scale, w, false)
 	rep.Sequence = swingSequence(rep.SwingHighs, rep.SwingLows)
 	rep.Structure = StructureRange
 	rep.BreakOfStructure = breakOfStructureNone
-	last := k.c[n-1]
+	last := b.Close[n-1]
 	if len(rep.SwingHighs) > 0 {
 		rep.LastSwingHigh = &rep.SwingHighs[len(rep.SwingHighs)-1]
 		if last > float64(rep.LastSwingHigh.Price) {
@@ -166,8 +166,8 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 		}
 	}
 	rep.Support, rep.Resistance = supportResistance(rep.SwingHighs, rep.SwingLows, last, levelClusterTolerance*atr)
-	rep.ConsolidationZones = consolidationZones(k, scale, cw)
-	h, l := k.h[n-1], k.l[n-1]
+	rep.ConsolidationZones = consolidationZones(b, scale, cw)
+	h, l := b.High[n-1], b.Low[n-1]
 	p := (h + l + last) / 3
 	rep.Pivots = Pivots{Pivot: toolkit.Float(p), R1: toolkit.Float(2*p - l), S1: toolkit.Float(2*p - h),
 		R2: toolkit.Float(p + (h - l)), S2: toolkit.Float(p - (h - l))}

@@ -80,12 +80,12 @@ func TestPriceStructureTextbook(t *testing.T) {
 // TestSwingPointsMatchBruteForce compares the fractal detector with a
 // direct reading of its definition, for several windows.
 func TestSwingPointsMatchBruteForce(t *testing.T) {
-	k := ohlcOfB(randomBarsB(9, 600, 0.01))
+	k := Columns(randomBarsB(9, 600, 0.01))
 	for w := 1; w <= 5; w++ {
 		for _, high := range []bool{true, false} {
-			x := k.l
+			x := k.Low
 			if high {
-				x = k.h
+				x = k.High
 			}
 			var want []int
 			for t := w; t+w < len(x); t++ {
@@ -107,7 +107,7 @@ func TestSwingPointsMatchBruteForce(t *testing.T) {
 					want = append(want, t)
 				}
 			}
-			assert.Equal(t, want, swingPointsB(x, w, high), "w=%d high=%v", w, high)
+			assert.Equal(t, want, swingPoints(x, w, high), "w=%d high=%v", w, high)
 		}
 	}
 }
@@ -127,20 +127,20 @@ func TestConsolidationZone(t *testing.T) {
 	assert.GreaterOrEqual(t, z.EndIndex, 44)
 	assert.Equal(t, z.EndIndex-z.StartIndex+1, z.Bars)
 	assert.False(t, z.Active)
-	k := ohlcOfB(pathBarsB(closes, 0.3))
-	hi, lo := k.h[z.StartIndex], k.l[z.StartIndex]
+	k := Columns(pathBarsB(closes, 0.3))
+	hi, lo := k.High[z.StartIndex], k.Low[z.StartIndex]
 	for i := z.StartIndex; i <= z.EndIndex; i++ {
-		hi, lo = max(hi, k.h[i]), min(lo, k.l[i])
+		hi, lo = max(hi, k.High[i]), min(lo, k.Low[i])
 	}
 	assert.Equal(t, hi, float64(z.High))
 	assert.Equal(t, lo, float64(z.Low))
 	// its first window is tight against the ATR before it
 	w := r.ConsolidationWindow
-	hi, lo = k.h[z.StartIndex], k.l[z.StartIndex]
+	hi, lo = k.High[z.StartIndex], k.Low[z.StartIndex]
 	for i := z.StartIndex; i < z.StartIndex+w; i++ {
-		hi, lo = max(hi, k.h[i]), min(lo, k.l[i])
+		hi, lo = max(hi, k.High[i]), min(lo, k.Low[i])
 	}
-	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScaleB(k)[z.StartIndex-1])
+	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(k)[z.StartIndex-1])
 
 	// ending in the pause makes the zone active
 	r, err = AnalyzePriceStructure(pathBarsB(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: 8})
@@ -246,13 +246,13 @@ func TestStructuralBreakGolden(t *testing.T) {
 // TestWindowExtremesMatchBruteForce checks the monotonic-deque window
 // maxima and minima against a direct scan.
 func TestWindowExtremesMatchBruteForce(t *testing.T) {
-	k := ohlcOfB(randomBarsB(12, 300, 0.01))
+	k := Columns(randomBarsB(12, 300, 0.01))
 	for _, w := range []int{1, 2, 5, 20} {
-		mx, mn := windowExtremesB(k.h, k.l, w)
-		for i := w - 1; i < len(k.h); i++ {
-			hi, lo := k.h[i], k.l[i]
+		mx, mn := windowExtremes(k.High, k.Low, w)
+		for i := w - 1; i < len(k.High); i++ {
+			hi, lo := k.High[i], k.Low[i]
 			for j := i - w + 1; j <= i; j++ {
-				hi, lo = max(hi, k.h[j]), min(lo, k.l[j])
+				hi, lo = max(hi, k.High[j]), min(lo, k.Low[j])
 			}
 			require.Equal(t, hi, mx[i], "w=%d i=%d", w, i)
 			require.Equal(t, lo, mn[i], "w=%d i=%d", w, i)

@@ -25,11 +25,6 @@ func synthBars(seed uint64, n int, start, drift, vol float64) []Bar {
 	return bars
 }
 
-// ohlc splits bars into columns.
-func ohlc(bars []Bar) (o, h, l, c, v []float64) {
-	cols := Columns(bars)
-	return cols.Open, cols.High, cols.Low, cols.Close, cols.Volume
-}
 
 // segment describes a stretch of planted bars: per-bar log drift, the
 // volatility, and mean reversion (0: random walk; 0 < mr < 1 pulls the log
