@@ -156,10 +156,10 @@ func (c *Catalog) Call(ctx context.Context, name string, call Call) (any, error)
 // order they appear in the catalog.
 var families = []func() []Tool{
 	coreTools,
-	performanceATools,
-	performanceBTools,
-	marketATools,
-	marketBTools,
+	performanceGrowthTools,
+	performanceStatisticsTools,
+	marketIndicatorTools,
+	marketPatternTools,
 	derivativesTools,
 }
 

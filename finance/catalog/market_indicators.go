@@ -9,11 +9,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// marketATools are the indicator and bar-analysis tools of finance/market
+// marketIndicatorTools are the indicator and bar-analysis tools of finance/market
 // (calculate_indicators, detect_regime, analyze_trend_structure,
 // analyze_correlations, analyze_liquidity). Below a tool's bar minimum each
 // answers with market.InsufficientBars (never charged) instead of an error.
-func marketATools() []Tool {
+func marketIndicatorTools() []Tool {
 	return []Tool{
 		NewTool(Spec{
 			Name: "calculate_indicators",
@@ -22,7 +22,7 @@ func marketATools() []Tool {
 			Category:  "market",
 			Operation: "calculate_indicators",
 		}, runIndicators, func(s *jsonschema.Schema) {
-			marketABarsSchema(s, "bars", 1)
+			describeBarsWithMin(s, "bars", 1)
 			prop(s, "indicator").Enum = []any{"sma", "ema", "rsi", "macd", "bb", "atr"}
 			intRange(s, "period", 2, 100000)
 			setDefault(intRange(s, "fast_period", 2, 100000), 12)
@@ -46,7 +46,7 @@ func marketATools() []Tool {
 			Operation: "detect_regime",
 		}, func(_ context.Context, _ Call, in barsInput) (any, error) {
 			return barAnalysis("detect_regime", in.Bars, market.RegimeMinBars, func() (any, error) { return market.DetectRegime(in.Bars) })
-		}, func(s *jsonschema.Schema) { marketABarsSchema(s, "bars", 1) }),
+		}, func(s *jsonschema.Schema) { describeBarsWithMin(s, "bars", 1) }),
 		NewTool(Spec{
 			Name: "analyze_trend_structure",
 			Description: "Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze " +
@@ -57,7 +57,7 @@ func marketATools() []Tool {
 			return barAnalysis("analyze_trend_structure", in.Bars, market.TrendMinBars, func() (any, error) {
 				return market.AnalyzeTrendStructure(in.Bars)
 			})
-		}, func(s *jsonschema.Schema) { marketABarsSchema(s, "bars", 1) }),
+		}, func(s *jsonschema.Schema) { describeBarsWithMin(s, "bars", 1) }),
 		NewTool(Spec{
 			Name: "analyze_liquidity",
 			Description: "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, " +
@@ -69,7 +69,7 @@ func marketATools() []Tool {
 				return market.AnalyzeLiquidity(in.Bars, in.Period)
 			})
 		}, func(s *jsonschema.Schema) {
-			marketABarsSchema(s, "bars", 1)
+			describeBarsWithMin(s, "bars", 1)
 			setDefault(intRange(s, "period", 2, 100000), 20)
 			describe(s, "period", "baseline window in bars (default 20; shrunk to bars-1 when fewer bars)")
 		}),
@@ -84,7 +84,7 @@ func marketATools() []Tool {
 			describe(s, "symbols_data", "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)")
 			item := prop(s, "symbols_data").Items
 			nonEmpty(item, "symbol")
-			marketABarsSchema(item, "bars", 1)
+			describeBarsWithMin(item, "bars", 1)
 		}),
 	}
 }
@@ -161,8 +161,8 @@ func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
 	return market.CalculateIndicators(in.Bars, req)
 }
 
-// marketABarsSchema documents a bars property and sets its minItems.
-func marketABarsSchema(s *jsonschema.Schema, name string, min int) {
+// describeBarsWithMin documents a bars property and sets its minItems.
+func describeBarsWithMin(s *jsonschema.Schema, name string, min int) {
 	minItems(s, name, min)
 	describe(s, name, "OHLCV bars, oldest first (latest last); each field a decimal string (numbers accepted)")
 }

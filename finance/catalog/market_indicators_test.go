@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// callMarketA runs a tool through the default catalog and returns its result
+// callIndicatorTool runs a tool through the default catalog and returns its result
 // as generic JSON.
-func callMarketA(t *testing.T, tool, args string) (map[string]any, any) {
+func callIndicatorTool(t *testing.T, tool, args string) (map[string]any, any) {
 	t.Helper()
 	out, err := Default().Call(context.Background(), tool, Call{Arguments: json.RawMessage(args)})
 	require.NoError(t, err, args)
@@ -38,7 +38,7 @@ func TestCalculateIndicatorsThroughCatalog(t *testing.T) {
 		{`{"indicator":"macd","bars":` + bars + `}`, 33, []string{"macd", "signal", "histogram"}},
 	}
 	for _, tc := range cases {
-		m, out := callMarketA(t, "calculate_indicators", tc.args)
+		m, out := callIndicatorTool(t, "calculate_indicators", tc.args)
 		assert.True(t, IsChargeable(out))
 		assert.Equal(t, tc.first, m["first_valid_index"], tc.args)
 		series := m["series"].(map[string]any)
@@ -60,7 +60,7 @@ func TestCalculateIndicatorsPeriodIsStringOrNumber(t *testing.T) {
 	assert.Contains(t, toolkit.MessageOf(err), "period")
 }
 
-func TestMarketAToolsAnswerInsufficientBars(t *testing.T) {
+func TestMarketIndicatorToolsAnswerInsufficientBars(t *testing.T) {
 	cases := []struct {
 		tool, args string
 		provided   float64
@@ -75,7 +75,7 @@ func TestMarketAToolsAnswerInsufficientBars(t *testing.T) {
 			`},{"symbol":"B","bars":` + barsArg(9, 100, 0, 0.01) + `}]}`, 9, 10},
 	}
 	for _, tc := range cases {
-		m, out := callMarketA(t, tc.tool, tc.args)
+		m, out := callIndicatorTool(t, tc.tool, tc.args)
 		assert.False(t, IsChargeable(out), tc.tool)
 		assert.Equal(t, "insufficient_bars", m["error"], tc.tool)
 		assert.Equal(t, tc.provided, m["bars_provided"], tc.tool)
@@ -84,29 +84,29 @@ func TestMarketAToolsAnswerInsufficientBars(t *testing.T) {
 	}
 }
 
-func TestMarketAToolsThroughCatalog(t *testing.T) {
-	m, _ := callMarketA(t, "detect_regime", `{"bars":`+barsArg(300, 100, 0.004, 0.004)+`}`)
+func TestMarketIndicatorToolsThroughCatalog(t *testing.T) {
+	m, _ := callIndicatorTool(t, "detect_regime", `{"bars":`+barsArg(300, 100, 0.004, 0.004)+`}`)
 	assert.Contains(t, []any{"TRENDING_UP", "TRENDING_DOWN", "RANGING", "LOW_VOLATILITY", "VOLATILE"}, m["regime"])
 	assert.Contains(t, m["evidence"], "adx")
 	assert.IsType(t, "", m["confidence"])
 
-	m, _ = callMarketA(t, "analyze_trend_structure", `{"bars":`+barsArg(80, 100, 0.001, 0.01)+`}`)
+	m, _ = callIndicatorTool(t, "analyze_trend_structure", `{"bars":`+barsArg(80, 100, 0.001, 0.01)+`}`)
 	assert.Contains(t, []any{"EXPANSION", "COMPRESSION", "TRANSITION"}, m["phase"])
 	assert.Contains(t, []any{"NONE", "FORMING", "ACTIVE", "FIRING"}, m["squeeze"])
 	assert.Contains(t, []any{"ACCELERATING", "DECELERATING", "STEADY"}, m["momentum"])
 
-	m, _ = callMarketA(t, "analyze_liquidity", `{"period":10,"bars":`+barsArg(80, 100, 0.001, 0.01)+`}`)
+	m, _ = callIndicatorTool(t, "analyze_liquidity", `{"period":10,"bars":`+barsArg(80, 100, 0.001, 0.01)+`}`)
 	assert.Contains(t, []any{"NORMAL", "THINNING", "STRESSED", "SPIKE"}, m["state"])
 	assert.Equal(t, float64(10), m["period"])
 
-	m, _ = callMarketA(t, "analyze_correlations", `{"symbols_data":[{"symbol":"A","bars":`+barsArg(40, 100, 0.001, 0.01)+
+	m, _ = callIndicatorTool(t, "analyze_correlations", `{"symbols_data":[{"symbol":"A","bars":`+barsArg(40, 100, 0.001, 0.01)+
 		`},{"symbol":"B","bars":`+barsArg(30, 50, 0.002, 0.02)+`}]}`)
 	assert.Equal(t, []any{"A", "B"}, m["symbols"])
 	assert.Len(t, m["pairs"], 1)
 	assert.Equal(t, float64(29), m["pairs"].([]any)[0].(map[string]any)["n"])
 }
 
-func TestMarketAToolsRejectBadInput(t *testing.T) {
+func TestMarketIndicatorToolsRejectBadInput(t *testing.T) {
 	good := barsArg(30, 100, 0, 0.01)
 	cases := []struct{ tool, args, want string }{
 		{"calculate_indicators", `{"bars":` + good + `}`, "Missing required argument: indicator"},

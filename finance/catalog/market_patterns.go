@@ -28,10 +28,10 @@ type priceStructureInput struct {
 	ConsolidationWindow *int         `json:"consolidation_window,omitempty"`
 }
 
-// marketBTools returns detect_patterns, detect_structural_break and
+// marketPatternTools returns detect_patterns, detect_structural_break and
 // analyze_price_structure. Each answers insufficient_bars (never charged)
 // below its bar minimum; invalid bars are an Invalid error naming the bar.
-func marketBTools() []Tool {
+func marketPatternTools() []Tool {
 	return []Tool{
 		NewTool(Spec{
 			Name: "detect_patterns",
@@ -54,7 +54,7 @@ func marketBTools() []Tool {
 			}
 			return market.DetectPatterns(in.Bars, opt)
 		}, func(s *jsonschema.Schema) {
-			marketBBarsSchema(s)
+			describeBars(s)
 			setDefault(intRange(s, "breakout_period", 5, 100), 20)
 			describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
 		}),
@@ -81,7 +81,7 @@ func marketBTools() []Tool {
 			}
 			return market.DetectStructuralBreak(in.Bars, opt)
 		}, func(s *jsonschema.Schema) {
-			marketBBarsSchema(s)
+			describeBars(s)
 			describe(s, "alpha", "significance level of both tests, 0.001 to 0.20 (default 0.05)")
 			setDefault(prop(s, "alpha"), "0.05")
 			describe(s, "trim", "fraction trimmed at each end of the sup-F search, 0.05 to 0.30 (default 0.15)")
@@ -110,7 +110,7 @@ func marketBTools() []Tool {
 			}
 			return market.AnalyzePriceStructure(in.Bars, opt)
 		}, func(s *jsonschema.Schema) {
-			marketBBarsSchema(s)
+			describeBars(s)
 			setDefault(intRange(s, "swing_window", 1, 10), 2)
 			setDefault(intRange(s, "consolidation_window", 5, 50), 10)
 			describe(s, "swing_window", "fractal half-window: bars each side of a swing point")
@@ -119,8 +119,8 @@ func marketBTools() []Tool {
 	}
 }
 
-// marketBBarsSchema documents the bars property (no minItems: too few bars is an
+// describeBars documents the bars property (no minItems: too few bars is an
 // insufficient_bars answer, not a schema error).
-func marketBBarsSchema(s *jsonschema.Schema) {
+func describeBars(s *jsonschema.Schema) {
 	describe(s, "bars", "OHLCV bars, oldest first (latest last); open, high, low, close, volume as decimal strings")
 }

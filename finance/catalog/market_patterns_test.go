@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// barsJSONB renders n deterministic wavy bars as a JSON array of decimal
+// barsJSON renders n deterministic wavy bars as a JSON array of decimal
 // strings.
-func barsJSONB(n int) string {
+func barsJSON(n int) string {
 	var sb strings.Builder
 	sb.WriteByte('[')
 	p := 100.0
@@ -32,9 +32,9 @@ func barsJSONB(n int) string {
 	return sb.String()
 }
 
-// callMarketB runs tool name with the raw arguments and returns the result as
+// callPatternTool runs tool name with the raw arguments and returns the result as
 // a generic JSON object.
-func callMarketB(t *testing.T, name, args string) (map[string]any, any, error) {
+func callPatternTool(t *testing.T, name, args string) (map[string]any, any, error) {
 	t.Helper()
 	out, err := Default().Call(context.Background(), name, Call{Arguments: json.RawMessage(args)})
 	if err != nil {
@@ -47,7 +47,7 @@ func callMarketB(t *testing.T, name, args string) (map[string]any, any, error) {
 	return m, out, nil
 }
 
-func TestMarketBToolsAnswerThroughTheCatalog(t *testing.T) {
+func TestMarketPatternToolsAnswerThroughTheCatalog(t *testing.T) {
 	c := Default()
 	for _, name := range []string{"detect_patterns", "detect_structural_break", "analyze_price_structure"} {
 		tool, ok := c.Lookup(name)
@@ -57,7 +57,7 @@ func TestMarketBToolsAnswerThroughTheCatalog(t *testing.T) {
 		assert.Contains(t, tool.InputSchema.Required, "bars")
 	}
 
-	m, out, err := callMarketB(t, "detect_patterns", `{"bars":`+barsJSONB(120)+`,"breakout_period":15}`)
+	m, out, err := callPatternTool(t, "detect_patterns", `{"bars":`+barsJSON(120)+`,"breakout_period":15}`)
 	require.NoError(t, err)
 	assert.True(t, IsChargeable(out))
 	assert.EqualValues(t, 120, m["bars_analyzed"])
@@ -70,7 +70,7 @@ func TestMarketBToolsAnswerThroughTheCatalog(t *testing.T) {
 	}
 	assert.Contains(t, m["summary"], "recent_bias")
 
-	m, _, err = callMarketB(t, "detect_structural_break", `{"bars":`+barsJSONB(260)+`,"alpha":"0.01","trim":0.2}`)
+	m, _, err = callPatternTool(t, "detect_structural_break", `{"bars":`+barsJSON(260)+`,"alpha":"0.01","trim":0.2}`)
 	require.NoError(t, err)
 	assert.Equal(t, "0.01", m["alpha"])
 	assert.Equal(t, "0.2", m["trim"])
@@ -80,7 +80,7 @@ func TestMarketBToolsAnswerThroughTheCatalog(t *testing.T) {
 	supF := m["sup_f"].(map[string]any)
 	assert.IsType(t, "", supF["p_value"], "statistics travel as decimal strings")
 
-	m, _, err = callMarketB(t, "analyze_price_structure", `{"bars":`+barsJSONB(80)+`,"swing_window":3,"consolidation_window":6}`)
+	m, _, err = callPatternTool(t, "analyze_price_structure", `{"bars":`+barsJSON(80)+`,"swing_window":3,"consolidation_window":6}`)
 	require.NoError(t, err)
 	assert.EqualValues(t, 3, m["swing_window"])
 	for _, k := range []string{"swing_highs", "swing_lows", "sequence", "structure", "support", "resistance",
@@ -89,14 +89,14 @@ func TestMarketBToolsAnswerThroughTheCatalog(t *testing.T) {
 	}
 }
 
-func TestMarketBToolsInsufficientBars(t *testing.T) {
+func TestMarketPatternToolsInsufficientBars(t *testing.T) {
 	cases := []struct {
 		name     string
 		required int
 	}{{"detect_patterns", 35}, {"detect_structural_break", 221}, {"analyze_price_structure", 21}}
 	for _, tc := range cases {
 		for _, n := range []int{0, 1, tc.required - 1} {
-			m, out, err := callMarketB(t, tc.name, `{"bars":`+barsJSONB(n)+`}`)
+			m, out, err := callPatternTool(t, tc.name, `{"bars":`+barsJSON(n)+`}`)
 			require.NoError(t, err, "%s with %d bars", tc.name, n)
 			assert.False(t, IsChargeable(out), "an insufficient_bars answer is never charged")
 			assert.Equal(t, "insufficient_bars", m["error"])
@@ -104,14 +104,14 @@ func TestMarketBToolsInsufficientBars(t *testing.T) {
 			assert.EqualValues(t, tc.required, m["bars_required"])
 			assert.Contains(t, m["message"], tc.name)
 		}
-		_, out, err := callMarketB(t, tc.name, `{"bars":`+barsJSONB(tc.required)+`}`)
+		_, out, err := callPatternTool(t, tc.name, `{"bars":`+barsJSON(tc.required)+`}`)
 		require.NoError(t, err)
 		assert.True(t, IsChargeable(out), "%s answers at exactly its minimum", tc.name)
 	}
 }
 
-func TestMarketBToolsBadInput(t *testing.T) {
-	good := barsJSONB(40)
+func TestMarketPatternToolsBadInput(t *testing.T) {
+	good := barsJSON(40)
 	withBar := func(i int, bar string) string {
 		var bars []json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(good), &bars))
@@ -135,9 +135,9 @@ func TestMarketBToolsBadInput(t *testing.T) {
 		{"detect_patterns", `{"bars":` + good + `,"breakout_period":3}`, "breakout_period: must be at least"},
 		{"detect_patterns", `{"bars":` + good + `,"breakout_period":101}`, "breakout_period: must be at most"},
 		{"detect_patterns", `{"bars":` + good + `,"breakout_period":"20"}`, "breakout_period: expected"},
-		{"detect_structural_break", `{"bars":` + barsJSONB(230) + `,"alpha":"0.5"}`, "alpha: must be between 0.001 and 0.2"},
-		{"detect_structural_break", `{"bars":` + barsJSONB(230) + `,"trim":"0.45"}`, "trim: must be between 0.05 and 0.3"},
-		{"detect_structural_break", `{"bars":` + barsJSONB(230) + `,"trim":"0.1x"}`, `trim: "0.1x" is not a number like`},
+		{"detect_structural_break", `{"bars":` + barsJSON(230) + `,"alpha":"0.5"}`, "alpha: must be between 0.001 and 0.2"},
+		{"detect_structural_break", `{"bars":` + barsJSON(230) + `,"trim":"0.45"}`, "trim: must be between 0.05 and 0.3"},
+		{"detect_structural_break", `{"bars":` + barsJSON(230) + `,"trim":"0.1x"}`, `trim: "0.1x" is not a number like`},
 		{"detect_structural_break", `{"bars":` + withBar(0, `{"open":"1","high":"0.5","low":"0.9","close":"1","volume":"1"}`) + `}`, "bars[0]: high 0.5 is below low 0.9"},
 		{"analyze_price_structure", `{"bars":` + good + `,"swing_window":0}`, "swing_window: must be at least"},
 		{"analyze_price_structure", `{"bars":` + good + `,"swing_window":11}`, "swing_window: must be at most"},
@@ -146,7 +146,7 @@ func TestMarketBToolsBadInput(t *testing.T) {
 		{"analyze_price_structure", `[1]`, "arguments must be a JSON object"},
 	}
 	for _, tc := range cases {
-		_, _, err := callMarketB(t, tc.tool, tc.args)
+		_, _, err := callPatternTool(t, tc.tool, tc.args)
 		require.Error(t, err, "%s %s", tc.tool, tc.want)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), tc.want)
 		assert.Contains(t, toolkit.MessageOf(err), tc.want)

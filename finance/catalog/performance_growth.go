@@ -13,10 +13,11 @@ import (
 // performanceCategory is the category of the R-multiple analytics tools.
 const performanceCategory = "performance"
 
-// performanceATools returns the first half of the R-multiple analytics
-// family (Monte Carlo, Kelly, drawdown, win/loss, what-if, variance
-// killers, rolling G, equity curve, system score, peak/valley, recovery).
-func performanceATools() []Tool {
+// performanceGrowthTools returns the R-multiple tools about equity growth
+// (docs/tools-performance-growth.md): Monte Carlo, Kelly, drawdown, win/loss,
+// what-if, variance killers, rolling G, equity curve, system score,
+// peak/valley and recovery.
+func performanceGrowthTools() []Tool {
 	return []Tool{
 		monteCarloTool(),
 		kellyTool(),

@@ -13,14 +13,14 @@ import (
 
 const perfAR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","-0.7","2.0"]`
 
-// callPerfA runs a tool through the default catalog and decodes the JSON
+// callGrowthTool runs a tool through the default catalog and decodes the JSON
 // of its result into a map.
-func callPerfA(t *testing.T, name, args string) (map[string]any, error) {
+func callGrowthTool(t *testing.T, name, args string) (map[string]any, error) {
 	t.Helper()
 	return callJSON(t, name, finance.AgentLimits{}, args)
 }
 
-func TestPerformanceAToolsJSON(t *testing.T) {
+func TestPerformanceGrowthToolsJSON(t *testing.T) {
 	cases := []struct {
 		tool, args string
 		keys       []string
@@ -88,7 +88,7 @@ func TestPerformanceAToolsJSON(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
-			m, err := callPerfA(t, c.tool, c.args)
+			m, err := callGrowthTool(t, c.tool, c.args)
 			require.NoError(t, err)
 			for _, k := range c.keys {
 				assert.Contains(t, m, k)
@@ -100,7 +100,7 @@ func TestPerformanceAToolsJSON(t *testing.T) {
 	}
 }
 
-func TestPerformanceAToolsBadInput(t *testing.T) {
+func TestPerformanceGrowthToolsBadInput(t *testing.T) {
 	big := "[" + strings.Repeat(`"1",`, toolkit.MaxValues) + `"1"]`
 	cases := []struct {
 		tool, args, msg string
@@ -142,7 +142,7 @@ func TestPerformanceAToolsBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.tool+" "+c.msg, func(t *testing.T) {
-			_, err := callPerfA(t, c.tool, c.args)
+			_, err := callGrowthTool(t, c.tool, c.args)
 			require.Error(t, err)
 			assert.Equal(t, c.kind, toolkit.KindOf(err), toolkit.MessageOf(err))
 			assert.Contains(t, toolkit.MessageOf(err), c.msg)
@@ -152,11 +152,11 @@ func TestPerformanceAToolsBadInput(t *testing.T) {
 
 func TestMonteCarloToolPicksAndEchoesSeed(t *testing.T) {
 	args := `{"r_multiples":["1","-1","0.5"],"starting_equity":"1000","num_simulations":50,"trades_per_simulation":10}`
-	m, err := callPerfA(t, "run_monte_carlo", args)
+	m, err := callGrowthTool(t, "run_monte_carlo", args)
 	require.NoError(t, err)
 	seed := m["seed"].(float64)
 	assert.LessOrEqual(t, seed, float64(1<<53-1))
-	again, err := callPerfA(t, "run_monte_carlo", strings.TrimSuffix(args, "}")+`,"seed":`+strconv.FormatUint(uint64(seed), 10)+`}`)
+	again, err := callGrowthTool(t, "run_monte_carlo", strings.TrimSuffix(args, "}")+`,"seed":`+strconv.FormatUint(uint64(seed), 10)+`}`)
 	require.NoError(t, err)
 	assert.Equal(t, m, again)
 }

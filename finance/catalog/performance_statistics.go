@@ -8,9 +8,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// pbCategory is the category of the performance tools.
-const pbCategory = "performance"
-
 type confidenceArgs struct {
 	RMultiples       toolkit.Floats `json:"r_multiples" jsonschema:"R-multiples, one per trade (at least 2)"`
 	Confidence       *toolkit.Float `json:"confidence,omitempty" jsonschema:"two-sided confidence level, 0.5 to 0.999 (default 0.95)"`
@@ -94,12 +91,12 @@ type signalArgs struct {
 	RiskRewardRatio     *toolkit.Float `json:"risk_reward_ratio,omitempty" jsonschema:"reward/risk, >= 0"`
 }
 
-// performanceBTools returns the confidence, consistency, serial
+// performanceStatisticsTools returns the confidence, consistency, serial
 // correlation, distribution, risk-adjusted, execution-quality,
 // segmentation and trade-level tools.
-func performanceBTools() []Tool {
+func performanceStatisticsTools() []Tool {
 	return []Tool{
-		NewTool(pbSpec("analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
+		NewTool(performanceSpec("analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
 			func(_ context.Context, _ Call, in confidenceArgs) (any, error) {
 				opt := performance.ConfidenceOptions{}
 				if in.Confidence != nil {
@@ -121,7 +118,7 @@ func performanceBTools() []Tool {
 				setDefault(intRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples), performance.DefaultBootstrapSamples)
 				setDefault(prop(s, "seed"), 0)
 			}),
-		NewTool(pbSpec("analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
+		NewTool(performanceSpec("analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
 			func(_ context.Context, _ Call, in consistencyArgs) (any, error) {
 				opt := performance.ConsistencyOptions{Dates: in.Dates}
 				if in.WindowSize != nil {
@@ -133,7 +130,7 @@ func performanceBTools() []Tool {
 				minItems(s, "r_multiples", 2)
 				intRange(s, "window_size", 2, performance.MaxConsistencyWindow)
 			}),
-		NewTool(pbSpec("analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
+		NewTool(performanceSpec("analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (any, error) {
 				lags := 0
 				if in.Lags != nil {
@@ -145,7 +142,7 @@ func performanceBTools() []Tool {
 				minItems(s, "r_multiples", 3)
 				intRange(s, "lags", 1, performance.MaxLjungBoxLags)
 			}),
-		NewTool(pbSpec("analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
+		NewTool(performanceSpec("analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (any, error) {
 				k := 0
 				if in.BucketCount != nil {
@@ -157,7 +154,7 @@ func performanceBTools() []Tool {
 				minItems(s, "r_multiples", 2)
 				setDefault(intRange(s, "bucket_count", 1, performance.MaxBucketCount), performance.DefaultBucketCount)
 			}),
-		NewTool(pbSpec("analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
+		NewTool(performanceSpec("analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
 			func(_ context.Context, _ Call, in riskAdjustedArgs) (any, error) {
 				opt := performance.RiskAdjustedOptions{}
 				if in.TargetR != nil {
@@ -175,14 +172,14 @@ func performanceBTools() []Tool {
 				minItems(s, "r_multiples", 2)
 				setDefault(prop(s, "target_r"), "0")
 			}),
-		NewTool(pbSpec("analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
+		NewTool(performanceSpec("analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
 			func(_ context.Context, _ Call, in executionArgs) (any, error) {
 				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
 					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
 				})
 			},
 			func(s *jsonschema.Schema) { minItems(s, "r_multiples", 2) }),
-		NewTool(pbSpec("segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
+		NewTool(performanceSpec("segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
 			func(_ context.Context, _ Call, in segmentArgs) (any, error) {
 				trades := make([]performance.SegmentTrade, len(in.Trades))
 				for i, t := range in.Trades {
@@ -202,7 +199,7 @@ func performanceBTools() []Tool {
 				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
 				setDefault(by, performance.SegmentBySymbol)
 			}),
-		NewTool(pbSpec("calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimal arithmetic."),
+		NewTool(performanceSpec("calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimal arithmetic."),
 			func(_ context.Context, _ Call, in pnlArgs) (any, error) {
 				return performance.CalculatePnL(performance.PnLInput{
 					EntryPrice: in.EntryPrice, ExitPrice: in.ExitPrice, Quantity: in.Quantity,
@@ -216,7 +213,7 @@ func performanceBTools() []Tool {
 				nonEmpty(s, "direction")
 				setDefault(prop(s, "fees"), "0")
 			}),
-		NewTool(pbSpec("calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
+		NewTool(performanceSpec("calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
 			func(_ context.Context, _ Call, in expectedValueArgs) (any, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
 					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
@@ -224,14 +221,14 @@ func performanceBTools() []Tool {
 				})
 			},
 			func(s *jsonschema.Schema) { minItems(s, "r_multiples", 2) }),
-		NewTool(pbSpec("analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
+		NewTool(performanceSpec("analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (any, error) {
 				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
 					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,
 					OneRDollars: in.OneRDollars, ExpectedValueR: floatPtr(in.ExpectedValueR),
 				})
 			}, nil),
-		NewTool(pbSpec("score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
+		NewTool(performanceSpec("score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
 			func(_ context.Context, _ Call, in signalArgs) (any, error) {
 				return performance.ScoreSignal(performance.SignalInput{
 					ConditionsMet: in.ConditionsMet, TotalConditions: in.TotalConditions,
@@ -247,9 +244,9 @@ func performanceBTools() []Tool {
 	}
 }
 
-// pbSpec returns the Spec of a free performance tool.
-func pbSpec(name, description string) Spec {
-	return Spec{Name: name, Description: description, Category: pbCategory, Operation: name}
+// performanceSpec returns the Spec of a free performance tool.
+func performanceSpec(name, description string) Spec {
+	return Spec{Name: name, Description: description, Category: performanceCategory, Operation: name}
 }
 
 // floatPtr converts an optional toolkit.Float.

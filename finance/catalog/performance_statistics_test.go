@@ -33,24 +33,24 @@ func pbUpdating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-const pbGoldenFile = "testdata/performance_statistics.json"
+const statisticsGoldenFile = "testdata/performance_statistics.json"
 
-// pbR is a 40-trade chronological R series used by the golden vectors.
-const pbR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","2.0","-1.0","-0.3","1.1","-1.0",` +
+// statisticsR is a 40-trade chronological R series used by the golden vectors.
+const statisticsR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","2.0","-1.0","-0.3","1.1","-1.0",` +
 	`"4.5","-0.8","0.0","1.6","-1.0","0.9","-1.1","2.7","-0.6","1.3","-1.0","0.2","3.1","-1.0","-0.9",` +
 	`"1.4","0.6","-1.3","2.2","-1.0","0.7","1.9","-0.4","-1.0","2.6"]`
 
-// pbGoldenCalls are the inputs of the golden vectors, one or more per tool.
-var pbGoldenCalls = []struct{ name, tool, args string }{
-	{"confidence", "analyze_confidence", `{"r_multiples":` + pbR + `,"seed":12345}`},
-	{"confidence_90", "analyze_confidence", `{"r_multiples":` + pbR + `,"seed":7,"confidence":"0.9","bootstrap_samples":2000}`},
-	{"consistency", "analyze_consistency", `{"r_multiples":` + pbR + `,"window_size":8}`},
+// statisticsGoldenCalls are the inputs of the golden vectors, one or more per tool.
+var statisticsGoldenCalls = []struct{ name, tool, args string }{
+	{"confidence", "analyze_confidence", `{"r_multiples":` + statisticsR + `,"seed":12345}`},
+	{"confidence_90", "analyze_confidence", `{"r_multiples":` + statisticsR + `,"seed":7,"confidence":"0.9","bootstrap_samples":2000}`},
+	{"consistency", "analyze_consistency", `{"r_multiples":` + statisticsR + `,"window_size":8}`},
 	{"consistency_dates", "analyze_consistency", `{"r_multiples":["1","-1","2","0.5","-0.5","3"],` +
 		`"dates":["2024-02-01","2024-01-31T23:30:00-05:00","2024-01-02","2024-12-30","2025-01-03T09:00:00Z","2024-02-15"]}`},
-	{"correlation", "analyze_correlation", `{"r_multiples":` + pbR + `}`},
-	{"distribution", "analyze_distribution", `{"r_multiples":` + pbR + `}`},
-	{"distribution_3", "analyze_distribution", `{"r_multiples":` + pbR + `,"bucket_count":3}`},
-	{"risk_adjusted", "analyze_risk_adjusted", `{"r_multiples":` + pbR + `,"target_r":"0.1","trades_per_year":120}`},
+	{"correlation", "analyze_correlation", `{"r_multiples":` + statisticsR + `}`},
+	{"distribution", "analyze_distribution", `{"r_multiples":` + statisticsR + `}`},
+	{"distribution_3", "analyze_distribution", `{"r_multiples":` + statisticsR + `,"bucket_count":3}`},
+	{"risk_adjusted", "analyze_risk_adjusted", `{"r_multiples":` + statisticsR + `,"target_r":"0.1","trades_per_year":120}`},
 	{"execution", "analyze_execution_quality", `{"r_multiples":["1.5","-1.0","2.3","0","-1.2"],` +
 		`"mae_values":["-0.2","1.0","0.4","0.3","1.3"],"mfe_values":["2.0","0.3","2.5","0.5","0"],"hold_times_hours":[4,1,10,2,3]}`},
 	{"segment_symbol", "segment_trades", `{"trades":[` +
@@ -64,14 +64,14 @@ var pbGoldenCalls = []struct{ name, tool, args string }{
 	{"pnl_long", "calculate_pnl", `{"entry_price":"100.50","exit_price":"103.25","quantity":100,"direction":"LONG","stop_price":"99.00","fees":"2.10"}`},
 	{"pnl_short", "calculate_pnl", `{"entry_price":"50","exit_price":"51.5","quantity":10,"direction":"short","stop_price":"52"}`},
 	{"ev_parameters", "calculate_expected_value", `{"win_rate":"0.45","avg_win":"2.1","avg_loss":"-1"}`},
-	{"ev_r", "calculate_expected_value", `{"r_multiples":` + pbR + `}`},
+	{"ev_r", "calculate_expected_value", `{"r_multiples":` + statisticsR + `}`},
 	{"trade_outcome", "analyze_trade_outcome", `{"realized_pnl":"250","realized_r":"2.5","mfe":"400","one_r_dollars":"100","expected_value_r":"0.4"}`},
 	{"score_signal", "score_signal", `{"conditions_met":4,"total_conditions":5,"regime_aligned":true,"indicator_confluence":2,"volume_confirmed":false,"risk_reward_ratio":"2.5"}`},
 }
 
-// pbCall runs tool through the default catalog with raw JSON arguments and
+// callTool runs tool through the default catalog with raw JSON arguments and
 // returns the JSON of the result.
-func pbCall(t *testing.T, tool, args string) (json.RawMessage, error) {
+func callTool(t *testing.T, tool, args string) (json.RawMessage, error) {
 	t.Helper()
 	out, err := Default().Call(context.Background(), tool, Call{Arguments: json.RawMessage(args)})
 	if err != nil {
@@ -82,25 +82,25 @@ func pbCall(t *testing.T, tool, args string) (json.RawMessage, error) {
 	return b, nil
 }
 
-func TestPerformanceBGolden(t *testing.T) {
+func TestPerformanceStatisticsGolden(t *testing.T) {
 	got := map[string]json.RawMessage{}
-	for _, c := range pbGoldenCalls {
-		out, err := pbCall(t, c.tool, c.args)
+	for _, c := range statisticsGoldenCalls {
+		out, err := callTool(t, c.tool, c.args)
 		require.NoError(t, err, c.name)
 		got[c.name] = out
 	}
 	if pbUpdating() {
 		b, err := json.MarshalIndent(got, "", "  ")
 		require.NoError(t, err)
-		require.NoError(t, os.MkdirAll(filepath.Dir(pbGoldenFile), 0o755))
-		require.NoError(t, os.WriteFile(pbGoldenFile, append(b, '\n'), 0o644))
+		require.NoError(t, os.MkdirAll(filepath.Dir(statisticsGoldenFile), 0o755))
+		require.NoError(t, os.WriteFile(statisticsGoldenFile, append(b, '\n'), 0o644))
 	}
-	raw, err := os.ReadFile(pbGoldenFile)
+	raw, err := os.ReadFile(statisticsGoldenFile)
 	require.NoError(t, err, "run go test -update to create the golden file")
 	var want map[string]any
 	require.NoError(t, json.Unmarshal(raw, &want))
-	require.Len(t, want, len(pbGoldenCalls))
-	for _, c := range pbGoldenCalls {
+	require.Len(t, want, len(statisticsGoldenCalls))
+	for _, c := range statisticsGoldenCalls {
 		var g any
 		require.NoError(t, json.Unmarshal(got[c.name], &g))
 		pbCompareJSON(t, c.name, want[c.name], g)
@@ -149,7 +149,7 @@ func pbCompareJSON(t *testing.T, path string, want, got any) {
 	}
 }
 
-func TestPerformanceBToolsAreRegistered(t *testing.T) {
+func TestPerformanceStatisticsToolsAreRegistered(t *testing.T) {
 	c := Default()
 	for _, name := range []string{
 		"analyze_confidence", "analyze_consistency", "analyze_correlation", "analyze_distribution",
@@ -163,9 +163,9 @@ func TestPerformanceBToolsAreRegistered(t *testing.T) {
 	}
 }
 
-// TestPerformanceBBadInput: every bad-input rule of issue 5 for these
+// TestPerformanceStatisticsBadInput: every bad-input rule of issue 5 for these
 // tools, through the catalog, names the field and the rule.
-func TestPerformanceBBadInput(t *testing.T) {
+func TestPerformanceStatisticsBadInput(t *testing.T) {
 	cases := []struct{ tool, args, want string }{
 		// fewer items than the minimum
 		{"analyze_confidence", `{"r_multiples":["1"]}`, "r_multiples: at least"},
@@ -220,21 +220,21 @@ func TestPerformanceBBadInput(t *testing.T) {
 		{"analyze_correlation", `{"r_multiples":["1","2","3"],"extra":1}`, "Unknown argument: extra"},
 	}
 	for _, c := range cases {
-		_, err := pbCall(t, c.tool, c.args)
+		_, err := callTool(t, c.tool, c.args)
 		require.Error(t, err, "%s %s", c.tool, c.args)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "%s %s: %v", c.tool, c.args, err)
 		assert.Contains(t, toolkit.MessageOf(err), c.want, "%s %s", c.tool, c.args)
 	}
 }
 
-func TestPerformanceBTooLarge(t *testing.T) {
+func TestPerformanceStatisticsTooLarge(t *testing.T) {
 	big := "[" + strings.Repeat(`"1",`, toolkit.MaxValues) + `"1"]`
 	for _, c := range []struct{ tool, args string }{
 		{"analyze_confidence", `{"r_multiples":` + big + `}`},
 		{"analyze_distribution", `{"r_multiples":` + big + `}`},
 		{"analyze_execution_quality", `{"r_multiples":["1","2"],"mae_values":` + big + `}`},
 	} {
-		_, err := pbCall(t, c.tool, c.args)
+		_, err := callTool(t, c.tool, c.args)
 		require.Error(t, err, c.tool)
 		assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err), "%s: %v", c.tool, err)
 	}

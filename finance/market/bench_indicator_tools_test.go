@@ -2,12 +2,12 @@ package market
 
 import "testing"
 
-// BenchmarkBarAnalysesA5000 runs this helper's bar analyses on 5,000 bars
-// (detect_regime, analyze_trend_structure, analyze_liquidity and
-// analyze_correlations over two symbols), one sub-benchmark each plus all
-// together. The goal is all bar analyses (with detect_patterns,
+// BenchmarkIndicatorAnalyses5000 runs the bar analyses of the indicator
+// family on 5,000 bars (detect_regime, analyze_trend_structure,
+// analyze_liquidity and analyze_correlations over two symbols), one
+// sub-benchmark each plus all together. The goal is all bar analyses (with detect_patterns,
 // detect_structural_break, analyze_price_structure) under 2 ms.
-func BenchmarkBarAnalysesA5000(b *testing.B) {
+func BenchmarkIndicatorAnalyses5000(b *testing.B) {
 	bars := synthBars(8, 5000, 100, 0.0002, 0.01)
 	other := synthBars(9, 5000, 50, 0, 0.02)
 	syms := []SymbolBars{{Symbol: "A", Bars: bars}, {Symbol: "B", Bars: other}}

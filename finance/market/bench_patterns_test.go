@@ -11,7 +11,7 @@ import (
 // (≤ 2 ms); these are this family's three shares of it.
 
 func BenchmarkDetectPatterns5000(b *testing.B) {
-	bars := randomBarsB(77, 5000, 0.012)
+	bars := randomBars(77, 5000, 0.012)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := DetectPatterns(bars, PatternOptions{}); err != nil {
@@ -21,7 +21,7 @@ func BenchmarkDetectPatterns5000(b *testing.B) {
 }
 
 func BenchmarkDetectStructuralBreak5000(b *testing.B) {
-	bars := randomBarsB(77, 5000, 0.012)
+	bars := randomBars(77, 5000, 0.012)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := DetectStructuralBreak(bars, BreakOptions{}); err != nil {
@@ -31,7 +31,7 @@ func BenchmarkDetectStructuralBreak5000(b *testing.B) {
 }
 
 func BenchmarkAnalyzePriceStructure5000(b *testing.B) {
-	bars := randomBarsB(77, 5000, 0.012)
+	bars := randomBars(77, 5000, 0.012)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := AnalyzePriceStructure(bars, PriceStructureOptions{}); err != nil {

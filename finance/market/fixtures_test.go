@@ -30,10 +30,10 @@ func updateGolden() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// randomBarsB builds n seeded random-walk bars with per-bar volatility vol.
+// randomBars builds n seeded random-walk bars with per-bar volatility vol.
 // Only +, *, / are used (normals by the Irwin-Hall sum of 12 uniforms), so
 // the series is bit-identical on every platform.
-func randomBarsB(seed uint64, n int, vol float64) []Bar {
+func randomBars(seed uint64, n int, vol float64) []Bar {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	normal := func() float64 {
 		s := -6.0
@@ -56,9 +56,9 @@ func randomBarsB(seed uint64, n int, vol float64) []Bar {
 	return bars
 }
 
-// pathBarsB builds bars following the closes: each bar opens at the prior
+// pathBars builds bars following the closes: each bar opens at the prior
 // close (the first at its own close) with wicks of w beyond the body.
-func pathBarsB(closes []float64, w float64) []Bar {
+func pathBars(closes []float64, w float64) []Bar {
 	bars := make([]Bar, len(closes))
 	for i, c := range closes {
 		o := c
@@ -71,8 +71,8 @@ func pathBarsB(closes []float64, w float64) []Bar {
 	return bars
 }
 
-// linePathB joins the (index, price) knots with straight lines.
-func linePathB(knots ...[2]float64) []float64 {
+// linePath joins the (index, price) knots with straight lines.
+func linePath(knots ...[2]float64) []float64 {
 	var out []float64
 	for j := 1; j < len(knots); j++ {
 		a, b := knots[j-1], knots[j]

@@ -30,7 +30,7 @@ func rangeThen(n int, tail ...float64) []float64 {
 
 func TestChartPatternTextbookCases(t *testing.T) {
 	t.Run("breakout and breakdown", func(t *testing.T) {
-		up, err := DetectPatterns(pathBarsB(rangeThen(40, 103, 104), 0.25), PatternOptions{})
+		up, err := DetectPatterns(pathBars(rangeThen(40, 103, 104), 0.25), PatternOptions{})
 		require.NoError(t, err)
 		ps := findPattern(up, "breakout")
 		require.Len(t, ps, 1, "only the first bar beyond the range is a breakout")
@@ -39,24 +39,24 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.InDelta(t, 100.75, float64(ps[0].Level), 1e-12) // highest high of the 20 prior bars
 		assert.Equal(t, PatternBullish, ps[0].Direction)
 		assert.Equal(t, 100, ps[0].Strength) // 2.25 beyond the level is > 1 ATR
-		down, err := DetectPatterns(pathBarsB(rangeThen(40, 99.1), 0.25), PatternOptions{})
+		down, err := DetectPatterns(pathBars(rangeThen(40, 99.1), 0.25), PatternOptions{})
 		require.NoError(t, err)
 		ps = findPattern(down, "breakdown")
 		require.Len(t, ps, 1)
 		assert.Equal(t, 40, ps[0].Index)
 		assert.InDelta(t, 99.25, float64(ps[0].Level), 1e-12)
 		// 0.15 below the level with ATR ~1.5 -> 50 + 50·0.15/ATR
-		atr := rangeScale(Columns(pathBarsB(rangeThen(40, 99.1), 0.25)))[40]
+		atr := rangeScale(Columns(pathBars(rangeThen(40, 99.1), 0.25)))[40]
 		assert.Equal(t, patternStrength(50+50*0.15/atr), ps[0].Strength)
 		// a shorter breakout period sees the same break
-		short, err := DetectPatterns(pathBarsB(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: 5})
+		short, err := DetectPatterns(pathBars(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: 5})
 		require.NoError(t, err)
 		assert.Equal(t, 5, short.BreakoutPeriod)
 		require.Len(t, findPattern(short, "breakout"), 1)
 	})
 	t.Run("gaps", func(t *testing.T) {
 		closes := rangeThen(40)
-		bars := pathBarsB(closes, 0.25)
+		bars := pathBars(closes, 0.25)
 		bars = append(bars, Bar{Open: 102, High: 103, Low: 101.8, Close: 102.5, Volume: 1},
 			Bar{Open: 98, High: 98.5, Low: 97, Close: 97.5, Volume: 1})
 		r, err := DetectPatterns(bars, PatternOptions{})
@@ -71,8 +71,8 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScale(Columns(bars))[39]), up[0].Strength)
 	})
 	t.Run("moving-average crossover", func(t *testing.T) {
-		closes := linePathB([2]float64{0, 120}, [2]float64{40, 100}, [2]float64{70, 115})
-		r, err := DetectPatterns(pathBarsB(closes, 0.2), PatternOptions{})
+		closes := linePath([2]float64{0, 120}, [2]float64{40, 100}, [2]float64{70, 115})
+		r, err := DetectPatterns(pathBars(closes, 0.2), PatternOptions{})
 		require.NoError(t, err)
 		ps := findPattern(r, "bullish_ma_crossover")
 		require.Len(t, ps, 1)
@@ -89,8 +89,8 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Empty(t, findPattern(r, "bearish_ma_crossover"))
 	})
 	t.Run("double top and bottom", func(t *testing.T) {
-		top := linePathB([2]float64{0, 100}, [2]float64{20, 110}, [2]float64{28, 104}, [2]float64{36, 110}, [2]float64{48, 101})
-		r, err := DetectPatterns(pathBarsB(top, 0.2), PatternOptions{})
+		top := linePath([2]float64{0, 100}, [2]float64{20, 110}, [2]float64{28, 104}, [2]float64{36, 110}, [2]float64{48, 101})
+		r, err := DetectPatterns(pathBars(top, 0.2), PatternOptions{})
 		require.NoError(t, err)
 		ps := findPattern(r, "double_top")
 		require.Len(t, ps, 1)
@@ -101,8 +101,8 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, PatternBearish, ps[0].Direction)
 		assert.GreaterOrEqual(t, ps[0].Strength, 60)
 
-		bottom := linePathB([2]float64{0, 110}, [2]float64{20, 100}, [2]float64{28, 106}, [2]float64{36, 100}, [2]float64{48, 109})
-		r, err = DetectPatterns(pathBarsB(bottom, 0.2), PatternOptions{})
+		bottom := linePath([2]float64{0, 110}, [2]float64{20, 100}, [2]float64{28, 106}, [2]float64{36, 100}, [2]float64{48, 109})
+		r, err = DetectPatterns(pathBars(bottom, 0.2), PatternOptions{})
 		require.NoError(t, err)
 		ps = findPattern(r, "double_bottom")
 		require.Len(t, ps, 1)
@@ -110,16 +110,16 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, PatternBullish, ps[0].Direction)
 
 		// unequal peaks (second 3 ATR higher) are no double top
-		uneven := linePathB([2]float64{0, 100}, [2]float64{20, 110}, [2]float64{28, 104}, [2]float64{36, 114}, [2]float64{50, 101})
-		r, err = DetectPatterns(pathBarsB(uneven, 0.2), PatternOptions{})
+		uneven := linePath([2]float64{0, 100}, [2]float64{20, 110}, [2]float64{28, 104}, [2]float64{36, 114}, [2]float64{50, 101})
+		r, err = DetectPatterns(pathBars(uneven, 0.2), PatternOptions{})
 		require.NoError(t, err)
 		assert.Empty(t, findPattern(r, "double_top"))
 	})
 	t.Run("RSI divergence", func(t *testing.T) {
 		// a steep fall to 90, a bounce, then a slow grind to a lower low
-		closes := linePathB([2]float64{0, 100}, [2]float64{20, 104}, [2]float64{30, 90}, [2]float64{36, 95},
+		closes := linePath([2]float64{0, 100}, [2]float64{20, 104}, [2]float64{30, 90}, [2]float64{36, 95},
 			[2]float64{52, 89}, [2]float64{60, 94})
-		bars := pathBarsB(closes, 0.1)
+		bars := pathBars(closes, 0.1)
 		r, err := DetectPatterns(bars, PatternOptions{})
 		require.NoError(t, err)
 		ps := findPattern(r, "bullish_rsi_divergence")
@@ -182,7 +182,7 @@ func TestDetectPatternsProperties(t *testing.T) {
 		names[r.bullish], names[r.bearish] = PatternCandlestick, PatternCandlestick
 	}
 	for _, seed := range []uint64{1, 2, 3} {
-		bars := randomBarsB(seed, 1500, 0.012)
+		bars := randomBars(seed, 1500, 0.012)
 		r, err := DetectPatterns(bars, PatternOptions{})
 		require.NoError(t, err)
 		require.NotEmpty(t, r.Patterns)
@@ -235,7 +235,7 @@ func TestDetectPatternsProperties(t *testing.T) {
 }
 
 func TestDetectPatternsValidation(t *testing.T) {
-	bars := randomBarsB(5, 40, 0.01)
+	bars := randomBars(5, 40, 0.01)
 	_, err := DetectPatterns(bars[:34], PatternOptions{})
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "at least 35")
@@ -252,7 +252,7 @@ func TestDetectPatternsValidation(t *testing.T) {
 }
 
 func TestDetectPatternsGolden(t *testing.T) {
-	r, err := DetectPatterns(randomBarsB(42, 400, 0.015), PatternOptions{})
+	r, err := DetectPatterns(randomBars(42, 400, 0.015), PatternOptions{})
 	require.NoError(t, err)
 	checkGoldenB(t, "patterns.json", r)
 }

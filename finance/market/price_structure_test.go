@@ -27,9 +27,9 @@ func indexesOf(sw []SwingPoint) []int {
 // TestPriceStructureTextbook: staircase up (higher highs and higher lows),
 // staircase down, and a flat channel.
 func TestPriceStructureTextbook(t *testing.T) {
-	up := linePathB([2]float64{0, 100}, [2]float64{6, 106}, [2]float64{10, 103}, [2]float64{16, 109},
+	up := linePath([2]float64{0, 100}, [2]float64{6, 106}, [2]float64{10, 103}, [2]float64{16, 109},
 		[2]float64{20, 106}, [2]float64{26, 112}, [2]float64{30, 109}, [2]float64{36, 115}, [2]float64{40, 112})
-	r, err := AnalyzePriceStructure(pathBarsB(up, 0.2), PriceStructureOptions{})
+	r, err := AnalyzePriceStructure(pathBars(up, 0.2), PriceStructureOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []int{6, 16, 26, 36}, indexesOf(r.SwingHighs))
 	assert.Equal(t, []int{10, 20, 30}, indexesOf(r.SwingLows))
@@ -45,7 +45,7 @@ func TestPriceStructureTextbook(t *testing.T) {
 	for i, v := range up {
 		down[i] = 220 - v
 	}
-	r, err = AnalyzePriceStructure(pathBarsB(down, 0.2), PriceStructureOptions{})
+	r, err = AnalyzePriceStructure(pathBars(down, 0.2), PriceStructureOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"", "LH", "LH"}, labelsOf(r.SwingHighs))
 	assert.Equal(t, []string{"", "LL", "LL", "LL"}, labelsOf(r.SwingLows))
@@ -53,9 +53,9 @@ func TestPriceStructureTextbook(t *testing.T) {
 
 	// a channel between 100 and 106: equal highs and lows, range, with a
 	// resistance and a support level touched three times each
-	channel := linePathB([2]float64{0, 103}, [2]float64{3, 106}, [2]float64{9, 100}, [2]float64{15, 106},
+	channel := linePath([2]float64{0, 103}, [2]float64{3, 106}, [2]float64{9, 100}, [2]float64{15, 106},
 		[2]float64{21, 100}, [2]float64{27, 106}, [2]float64{33, 100}, [2]float64{36, 103})
-	r, err = AnalyzePriceStructure(pathBarsB(channel, 0.2), PriceStructureOptions{})
+	r, err = AnalyzePriceStructure(pathBars(channel, 0.2), PriceStructureOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"", "EH", "EH"}, labelsOf(r.SwingHighs))
 	assert.Equal(t, []string{"", "EL", "EL"}, labelsOf(r.SwingLows))
@@ -72,7 +72,7 @@ func TestPriceStructureTextbook(t *testing.T) {
 
 	// a close above the last swing high breaks the structure upward
 	broken := append(append([]float64(nil), channel...), 105, 107.5)
-	r, err = AnalyzePriceStructure(pathBarsB(broken, 0.2), PriceStructureOptions{})
+	r, err = AnalyzePriceStructure(pathBars(broken, 0.2), PriceStructureOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "bullish", r.BreakOfStructure)
 }
@@ -80,7 +80,7 @@ func TestPriceStructureTextbook(t *testing.T) {
 // TestSwingPointsMatchBruteForce compares the fractal detector with a
 // direct reading of its definition, for several windows.
 func TestSwingPointsMatchBruteForce(t *testing.T) {
-	k := Columns(randomBarsB(9, 600, 0.01))
+	k := Columns(randomBars(9, 600, 0.01))
 	for w := 1; w <= 5; w++ {
 		for _, high := range []bool{true, false} {
 			x := k.Low
@@ -114,12 +114,12 @@ func TestSwingPointsMatchBruteForce(t *testing.T) {
 
 // TestConsolidationZone: a tight 15-bar pause inside a trend is one zone.
 func TestConsolidationZone(t *testing.T) {
-	closes := linePathB([2]float64{0, 100}, [2]float64{30, 130})
+	closes := linePath([2]float64{0, 100}, [2]float64{30, 130})
 	for i := 0; i < 15; i++ {
 		closes = append(closes, 130+0.2*float64(i%2))
 	}
-	closes = append(closes, linePathB([2]float64{0, 131}, [2]float64{20, 151})...)
-	r, err := AnalyzePriceStructure(pathBarsB(closes, 0.3), PriceStructureOptions{})
+	closes = append(closes, linePath([2]float64{0, 131}, [2]float64{20, 151})...)
+	r, err := AnalyzePriceStructure(pathBars(closes, 0.3), PriceStructureOptions{})
 	require.NoError(t, err)
 	require.Len(t, r.ConsolidationZones, 1)
 	z := r.ConsolidationZones[0]
@@ -127,7 +127,7 @@ func TestConsolidationZone(t *testing.T) {
 	assert.GreaterOrEqual(t, z.EndIndex, 44)
 	assert.Equal(t, z.EndIndex-z.StartIndex+1, z.Bars)
 	assert.False(t, z.Active)
-	k := Columns(pathBarsB(closes, 0.3))
+	k := Columns(pathBars(closes, 0.3))
 	hi, lo := k.High[z.StartIndex], k.Low[z.StartIndex]
 	for i := z.StartIndex; i <= z.EndIndex; i++ {
 		hi, lo = max(hi, k.High[i]), min(lo, k.Low[i])
@@ -143,7 +143,7 @@ func TestConsolidationZone(t *testing.T) {
 	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(k)[z.StartIndex-1])
 
 	// ending in the pause makes the zone active
-	r, err = AnalyzePriceStructure(pathBarsB(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: 8})
+	r, err = AnalyzePriceStructure(pathBars(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: 8})
 	require.NoError(t, err)
 	require.NotEmpty(t, r.ConsolidationZones)
 	assert.True(t, r.ConsolidationZones[len(r.ConsolidationZones)-1].Active)
@@ -153,7 +153,7 @@ func TestConsolidationZone(t *testing.T) {
 // TestPriceStructureProperties on random walks.
 func TestPriceStructureProperties(t *testing.T) {
 	for _, seed := range []uint64{4, 5, 6} {
-		bars := randomBarsB(seed, 2000, 0.01)
+		bars := randomBars(seed, 2000, 0.01)
 		r, err := AnalyzePriceStructure(bars, PriceStructureOptions{})
 		require.NoError(t, err)
 		n := len(bars)
@@ -202,7 +202,7 @@ func TestPriceStructureProperties(t *testing.T) {
 }
 
 func TestPriceStructureValidation(t *testing.T) {
-	bars := randomBarsB(8, 30, 0.01)
+	bars := randomBars(8, 30, 0.01)
 	_, err := AnalyzePriceStructure(bars[:20], PriceStructureOptions{})
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "at least 21")
@@ -227,13 +227,13 @@ func TestPriceStructureValidation(t *testing.T) {
 }
 
 func TestPriceStructureGolden(t *testing.T) {
-	r, err := AnalyzePriceStructure(randomBarsB(43, 300, 0.015), PriceStructureOptions{})
+	r, err := AnalyzePriceStructure(randomBars(43, 300, 0.015), PriceStructureOptions{})
 	require.NoError(t, err)
 	checkGoldenB(t, "price_structure.json", r)
 }
 
 func TestStructuralBreakGolden(t *testing.T) {
-	bars := randomBarsB(44, 260, 0.01)
+	bars := randomBars(44, 260, 0.01)
 	for i := 150; i < len(bars); i++ { // a planted drift after bar 150
 		f := toolkit.Float(1 + 0.008*float64(i-149))
 		bars[i].Open, bars[i].High, bars[i].Low, bars[i].Close = bars[i].Open*f, bars[i].High*f, bars[i].Low*f, bars[i].Close*f
@@ -246,7 +246,7 @@ func TestStructuralBreakGolden(t *testing.T) {
 // TestWindowExtremesMatchBruteForce checks the monotonic-deque window
 // maxima and minima against a direct scan.
 func TestWindowExtremesMatchBruteForce(t *testing.T) {
-	k := Columns(randomBarsB(12, 300, 0.01))
+	k := Columns(randomBars(12, 300, 0.01))
 	for _, w := range []int{1, 2, 5, 20} {
 		mx, mn := windowExtremes(k.High, k.Low, w)
 		for i := w - 1; i < len(k.High); i++ {

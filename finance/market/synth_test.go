@@ -25,7 +25,6 @@ func synthBars(seed uint64, n int, start, drift, vol float64) []Bar {
 	return bars
 }
 
-
 // segment describes a stretch of planted bars: per-bar log drift, the
 // volatility, and mean reversion (0: random walk; 0 < mr < 1 pulls the log
 // price toward the segment's starting level by that fraction per bar).

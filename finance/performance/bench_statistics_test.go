@@ -8,8 +8,8 @@ import (
 	"github.com/agentfinance/toolkit"
 )
 
-// pbNormalR returns n seeded draws from N(mean, sd).
-func pbNormalR(seed uint64, n int, mean, sd float64) []float64 {
+// normalR returns n seeded draws from N(mean, sd).
+func normalR(seed uint64, n int, mean, sd float64) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	r := make([]float64, n)
 	for i := range r {
@@ -19,7 +19,7 @@ func pbNormalR(seed uint64, n int, mean, sd float64) []float64 {
 }
 
 func BenchmarkBootstrap10kx200(b *testing.B) {
-	r := pbNormalR(1, 200, 0.2, 1.3)
+	r := normalR(1, 200, 0.2, 1.3)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 42}); err != nil {
@@ -28,11 +28,11 @@ func BenchmarkBootstrap10kx200(b *testing.B) {
 	}
 }
 
-const pbBenchN = 1000
+const benchN = 1000
 
 func BenchmarkAnalyzeConsistency1000(b *testing.B) {
-	r := pbNormalR(2, pbBenchN, 0.1, 1)
-	dates := make([]string, pbBenchN)
+	r := normalR(2, benchN, 0.1, 1)
+	dates := make([]string, benchN)
 	for i := range dates {
 		dates[i] = fmt.Sprintf("%04d-%02d-%02dT10:00:00Z", 2020+i/336, 1+(i/28)%12, 1+i%28)
 	}
@@ -45,7 +45,7 @@ func BenchmarkAnalyzeConsistency1000(b *testing.B) {
 }
 
 func BenchmarkAnalyzeConsistencyNoDates1000(b *testing.B) {
-	r := pbNormalR(2, pbBenchN, 0.1, 1)
+	r := normalR(2, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := AnalyzeConsistency(r, ConsistencyOptions{}); err != nil {
@@ -55,7 +55,7 @@ func BenchmarkAnalyzeConsistencyNoDates1000(b *testing.B) {
 }
 
 func BenchmarkAnalyzeSerialCorrelation1000(b *testing.B) {
-	r := pbNormalR(3, pbBenchN, 0.1, 1)
+	r := normalR(3, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := AnalyzeSerialCorrelation(r, 0); err != nil {
@@ -65,7 +65,7 @@ func BenchmarkAnalyzeSerialCorrelation1000(b *testing.B) {
 }
 
 func BenchmarkAnalyzeDistribution1000(b *testing.B) {
-	r := pbNormalR(4, pbBenchN, 0.1, 1)
+	r := normalR(4, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := AnalyzeDistribution(r, 0); err != nil {
@@ -75,7 +75,7 @@ func BenchmarkAnalyzeDistribution1000(b *testing.B) {
 }
 
 func BenchmarkAnalyzeRiskAdjusted1000(b *testing.B) {
-	r := pbNormalR(5, pbBenchN, 0.1, 1)
+	r := normalR(5, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := AnalyzeRiskAdjusted(r, RiskAdjustedOptions{TradesPerYear: 250}); err != nil {
@@ -86,10 +86,10 @@ func BenchmarkAnalyzeRiskAdjusted1000(b *testing.B) {
 
 func BenchmarkAnalyzeExecutionQuality1000(b *testing.B) {
 	in := ExecutionInput{
-		RMultiples:     pbNormalR(6, pbBenchN, 0.1, 1),
-		MAE:            pbNormalR(7, pbBenchN, 0.5, 0.3),
-		MFE:            pbNormalR(8, pbBenchN, 1.2, 0.8),
-		HoldTimesHours: pbAbs(pbNormalR(9, pbBenchN, 10, 5)),
+		RMultiples:     normalR(6, benchN, 0.1, 1),
+		MAE:            normalR(7, benchN, 0.5, 0.3),
+		MFE:            normalR(8, benchN, 1.2, 0.8),
+		HoldTimesHours: absValues(normalR(9, benchN, 10, 5)),
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -100,13 +100,13 @@ func BenchmarkAnalyzeExecutionQuality1000(b *testing.B) {
 }
 
 func BenchmarkSegmentTrades1000(b *testing.B) {
-	r := pbNormalR(10, pbBenchN, 0.1, 1)
+	r := normalR(10, benchN, 0.1, 1)
 	symbols := []string{"AAPL", "MSFT", "TSLA", "NVDA", "SPY", "QQQ", "AMZN", "META"}
-	trades := make([]SegmentTrade, pbBenchN)
+	trades := make([]SegmentTrade, benchN)
 	for i, x := range r {
 		trades[i] = SegmentTrade{
 			PnLR: x, PnLUSD: toolkit.AmountFromMicros(int64(x * 1e8)), Symbol: symbols[i%len(symbols)],
-			DayOfWeek: pbDay(i % 5), StrategyID: "s", Regime: "RANGING",
+			DayOfWeek: dayPtr(i % 5), StrategyID: "s", Regime: "RANGING",
 		}
 	}
 	b.ReportAllocs()
@@ -118,7 +118,7 @@ func BenchmarkSegmentTrades1000(b *testing.B) {
 }
 
 func BenchmarkCalculateExpectedValue1000(b *testing.B) {
-	r := pbNormalR(11, pbBenchN, 0.1, 1)
+	r := normalR(11, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := CalculateExpectedValue(ExpectedValueInput{RMultiples: r}); err != nil {
@@ -130,7 +130,7 @@ func BenchmarkCalculateExpectedValue1000(b *testing.B) {
 func BenchmarkCalculatePnL(b *testing.B) {
 	in := PnLInput{
 		EntryPrice: toolkit.MustParseAmount("185.50"), ExitPrice: toolkit.MustParseAmount("191.25"), Quantity: 250,
-		Direction: "long", StopPrice: pbAmt("180.00"), Fees: pbAmt("2.50"),
+		Direction: "long", StopPrice: amountPtr("180.00"), Fees: amountPtr("2.50"),
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -143,7 +143,7 @@ func BenchmarkCalculatePnL(b *testing.B) {
 func BenchmarkAnalyzeTradeOutcome(b *testing.B) {
 	in := TradeOutcomeInput{
 		RealizedPnL: toolkit.MustParseAmount("250"), RealizedR: 2.5, MFE: toolkit.MustParseAmount("400"),
-		OneRDollars: toolkit.MustParseAmount("100"), ExpectedValueR: pbFl(0.4),
+		OneRDollars: toolkit.MustParseAmount("100"), ExpectedValueR: floatPtr(0.4),
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -154,7 +154,7 @@ func BenchmarkAnalyzeTradeOutcome(b *testing.B) {
 }
 
 func BenchmarkScoreSignal(b *testing.B) {
-	in := SignalInput{ConditionsMet: 4, TotalConditions: 5, RegimeAligned: true, IndicatorConfluence: 2, RiskRewardRatio: pbFl(2.5)}
+	in := SignalInput{ConditionsMet: 4, TotalConditions: 5, RegimeAligned: true, IndicatorConfluence: 2, RiskRewardRatio: floatPtr(2.5)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := ScoreSignal(in); err != nil {

@@ -135,8 +135,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	for i := range means {
 		means[i], gs[i] = meanG(r[i : i+w])
 	}
-	res.RollingExpectancy = pbRollingSummary(means)
-	res.RollingG = pbRollingSummary(gs)
+	res.RollingExpectancy = rollingSummary(means)
+	res.RollingG = rollingSummary(gs)
 	res.ExpectancyCV = ratioOrNil(float64(res.RollingExpectancy.StdDev), math.Abs(float64(res.RollingExpectancy.Mean)))
 	res.BlockCount = n / w
 	profitable := 0
@@ -150,8 +150,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		}
 	}
 	res.ProfitableBlockShare = toolkit.Float(float64(profitable) / float64(res.BlockCount))
-	res.EquityCurveR2 = pbCurveR2(r)
-	res.LongestLosingStreak, res.ExpectedLongestLosingStreak = pbLosingStreak(r)
+	res.EquityCurveR2 = curveR2(r)
+	res.LongestLosingStreak, res.ExpectedLongestLosingStreak = losingStreak(r)
 	mean := Mean(r)
 	switch share := float64(res.RollingExpectancy.PositiveShare); {
 	case share >= 0.7 && mean > 0:
@@ -162,8 +162,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		res.Verdict = ConsistencyMixed
 	}
 	if dates != nil {
-		res.Monthly = pbCalendar(r, dates, false)
-		res.Weekly = pbCalendar(r, dates, true)
+		res.Monthly = calendarSummary(r, dates, false)
+		res.Weekly = calendarSummary(r, dates, true)
 	}
 	if n < 2*w {
 		res.Warnings = append(res.Warnings, "fewer than two windows' worth of trades: the rolling figures overlap heavily")
@@ -180,8 +180,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	return res, nil
 }
 
-// pbRollingSummary summarises per-window values.
-func pbRollingSummary(xs []float64) RollingSummary {
+// rollingSummary summarises per-window values.
+func rollingSummary(xs []float64) RollingSummary {
 	mean, sd := meanStd(xs)
 	pos := winCount(xs)
 	return RollingSummary{
@@ -191,9 +191,9 @@ func pbRollingSummary(xs []float64) RollingSummary {
 	}
 }
 
-// pbCurveR2 returns the R² of the OLS line through (i, cumsum(r)_i), i =
+// curveR2 returns the R² of the OLS line through (i, cumsum(r)_i), i =
 // 1..n, or nil when the curve or n is degenerate.
-func pbCurveR2(r []float64) *toolkit.Float {
+func curveR2(r []float64) *toolkit.Float {
 	n := len(r)
 	cum := make([]float64, n)
 	var c, sy float64
@@ -217,9 +217,9 @@ func pbCurveR2(r []float64) *toolkit.Float {
 	return finiteOrNil(sxy * sxy / (sxx * syy))
 }
 
-// pbLosingStreak returns the longest run of R <= 0 and its Schilling
+// losingStreak returns the longest run of R <= 0 and its Schilling
 // expectation.
-func pbLosingStreak(r []float64) (int, *toolkit.Float) {
+func losingStreak(r []float64) (int, *toolkit.Float) {
 	longest, run, losses := 0, 0, 0
 	for _, x := range r {
 		if x <= 0 {
@@ -237,8 +237,8 @@ func pbLosingStreak(r []float64) (int, *toolkit.Float) {
 	return longest, finiteOrNil(math.Max(0, math.Log(float64(len(r))*(1-q))/math.Log(1/q)))
 }
 
-// pbCalendar buckets r by month or ISO week of dates.
-func pbCalendar(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
+// calendarSummary buckets r by month or ISO week of dates.
+func calendarSummary(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
 	n := len(r)
 	keys := make([]int, n)
 	for i, d := range dates {

@@ -54,7 +54,7 @@ func TestParseDateAgreesWithTimeParse(t *testing.T) {
 }
 
 func TestConsistencyClosedForms(t *testing.T) {
-	r := pbNormalR(71, 103, 0.1, 1)
+	r := normalR(71, 103, 0.1, 1)
 	res, err := AnalyzeConsistency(r, ConsistencyOptions{WindowSize: 20})
 	require.NoError(t, err)
 	require.Equal(t, 84, res.WindowCount)
@@ -64,17 +64,17 @@ func TestConsistencyClosedForms(t *testing.T) {
 		means = append(means, stat.Mean(w, nil))
 		gs = append(gs, G(w))
 	}
-	pbRel(t, stat.Mean(means, nil), float64(res.RollingExpectancy.Mean), 1e-12)
-	pbRel(t, stat.StdDev(means, nil), float64(res.RollingExpectancy.StdDev), 1e-12)
-	pbRel(t, slices.Min(gs), float64(res.RollingG.Min), 1e-12)
-	pbRel(t, slices.Max(gs), float64(res.RollingG.Max), 1e-12)
+	assertRel(t, stat.Mean(means, nil), float64(res.RollingExpectancy.Mean), 1e-12)
+	assertRel(t, stat.StdDev(means, nil), float64(res.RollingExpectancy.StdDev), 1e-12)
+	assertRel(t, slices.Min(gs), float64(res.RollingG.Min), 1e-12)
+	assertRel(t, slices.Max(gs), float64(res.RollingG.Max), 1e-12)
 	pos := 0
 	for _, m := range means {
 		if m > 0 {
 			pos++
 		}
 	}
-	pbRel(t, float64(pos)/84, float64(res.RollingExpectancy.PositiveShare), 1e-15)
+	assertRel(t, float64(pos)/84, float64(res.RollingExpectancy.PositiveShare), 1e-15)
 	assert.Equal(t, 5, res.BlockCount)
 	// R² of the cumulative curve: squared correlation with the trade number.
 	cum, idx := make([]float64, len(r)), make([]float64, len(r))
@@ -84,7 +84,7 @@ func TestConsistencyClosedForms(t *testing.T) {
 		cum[i], idx[i] = c, float64(i+1)
 	}
 	rho := stat.Correlation(idx, cum, nil)
-	pbRel(t, rho*rho, float64(*res.EquityCurveR2), 1e-12)
+	assertRel(t, rho*rho, float64(*res.EquityCurveR2), 1e-12)
 }
 
 func TestConsistencyStreakAndVerdict(t *testing.T) {
@@ -100,7 +100,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 	res, err := AnalyzeConsistency(r, ConsistencyOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, 11, res.LongestLosingStreak)
-	pbRel(t, math.Log(45)/math.Log(1/0.55), float64(*res.ExpectedLongestLosingStreak), 1e-12)
+	assertRel(t, math.Log(45)/math.Log(1/0.55), float64(*res.ExpectedLongestLosingStreak), 1e-12)
 	assert.Equal(t, 10, res.WindowSize)
 
 	steady := make([]float64, 50)
@@ -133,11 +133,11 @@ func TestConsistencyCalendarBuckets(t *testing.T) {
 	}
 	assert.Equal(t, []string{"2024-01", "2024-02", "2024-12", "2025-01"}, months)
 	jan := res.Monthly.Periods[0]
-	assert.Equal(t, 2, jan.Count)                               // the -05:00 timestamp stays in January
-	pbRel(t, 1, float64(jan.TotalR), 1e-15)                     // -1 + 2
-	pbRel(t, 0.5, float64(jan.WinRate), 1e-15)                  // one win of two
-	pbRel(t, G([]float64{-1, 2}), float64(jan.G), 1e-12)        // G of the bucket
-	pbRel(t, 0.75, float64(res.Monthly.ProfitableShare), 1e-15) // 2025-01 lost
+	assert.Equal(t, 2, jan.Count)                                   // the -05:00 timestamp stays in January
+	assertRel(t, 1, float64(jan.TotalR), 1e-15)                     // -1 + 2
+	assertRel(t, 0.5, float64(jan.WinRate), 1e-15)                  // one win of two
+	assertRel(t, G([]float64{-1, 2}), float64(jan.G), 1e-12)        // G of the bucket
+	assertRel(t, 0.75, float64(res.Monthly.ProfitableShare), 1e-15) // 2025-01 lost
 	assert.Equal(t, "2024-02", res.Monthly.BestPeriod)
 	assert.Equal(t, "2025-01", res.Monthly.WorstPeriod)
 	var weeks []string

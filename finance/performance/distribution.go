@@ -113,7 +113,7 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 	res := &DistributionResult{
 		TradeCount:  n,
 		BucketCount: bucketCount,
-		Histogram:   pbHistogram(r, s[0], s[n-1], bucketCount),
+		Histogram:   histogramBuckets(r, s[0], s[n-1], bucketCount),
 		Mean:        toolkit.Float(mean),
 		Median:      q(0.5),
 		StdDev:      toolkit.Float(sd),
@@ -169,10 +169,10 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 	return res, nil
 }
 
-// pbHistogram buckets r into k equal-width buckets between lo and hi.
+// histogramBuckets buckets r into k equal-width buckets between lo and hi.
 // Bucket i holds lo+i·w <= x < lo+(i+1)·w as computed in float64 (the last
 // one also holds hi), so membership agrees with the reported edges.
-func pbHistogram(r []float64, lo, hi float64, k int) []HistogramBucket {
+func histogramBuckets(r []float64, lo, hi float64, k int) []HistogramBucket {
 	w := (hi - lo) / float64(k)
 	edges := make([]float64, k+1)
 	for i := range edges {

@@ -7,10 +7,10 @@ import (
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
-var pbExampleR = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
+var exampleR = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
 
 func ExampleAnalyzeConfidence() {
-	res, err := performance.AnalyzeConfidence(pbExampleR, performance.ConfidenceOptions{Seed: 7})
+	res, err := performance.AnalyzeConfidence(exampleR, performance.ConfidenceOptions{Seed: 7})
 	if err != nil {
 		panic(err)
 	}
@@ -23,7 +23,7 @@ func ExampleAnalyzeConfidence() {
 }
 
 func ExampleAnalyzeRiskAdjusted() {
-	res, err := performance.AnalyzeRiskAdjusted(pbExampleR, performance.RiskAdjustedOptions{})
+	res, err := performance.AnalyzeRiskAdjusted(exampleR, performance.RiskAdjustedOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -33,7 +33,7 @@ func ExampleAnalyzeRiskAdjusted() {
 }
 
 func ExampleAnalyzeSerialCorrelation() {
-	res, err := performance.AnalyzeSerialCorrelation(pbExampleR, 0)
+	res, err := performance.AnalyzeSerialCorrelation(exampleR, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -43,7 +43,7 @@ func ExampleAnalyzeSerialCorrelation() {
 }
 
 func ExampleAnalyzeDistribution() {
-	res, err := performance.AnalyzeDistribution(pbExampleR, 4)
+	res, err := performance.AnalyzeDistribution(exampleR, 4)
 	if err != nil {
 		panic(err)
 	}

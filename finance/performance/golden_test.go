@@ -59,10 +59,10 @@ func goldenCases(t *testing.T) map[string]any {
 	}
 }
 
-// TestGoldenA compares every tool's JSON with testdata/growth_tools.json:
+// TestGrowthToolsGolden compares every tool's JSON with testdata/growth_tools.json:
 // numbers (decimal strings) within 1e-9 relative, to allow for FMA on
 // other architectures; everything else exactly.
-func TestGoldenA(t *testing.T) {
+func TestGrowthToolsGolden(t *testing.T) {
 	path := filepath.Join("testdata", "growth_tools.json")
 	got, err := json.MarshalIndent(goldenCases(t), "", "  ")
 	require.NoError(t, err)

@@ -18,7 +18,7 @@ func TestChiSquaredCheckValue(t *testing.T) {
 }
 
 func TestSerialCorrelationClosedForms(t *testing.T) {
-	r := pbNormalR(21, 60, 0.1, 1)
+	r := normalR(21, 60, 0.1, 1)
 	res, err := AnalyzeSerialCorrelation(r, 0)
 	require.NoError(t, err)
 	h := 10 // min(10, 60/4)
@@ -38,13 +38,13 @@ func TestSerialCorrelationClosedForms(t *testing.T) {
 			num += (r[t] - mean) * (r[t+k] - mean)
 		}
 		rho := num / den
-		pbRel(t, rho, res.Autocorrelations[k-1], 1e-12, "lag %d", k)
+		assertRel(t, rho, res.Autocorrelations[k-1], 1e-12, "lag %d", k)
 		q += rho * rho / float64(n-k)
 	}
 	q *= float64(n * (n + 2))
-	pbRel(t, q, float64(*res.LjungBox.Q), 1e-12)
-	pbRel(t, distuv.ChiSquared{K: float64(h)}.Survival(q), float64(*res.LjungBox.PValue), 1e-12)
-	pbRel(t, res.Autocorrelations[0], float64(*res.AutocorrelationLag1), 0)
+	assertRel(t, q, float64(*res.LjungBox.Q), 1e-12)
+	assertRel(t, distuv.ChiSquared{K: float64(h)}.Survival(q), float64(*res.LjungBox.PValue), 1e-12)
+	assertRel(t, res.Autocorrelations[0], float64(*res.AutocorrelationLag1), 0)
 }
 
 func TestRunsTestByHand(t *testing.T) {
@@ -58,11 +58,11 @@ func TestRunsTestByHand(t *testing.T) {
 	assert.Equal(t, 4, rt.NonWins)
 	mu := 2.0*6*4/10 + 1                          // 5.8
 	v := 2.0 * 6 * 4 * (2*6*4 - 10) / (100 * 9.0) // 2.0266...
-	pbRel(t, mu, float64(*rt.ExpectedRuns), 1e-15)
-	pbRel(t, math.Sqrt(v), float64(*rt.StdDev), 1e-12)
+	assertRel(t, mu, float64(*rt.ExpectedRuns), 1e-15)
+	assertRel(t, math.Sqrt(v), float64(*rt.StdDev), 1e-12)
 	z := (6 - mu) / math.Sqrt(v)
-	pbRel(t, z, float64(*rt.Z), 1e-12)
-	pbRel(t, math.Erfc(math.Abs(z)/math.Sqrt2), float64(*rt.PValue), 1e-12)
+	assertRel(t, z, float64(*rt.Z), 1e-12)
+	assertRel(t, math.Erfc(math.Abs(z)/math.Sqrt2), float64(*rt.PValue), 1e-12)
 	assert.Equal(t, DependenceRandom, rt.Dependence)
 }
 
