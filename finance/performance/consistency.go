@@ -3,6 +3,7 @@ package performance
 import (
 	"math"
 	"slices"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -115,14 +116,14 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		return nil, invalid("window_size", "must be between 2 and min(number of r_multiples, %d) = %d, got %d",
 			MaxConsistencyWindow, min(n, MaxConsistencyWindow), w)
 	}
-	var dates []pbDate
+	var dates []time.Time
 	if opt.Dates != nil {
 		if err := validateParallel("dates", len(opt.Dates), n); err != nil {
 			return nil, err
 		}
-		dates = make([]pbDate, n)
+		dates = make([]time.Time, n)
 		for i, s := range opt.Dates {
-			d, ok := pbParseDate(s)
+			d, ok := parseTradeDate(s)
 			if !ok {
 				return nil, invalid("dates", "item %d (%q) must be YYYY-MM-DD or an RFC 3339 date-time", i, s)
 			}
@@ -238,16 +239,11 @@ func losingStreak(r []float64) (int, *toolkit.Float) {
 }
 
 // calendarSummary buckets r by month or ISO week of dates.
-func calendarSummary(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
+func calendarSummary(r []float64, dates []time.Time, weekly bool) *CalendarSummary {
 	n := len(r)
 	keys := make([]int, n)
 	for i, d := range dates {
-		if weekly {
-			y, wk := pbISOWeek(d)
-			keys[i] = y*100 + wk
-		} else {
-			keys[i] = d.year*100 + d.month
-		}
+		keys[i] = periodKey(d, weekly)
 	}
 	vals := r
 	if !slices.IsSorted(keys) {
@@ -286,7 +282,7 @@ func calendarSummary(r []float64, dates []pbDate, weekly bool) *CalendarSummary 
 				wins++
 			}
 		}
-		period := pbPeriodName(keys[lo]/100, keys[lo]%100, weekly)
+		period := periodName(keys[lo], weekly)
 		cs.Periods = append(cs.Periods, PeriodBucket{
 			Period: period, Count: len(seg), WinRate: toolkit.Float(float64(wins) / float64(len(seg))),
 			Expectancy: toolkit.Float(mean), G: toolkit.Float(g), TotalR: toolkit.Float(total),

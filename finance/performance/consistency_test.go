@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/stretchr/testify/assert"
@@ -12,43 +11,59 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-func TestISOWeekMatchesTimePackage(t *testing.T) {
-	start := time.Date(1999, 12, 1, 0, 0, 0, 0, time.UTC)
-	for d := 0; d < 366*30; d++ {
-		tm := start.AddDate(0, 0, d)
-		wy, ww := tm.ISOWeek()
-		gy, gw := pbISOWeek(pbDate{tm.Year(), int(tm.Month()), tm.Day()})
-		require.Equal(t, [2]int{wy, ww}, [2]int{gy, gw}, tm.Format(time.DateOnly))
-		require.Equal(t, int(tm.Unix()/86400), pbDaysFromCivil(tm.Year(), int(tm.Month()), tm.Day()))
+// TestPeriodKeysAtYearEdges: months and ISO weeks (Monday first, week 1
+// holds the first Thursday) around year ends, by the date as written.
+func TestPeriodKeysAtYearEdges(t *testing.T) {
+	cases := []struct{ date, month, week string }{
+		{"2020-12-31", "2020-12", "2020-W53"},
+		{"2021-01-03", "2021-01", "2020-W53"},
+		{"2021-01-04", "2021-01", "2021-W01"},
+		{"2024-12-30", "2024-12", "2025-W01"},
+		{"2025-01-03T23:30:00-05:00", "2025-01", "2025-W01"},
+		{"2019-12-29", "2019-12", "2019-W52"},
+	}
+	for _, c := range cases {
+		d, ok := parseTradeDate(c.date)
+		require.True(t, ok, c.date)
+		assert.Equal(t, c.month, periodName(periodKey(d, false), false), c.date)
+		assert.Equal(t, c.week, periodName(periodKey(d, true), true), c.date)
 	}
 }
 
-func TestParseDateAgreesWithTimeParse(t *testing.T) {
-	cases := []string{
-		"2024-02-29", "2023-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-1-01", "20240101",
-		"2024-03-10T14:30:00Z", "2024-03-10t14:30:00z", "2024-03-10T14:30:00.123456+05:30",
-		"2024-03-10T23:59:59-08:00", "2024-03-10T24:00:00Z", "2024-03-10T12:60:00Z", "2024-03-10T12:00:00",
-		"2024-03-10T12:00:00+5:30", "2024-03-10T12:00:00.Z", "2024-03-10 12:00:00Z", "", "abcd-ef-gh",
-		"2024-03-10T12:00:00+24:00", "2024-03-10Z",
+func TestParseTradeDate(t *testing.T) {
+	cases := []struct {
+		in      string
+		ok      bool
+		y, m, d int
+	}{
+		{"2024-02-29", true, 2024, 2, 29},
+		{"2023-02-29", false, 0, 0, 0},
+		{"2024-13-01", false, 0, 0, 0},
+		{"2024-00-10", false, 0, 0, 0},
+		{"2024-04-31", false, 0, 0, 0},
+		{"2024-1-01", false, 0, 0, 0},
+		{"20240101", false, 0, 0, 0},
+		{"2024-03-10T14:30:00Z", true, 2024, 3, 10},
+		{"2024-03-10t14:30:00z", true, 2024, 3, 10}, // RFC 3339 allows lower case; Go's layout does not
+		{"2024-03-10T14:30:00.123456+05:30", true, 2024, 3, 10},
+		{"2024-03-10T23:59:59-08:00", true, 2024, 3, 10}, // the date as written, not in UTC
+		{"2024-03-10T24:00:00Z", false, 0, 0, 0},
+		{"2024-03-10T12:60:00Z", false, 0, 0, 0},
+		{"2024-03-10T12:00:00", false, 0, 0, 0},
+		{"2024-03-10T12:00:00+5:30", false, 0, 0, 0},
+		{"2024-03-10T12:00:00.Z", false, 0, 0, 0},
+		{"2024-03-10T12:00:00,5Z", false, 0, 0, 0}, // RFC 3339 has no decimal comma; Go accepts one
+		{"2024-03-10 12:00:00Z", false, 0, 0, 0},
+		{"", false, 0, 0, 0},
+		{"abcd-ef-gh", false, 0, 0, 0},
+		{"2024-03-10T12:00:00+24:00", false, 0, 0, 0}, // RFC 3339 offsets stop at 23; Go accepts 24
+		{"2024-03-10Z", false, 0, 0, 0},
 	}
-	for _, s := range cases {
-		d, ok := pbParseDate(s)
-		layout := time.RFC3339Nano
-		if len(s) == 10 {
-			layout = time.DateOnly
-		}
-		tm, err := time.Parse(layout, s)
-		switch s {
-		case "2024-03-10t14:30:00z": // RFC 3339 allows lower case; Go's layout does not
-			require.True(t, ok, s)
-			continue
-		case "2024-03-10T12:00:00+24:00": // RFC 3339 offsets stop at 23; Go accepts 24
-			require.False(t, ok, s)
-			continue
-		}
-		require.Equal(t, err == nil, ok, s)
+	for _, c := range cases {
+		d, ok := parseTradeDate(c.in)
+		require.Equal(t, c.ok, ok, c.in)
 		if ok {
-			assert.Equal(t, pbDate{tm.Year(), int(tm.Month()), tm.Day()}, d, s)
+			assert.Equal(t, [3]int{c.y, c.m, c.d}, [3]int{d.Year(), int(d.Month()), d.Day()}, c.in)
 		}
 	}
 }
