@@ -184,10 +184,10 @@ func simulateRange(steps []mcStep, seed uint64, trades, lo, hi int, finalLog, ma
 		sa, sb := streamSeed(seed, uint64(i)), streamSeed(seed, uint64(i+1))
 		var la, pa, da, ra, lb, pb, db, rb float64
 		for range trades {
-			sa += golden
-			sb += golden
-			ja, _ := bits.Mul64(mixState(sa), n)
-			jb, _ := bits.Mul64(mixState(sb), n)
+			sa += splitMixIncrement
+			sb += splitMixIncrement
+			ja, _ := bits.Mul64(splitMix(sa), n)
+			jb, _ := bits.Mul64(splitMix(sb), n)
 			a, b := steps[ja], steps[jb]
 			la += a.lg
 			lb += b.lg
@@ -205,8 +205,8 @@ func simulateRange(steps []mcStep, seed uint64, trades, lo, hi int, finalLog, ma
 		s := streamSeed(seed, uint64(i))
 		var l, p, d, rs float64
 		for range trades {
-			s += golden
-			j, _ := bits.Mul64(mixState(s), n)
+			s += splitMixIncrement
+			j, _ := bits.Mul64(splitMix(s), n)
 			st := steps[j]
 			l += st.lg
 			rs += st.r
@@ -217,16 +217,6 @@ func simulateRange(steps []mcStep, seed uint64, trades, lo, hi int, finalLog, ma
 	}
 }
 
-// golden is the splitmix64 increment (2^64/φ, odd).
-const golden = 0x9e3779b97f4a7c15
-
-// mixState is the splitmix64 output function applied to an advanced state.
-func mixState(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // streamSeed derives the splitmix64 state of simulation i from the seed:
 // two rounds of the splitmix64 finaliser over seed and index, so that
 // neighbouring seeds and indexes start far apart in the sequence.
@@ -235,7 +225,7 @@ func streamSeed(seed, i uint64) uint64 {
 }
 
 // mix64 is the splitmix64 output function (Stafford variant 13).
-func mix64(z uint64) uint64 { return mixState(z + golden) }
+func mix64(z uint64) uint64 { return splitMix(z + splitMixIncrement) }
 
 // summarizeMonteCarlo turns per-path results into the published figures.
 func summarizeMonteCarlo(start, risk float64, seed uint64, trades int, finalLog, maxDD, finalR []float64) MonteCarlo {

@@ -77,8 +77,8 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 		state := streamSeed(seed, uint64(i))
 		e, peak, mdd := start, start, 0.0
 		for range trades {
-			state += golden
-			hi, _ := bits.Mul64(mixState(state), uint64(len(r)))
+			state += splitMixIncrement
+			hi, _ := bits.Mul64(splitMix(state), uint64(len(r)))
 			e *= 1 + risk*r[hi]
 			peak = math.Max(peak, e)
 			mdd = math.Max(mdd, 1-e/peak)
