@@ -3,35 +3,14 @@ package catalog
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"fmt"
-	"math"
-	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// The -update flag rewrites the golden files. It is registered only if no
-// other test file of the package registered it first, so several families
-// can share it.
-var _ = func() bool {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files under testdata")
-	}
-	return true
-}()
-
-func pbUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const statisticsGoldenFile = "testdata/performance_statistics.json"
 
@@ -89,64 +68,7 @@ func TestPerformanceStatisticsGolden(t *testing.T) {
 		require.NoError(t, err, c.name)
 		got[c.name] = out
 	}
-	if pbUpdating() {
-		b, err := json.MarshalIndent(got, "", "  ")
-		require.NoError(t, err)
-		require.NoError(t, os.MkdirAll(filepath.Dir(statisticsGoldenFile), 0o755))
-		require.NoError(t, os.WriteFile(statisticsGoldenFile, append(b, '\n'), 0o644))
-	}
-	raw, err := os.ReadFile(statisticsGoldenFile)
-	require.NoError(t, err, "run go test -update to create the golden file")
-	var want map[string]any
-	require.NoError(t, json.Unmarshal(raw, &want))
-	require.Len(t, want, len(statisticsGoldenCalls))
-	for _, c := range statisticsGoldenCalls {
-		var g any
-		require.NoError(t, json.Unmarshal(got[c.name], &g))
-		pbCompareJSON(t, c.name, want[c.name], g)
-	}
-}
-
-// pbCompareJSON compares decoded JSON, numbers (and decimal strings) with
-// a relative tolerance of 1e-9 to absorb last-bit differences across
-// architectures (FMA on arm64).
-func pbCompareJSON(t *testing.T, path string, want, got any) {
-	t.Helper()
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !assert.True(t, ok, "%s: want an object", path) {
-			return
-		}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		assert.Len(t, g, len(w), "%s: keys", path)
-		for _, k := range keys {
-			pbCompareJSON(t, path+"."+k, w[k], g[k])
-		}
-	case []any:
-		g, ok := got.([]any)
-		if !assert.True(t, ok, "%s: want an array", path) || !assert.Len(t, g, len(w), path) {
-			return
-		}
-		for i := range w {
-			pbCompareJSON(t, fmt.Sprintf("%s[%d]", path, i), w[i], g[i])
-		}
-	case string:
-		wf, err1 := strconv.ParseFloat(w, 64)
-		gs, _ := got.(string)
-		gf, err2 := strconv.ParseFloat(gs, 64)
-		if err1 == nil && err2 == nil {
-			assert.InDelta(t, wf, gf, 1e-9*math.Max(1, math.Abs(wf)), path)
-			return
-		}
-		assert.Equal(t, w, got, path)
-	default:
-		assert.Equal(t, want, got, path)
-	}
+	golden.Check(t, statisticsGoldenFile, got)
 }
 
 func TestPerformanceStatisticsToolsAreRegistered(t *testing.T) {

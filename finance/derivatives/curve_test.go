@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
@@ -48,7 +49,7 @@ func TestAnalyzeFuturesCurveContango(t *testing.T) {
 	assert.InDelta(t, bl, float64(res.SlopePct), 1e-12)
 	assert.Nil(t, res.Basis)
 	assert.Nil(t, res.Front.DaysToExpiry)
-	checkGolden(t, "curve_cl.json", res)
+	golden.Check(t, "testdata/curve_cl.json", res)
 }
 
 func TestAnalyzeFuturesCurveShapes(t *testing.T) {

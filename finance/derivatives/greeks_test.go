@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -98,7 +99,7 @@ func TestAnalyzeGreeksChain(t *testing.T) {
 	assert.InDelta(t, 600.0/1300, float64(*tt.PutCallVolume), 1e-15)
 	assert.InDelta(t, 4000.0/7500, float64(*tt.PutCallOI), 1e-15)
 
-	checkGolden(t, "greeks_chain.json", res)
+	golden.Check(t, "testdata/greeks_chain.json", res)
 }
 
 func TestAnalyzeGreeksInputs(t *testing.T) {

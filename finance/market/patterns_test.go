@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -254,5 +255,5 @@ func TestDetectPatternsValidation(t *testing.T) {
 func TestDetectPatternsGolden(t *testing.T) {
 	r, err := DetectPatterns(randomBars(42, 400, 0.015), PatternOptions{})
 	require.NoError(t, err)
-	checkGoldenB(t, "patterns.json", r)
+	golden.Check(t, "testdata/patterns.json", r)
 }

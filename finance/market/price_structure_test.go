@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -229,7 +230,7 @@ func TestPriceStructureValidation(t *testing.T) {
 func TestPriceStructureGolden(t *testing.T) {
 	r, err := AnalyzePriceStructure(randomBars(43, 300, 0.015), PriceStructureOptions{})
 	require.NoError(t, err)
-	checkGoldenB(t, "price_structure.json", r)
+	golden.Check(t, "testdata/price_structure.json", r)
 }
 
 func TestStructuralBreakGolden(t *testing.T) {
@@ -240,7 +241,7 @@ func TestStructuralBreakGolden(t *testing.T) {
 	}
 	r, err := DetectStructuralBreak(bars, BreakOptions{})
 	require.NoError(t, err)
-	checkGoldenB(t, "structural_break.json", r)
+	golden.Check(t, "testdata/structural_break.json", r)
 }
 
 // TestWindowExtremesMatchBruteForce checks the monotonic-deque window
