@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
@@ -133,14 +134,14 @@ type DrawdownSection struct {
 // drawdown, what-if and variance-killer analyses of r and gives a verdict
 // by AssessVerdictRule. Errors: fewer than 5 R values, non-finite values,
 // starting_equity <= 0, pnl_values of another length (Invalid); more than
-// toolkit.MaxValues values (TooLarge).
+// 100,000 values (TooLarge).
 func AssessSystem(in AssessInput) (Assessment, error) {
 	r := []float64(in.RMultiples)
 	if err := performance.ValidateSeries("r_multiples", r, MinAssessTrades); err != nil {
 		return Assessment{}, err
 	}
-	if len(in.PnLValues) > toolkit.MaxValues {
-		return Assessment{}, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", toolkit.MaxValues, len(in.PnLValues))
+	if len(in.PnLValues) > limits.MaxItems {
+		return Assessment{}, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", limits.MaxItems, len(in.PnLValues))
 	}
 	start := DefaultStartingEquity
 	if in.StartingEquity != nil {

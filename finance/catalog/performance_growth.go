@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -169,8 +170,8 @@ func winLossTool() Tool {
 	return NewTool(Spec{Name: "analyze_win_loss", Operation: "analyze_win_loss", Category: performanceCategory,
 		Description: "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."},
 		func(_ context.Context, _ Call, in winLossInput) (any, error) {
-			if len(in.PnLValues) > toolkit.MaxValues {
-				return nil, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", toolkit.MaxValues, len(in.PnLValues))
+			if len(in.PnLValues) > limits.MaxItems {
+				return nil, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", limits.MaxItems, len(in.PnLValues))
 			}
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
@@ -204,9 +205,9 @@ func whatIfTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			minItems(s, "r_multiples", 2)
-			intRange(s, "remove_count", 1, toolkit.MaxValues)
+			intRange(s, "remove_count", 1, limits.MaxItems)
 			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
-			setDefault(intRange(s, "skip_after_losses", 1, toolkit.MaxValues), performance.DefaultSkipAfterLosses)
+			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
 			setDefault(prop(s, "loss_cap"), "1")
 			setDefault(prop(s, "winner_scale"), "0.9")
 		})
@@ -225,7 +226,7 @@ func rollingGTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			minItems(s, "r_multiples", 2)
-			setDefault(intRange(s, "window_size", 2, toolkit.MaxValues), performance.DefaultWindowSize)
+			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
 		})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -101,7 +102,7 @@ func TestPerformanceGrowthToolsJSON(t *testing.T) {
 }
 
 func TestPerformanceGrowthToolsBadInput(t *testing.T) {
-	big := "[" + strings.Repeat(`"1",`, toolkit.MaxValues) + `"1"]`
+	big := "[" + strings.Repeat(`"1",`, limits.MaxItems) + `"1"]`
 	cases := []struct {
 		tool, args, msg string
 		kind            toolkit.Kind

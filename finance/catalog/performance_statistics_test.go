@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/golden"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -150,7 +151,7 @@ func TestPerformanceStatisticsBadInput(t *testing.T) {
 }
 
 func TestPerformanceStatisticsTooLarge(t *testing.T) {
-	big := "[" + strings.Repeat(`"1",`, toolkit.MaxValues) + `"1"]`
+	big := "[" + strings.Repeat(`"1",`, limits.MaxItems) + `"1"]`
 	for _, c := range []struct{ tool, args string }{
 		{"analyze_confidence", `{"r_multiples":` + big + `}`},
 		{"analyze_distribution", `{"r_multiples":` + big + `}`},

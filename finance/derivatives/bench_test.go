@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -147,12 +148,12 @@ func BenchmarkCheckCompliance(b *testing.B) {
 }
 
 func TestTooManyItems(t *testing.T) {
-	_, err := AnalyzeGreeks(GreeksInput{UnderlyingPrice: amt("1"), AsOf: "2024-01-01", Chain: make([]OptionRecord, toolkit.MaxValues+1)})
+	_, err := AnalyzeGreeks(GreeksInput{UnderlyingPrice: amt("1"), AsOf: "2024-01-01", Chain: make([]OptionRecord, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = CalculateMargin(MarginInput{Positions: make([]MarginPosition, toolkit.MaxValues+1)})
+	_, err = CalculateMargin(MarginInput{Positions: make([]MarginPosition, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = AnalyzeFuturesCurve(CurveInput{Contracts: make([]CurveContract, toolkit.MaxValues+1)})
+	_, err = AnalyzeFuturesCurve(CurveInput{Contracts: make([]CurveContract, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = CheckCompliance(ComplianceInput{Equity: amt("1"), Positions: make([]Holding, toolkit.MaxValues+1)}, finance.AgentLimits{})
+	_, err = CheckCompliance(ComplianceInput{Equity: amt("1"), Positions: make([]Holding, limits.MaxItems+1)}, finance.AgentLimits{})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
 }

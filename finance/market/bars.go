@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Bar is one OHLCV bar. On the wire every field is a decimal string
@@ -20,8 +21,8 @@ type Bar struct {
 // below low, and volume must not be negative. The error names the field
 // (as "<field>[<index>]") and the rule.
 func ValidateBars(field string, bars []Bar) error {
-	if len(bars) > toolkit.MaxValues {
-		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d bars are accepted", field, toolkit.MaxValues)
+	if len(bars) > limits.MaxItems {
+		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d bars are accepted", field, limits.MaxItems)
 	}
 	for i, b := range bars {
 		switch {

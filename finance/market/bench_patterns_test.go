@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/require"
 )
 
@@ -40,10 +41,10 @@ func BenchmarkAnalyzePriceStructure5000(b *testing.B) {
 	}
 }
 
-// TestBarToolsRejectTooManyBars: more than toolkit.MaxValues bars is
+// TestBarToolsRejectTooManyBars: more than limits.MaxItems bars is
 // TooLarge for each analysis.
 func TestBarToolsRejectTooManyBars(t *testing.T) {
-	bars := make([]Bar, toolkit.MaxValues+1)
+	bars := make([]Bar, limits.MaxItems+1)
 	for i := range bars {
 		bars[i] = Bar{Open: 1, High: 1, Low: 1, Close: 1}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
@@ -163,7 +164,7 @@ func TestBootstrapCoverage(t *testing.T) {
 }
 
 func TestConfidenceBadInput(t *testing.T) {
-	big := make([]float64, toolkit.MaxValues+1)
+	big := make([]float64, limits.MaxItems+1)
 	cases := []struct {
 		name string
 		r    []float64

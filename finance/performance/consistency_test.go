@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
@@ -178,7 +179,7 @@ func TestConsistencyBadInput(t *testing.T) {
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01"}}, toolkit.Invalid, "dates: must have the same length as r_multiples (3), got 1"},
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01", "", "2024-01-03"}}, toolkit.Invalid, `dates: item 1 ("") must be YYYY-MM-DD`},
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01", "2024-02-30", "2024-01-03"}}, toolkit.Invalid, "dates: item 1"},
-		{r, ConsistencyOptions{Dates: make([]string, toolkit.MaxValues+1)}, toolkit.TooLarge, "dates: at most"},
+		{r, ConsistencyOptions{Dates: make([]string, limits.MaxItems+1)}, toolkit.TooLarge, "dates: at most"},
 	} {
 		_, err := AnalyzeConsistency(c.r, c.opt)
 		require.Error(t, err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -111,7 +112,7 @@ func TestDrawdownBadInput(t *testing.T) {
 		{"inf", func() error { _, err := AnalyzeDrawdown([]float64{math.Inf(1)}, 1, nil); return err }, "equity_values: item 0 must be a finite", toolkit.Invalid},
 		{"nan net profit", func() error { np := math.NaN(); _, err := AnalyzeDrawdown([]float64{1}, 1, &np); return err }, "net_profit", toolkit.Invalid},
 		{"risk", func() error { _, err := AnalyzeDrawdownR([]float64{1}, 1, 0, nil); return err }, "risk_per_trade", toolkit.Invalid},
-		{"too large", func() error { _, err := AnalyzeDrawdown(make([]float64, toolkit.MaxValues+1), 1, nil); return err }, "equity_values: at most", toolkit.TooLarge},
+		{"too large", func() error { _, err := AnalyzeDrawdown(make([]float64, limits.MaxItems+1), 1, nil); return err }, "equity_values: at most", toolkit.TooLarge},
 		{"peak-valley start", func() error { _, err := DetectPeakValley([]float64{1}, -1); return err }, "starting_equity", toolkit.Invalid},
 		{"peak-valley empty", func() error { _, err := DetectPeakValley(nil, 1); return err }, "equity_values: needs at least 1", toolkit.Invalid},
 		{"recovery empty", func() error { _, err := AnalyzeRecovery(nil, 0, 0); return err }, "r_multiples: needs at least 1", toolkit.Invalid},

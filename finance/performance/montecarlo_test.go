@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -154,7 +155,7 @@ func TestMonteCarloBadInput(t *testing.T) {
 	}{
 		{"too few", []float64{1}, nil, toolkit.Invalid, "r_multiples: needs at least 2"},
 		{"inf", []float64{1, math.Inf(1)}, nil, toolkit.Invalid, "r_multiples: item 1"},
-		{"too many values", make([]float64, toolkit.MaxValues+1), nil, toolkit.TooLarge, "r_multiples: at most"},
+		{"too many values", make([]float64, limits.MaxItems+1), nil, toolkit.TooLarge, "r_multiples: at most"},
 		{"sims over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.NumSimulations = 10001 }, toolkit.Invalid, "num_simulations: must be between 1 and 10000"},
 		{"sims negative", []float64{1, -1}, func(o *MonteCarloOptions) { o.NumSimulations = -1 }, toolkit.Invalid, "num_simulations"},
 		{"trades over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.TradesPerSimulation = 1001 }, toolkit.Invalid, "trades_per_simulation: must be between 1 and 1000"},

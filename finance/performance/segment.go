@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Segmentation keys of SegmentTrades.
@@ -84,8 +85,8 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	if by == "" {
 		by = SegmentBySymbol
 	}
-	if len(trades) > toolkit.MaxValues {
-		return nil, toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", toolkit.MaxValues)
+	if len(trades) > limits.MaxItems {
+		return nil, toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", limits.MaxItems)
 	}
 	if len(trades) == 0 {
 		return nil, invalid("trades", "needs at least 1 trade")

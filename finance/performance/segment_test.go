@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -97,7 +98,7 @@ func TestSegmentBadInput(t *testing.T) {
 		{sampleTrades(), "hour", toolkit.Invalid, "segment_by: must be one of"},
 		{[]SegmentTrade{{PnLR: math.NaN()}}, "", toolkit.Invalid, "trades: item 0: pnl_r must be a finite"},
 		{[]SegmentTrade{{PnLR: 1, DayOfWeek: dayPtr(7)}}, "", toolkit.Invalid, "trades: item 0: day_of_week must be 0"},
-		{make([]SegmentTrade, toolkit.MaxValues+1), "", toolkit.TooLarge, "trades: at most"},
+		{make([]SegmentTrade, limits.MaxItems+1), "", toolkit.TooLarge, "trades: at most"},
 	} {
 		_, err := SegmentTrades(c.trades, c.by)
 		require.Error(t, err)
