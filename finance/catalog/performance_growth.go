@@ -14,6 +14,12 @@ import (
 // performanceCategory is the category of the R-multiple analytics tools.
 const performanceCategory = "performance"
 
+// performanceSpec returns the Spec of an R-multiple analytics tool, billed
+// under its own name.
+func performanceSpec(name, description string) Spec {
+	return Spec{Name: name, Description: description, Category: performanceCategory, Operation: name}
+}
+
 // performanceGrowthTools returns the R-multiple tools about equity growth
 // (docs/tools-performance-growth.md): Monte Carlo, Kelly, drawdown, win/loss,
 // what-if, variance killers, rolling G, equity curve, system score,
@@ -44,26 +50,24 @@ type monteCarloInput struct {
 }
 
 func monteCarloTool() Tool {
-	return NewTool(Spec{Name: "run_monte_carlo", Operation: "run_monte_carlo", Category: performanceCategory,
-		Description: "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."},
+	return NewTool(performanceSpec("run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
 		func(_ context.Context, _ Call, in monteCarloInput) (any, error) {
-			opt := performance.MonteCarloOptions{StartingEquity: in.StartingEquity.Float64(), Seed: in.Seed, SeedSource: randomSeed}
-			opt.NumSimulations = intOr(in.NumSimulations, performance.DefaultSimulations)
-			opt.TradesPerSimulation = intOr(in.TradesPerSimulation, performance.DefaultTradesPerSimulation)
-			risk, err := positiveOr("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
-			if err != nil {
-				return nil, err
-			}
-			opt.RiskPerTrade = risk
-			return performance.RunMonteCarlo(in.RMultiples, opt)
+			return performance.RunMonteCarlo(in.RMultiples, performance.MonteCarloOptions{
+				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
+				TradesPerSimulation: in.TradesPerSimulation, RiskPerTrade: floatPtr(in.RiskPerTrade),
+				Seed: in.Seed, SeedSource: randomSeed,
+			})
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 2)
+			rMultiples(s, 2, "trade results in R, resampled with replacement")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
 			setDefault(intRange(s, "num_simulations", 1, performance.MaxSimulations), performance.DefaultSimulations)
+			describe(s, "num_simulations", "equity paths simulated")
 			setDefault(intRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation), performance.DefaultTradesPerSimulation)
+			describe(s, "trades_per_simulation", "trades drawn per path")
+			riskPerTrade(s)
 			intRange(s, "seed", 0, performance.MaxSeed)
 			describe(s, "seed", "optional seed; omitted: one is picked and echoed in the result")
-			setDefault(prop(s, "risk_per_trade"), "0.01")
 		})
 }
 
@@ -82,19 +86,15 @@ type kellyInput struct {
 }
 
 func kellyTool() Tool {
-	return NewTool(Spec{Name: "calculate_kelly", Operation: "calculate_kelly", Category: performanceCategory,
-		Description: "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."},
+	return NewTool(performanceSpec("calculate_kelly", "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."),
 		func(_ context.Context, _ Call, in kellyInput) (any, error) {
-			v, err := positivesOr([]string{"risk_per_trade", "ruin_drawdown"}, []*toolkit.Float{in.RiskPerTrade, in.RuinDrawdown},
-				[]float64{performance.DefaultRiskPerTrade, performance.DefaultRuinDrawdown})
-			if err != nil {
-				return nil, err
-			}
-			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{RiskPerTrade: v[0], RuinDrawdown: v[1]})
+			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{
+				RiskPerTrade: floatPtr(in.RiskPerTrade), RuinDrawdown: floatPtr(in.RuinDrawdown)})
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 2)
-			setDefault(prop(s, "risk_per_trade"), "0.01")
+			rMultiples(s, 2, "trade results in R")
+			riskPerTrade(s)
+			positiveDecimal(s, "ruin_drawdown", "loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half)")
 			setDefault(prop(s, "ruin_drawdown"), "0.5")
 		})
 }
@@ -108,34 +108,27 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return NewTool(Spec{Name: "analyze_drawdown", Operation: "analyze_drawdown", Category: performanceCategory,
-		Description: "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."},
+	return NewTool(performanceSpec("analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
 		func(_ context.Context, _ Call, in drawdownInput) (any, error) {
-			var np *float64
-			if in.NetProfit != nil {
-				v := float64(*in.NetProfit)
-				np = &v
-			}
-			start := in.StartingEquity.Float64()
+			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
 			switch {
 			case in.EquityValues != nil && in.RMultiples != nil:
 				return nil, toolkit.Errorf(toolkit.Invalid, "equity_values: give either equity_values or r_multiples, not both")
 			case in.EquityValues != nil:
 				return performance.AnalyzeDrawdown(in.EquityValues, start, np)
 			case in.RMultiples != nil:
-				risk, err := positiveOr("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
-				if err != nil {
-					return nil, err
-				}
-				return performance.AnalyzeDrawdownR(in.RMultiples, start, risk, np)
+				return performance.AnalyzeDrawdownR(in.RMultiples, start, floatPtr(in.RiskPerTrade), np)
 			}
 			return nil, toolkit.Errorf(toolkit.Invalid, "Missing required argument: equity_values (or r_multiples)")
 		},
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
+			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
 			minItems(s, "r_multiples", 1)
-			setDefault(prop(s, "risk_per_trade"), "0.01")
-			describe(s, "risk_per_trade", "with r_multiples: fraction of equity risked per 1R")
+			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
+			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity"+decimalText)
+			riskPerTrade(s)
 		})
 }
 
@@ -147,17 +140,19 @@ type killersInput struct {
 }
 
 func varianceKillersTool() Tool {
-	return NewTool(Spec{Name: "find_variance_killers", Operation: "find_variance_killers", Category: performanceCategory,
-		Description: "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."},
+	return NewTool(performanceSpec("find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."),
 		func(_ context.Context, _ Call, in killersInput) (any, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
-				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: intOr(in.TopN, performance.DefaultKillerCount)})
+				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 2)
+			rMultiples(s, 2, "trade results in R")
 			setDefault(intRange(s, "top_n", 1, performance.MaxKillerCount), performance.DefaultKillerCount)
+			describe(s, "top_n", "trades listed")
 			nonEmptyItems(s, "trade_ids")
+			describe(s, "trade_ids", "optional trade ids, parallel to r_multiples")
 			nonEmptyItems(s, "symbols")
+			describe(s, "symbols", "optional symbols, parallel to r_multiples")
 		})
 }
 
@@ -167,17 +162,13 @@ type winLossInput struct {
 }
 
 func winLossTool() Tool {
-	return NewTool(Spec{Name: "analyze_win_loss", Operation: "analyze_win_loss", Category: performanceCategory,
-		Description: "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."},
+	return NewTool(performanceSpec("analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."),
 		func(_ context.Context, _ Call, in winLossInput) (any, error) {
-			if len(in.PnLValues) > limits.MaxItems {
-				return nil, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", limits.MaxItems, len(in.PnLValues))
-			}
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 1)
-			describe(s, "pnl_values", "optional P&L of each trade in currency, parallel to r_multiples")
+			rMultiples(s, 1, "trade results in R")
+			describe(s, "pnl_values", "optional P&L of each trade in currency units, parallel to r_multiples")
 		})
 }
 
@@ -190,25 +181,22 @@ type whatIfInput struct {
 }
 
 func whatIfTool() Tool {
-	return NewTool(Spec{Name: "run_what_if", Operation: "run_what_if", Category: performanceCategory,
-		Description: "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."},
+	return NewTool(performanceSpec("run_what_if", "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."),
 		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
-			v, err := positivesOr([]string{"loss_cap", "winner_scale"}, []*toolkit.Float{in.LossCap, in.WinnerScale},
-				[]float64{performance.DefaultLossCap, performance.DefaultWinnerScale})
-			if err != nil {
-				return nil, err
-			}
 			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
-				RemoveCount: intOr(in.RemoveCount, 0), LossCap: v[0], WinnerScale: v[1],
-				SkipAfterLosses: intOr(in.SkipAfterLosses, performance.DefaultSkipAfterLosses),
+				RemoveCount: in.RemoveCount, LossCap: floatPtr(in.LossCap), WinnerScale: floatPtr(in.WinnerScale),
+				SkipAfterLosses: in.SkipAfterLosses,
 			})
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 2)
+			rMultiples(s, 2, "trade results in R, oldest first")
 			intRange(s, "remove_count", 1, limits.MaxItems)
 			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
 			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
+			describe(s, "skip_after_losses", "losing streak (in trades) after which the next trade is skipped")
+			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R, > 0")
 			setDefault(prop(s, "loss_cap"), "1")
+			positiveDecimal(s, "winner_scale", "factor applied to every winning R, > 0 (0.9 = winners 10 % smaller)")
 			setDefault(prop(s, "winner_scale"), "0.9")
 		})
 }
@@ -219,14 +207,14 @@ type rollingGInput struct {
 }
 
 func rollingGTool() Tool {
-	return NewTool(Spec{Name: "calculate_rolling_g", Operation: "calculate_rolling_g", Category: performanceCategory,
-		Description: "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."},
+	return NewTool(performanceSpec("calculate_rolling_g", "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."),
 		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
-			return performance.CalculateRollingG(in.RMultiples, intOr(in.WindowSize, performance.DefaultWindowSize))
+			return performance.CalculateRollingG(in.RMultiples, in.WindowSize)
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 2)
+			rMultiples(s, 2, "trade results in R, oldest first")
 			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
+			describe(s, "window_size", "trades per window, at most N")
 		})
 }
 
@@ -238,24 +226,17 @@ type equityCurveInput struct {
 }
 
 func equityCurveTool() Tool {
-	return NewTool(Spec{Name: "calculate_equity_curve", Operation: "calculate_equity_curve", Category: performanceCategory,
-		Description: "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."},
+	return NewTool(performanceSpec("calculate_equity_curve", "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."),
 		func(_ context.Context, _ Call, in equityCurveInput) (any, error) {
-			start := performance.DefaultInitialEquity
-			if in.StartingEquity != nil {
-				start = in.StartingEquity.Float64()
-			}
-			v, err := positivesOr([]string{"risk_per_trade", "trades_per_year"}, []*toolkit.Float{in.RiskPerTrade, in.TradesPerYear},
-				[]float64{performance.DefaultRiskPerTrade, 0})
-			if err != nil {
-				return nil, err
-			}
-			return performance.CalculateEquityCurve(in.RMultiples, start, v[0], v[1])
+			return performance.CalculateEquityCurve(in.RMultiples, amountFloat(in.StartingEquity),
+				floatPtr(in.RiskPerTrade), floatPtr(in.TradesPerYear))
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 1)
+			rMultiples(s, 1, "trade results in R, oldest first")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
 			setDefault(prop(s, "starting_equity"), "100000")
-			setDefault(prop(s, "risk_per_trade"), "0.01")
+			riskPerTrade(s)
+			positiveDecimal(s, "trades_per_year", "trades per year, > 0; adds the CAGR")
 		})
 }
 
@@ -264,12 +245,11 @@ type rOnlyInput struct {
 }
 
 func systemScoreTool() Tool {
-	return NewTool(Spec{Name: "calculate_system_score", Operation: "calculate_system_score", Category: performanceCategory,
-		Description: "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."},
+	return NewTool(performanceSpec("calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."),
 		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
-		func(s *jsonschema.Schema) { minItems(s, "r_multiples", 2) })
+		func(s *jsonschema.Schema) { rMultiples(s, 2, "trade results in R, oldest first") })
 }
 
 type peakValleyInput struct {
@@ -278,12 +258,15 @@ type peakValleyInput struct {
 }
 
 func peakValleyTool() Tool {
-	return NewTool(Spec{Name: "detect_peak_valley", Operation: "detect_peak_valley", Category: performanceCategory,
-		Description: "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."},
+	return NewTool(performanceSpec("detect_peak_valley", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."),
 		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
 			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
 		},
-		func(s *jsonschema.Schema) { minItems(s, "equity_values", 1) })
+		func(s *jsonschema.Schema) {
+			minItems(s, "equity_values", 1)
+			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
+		})
 }
 
 type recoveryInput struct {
@@ -293,57 +276,22 @@ type recoveryInput struct {
 }
 
 func recoveryTool() Tool {
-	return NewTool(Spec{Name: "analyze_recovery", Operation: "analyze_recovery", Category: performanceCategory,
-		Description: "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."},
+	return NewTool(performanceSpec("analyze_recovery", "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."),
 		func(_ context.Context, _ Call, in recoveryInput) (any, error) {
-			initial := performance.DefaultInitialEquity
-			if in.InitialEquity != nil {
-				if initial = in.InitialEquity.Float64(); initial <= 0 {
-					return nil, toolkit.Errorf(toolkit.Invalid, "initial_equity: must be greater than 0, got %s", in.InitialEquity)
-				}
-			}
-			risk, err := positiveOr("risk_per_trade", in.RiskPerTrade, performance.DefaultRiskPerTrade)
-			if err != nil {
-				return nil, err
-			}
-			return performance.AnalyzeRecovery(in.RMultiples, initial, risk)
+			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
 		},
 		func(s *jsonschema.Schema) {
-			minItems(s, "r_multiples", 1)
+			rMultiples(s, 1, "trade results in R, oldest first")
+			positiveDecimal(s, "initial_equity", "starting account equity in currency units, > 0")
 			setDefault(prop(s, "initial_equity"), "100000")
-			setDefault(prop(s, "risk_per_trade"), "0.01")
+			riskPerTrade(s)
 		})
 }
 
-// intOr returns *p or def when p is nil.
-func intOr(p *int, def int) int {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
-// positiveOr returns *p or def when p is nil. A given value must be > 0:
-// the Go APIs read 0 as "use the default", so a 0 here is rejected.
-func positiveOr(field string, p *toolkit.Float, def float64) (float64, error) {
-	if p == nil {
-		return def, nil
-	}
-	if *p <= 0 {
-		return 0, toolkit.Errorf(toolkit.Invalid, "%s: must be greater than 0, got %v", field, float64(*p))
-	}
-	return float64(*p), nil
-}
-
-// positivesOr resolves several optional positive inputs at once.
-func positivesOr(fields []string, ps []*toolkit.Float, defs []float64) ([]float64, error) {
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		v, err := positiveOr(fields[i], p, defs[i])
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
+// riskPerTrade documents risk_per_trade: the fraction of equity risked per
+// 1R, 0 < f < 1, default 0.01. The schema states the lower bound; the tool
+// checks the upper one.
+func riskPerTrade(s *jsonschema.Schema) {
+	positiveDecimal(s, "risk_per_trade", "fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %)")
+	setDefault(prop(s, "risk_per_trade"), "0.01")
 }

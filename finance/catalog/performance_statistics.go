@@ -98,16 +98,7 @@ func performanceStatisticsTools() []Tool {
 	return []Tool{
 		NewTool(performanceSpec("analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
 			func(_ context.Context, _ Call, in confidenceArgs) (any, error) {
-				opt := performance.ConfidenceOptions{}
-				if in.Confidence != nil {
-					opt.Level = float64(*in.Confidence)
-					if opt.Level == 0 {
-						opt.Level = -1 // explicit 0 is out of range, not "default"
-					}
-				}
-				if in.BootstrapSamples != nil {
-					opt.Samples = *in.BootstrapSamples
-				}
+				opt := performance.ConfidenceOptions{Level: floatPtr(in.Confidence), Samples: in.BootstrapSamples}
 				if in.Seed != nil {
 					opt.Seed = *in.Seed
 				}
@@ -120,11 +111,7 @@ func performanceStatisticsTools() []Tool {
 			}),
 		NewTool(performanceSpec("analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
 			func(_ context.Context, _ Call, in consistencyArgs) (any, error) {
-				opt := performance.ConsistencyOptions{Dates: in.Dates}
-				if in.WindowSize != nil {
-					opt.WindowSize = *in.WindowSize
-				}
-				return performance.AnalyzeConsistency(in.RMultiples, opt)
+				return performance.AnalyzeConsistency(in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
 			},
 			func(s *jsonschema.Schema) {
 				minItems(s, "r_multiples", 2)
@@ -132,11 +119,7 @@ func performanceStatisticsTools() []Tool {
 			}),
 		NewTool(performanceSpec("analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (any, error) {
-				lags := 0
-				if in.Lags != nil {
-					lags = *in.Lags
-				}
-				return performance.AnalyzeSerialCorrelation(in.RMultiples, lags)
+				return performance.AnalyzeSerialCorrelation(in.RMultiples, in.Lags)
 			},
 			func(s *jsonschema.Schema) {
 				minItems(s, "r_multiples", 3)
@@ -144,11 +127,7 @@ func performanceStatisticsTools() []Tool {
 			}),
 		NewTool(performanceSpec("analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (any, error) {
-				k := 0
-				if in.BucketCount != nil {
-					k = *in.BucketCount
-				}
-				return performance.AnalyzeDistribution(in.RMultiples, k)
+				return performance.AnalyzeDistribution(in.RMultiples, in.BucketCount)
 			},
 			func(s *jsonschema.Schema) {
 				minItems(s, "r_multiples", 2)
@@ -156,15 +135,9 @@ func performanceStatisticsTools() []Tool {
 			}),
 		NewTool(performanceSpec("analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
 			func(_ context.Context, _ Call, in riskAdjustedArgs) (any, error) {
-				opt := performance.RiskAdjustedOptions{}
+				opt := performance.RiskAdjustedOptions{TradesPerYear: floatPtr(in.TradesPerYear)}
 				if in.TargetR != nil {
 					opt.TargetR = float64(*in.TargetR)
-				}
-				if in.TradesPerYear != nil {
-					if *in.TradesPerYear <= 0 {
-						return nil, toolkit.Errorf(toolkit.Invalid, "trades_per_year: must be greater than 0")
-					}
-					opt.TradesPerYear = float64(*in.TradesPerYear)
 				}
 				return performance.AnalyzeRiskAdjusted(in.RMultiples, opt)
 			},
@@ -242,18 +215,4 @@ func performanceStatisticsTools() []Tool {
 				intAtLeast(s, "indicator_confluence", 0)
 			}),
 	}
-}
-
-// performanceSpec returns the Spec of a free performance tool.
-func performanceSpec(name, description string) Spec {
-	return Spec{Name: name, Description: description, Category: performanceCategory, Operation: name}
-}
-
-// floatPtr converts an optional toolkit.Float.
-func floatPtr(f *toolkit.Float) *float64 {
-	if f == nil {
-		return nil
-	}
-	v := float64(*f)
-	return &v
 }

@@ -86,7 +86,7 @@ func BenchmarkWhatIf1k(b *testing.B) {
 func BenchmarkRollingG1k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := CalculateRollingG(bench1k, 10); err != nil {
+		if _, err := CalculateRollingG(bench1k, ref(10)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -95,7 +95,7 @@ func BenchmarkRollingG1k(b *testing.B) {
 func BenchmarkEquityCurve1k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := CalculateEquityCurve(bench1k, 100000, 0.01, 0); err != nil {
+		if _, err := CalculateEquityCurve(bench1k, ref(100000.0), ref(0.01), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -123,7 +123,7 @@ func BenchmarkPeakValley1k(b *testing.B) {
 func BenchmarkRecovery1k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeRecovery(bench1k, 0, 0); err != nil {
+		if _, err := AnalyzeRecovery(bench1k, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

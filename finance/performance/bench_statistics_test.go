@@ -58,7 +58,7 @@ func BenchmarkAnalyzeSerialCorrelation1000(b *testing.B) {
 	r := normalR(3, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeSerialCorrelation(r, 0); err != nil {
+		if _, err := AnalyzeSerialCorrelation(r, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -68,7 +68,7 @@ func BenchmarkAnalyzeDistribution1000(b *testing.B) {
 	r := normalR(4, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeDistribution(r, 0); err != nil {
+		if _, err := AnalyzeDistribution(r, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -78,7 +78,7 @@ func BenchmarkAnalyzeRiskAdjusted1000(b *testing.B) {
 	r := normalR(5, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeRiskAdjusted(r, RiskAdjustedOptions{TradesPerYear: 250}); err != nil {
+		if _, err := AnalyzeRiskAdjusted(r, RiskAdjustedOptions{TradesPerYear: ref(250.0)}); err != nil {
 			b.Fatal(err)
 		}
 	}

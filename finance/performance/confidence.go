@@ -24,14 +24,15 @@ const (
 	MaxConfidenceLevel = 0.999
 )
 
-// ConfidenceOptions configures AnalyzeConfidence. Zero values select the
-// defaults.
+// ConfidenceOptions configures AnalyzeConfidence. A nil option takes its
+// default.
 type ConfidenceOptions struct {
-	// Level is the two-sided confidence level in [0.5, 0.999]; 0 means 0.95.
-	Level float64
-	// Samples is the number of bootstrap resamples in [100, 10000]; 0 means
-	// 10000.
-	Samples int
+	// Level is the two-sided confidence level in [0.5, 0.999], a fraction;
+	// nil means 0.95.
+	Level *float64
+	// Samples is the number of bootstrap resamples in [100, 10000]; nil
+	// means 10000.
+	Samples *int
 	// Seed seeds the bootstrap; the same seed and input give bit-identical
 	// results on any number of cores.
 	Seed uint64
@@ -100,13 +101,7 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
-	level, samples := opt.Level, opt.Samples
-	if level == 0 {
-		level = DefaultConfidenceLevel
-	}
-	if samples == 0 {
-		samples = DefaultBootstrapSamples
-	}
+	level, samples := orDefault(opt.Level, DefaultConfidenceLevel), orDefault(opt.Samples, DefaultBootstrapSamples)
 	if !(level >= MinConfidenceLevel && level <= MaxConfidenceLevel) {
 		return nil, invalid("confidence", "must be between %v and %v", MinConfidenceLevel, MaxConfidenceLevel)
 	}

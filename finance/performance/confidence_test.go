@@ -22,7 +22,7 @@ func assertRel(t *testing.T, want, got float64, tol float64, msg ...any) {
 }
 
 func TestConfidenceClosedForms(t *testing.T) {
-	res, err := AnalyzeConfidence(publishedR, ConfidenceOptions{Seed: 1, Samples: 1000})
+	res, err := AnalyzeConfidence(publishedR, ConfidenceOptions{Seed: 1, Samples: ref(1000)})
 	require.NoError(t, err)
 	n := float64(len(publishedR))
 	mean := stat.Mean(publishedR, nil)
@@ -47,7 +47,7 @@ func TestConfidenceClosedForms(t *testing.T) {
 
 func TestConfidenceTCriticalCheckValue(t *testing.T) {
 	r := normalR(3, 30, 0.2, 1)
-	res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: 100})
+	res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: ref(100)})
 	require.NoError(t, err)
 	assert.InDelta(t, 2.0452, float64(res.TCritical), 5e-5) // t(0.975, 29)
 	assert.Empty(t, res.Warnings)
@@ -115,7 +115,7 @@ func TestConfidenceBootstrapSanity(t *testing.T) {
 }
 
 func TestConfidenceConstantSeries(t *testing.T) {
-	res, err := AnalyzeConfidence([]float64{0.5, 0.5, 0.5}, ConfidenceOptions{Samples: 100})
+	res, err := AnalyzeConfidence([]float64{0.5, 0.5, 0.5}, ConfidenceOptions{Samples: ref(100)})
 	require.NoError(t, err)
 	assert.Nil(t, res.TStatistic)
 	assert.Nil(t, res.PValueOneSided)
@@ -137,7 +137,7 @@ func TestBootstrapCoverage(t *testing.T) {
 			b, ti := 0, 0
 			for rep := w; rep < reps; rep += workers {
 				r := normalR(uint64(1000+rep), n, mu, 1)
-				res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: 1000, Seed: uint64(rep)})
+				res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: ref(1000), Seed: uint64(rep)})
 				if err != nil {
 					panic(err)
 				}
@@ -176,10 +176,10 @@ func TestConfidenceBadInput(t *testing.T) {
 		{"nan", []float64{1, math.NaN()}, ConfidenceOptions{}, toolkit.Invalid, "r_multiples: item 1 must be a finite"},
 		{"inf", []float64{math.Inf(1), 1}, ConfidenceOptions{}, toolkit.Invalid, "r_multiples: item 0"},
 		{"too many", big, ConfidenceOptions{}, toolkit.TooLarge, "r_multiples: at most"},
-		{"level", []float64{1, 2}, ConfidenceOptions{Level: 1.2}, toolkit.Invalid, "confidence: must be between"},
-		{"level nan", []float64{1, 2}, ConfidenceOptions{Level: math.NaN()}, toolkit.Invalid, "confidence:"},
-		{"samples high", []float64{1, 2}, ConfidenceOptions{Samples: 10001}, toolkit.Invalid, "bootstrap_samples: must be between"},
-		{"samples low", []float64{1, 2}, ConfidenceOptions{Samples: 99}, toolkit.Invalid, "bootstrap_samples:"},
+		{"level", []float64{1, 2}, ConfidenceOptions{Level: ref(1.2)}, toolkit.Invalid, "confidence: must be between"},
+		{"level nan", []float64{1, 2}, ConfidenceOptions{Level: ref(math.NaN())}, toolkit.Invalid, "confidence:"},
+		{"samples high", []float64{1, 2}, ConfidenceOptions{Samples: ref(10001)}, toolkit.Invalid, "bootstrap_samples: must be between"},
+		{"samples low", []float64{1, 2}, ConfidenceOptions{Samples: ref(99)}, toolkit.Invalid, "bootstrap_samples:"},
 	}
 	for _, c := range cases {
 		_, err := AnalyzeConfidence(c.r, c.opt)

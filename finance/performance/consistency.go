@@ -19,9 +19,9 @@ const (
 
 // ConsistencyOptions configures AnalyzeConsistency.
 type ConsistencyOptions struct {
-	// WindowSize is the rolling window in trades, 2..min(n, 1000); 0 means
-	// min(10, n).
-	WindowSize int
+	// WindowSize is the rolling window in trades, 2..min(n, 1000); nil
+	// means min(10, n).
+	WindowSize *int
 	// Dates are optional trade dates parallel to the R values
 	// ("YYYY-MM-DD" or RFC 3339); nil when absent.
 	Dates []string
@@ -108,10 +108,7 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		return nil, err
 	}
 	n := len(r)
-	w := opt.WindowSize
-	if w == 0 {
-		w = min(DefaultConsistencyWindow, n)
-	}
+	w := orDefault(opt.WindowSize, min(DefaultConsistencyWindow, n))
 	if w < 2 || w > n || w > MaxConsistencyWindow {
 		return nil, invalid("window_size", "must be between 2 and min(number of r_multiples, %d) = %d, got %d",
 			MaxConsistencyWindow, min(n, MaxConsistencyWindow), w)

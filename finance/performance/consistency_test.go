@@ -71,7 +71,7 @@ func TestParseTradeDate(t *testing.T) {
 
 func TestConsistencyClosedForms(t *testing.T) {
 	r := normalR(71, 103, 0.1, 1)
-	res, err := AnalyzeConsistency(r, ConsistencyOptions{WindowSize: 20})
+	res, err := AnalyzeConsistency(r, ConsistencyOptions{WindowSize: ref(20)})
 	require.NoError(t, err)
 	require.Equal(t, 84, res.WindowCount)
 	var means, gs []float64
@@ -123,7 +123,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 	for i := range steady {
 		steady[i] = []float64{1, -0.5}[i%2]
 	}
-	res, err = AnalyzeConsistency(steady, ConsistencyOptions{WindowSize: 4})
+	res, err = AnalyzeConsistency(steady, ConsistencyOptions{WindowSize: ref(4)})
 	require.NoError(t, err)
 	assert.Equal(t, ConsistencyConsistent, res.Verdict)
 	assert.Equal(t, toolkit.Float(1), res.ProfitableBlockShare)
@@ -140,7 +140,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 func TestConsistencyCalendarBuckets(t *testing.T) {
 	r := []float64{1, -1, 2, 0.5, -0.5, 3}
 	dates := []string{"2024-02-01", "2024-01-31T23:30:00-05:00", "2024-01-02", "2024-12-30", "2025-01-03T09:00:00Z", "2024-02-15"}
-	res, err := AnalyzeConsistency(r, ConsistencyOptions{Dates: dates, WindowSize: 2})
+	res, err := AnalyzeConsistency(r, ConsistencyOptions{Dates: dates, WindowSize: ref(2)})
 	require.NoError(t, err)
 	require.NotNil(t, res.Monthly)
 	var months []string
@@ -174,8 +174,8 @@ func TestConsistencyBadInput(t *testing.T) {
 		msg  string
 	}{
 		{[]float64{1}, ConsistencyOptions{}, toolkit.Invalid, "r_multiples: needs at least 2"},
-		{r, ConsistencyOptions{WindowSize: 4}, toolkit.Invalid, "window_size: must be between 2 and min(number of r_multiples, 1000) = 3, got 4"},
-		{r, ConsistencyOptions{WindowSize: 1}, toolkit.Invalid, "window_size:"},
+		{r, ConsistencyOptions{WindowSize: ref(4)}, toolkit.Invalid, "window_size: must be between 2 and min(number of r_multiples, 1000) = 3, got 4"},
+		{r, ConsistencyOptions{WindowSize: ref(1)}, toolkit.Invalid, "window_size:"},
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01"}}, toolkit.Invalid, "dates: must have the same length as r_multiples (3), got 1"},
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01", "", "2024-01-03"}}, toolkit.Invalid, `dates: item 1 ("") must be YYYY-MM-DD`},
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01", "2024-02-30", "2024-01-03"}}, toolkit.Invalid, "dates: item 1"},

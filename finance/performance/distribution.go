@@ -86,13 +86,11 @@ type DistributionResult struct {
 // moment estimators g1 = m3/m2^1.5, g2 = m4/m2² - 3 (m_k central moments
 // dividing by n). Jarque–Bera uses g1 and g2. Quantiles are Hyndman–Fan
 // type 7. It needs at least 2 values.
-func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, error) {
+func AnalyzeDistribution(r []float64, buckets *int) (*DistributionResult, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
-	if bucketCount == 0 {
-		bucketCount = DefaultBucketCount
-	}
+	bucketCount := orDefault(buckets, DefaultBucketCount)
 	if bucketCount < 1 || bucketCount > MaxBucketCount {
 		return nil, invalid("bucket_count", "must be between 1 and %d", MaxBucketCount)
 	}

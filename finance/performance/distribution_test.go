@@ -28,7 +28,7 @@ func type7Quantile(x []float64, p float64) float64 {
 
 func TestDistributionClosedForms(t *testing.T) {
 	for _, r := range [][]float64{publishedR, normalR(31, 200, 0.3, 1.5), normalR(32, 1001, -0.1, 0.7)} {
-		res, err := AnalyzeDistribution(r, 0)
+		res, err := AnalyzeDistribution(r, nil)
 		require.NoError(t, err)
 		n := float64(len(r))
 		assertRel(t, stat.Mean(r, nil), float64(res.Mean), 1e-12)
@@ -61,7 +61,7 @@ func TestDistributionClosedForms(t *testing.T) {
 }
 
 func TestDistributionPublishedExample(t *testing.T) {
-	res, err := AnalyzeDistribution(publishedR, 4)
+	res, err := AnalyzeDistribution(publishedR, ref(4))
 	require.NoError(t, err)
 	// Range -1..3.2, width 1.05: [-1, 0.05) holds -1, -1, -0.5; [0.05, 1.1)
 	// holds 0.8; [1.1, 2.15) holds 1.5, 1.8; [2.15, 3.2] holds 2.3, 3.2.
@@ -80,7 +80,7 @@ func TestHistogramMembershipMatchesEdges(t *testing.T) {
 	r := normalR(33, 5000, 0, 1)
 	r = append(r, 0.1, 0.2, 0.3) // values likely to sit on computed edges
 	for _, k := range []int{1, 3, 7, 10, 64} {
-		res, err := AnalyzeDistribution(r, k)
+		res, err := AnalyzeDistribution(r, ref(k))
 		require.NoError(t, err)
 		for i, b := range res.Histogram {
 			want := 0
@@ -99,24 +99,24 @@ func TestHistogramMembershipMatchesEdges(t *testing.T) {
 }
 
 func TestDistributionDegenerate(t *testing.T) {
-	res, err := AnalyzeDistribution([]float64{2, 2, 2}, 5)
+	res, err := AnalyzeDistribution([]float64{2, 2, 2}, ref(5))
 	require.NoError(t, err)
 	assert.Nil(t, res.Skewness)
 	assert.Nil(t, res.ExcessKurtosis)
 	assert.Nil(t, res.JarqueBera)
 	assert.False(t, res.NormalAt5Pct)
 	assert.Equal(t, 3, res.Histogram[0].Count)
-	res, err = AnalyzeDistribution([]float64{1, 2, 4}, 1)
+	res, err = AnalyzeDistribution([]float64{1, 2, 4}, ref(1))
 	require.NoError(t, err)
 	assert.NotNil(t, res.Skewness)
 	assert.Nil(t, res.ExcessKurtosis) // needs n >= 4
-	res, err = AnalyzeDistribution([]float64{0, 0, 0, 0, 5}, 0)
+	res, err = AnalyzeDistribution([]float64{0, 0, 0, 0, 5}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, res.TailRatio) // p5 = 0
 }
 
 func TestDistributionNormalityOnNormalAndSkewedData(t *testing.T) {
-	res, err := AnalyzeDistribution(normalR(34, 2000, 0, 1), 0)
+	res, err := AnalyzeDistribution(normalR(34, 2000, 0, 1), nil)
 	require.NoError(t, err)
 	assert.True(t, res.NormalAt5Pct)
 	skewed := make([]float64, 2000)
@@ -124,7 +124,7 @@ func TestDistributionNormalityOnNormalAndSkewedData(t *testing.T) {
 	for i := range skewed {
 		skewed[i] = exp.Quantile((float64(i) + 0.5) / 2000)
 	}
-	res, err = AnalyzeDistribution(skewed, 0)
+	res, err = AnalyzeDistribution(skewed, nil)
 	require.NoError(t, err)
 	assert.False(t, res.NormalAt5Pct)
 	assert.InDelta(t, 2, float64(*res.Skewness), 0.3)
@@ -141,7 +141,7 @@ func TestDistributionBadInput(t *testing.T) {
 		{[]float64{1, 2}, -1, "bucket_count: must be between 1 and 1000"},
 		{[]float64{1, 2}, 1001, "bucket_count: must be between 1 and 1000"},
 	} {
-		_, err := AnalyzeDistribution(c.r, c.k)
+		_, err := AnalyzeDistribution(c.r, ref(c.k))
 		require.Error(t, err)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 		assert.Contains(t, toolkit.MessageOf(err), c.msg)

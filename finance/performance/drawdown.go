@@ -148,9 +148,10 @@ func AnalyzeDrawdown(equity []float64, startingEquity float64, netProfit *float6
 }
 
 // AnalyzeDrawdownR builds the compounded equity curve of r (see
-// EquityFromR) and analyses it like AnalyzeDrawdown.
-func AnalyzeDrawdownR(r []float64, startingEquity, riskPerTrade float64, netProfit *float64) (Drawdown, error) {
-	points, err := equityPoints(r, startingEquity, riskPerTrade)
+// EquityFromR) at riskPerTrade per 1R (a fraction; nil = default 0.01) and
+// analyses it like AnalyzeDrawdown.
+func AnalyzeDrawdownR(r []float64, startingEquity float64, riskPerTrade, netProfit *float64) (Drawdown, error) {
+	points, err := equityPoints(r, startingEquity, orDefault(riskPerTrade, DefaultRiskPerTrade))
 	if err != nil {
 		return Drawdown{}, err
 	}

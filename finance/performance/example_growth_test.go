@@ -9,9 +9,10 @@ import (
 var trades = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
 
 func ExampleRunMonteCarlo() {
-	seed := uint64(42) // the same seed always gives the same result
+	seed := uint64(42)                     // the same seed always gives the same result
+	sims, perPath, risk := 10000, 20, 0.05 // optional inputs are pointers: nil takes the default
 	res, err := performance.RunMonteCarlo(trades, performance.MonteCarloOptions{
-		StartingEquity: 100000, NumSimulations: 10000, TradesPerSimulation: 20, RiskPerTrade: 0.05, Seed: &seed,
+		StartingEquity: 100000, NumSimulations: &sims, TradesPerSimulation: &perPath, RiskPerTrade: &risk, Seed: &seed,
 	})
 	if err != nil {
 		panic(err)
@@ -53,7 +54,8 @@ func ExampleAnalyzeWinLoss() {
 }
 
 func ExampleFindVarianceKillers() {
-	vk, err := performance.FindVarianceKillers([]float64{1, 0.5, -1, -6, 1.2}, performance.KillerOptions{TopN: 1})
+	top := 1
+	vk, err := performance.FindVarianceKillers([]float64{1, 0.5, -1, -6, 1.2}, performance.KillerOptions{TopN: &top})
 	if err != nil {
 		panic(err)
 	}
@@ -62,7 +64,8 @@ func ExampleFindVarianceKillers() {
 }
 
 func ExampleCalculateRollingG() {
-	rg, err := performance.CalculateRollingG([]float64{1, 1, 1, 1, -1, -1, -1, -1}, 4)
+	window := 4
+	rg, err := performance.CalculateRollingG([]float64{1, 1, 1, 1, -1, -1, -1, -1}, &window)
 	if err != nil {
 		panic(err)
 	}

@@ -33,7 +33,7 @@ func ExampleAnalyzeRiskAdjusted() {
 }
 
 func ExampleAnalyzeSerialCorrelation() {
-	res, err := performance.AnalyzeSerialCorrelation(exampleR, 0)
+	res, err := performance.AnalyzeSerialCorrelation(exampleR, nil) // nil: the default number of lags
 	if err != nil {
 		panic(err)
 	}
@@ -43,7 +43,8 @@ func ExampleAnalyzeSerialCorrelation() {
 }
 
 func ExampleAnalyzeDistribution() {
-	res, err := performance.AnalyzeDistribution(exampleR, 4)
+	buckets := 4
+	res, err := performance.AnalyzeDistribution(exampleR, &buckets)
 	if err != nil {
 		panic(err)
 	}

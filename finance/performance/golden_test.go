@@ -26,17 +26,17 @@ func goldenCases(t *testing.T) map[string]any {
 		pnl[i] = toolkit.AmountFromMicros(int64(x * 500e6))
 	}
 	return map[string]any{
-		"run_monte_carlo":        must(RunMonteCarlo(goldenR, MonteCarloOptions{StartingEquity: 100000, NumSimulations: 2000, TradesPerSimulation: 100, Seed: &seed})),
+		"run_monte_carlo":        must(RunMonteCarlo(goldenR, MonteCarloOptions{StartingEquity: 100000, NumSimulations: ref(2000), TradesPerSimulation: ref(100), Seed: &seed})),
 		"calculate_kelly":        must(CalculateKelly(goldenR, KellyOptions{})),
 		"analyze_drawdown":       must(AnalyzeDrawdown(eq, 100000, nil)),
 		"find_variance_killers":  must(FindVarianceKillers(goldenR, KillerOptions{})),
 		"analyze_win_loss":       must(AnalyzeWinLoss(goldenR, pnl)),
 		"run_what_if":            must(RunWhatIf(goldenR, WhatIfOptions{})),
-		"calculate_rolling_g":    must(CalculateRollingG(goldenR, 4)),
-		"calculate_equity_curve": must(CalculateEquityCurve(goldenR, 100000, 0.02, 100)),
+		"calculate_rolling_g":    must(CalculateRollingG(goldenR, ref(4))),
+		"calculate_equity_curve": must(CalculateEquityCurve(goldenR, ref(100000.0), ref(0.02), ref(100.0))),
 		"calculate_system_score": must(CalculateSystemScore(goldenR)),
 		"detect_peak_valley":     must(DetectPeakValley(eq, 100000)),
-		"analyze_recovery":       must(AnalyzeRecovery(goldenR, 0, 0.02)),
+		"analyze_recovery":       must(AnalyzeRecovery(goldenR, nil, ref(0.02))),
 	}
 }
 

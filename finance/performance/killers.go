@@ -48,7 +48,7 @@ type VarianceKillers struct {
 type KillerOptions struct {
 	TradeIDs []string // optional, parallel to r
 	Symbols  []string // optional, parallel to r
-	TopN     int      // default 10, 1..1000
+	TopN     *int     // default 10, 1..1000
 }
 
 // FindVarianceKillers ranks the trades of r (at least 2) by how much
@@ -74,10 +74,7 @@ func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error
 	if err := nonEmptyStrings("symbols", opt.Symbols); err != nil {
 		return VarianceKillers{}, err
 	}
-	top := opt.TopN
-	if top == 0 {
-		top = DefaultKillerCount
-	}
+	top := orDefault(opt.TopN, DefaultKillerCount)
 	if top < 1 || top > MaxKillerCount {
 		return VarianceKillers{}, invalid("top_n", "must be between 1 and %d, got %d", MaxKillerCount, top)
 	}

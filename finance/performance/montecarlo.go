@@ -21,12 +21,13 @@ const (
 	MaxSeed = 1<<53 - 1
 )
 
-// MonteCarloOptions configures RunMonteCarlo. Zero fields take defaults.
+// MonteCarloOptions configures RunMonteCarlo. A nil option takes its
+// default.
 type MonteCarloOptions struct {
-	StartingEquity      float64 // required, > 0
-	NumSimulations      int     // default 1000, 1..10000
-	TradesPerSimulation int     // default 100, 1..1000
-	RiskPerTrade        float64 // fraction of equity per 1R, default 0.01, 0 < f < 1
+	StartingEquity      float64  // required, > 0
+	NumSimulations      *int     // default 1000, 1..10000
+	TradesPerSimulation *int     // default 100, 1..1000
+	RiskPerTrade        *float64 // fraction of equity per 1R, default 0.01, 0 < f < 1
 	// Seed makes the run reproducible; when nil SeedSource picks one and
 	// the result echoes it.
 	Seed *uint64
@@ -91,17 +92,11 @@ func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
 	if err := validatePositive("starting_equity", opt.StartingEquity); err != nil {
 		return MonteCarlo{}, err
 	}
-	sims := opt.NumSimulations
-	if sims == 0 {
-		sims = DefaultSimulations
-	}
+	sims := orDefault(opt.NumSimulations, DefaultSimulations)
 	if sims < 1 || sims > MaxSimulations {
 		return MonteCarlo{}, invalid("num_simulations", "must be between 1 and %d, got %d", MaxSimulations, sims)
 	}
-	trades := opt.TradesPerSimulation
-	if trades == 0 {
-		trades = DefaultTradesPerSimulation
-	}
+	trades := orDefault(opt.TradesPerSimulation, DefaultTradesPerSimulation)
 	if trades < 1 || trades > MaxTradesPerSimulation {
 		return MonteCarlo{}, invalid("trades_per_simulation", "must be between 1 and %d, got %d", MaxTradesPerSimulation, trades)
 	}

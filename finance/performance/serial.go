@@ -86,16 +86,14 @@ func DefaultLjungBoxLags(n int) int {
 //     approximation, two-sided p-value; Z < 0 means streaky.
 //
 // It needs at least 3 values.
-func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, error) {
+func AnalyzeSerialCorrelation(r []float64, ljungBoxLags *int) (*SerialCorrelationResult, error) {
 	if err := ValidateSeries("r_multiples", r, 3); err != nil {
 		return nil, err
 	}
 	n := len(r)
-	if lags < 0 || lags > min(MaxLjungBoxLags, n-1) {
+	lags := orDefault(ljungBoxLags, DefaultLjungBoxLags(n))
+	if lags < 1 || lags > min(MaxLjungBoxLags, n-1) {
 		return nil, invalid("lags", "must be between 1 and %d (min(100, n-1)) for %d values", min(MaxLjungBoxLags, n-1), n)
-	}
-	if lags == 0 {
-		lags = DefaultLjungBoxLags(n)
 	}
 	nf := float64(n)
 	res := &SerialCorrelationResult{

@@ -19,7 +19,7 @@ func TestChiSquaredCheckValue(t *testing.T) {
 
 func TestSerialCorrelationClosedForms(t *testing.T) {
 	r := normalR(21, 60, 0.1, 1)
-	res, err := AnalyzeSerialCorrelation(r, 0)
+	res, err := AnalyzeSerialCorrelation(r, nil)
 	require.NoError(t, err)
 	h := 10 // min(10, 60/4)
 	require.Equal(t, h, res.LjungBox.Lags)
@@ -50,7 +50,7 @@ func TestSerialCorrelationClosedForms(t *testing.T) {
 func TestRunsTestByHand(t *testing.T) {
 	// W W L W L L W W W L: wins 6, non-wins 4, runs 6.
 	r := []float64{1, 2, -1, 1, 0, -1, 3, 1, 1, -2}
-	res, err := AnalyzeSerialCorrelation(r, 1)
+	res, err := AnalyzeSerialCorrelation(r, ref(1))
 	require.NoError(t, err)
 	rt := res.RunsTest
 	assert.Equal(t, 6, rt.Runs)
@@ -76,18 +76,18 @@ func TestRunsTestStreakyAndAlternating(t *testing.T) {
 		}
 		alt[i] = float64(2*(i%2) - 1)
 	}
-	res, err := AnalyzeSerialCorrelation(streaky, 0)
+	res, err := AnalyzeSerialCorrelation(streaky, nil)
 	require.NoError(t, err)
 	assert.Equal(t, DependenceStreaky, res.RunsTest.Dependence)
 	assert.True(t, res.SerialDependence)
-	res, err = AnalyzeSerialCorrelation(alt, 0)
+	res, err = AnalyzeSerialCorrelation(alt, nil)
 	require.NoError(t, err)
 	assert.Equal(t, DependenceAlternating, res.RunsTest.Dependence)
 	assert.InDelta(t, -1, float64(*res.AutocorrelationLag1), 0.05)
 }
 
 func TestSerialCorrelationDegenerate(t *testing.T) {
-	res, err := AnalyzeSerialCorrelation([]float64{1, 1, 1, 1}, 0)
+	res, err := AnalyzeSerialCorrelation([]float64{1, 1, 1, 1}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, res.AutocorrelationLag1)
 	assert.Nil(t, res.LjungBox.Q)
@@ -109,7 +109,7 @@ func TestSerialTestsSize(t *testing.T) {
 		for i := range r {
 			r[i] = rng.NormFloat64()
 		}
-		res, err := AnalyzeSerialCorrelation(r, 0)
+		res, err := AnalyzeSerialCorrelation(r, nil)
 		require.NoError(t, err)
 		if res.LjungBox.Significant {
 			lb++
@@ -137,9 +137,10 @@ func TestSerialCorrelationBadInput(t *testing.T) {
 		{"nan", []float64{1, 2, math.NaN()}, 0, "r_multiples: item 2"},
 		{"lags too big", []float64{1, 2, 3}, 3, "lags: must be between 1 and 2"},
 		{"lags negative", []float64{1, 2, 3}, -1, "lags:"},
+		{"lags zero", []float64{1, 2, 3}, 0, "lags: must be between 1 and 2"},
 	}
 	for _, c := range cases {
-		_, err := AnalyzeSerialCorrelation(c.r, c.lags)
+		_, err := AnalyzeSerialCorrelation(c.r, ref(c.lags))
 		require.Error(t, err, c.name)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.name)
 		assert.Contains(t, toolkit.MessageOf(err), c.msg, c.name)

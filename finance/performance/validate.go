@@ -85,10 +85,11 @@ func nonEmptyStrings(field string, xs []string) error {
 	return nil
 }
 
-// orDefault returns def when x is 0 (the zero value of an option).
-func orDefault(x, def float64) float64 {
-	if x == 0 {
+// orDefault returns *p, or def when p is nil: an optional input is a
+// pointer, nil when omitted (never "0 means the default").
+func orDefault[T any](p *T, def T) T {
+	if p == nil {
 		return def
 	}
-	return x
+	return *p
 }
