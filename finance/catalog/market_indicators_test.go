@@ -113,7 +113,7 @@ func TestMarketIndicatorToolsRejectBadInput(t *testing.T) {
 		{"calculate_indicators", `{"indicator":"vwap","bars":` + good + `}`, "indicator: must be one of"},
 		{"calculate_indicators", `{"indicator":"sma","period":1,"bars":` + good + `}`, "period: must be at least"},
 		{"calculate_indicators", `{"indicator":"macd","fast_period":26,"slow_period":12,"bars":` + good + `}`, "fast_period: must be less than slow_period"},
-		{"calculate_indicators", `{"indicator":"bb","nbdev":"0","bars":` + good + `}`, "nbdev: must be positive"},
+		{"calculate_indicators", `{"indicator":"bb","nbdev":"0","bars":` + good + `}`, "nbdev: must be greater than 0"},
 		{"calculate_indicators", `{"indicator":"sma","bars":[]}`, "bars: at least"},
 		{"calculate_indicators", `{"indicator":"sma","bars":[{"open":"1","high":"1","low":"1","close":"1"}]}`, "volume"},
 		{"calculate_indicators", `{"indicator":"sma","bars":[{"open":"1","high":"1","low":"1","close":"x","volume":"1"}]}`, `"x" is not a number like`},

@@ -44,7 +44,7 @@ func (bs *Bars) DecodeJSONPrefix(b []byte) (int, error) {
 	d := barDecoder{b: b}
 	d.space()
 	if !d.eat('[') {
-		return 0, invalid("bars", "must be an array of bar objects")
+		return 0, invalid("bars", "expected an array of bar objects")
 	}
 	// ~ 90 bytes per bar on the wire: a good first guess of the length.
 	out := make([]Bar, 0, min((len(b)-d.i)/60+1, limits.MaxItems))
@@ -116,7 +116,7 @@ func (d *barDecoder) bar(idx int) (Bar, error) {
 				if !ok {
 					return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: expected a field name", idx)
 				}
-				return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: unknown field %q", idx, key)
+				return Bar{}, toolkit.Errorf(toolkit.Invalid, "Unknown argument: bars[%d].%s", idx, key)
 			}
 			d.space()
 			if !d.eat(':') {

@@ -14,7 +14,7 @@ func BenchmarkIndicatorAnalyses5000(b *testing.B) {
 	steps := map[string]func(){
 		"regime":       func() { _, _ = DetectRegime(bars) },
 		"trend":        func() { _, _ = AnalyzeTrendStructure(bars) },
-		"liquidity":    func() { _, _ = AnalyzeLiquidity(bars, 20) },
+		"liquidity":    func() { _, _ = AnalyzeLiquidity(bars, ref(20)) },
 		"correlations": func() { _, _ = AnalyzeCorrelations(syms) },
 	}
 	for _, name := range []string{"regime", "trend", "liquidity", "correlations"} {

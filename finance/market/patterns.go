@@ -12,6 +12,10 @@ import (
 // tool answers insufficient_bars.
 const PatternsMinBars = 35
 
+// DefaultBreakoutPeriod is the breakout period of detect_patterns when none
+// is given.
+const DefaultBreakoutPeriod = 20
+
 // Pattern vocabulary.
 const (
 	PatternCandlestick = "candlestick"
@@ -24,11 +28,11 @@ const (
 	TrendContextNone   = "none"
 )
 
-// PatternOptions tunes detect_patterns. Zero values take the defaults.
+// PatternOptions tunes detect_patterns. A nil option takes its default.
 type PatternOptions struct {
 	// BreakoutPeriod is N of the N-bar range whose break is a breakout or
 	// breakdown (default 20, allowed 5..100).
-	BreakoutPeriod int
+	BreakoutPeriod *int
 }
 
 // Pattern is one candlestick or chart pattern found in the bars.
@@ -120,10 +124,7 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	if len(bars) < PatternsMinBars {
 		return nil, toolkit.Errorf(toolkit.Invalid, "bars: at least %d bars are required, got %d", PatternsMinBars, len(bars))
 	}
-	period := opt.BreakoutPeriod
-	if period == 0 {
-		period = 20
-	}
+	period := orDefault(opt.BreakoutPeriod, DefaultBreakoutPeriod)
 	if period < 5 || period > 100 {
 		return nil, toolkit.Errorf(toolkit.Invalid, "breakout_period: must be between 5 and 100, got %d", period)
 	}

@@ -50,7 +50,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		atr := rangeScale(Columns(pathBars(rangeThen(40, 99.1), 0.25)))[40]
 		assert.Equal(t, patternStrength(50+50*0.15/atr), ps[0].Strength)
 		// a shorter breakout period sees the same break
-		short, err := DetectPatterns(pathBars(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: 5})
+		short, err := DetectPatterns(pathBars(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: ref(5)})
 		require.NoError(t, err)
 		assert.Equal(t, 5, short.BreakoutPeriod)
 		require.Len(t, findPattern(short, "breakout"), 1)
@@ -240,8 +240,8 @@ func TestDetectPatternsValidation(t *testing.T) {
 	_, err := DetectPatterns(bars[:34], PatternOptions{})
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "at least 35")
-	for _, p := range []int{4, 101, -1} {
-		_, err = DetectPatterns(bars, PatternOptions{BreakoutPeriod: p})
+	for _, p := range []int{4, 101, -1, 0} {
+		_, err = DetectPatterns(bars, PatternOptions{BreakoutPeriod: ref(p)})
 		require.Error(t, err)
 		assert.Contains(t, toolkit.MessageOf(err), "breakout_period")
 	}

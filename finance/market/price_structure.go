@@ -33,14 +33,14 @@ const (
 	swingKindLow               = "low"
 )
 
-// PriceStructureOptions tunes analyze_price_structure. Zero values take the
-// defaults.
+// PriceStructureOptions tunes analyze_price_structure. A nil option takes
+// its default.
 type PriceStructureOptions struct {
 	// SwingWindow is the fractal half-window L = R (default 2, 1..10).
-	SwingWindow int
+	SwingWindow *int
 	// ConsolidationWindow is the window of the consolidation test
 	// (default 10, 5..50).
-	ConsolidationWindow int
+	ConsolidationWindow *int
 }
 
 // SwingPoint is one confirmed swing high or low.
@@ -121,13 +121,7 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 	if len(bars) < PriceStructureMinBars {
 		return nil, toolkit.Errorf(toolkit.Invalid, "bars: at least %d bars are required, got %d", PriceStructureMinBars, len(bars))
 	}
-	w, cw := opt.SwingWindow, opt.ConsolidationWindow
-	if w == 0 {
-		w = DefaultSwingWindow
-	}
-	if cw == 0 {
-		cw = DefaultConsolidationWindow
-	}
+	w, cw := orDefault(opt.SwingWindow, DefaultSwingWindow), orDefault(opt.ConsolidationWindow, DefaultConsolidationWindow)
 	if w < 1 || w > 10 {
 		return nil, toolkit.Errorf(toolkit.Invalid, "swing_window: must be between 1 and 10, got %d", w)
 	}

@@ -144,7 +144,7 @@ func TestConsolidationZone(t *testing.T) {
 	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(k)[z.StartIndex-1])
 
 	// ending in the pause makes the zone active
-	r, err = AnalyzePriceStructure(pathBars(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: 8})
+	r, err = AnalyzePriceStructure(pathBars(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: ref(8)})
 	require.NoError(t, err)
 	require.NotEmpty(t, r.ConsolidationZones)
 	assert.True(t, r.ConsolidationZones[len(r.ConsolidationZones)-1].Active)
@@ -207,7 +207,7 @@ func TestPriceStructureValidation(t *testing.T) {
 	_, err := AnalyzePriceStructure(bars[:20], PriceStructureOptions{})
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "at least 21")
-	for _, o := range []PriceStructureOptions{{SwingWindow: 11}, {SwingWindow: -1}, {ConsolidationWindow: 4}, {ConsolidationWindow: 51}} {
+	for _, o := range []PriceStructureOptions{{SwingWindow: ref(11)}, {SwingWindow: ref(-1)}, {ConsolidationWindow: ref(4)}, {ConsolidationWindow: ref(51)}} {
 		_, err = AnalyzePriceStructure(bars, o)
 		require.Error(t, err, "%+v", o)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))

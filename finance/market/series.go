@@ -106,6 +106,15 @@ func checkOHLC(high, low, close []float64) error {
 	return nil
 }
 
+// orDefault returns *p, or def when p is nil: an optional input is a
+// pointer, nil when omitted (never "0 means the default").
+func orDefault[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
 // invalid returns a toolkit.Invalid error naming field and the rule.
 func invalid(field, format string, args ...any) error {
 	return toolkit.Errorf(toolkit.Invalid, "%s: "+format, append([]any{field}, args...)...)

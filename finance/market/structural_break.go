@@ -25,14 +25,15 @@ const (
 // all the variation, where F would be infinite.
 const supFCap = 1e12
 
-// BreakOptions tunes detect_structural_break. Zero values take defaults.
+// BreakOptions tunes detect_structural_break. A nil option takes its
+// default.
 type BreakOptions struct {
-	// Alpha is the significance level of both tests (default 0.05,
-	// allowed 0.001..0.20).
-	Alpha float64
+	// Alpha is the significance level of both tests, a fraction (default
+	// 0.05, allowed 0.001..0.20).
+	Alpha *float64
 	// Trim is the fraction of returns excluded at each end from the sup-F
 	// search (default 0.15, allowed 0.05..0.30).
-	Trim float64
+	Trim *float64
 }
 
 // BreakTest is the outcome of one break test.
@@ -103,13 +104,7 @@ func DetectStructuralBreak(bars []Bar, opt BreakOptions) (*BreakReport, error) {
 	if len(bars) < StructuralBreakMinBars {
 		return nil, toolkit.Errorf(toolkit.Invalid, "bars: at least %d bars are required, got %d", StructuralBreakMinBars, len(bars))
 	}
-	alpha, trim := opt.Alpha, opt.Trim
-	if alpha == 0 {
-		alpha = DefaultBreakAlpha
-	}
-	if trim == 0 {
-		trim = DefaultBreakTrim
-	}
+	alpha, trim := orDefault(opt.Alpha, DefaultBreakAlpha), orDefault(opt.Trim, DefaultBreakTrim)
 	if !(alpha >= MinBreakAlpha && alpha <= MaxBreakAlpha) {
 		return nil, toolkit.Errorf(toolkit.Invalid, "alpha: must be between %v and %v, got %v", MinBreakAlpha, MaxBreakAlpha, alpha)
 	}

@@ -233,12 +233,12 @@ func TestStructuralBreakEdgeCases(t *testing.T) {
 	_, err = DetectStructuralBreak(flat[:220], BreakOptions{})
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "at least 221")
-	for _, o := range []BreakOptions{{Alpha: 0.5}, {Alpha: -1}, {Trim: 0.01}, {Trim: 0.4}, {Alpha: math.NaN()}} {
+	for _, o := range []BreakOptions{{Alpha: ref(0.5)}, {Alpha: ref(-1.0)}, {Alpha: ref(0.0)}, {Trim: ref(0.01)}, {Trim: ref(0.4)}, {Alpha: ref(math.NaN())}} {
 		_, err = DetectStructuralBreak(flat, o)
 		require.Error(t, err, "%+v", o)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 	}
-	rep, err = DetectStructuralBreak(flat, BreakOptions{Alpha: 0.01, Trim: 0.10})
+	rep, err = DetectStructuralBreak(flat, BreakOptions{Alpha: ref(0.01), Trim: ref(0.10)})
 	require.NoError(t, err)
 	assert.InDelta(t, 0.01, float64(rep.Alpha), 0)
 	assert.InDelta(t, 1.628, float64(rep.Cusum.CriticalValue), 0.001)

@@ -113,3 +113,6 @@ func linePath(knots ...[2]float64) []float64 {
 	}
 	return out
 }
+
+// ref returns a pointer to v, for an optional input.
+func ref[T any](v T) *T { return &v }
