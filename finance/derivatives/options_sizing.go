@@ -50,9 +50,9 @@ type OptionsSizingInput struct {
 	CreditReceived  *toolkit.Amount `json:"credit_received,omitempty"`
 	UnderlyingEntry *toolkit.Amount `json:"underlying_entry,omitempty"`
 	UnderlyingStop  *toolkit.Amount `json:"underlying_stop,omitempty"`
-	// ContractMultiplier is the number of underlying units per contract;
-	// 0 means DefaultContractMultiplier.
-	ContractMultiplier int64 `json:"contract_multiplier,omitempty"`
+	// ContractMultiplier is the number of underlying units per contract,
+	// at least 1; nil means DefaultContractMultiplier.
+	ContractMultiplier *int64 `json:"contract_multiplier,omitempty"`
 }
 
 // OptionsSizing is the result of SizeOptions. Amounts are exact decimals.
@@ -89,9 +89,9 @@ type OptionsSizing struct {
 // gives 0 contracts and a warning, not an error.
 func SizeOptions(in OptionsSizingInput) (*OptionsSizing, error) {
 	mode := string(in.Mode)
-	mult := in.ContractMultiplier
-	if mult == 0 {
-		mult = DefaultContractMultiplier
+	mult := int64(DefaultContractMultiplier)
+	if in.ContractMultiplier != nil {
+		mult = *in.ContractMultiplier
 	}
 	if err := checkOptionsInput(in, mult); err != nil {
 		return nil, err
