@@ -80,7 +80,7 @@ type DistributionResult struct {
 // Histogram: bucketCount equal-width buckets from min(R) to max(R), edge i
 // = min + i·(max - min)/k, bucket i = [edge i, edge i+1), the last bucket
 // closed; with max = min every value is in bucket 0 and all edges equal
-// min. bucketCount 0 means 10; it must be 1..1000. Skewness and kurtosis
+// min. buckets nil means 10; it must be 1..1000. Skewness and kurtosis
 // are the bias-adjusted G1 and excess G2 (as pandas, Excel and gonum):
 // G1 = g1·√(n(n-1))/(n-2), G2 = ((n+1)g2 + 6)(n-1)/((n-2)(n-3)), with the
 // moment estimators g1 = m3/m2^1.5, g2 = m4/m2² - 3 (m_k central moments

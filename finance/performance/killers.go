@@ -44,7 +44,7 @@ type VarianceKillers struct {
 	VarianceShareTop5Pct toolkit.Float `json:"variance_share_top_5pct"`
 }
 
-// KillerOptions tunes FindVarianceKillers. Zero fields take defaults.
+// KillerOptions tunes FindVarianceKillers. A nil option takes its default.
 type KillerOptions struct {
 	TradeIDs []string // optional, parallel to r
 	Symbols  []string // optional, parallel to r
