@@ -62,7 +62,7 @@ type pnlArgs struct {
 	EntryPrice toolkit.Amount  `json:"entry_price" jsonschema:"entry price, > 0"`
 	ExitPrice  toolkit.Amount  `json:"exit_price" jsonschema:"exit price, > 0"`
 	Quantity   int64           `json:"quantity" jsonschema:"units, at least 1"`
-	Direction  string          `json:"direction" jsonschema:"LONG or SHORT (case-insensitive)"`
+	Direction  string          `json:"direction" jsonschema:"long or short (letter case ignored)"`
 	StopPrice  *toolkit.Amount `json:"stop_price,omitempty" jsonschema:"initial stop; enables the R-multiple"`
 	Fees       *toolkit.Amount `json:"fees,omitempty" jsonschema:"total round-trip fees, >= 0 (default 0)"`
 }
@@ -181,9 +181,7 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				intAtLeast(s, "quantity", 1)
-				// No schema pattern: schemaMessage reads every pattern failure
-				// as a decimal one, so the direction rule is checked in Go.
-				nonEmpty(s, "direction")
+				direction(s)
 				setDefault(prop(s, "fees"), "0")
 			}),
 		NewTool(performanceSpec("calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),

@@ -125,7 +125,7 @@ func TestPerformanceStatisticsBadInput(t *testing.T) {
 		{"segment_trades", `{"trades":[{"pnl_r":"1","pnl_usd":"1"}],"segment_by":"hour"}`, "segment_by: must be one of"},
 		{"segment_trades", `{"trades":[{"pnl_r":"1","pnl_usd":"1","day_of_week":7}]}`, "trades[0].day_of_week: must be at most"},
 		{"segment_trades", `{"trades":[{"pnl_r":"1"}]}`, "Missing required argument: trades[0].pnl_usd"},
-		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1,"direction":"up"}`, "direction: must be LONG or SHORT"},
+		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1,"direction":"up"}`, "direction: must be one of"},
 		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":0,"direction":"LONG"}`, "quantity: must be at least"},
 		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1.5,"direction":"LONG"}`, "quantity: must be a whole number, got 1.5"},
 		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1,"direction":"long","stop_price":"12"}`, "stop_price: must be below entry_price"},

@@ -62,7 +62,7 @@ func TestCalculatePnLBadInput(t *testing.T) {
 		in  PnLInput
 		msg string
 	}{
-		{mod(func(p *PnLInput) { p.Direction = "up" }), "direction: must be LONG or SHORT"},
+		{mod(func(p *PnLInput) { p.Direction = "up" }), `direction: must be "long" or "short" (any letter case), got "up"`},
 		{mod(func(p *PnLInput) { p.Direction = "" }), "direction:"},
 		{mod(func(p *PnLInput) { p.EntryPrice = *amountPtr("0") }), "entry_price: must be greater than 0"},
 		{mod(func(p *PnLInput) { p.ExitPrice = *amountPtr("-1") }), "exit_price: must be greater than 0"},
