@@ -17,9 +17,9 @@ func TestDrawdownHandCase(t *testing.T) {
 	require.NoError(t, err)
 	relEq(t, 20, float64(got.MaxDrawdownPct))   // 121 → 96.8
 	relEq(t, 24.2, float64(got.MaxDrawdownUSD)) // 121 − 96.8
-	relEq(t, (121-108.9)/121*100, float64(got.CurrentDrawdown))
+	relEq(t, (121-108.9)/121, float64(got.CurrentDrawdown))
 	assert.Equal(t, 2, got.DrawdownCount)
-	relEq(t, (10+20)/2.0, float64(got.AvgDrawdown))
+	relEq(t, (0.10+0.20)/2, float64(got.AvgDrawdown))
 	assert.Equal(t, 2, got.LongestDuration) // 1→3 recovered, 3→5 open
 	relEq(t, 3.0/5, float64(got.TimeInDrawdown))
 	relEq(t, 8.9/24.2, float64(*got.RecoveryFactor))

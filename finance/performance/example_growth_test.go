@@ -39,7 +39,7 @@ func ExampleAnalyzeDrawdown() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("max %.1f%%, %d episodes, current %.1f%%\n", float64(dd.MaxDrawdownPct), dd.DrawdownCount, float64(dd.CurrentDrawdown))
+	fmt.Printf("max %.1f%%, %d episodes, current %.1f%%\n", float64(dd.MaxDrawdownPct), dd.DrawdownCount, 100*float64(dd.CurrentDrawdown))
 	// Output: max 20.0%, 2 episodes, current 20.0%
 }
 
