@@ -133,7 +133,7 @@ func BenchmarkCalculateMargin(b *testing.B) {
 }
 
 func BenchmarkCheckCompliance(b *testing.B) {
-	in := ComplianceInput{Equity: amt("1000000"), MaxPositionPct: pa("0.05"), MaxConcentrationPct: pa("0.2"),
+	in := ComplianceInput{Equity: amt("1000000"), MaxPositionWeight: pa("0.05"), MaxConcentrationShare: pa("0.2"),
 		RestrictedSymbols: []string{"S7"}, ProposedTrade: &Holding{Symbol: "s3", Quantity: amt("10"), Price: amt("99.5")}}
 	for i := range 50 {
 		in.Positions = append(in.Positions, Holding{Symbol: fmt.Sprintf("S%d", i), Quantity: amt(fmt.Sprintf("%d", 100+i)), Price: amt("99.50")})

@@ -70,11 +70,11 @@ type FuturesSizing struct {
 	RiskPerContract     *toolkit.Amount  `json:"risk_per_contract"`
 	TotalRisk           *toolkit.Amount  `json:"total_risk"`
 	RiskBudget          *toolkit.Amount  `json:"risk_budget"`
-	ActualRiskPct       *toolkit.Amount  `json:"actual_risk_pct"`
+	ActualRiskFraction  *toolkit.Amount  `json:"actual_risk_fraction"`
 	MarginPerContract   *toolkit.Amount  `json:"margin_per_contract"`
 	MarginUsed          *toolkit.Amount  `json:"margin_used"`
 	MarginBudget        *toolkit.Amount  `json:"margin_budget"`
-	MarginUsagePct      *toolkit.Amount  `json:"margin_usage_pct"`
+	MarginUsageFraction *toolkit.Amount  `json:"margin_usage_fraction"`
 	MaxMarginUsagePct   toolkit.Amount   `json:"max_margin_usage_pct"`
 	NotionalPerContract *toolkit.Amount  `json:"notional_per_contract"`
 	Notional            *toolkit.Amount  `json:"notional"`
@@ -270,13 +270,13 @@ func finishFutures(in FuturesSizingInput, price *toolkit.Amount, out *FuturesSiz
 	c := toolkit.AmountFromInt(out.Contracts)
 	if out.RiskPerContract != nil {
 		out.TotalRisk = ptr(c.Mul(*out.RiskPerContract))
-		out.ActualRiskPct = ptr(ratio(*out.TotalRisk, *in.Equity))
+		out.ActualRiskFraction = ptr(ratio(*out.TotalRisk, *in.Equity))
 	}
 	if in.InitialMarginPerContract != nil {
 		out.MarginPerContract = in.InitialMarginPerContract
 		out.MarginUsed = ptr(c.Mul(*in.InitialMarginPerContract))
 		if in.AvailableMargin != nil {
-			out.MarginUsagePct = ptr(ratio(*out.MarginUsed, *in.AvailableMargin))
+			out.MarginUsageFraction = ptr(ratio(*out.MarginUsed, *in.AvailableMargin))
 		}
 	}
 	if price != nil && out.PointValue != nil {

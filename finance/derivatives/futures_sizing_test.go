@@ -22,7 +22,7 @@ func TestSizeFuturesHandChecked(t *testing.T) {
 		assertAmount(t, "500", *got.RiskPerContract)
 		assertAmount(t, "1000", *got.TotalRisk)
 		assertAmount(t, "1000", *got.RiskBudget)
-		assertAmount(t, "0.01", *got.ActualRiskPct)
+		assertAmount(t, "0.01", *got.ActualRiskFraction)
 		assertAmount(t, "50", *got.PointValue)
 		assertAmount(t, "250000", *got.NotionalPerContract)
 		assertAmount(t, "500000", *got.Notional)
@@ -56,7 +56,7 @@ func TestSizeFuturesHandChecked(t *testing.T) {
 		assertAmount(t, "0.50", got.MaxMarginUsagePct)
 		assertAmount(t, "50000", *got.MarginBudget)
 		assertAmount(t, "48000", *got.MarginUsed)
-		assertAmount(t, "0.48", *got.MarginUsagePct)
+		assertAmount(t, "0.48", *got.MarginUsageFraction)
 		assert.Nil(t, got.RiskPerContract)
 		assert.Nil(t, got.Notional)
 	})
@@ -84,7 +84,7 @@ func TestSizeFuturesHandChecked(t *testing.T) {
 		assert.Equal(t, "margin", got.BindingConstraint)
 		assertAmount(t, "500", *got.TotalRisk)
 		assertAmount(t, "15000", *got.MarginUsed)
-		assertAmount(t, "0.3", *got.MarginUsagePct)
+		assertAmount(t, "0.3", *got.MarginUsageFraction)
 	})
 	t.Run("partial secondary constraint is reported", func(t *testing.T) {
 		got, err := SizeFutures(FuturesSizingInput{Mode: FuturesMarginBased, AvailableMargin: pa("100000"),

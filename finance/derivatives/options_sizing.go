@@ -63,8 +63,8 @@ type OptionsSizing struct {
 	Budget             toolkit.Amount `json:"budget"`             // equity × risk_pct
 	BindingConstraint  string         `json:"binding_constraint"` // "risk_budget" or "premium_budget"
 	RiskPerContract    toolkit.Amount `json:"risk_per_contract"`
-	TotalRisk          toolkit.Amount `json:"total_risk"`      // contracts × risk_per_contract
-	ActualRiskPct      toolkit.Amount `json:"actual_risk_pct"` // total_risk / equity
+	TotalRisk          toolkit.Amount `json:"total_risk"`           // contracts × risk_per_contract
+	ActualRiskFraction toolkit.Amount `json:"actual_risk_fraction"` // total_risk / equity
 	// PremiumPerContract is entry_premium × multiplier (null without an entry premium).
 	PremiumPerContract *toolkit.Amount `json:"premium_per_contract"`
 	// PremiumOutlay is the premium paid: contracts × premium_per_contract (null without one, or for a credit spread).
@@ -253,7 +253,7 @@ func finishOptions(in OptionsSizingInput, m toolkit.Amount, n int64, per toolkit
 	c := toolkit.AmountFromInt(n)
 	out.Contracts = n
 	out.TotalRisk = c.Mul(out.RiskPerContract)
-	out.ActualRiskPct = ratio(out.TotalRisk, in.Equity)
+	out.ActualRiskFraction = ratio(out.TotalRisk, in.Equity)
 	switch {
 	case in.CreditReceived != nil:
 		out.CreditCollected = ptr(mul(c, *in.CreditReceived, m))

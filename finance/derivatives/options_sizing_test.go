@@ -58,7 +58,7 @@ func TestSizeOptionsHandChecked(t *testing.T) {
 			assertAmount(t, c.rpc, got.RiskPerContract, "risk_per_contract")
 			assertAmount(t, c.total, got.TotalRisk, "total_risk")
 			assertAmount(t, c.budget, got.Budget, "budget")
-			assertAmount(t, c.risk, got.ActualRiskPct, "actual_risk_pct")
+			assertAmount(t, c.risk, got.ActualRiskFraction, "actual_risk_fraction")
 			assert.NotNil(t, got.Warnings)
 		})
 	}
