@@ -72,10 +72,20 @@ func tightenGreeks(s *jsonschema.Schema) {
 	dateProp(prop(rec, "expiration"), "expiry date")
 	setDefault(prop(rec, "quantity"), "1")
 	describeAll(rec, map[string]string{
-		"implied_volatility": "annualised volatility as a decimal (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
+		"symbol":             "option symbol",
+		"underlying_symbol":  "underlying symbol (one per chain)",
+		"strike":             "strike price, > 0",
+		"option_type":        "CALL or PUT",
+		"bid":                "bid premium per unit of underlying in currency units, >= 0",
+		"ask":                "ask premium per unit of underlying in currency units, >= 0",
+		"last":               "last traded premium per unit of underlying in currency units, >= 0",
+		"volume":             "contracts traded, >= 0",
+		"open_interest":      "open contracts, >= 0",
+		"implied_volatility": "annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
 		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
 	})
-	positives(s, "underlying_price")
+	describe(s, "chain", "option records of one underlying")
+	positiveDecimal(s, "underlying_price", "underlying price, > 0")
 	dateProp(prop(s, "as_of"), "valuation date (required: time to expiry = (expiration − as_of) / 365)")
 	r := prop(s, "risk_free_rate")
 	bound(r, f64(-1), nil, f64(1))
@@ -88,6 +98,7 @@ func tightenGreeks(s *jsonschema.Schema) {
 	m := prop(s, "contract_multiplier")
 	bound(m, f64(1), nil, nil)
 	setDefault(m, derivatives.DefaultContractMultiplier)
+	m.Description = "units of underlying per contract, an integer >= 1"
 }
 
 func tightenCurve(s *jsonschema.Schema) {
@@ -95,7 +106,9 @@ func tightenCurve(s *jsonschema.Schema) {
 	c.MinItems = intp(2)
 	dateProp(prop(c.Items, "expiry"), "contract expiry")
 	bound(prop(c.Items, "price"), nil, f64(0), nil)
-	positives(s, "spot")
+	describe(s, "contracts", "futures contracts of one underlying, distinct expiries")
+	describeAll(c.Items, map[string]string{"symbol": "contract symbol (optional)", "price": "futures price, > 0"})
+	positiveDecimal(s, "spot", "spot price of the underlying, > 0 (optional; adds the basis)")
 	dateProp(prop(s, "as_of"), "valuation date for days to expiry and the spot roll yield (optional)")
 	tol := prop(s, "flat_tolerance")
 	bound(tol, f64(0), nil, nil)
@@ -107,7 +120,9 @@ func tightenCurve(s *jsonschema.Schema) {
 func tightenMargin(s *jsonschema.Schema) {
 	p := prop(s, "positions")
 	p.MinItems = intp(1)
+	p.Description = "open positions"
 	pos := p.Items
+	describe(pos, "symbol", "instrument symbol")
 	positives(pos, "price", "multiplier")
 	fractions(pos, "margin_rate", "maintenance_margin_rate")
 	bound(prop(pos, "initial_margin_per_contract"), f64(0), nil, nil)
@@ -131,8 +146,14 @@ func tightenCompliance(s *jsonschema.Schema) {
 	for _, h := range []*jsonschema.Schema{prop(s, "positions").Items, prop(s, "proposed_trade")} {
 		positives(h, "price", "multiplier")
 		setDefault(prop(h, "multiplier"), "1")
-		prop(h, "quantity").Description = "signed quantity: positive long (buy), negative short (sell)"
+		describeAll(h, map[string]string{
+			"symbol":     "instrument symbol (compared case-insensitively)",
+			"quantity":   "signed quantity: positive long (buy), negative short (sell)",
+			"price":      "price per unit, > 0",
+			"multiplier": "units per contract, > 0 (default 1)",
+		})
 	}
+	describe(s, "positions", "the current book (optional)")
 	describeAll(s, map[string]string{
 		"equity":                  "account equity in currency units, > 0",
 		"max_position_weight":     "cap on each symbol's weight |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (percent points) also applies",

@@ -13,11 +13,6 @@ import (
 // marketCategory is the category of the tools on OHLCV bars.
 const marketCategory = "market"
 
-// marketSpec returns the Spec of a bar tool, billed under its own name.
-func marketSpec(name, description string) Spec {
-	return Spec{Name: name, Description: description, Category: marketCategory, Operation: name}
-}
-
 // marketIndicatorTools returns the indicator and bar-analysis tools of
 // finance/market (docs/tools-market-indicators.md): calculate_indicators,
 // detect_regime, analyze_trend_structure, analyze_liquidity and
@@ -25,7 +20,7 @@ func marketSpec(name, description string) Spec {
 // market.InsufficientBars (never charged) instead of an error.
 func marketIndicatorTools() []Tool {
 	return []Tool{
-		NewTool(marketSpec("calculate_indicators",
+		NewTool(toolSpec(marketCategory, "calculate_indicators",
 			"TA-Lib-compatible indicator over OHLCV bars (sma, ema, rsi, macd, bb, atr): series aligned to the bars "+
 				"with null warm-up slots, the first valid index and the latest values."),
 			runIndicators, func(s *jsonschema.Schema) {
@@ -47,27 +42,15 @@ func marketIndicatorTools() []Tool {
 					"nbdev":         "bb: band width in population standard deviations, > 0" + decimalText,
 				})
 			}),
-		NewTool(marketSpec("detect_regime",
+		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
-				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars."),
-			func(_ context.Context, _ Call, in barsInput) (any, error) {
-				return barAnalysis("detect_regime", in.Bars, market.RegimeMinBars, func() (any, error) { return market.DetectRegime(in.Bars) })
-			}, func(s *jsonschema.Schema) {
-				barsSchema(s, "bars")
-				minItems(s, "bars", 1)
-			}),
-		NewTool(marketSpec("analyze_trend_structure",
+				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
+			market.RegimeMinBars, func(bars []market.Bar) (any, error) { return market.DetectRegime(bars) }),
+		barsOnlyTool("analyze_trend_structure",
 			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
-				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars."),
-			func(_ context.Context, _ Call, in barsInput) (any, error) {
-				return barAnalysis("analyze_trend_structure", in.Bars, market.TrendMinBars, func() (any, error) {
-					return market.AnalyzeTrendStructure(in.Bars)
-				})
-			}, func(s *jsonschema.Schema) {
-				barsSchema(s, "bars")
-				minItems(s, "bars", 1)
-			}),
-		NewTool(marketSpec("analyze_liquidity",
+				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
+			market.TrendMinBars, func(bars []market.Bar) (any, error) { return market.AnalyzeTrendStructure(bars) }),
+		NewTool(toolSpec(marketCategory, "analyze_liquidity",
 			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
 				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
 			func(_ context.Context, _ Call, in liquidityInput) (any, error) {
@@ -80,7 +63,7 @@ func marketIndicatorTools() []Tool {
 				setDefault(intRange(s, "period", 2, limits.MaxItems), market.LiquidityDefaultPeriod)
 				describe(s, "period", "baseline window in bars (shrunk to bars-1 when fewer bars)")
 			}),
-		NewTool(marketSpec("analyze_correlations",
+		NewTool(toolSpec(marketCategory, "analyze_correlations",
 			"Correlation matrix of log returns across symbols (aligned at the latest bar), with "+
 				"significance and the most and least correlated pairs; 2+ symbols, 10+ bars each."),
 			runCorrelations, func(s *jsonschema.Schema) {
@@ -88,6 +71,7 @@ func marketIndicatorTools() []Tool {
 				describe(s, "symbols_data", "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)")
 				item := prop(s, "symbols_data").Items
 				nonEmpty(item, "symbol")
+				describe(item, "symbol", "symbol name, unique within symbols_data")
 				barsSchema(item, "bars")
 				minItems(item, "bars", 1)
 			}),
@@ -97,6 +81,18 @@ func marketIndicatorTools() []Tool {
 // barsInput is the input of the tools that take only bars.
 type barsInput struct {
 	Bars market.Bars `json:"bars"`
+}
+
+// barsOnlyTool is a tool whose only input is bars (at least one): it
+// answers insufficient_bars below minBars and otherwise runs analyse.
+func barsOnlyTool(name, description string, minBars int, analyse func(bars []market.Bar) (any, error)) Tool {
+	return NewTool(toolSpec(marketCategory, name, description),
+		func(_ context.Context, _ Call, in barsInput) (any, error) {
+			return barAnalysis(name, in.Bars, minBars, func() (any, error) { return analyse(in.Bars) })
+		}, func(s *jsonschema.Schema) {
+			barsSchema(s, "bars")
+			minItems(s, "bars", 1)
+		})
 }
 
 // liquidityInput is the input of analyze_liquidity.
@@ -161,4 +157,9 @@ func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
 func barsSchema(s *jsonschema.Schema, name string) {
 	describe(s, name, "OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) "+
 		"and volume (>= 0) as decimal strings or numbers")
+	bar := prop(s, name).Items
+	for _, f := range []string{"open", "high", "low", "close"} {
+		describe(bar, f, f+" price, > 0"+decimalText)
+	}
+	describe(bar, "volume", "traded volume in units, >= 0"+decimalText)
 }

@@ -35,7 +35,7 @@ type priceStructureInput struct {
 // an Invalid error naming the bar.
 func marketPatternTools() []Tool {
 	return []Tool{
-		NewTool(marketSpec("detect_patterns",
+		NewTool(toolSpec(marketCategory, "detect_patterns",
 			"Candlestick patterns (TA-Lib CDL semantics: engulfing, hammer, shooting star, doji, morning/evening star, "+
 				"three white soldiers/black crows, harami, piercing, dark cloud cover) and chart patterns (N-bar breakouts, "+
 				"SMA 10/30 crossovers, RSI divergences, gaps, double tops/bottoms) with bar index, direction and strength 0-100. "+
@@ -49,7 +49,7 @@ func marketPatternTools() []Tool {
 				setDefault(intRange(s, "breakout_period", 5, 100), market.DefaultBreakoutPeriod)
 				describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
 			}),
-		NewTool(marketSpec("detect_structural_break",
+		NewTool(toolSpec(marketCategory, "detect_structural_break",
 			"Tests the log returns for a break in their mean (sup-F / Andrews QLR with trimming, and OLS-CUSUM): "+
 				"break detected, location, statistics, p-values, and mean and volatility before and after. "+
 				"Needs at least 221 OHLCV bars, latest last."),
@@ -64,7 +64,7 @@ func marketPatternTools() []Tool {
 				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30"+decimalText)
 				setDefault(prop(s, "trim"), "0.15")
 			}),
-		NewTool(marketSpec("analyze_price_structure",
+		NewTool(toolSpec(marketCategory, "analyze_price_structure",
 			"Swing highs and lows (fractals), the HH/HL/LH/LL sequence and structure (uptrend, downtrend, range), "+
 				"support and resistance levels (clustered swings with touch counts), consolidation zones and floor pivots. "+
 				"Needs at least 21 OHLCV bars, latest last."),

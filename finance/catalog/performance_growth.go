@@ -14,12 +14,6 @@ import (
 // performanceCategory is the category of the R-multiple analytics tools.
 const performanceCategory = "performance"
 
-// performanceSpec returns the Spec of an R-multiple analytics tool, billed
-// under its own name.
-func performanceSpec(name, description string) Spec {
-	return Spec{Name: name, Description: description, Category: performanceCategory, Operation: name}
-}
-
 // performanceGrowthTools returns the R-multiple tools about equity growth
 // (docs/tools-performance-growth.md): Monte Carlo, Kelly, drawdown, win/loss,
 // what-if, variance killers, rolling G, equity curve, system score,
@@ -50,7 +44,7 @@ type monteCarloInput struct {
 }
 
 func monteCarloTool() Tool {
-	return NewTool(performanceSpec("run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
+	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
 		func(_ context.Context, _ Call, in monteCarloInput) (any, error) {
 			return performance.RunMonteCarlo(in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
@@ -86,7 +80,7 @@ type kellyInput struct {
 }
 
 func kellyTool() Tool {
-	return NewTool(performanceSpec("calculate_kelly", "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."),
+	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."),
 		func(_ context.Context, _ Call, in kellyInput) (any, error) {
 			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{
 				RiskPerTrade: floatPtr(in.RiskPerTrade), RuinDrawdown: floatPtr(in.RuinDrawdown)})
@@ -108,7 +102,7 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return NewTool(performanceSpec("analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
+	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
 		func(_ context.Context, _ Call, in drawdownInput) (any, error) {
 			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
 			switch {
@@ -140,7 +134,7 @@ type killersInput struct {
 }
 
 func varianceKillersTool() Tool {
-	return NewTool(performanceSpec("find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."),
+	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."),
 		func(_ context.Context, _ Call, in killersInput) (any, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
 				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
@@ -162,7 +156,7 @@ type winLossInput struct {
 }
 
 func winLossTool() Tool {
-	return NewTool(performanceSpec("analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."),
+	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."),
 		func(_ context.Context, _ Call, in winLossInput) (any, error) {
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
@@ -181,7 +175,7 @@ type whatIfInput struct {
 }
 
 func whatIfTool() Tool {
-	return NewTool(performanceSpec("run_what_if", "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."),
+	return NewTool(toolSpec(performanceCategory, "run_what_if", "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."),
 		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
 			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
 				RemoveCount: in.RemoveCount, LossCap: floatPtr(in.LossCap), WinnerScale: floatPtr(in.WinnerScale),
@@ -207,7 +201,7 @@ type rollingGInput struct {
 }
 
 func rollingGTool() Tool {
-	return NewTool(performanceSpec("calculate_rolling_g", "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."),
+	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."),
 		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
 			return performance.CalculateRollingG(in.RMultiples, in.WindowSize)
 		},
@@ -226,7 +220,7 @@ type equityCurveInput struct {
 }
 
 func equityCurveTool() Tool {
-	return NewTool(performanceSpec("calculate_equity_curve", "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."),
+	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."),
 		func(_ context.Context, _ Call, in equityCurveInput) (any, error) {
 			return performance.CalculateEquityCurve(in.RMultiples, amountFloat(in.StartingEquity),
 				floatPtr(in.RiskPerTrade), floatPtr(in.TradesPerYear))
@@ -245,7 +239,7 @@ type rOnlyInput struct {
 }
 
 func systemScoreTool() Tool {
-	return NewTool(performanceSpec("calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."),
+	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."),
 		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
@@ -258,7 +252,7 @@ type peakValleyInput struct {
 }
 
 func peakValleyTool() Tool {
-	return NewTool(performanceSpec("detect_peak_valley", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."),
+	return NewTool(toolSpec(performanceCategory, "detect_peak_valley", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."),
 		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
 			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
 		},
@@ -276,7 +270,7 @@ type recoveryInput struct {
 }
 
 func recoveryTool() Tool {
-	return NewTool(performanceSpec("analyze_recovery", "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."),
+	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."),
 		func(_ context.Context, _ Call, in recoveryInput) (any, error) {
 			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
 		},

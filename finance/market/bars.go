@@ -37,6 +37,19 @@ func ValidateBars(field string, bars []Bar) error {
 	return nil
 }
 
+// checkBars validates bars (ValidateBars) and requires at least min of
+// them for tool; fewer is toolkit.Invalid (the catalog tools answer
+// InsufficientBars before calling, so this guards Go callers).
+func checkBars(tool string, bars []Bar, min int) error {
+	if err := ValidateBars("bars", bars); err != nil {
+		return err
+	}
+	if len(bars) < min {
+		return invalid("bars", "%s needs at least %d bars; %d provided", tool, min, len(bars))
+	}
+	return nil
+}
+
 // InsufficientBars is the result of a bar tool given fewer bars than it
 // needs. It is an answer, not an error (the caller should fetch more
 // history and retry), and it is never charged.

@@ -6,7 +6,9 @@ import "math"
 // default candle settings of ta_global.c). Each recogniser fills out[i]
 // with TA-Lib's integer answer for bar i (as int8): 0 (no pattern), ±100, or ±80
 // for the "matching on one end" variants of engulfing and harami. Slots
-// before TA-Lib's lookback are 0, as TA-Lib emits nothing there.
+// before TA-Lib's lookback are 0, as TA-Lib emits nothing there. A
+// recogniser needs more bars than its lookback (its const start), which
+// candleRecogniser.answer checks once for all of them.
 //
 // The rolling averages reproduce TA-Lib's running sums term by term (same
 // window, same summation order, same start index = lookback, and the update
@@ -166,9 +168,6 @@ func cdlEngulfing(k *candleBars, out []int8) {
 func cdlHammer(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb, hl := k.rb, k.hl
 	body := seedSum(rb, start-10, start)
 	vshort := seedSum(hl, start-10, start)
@@ -190,9 +189,6 @@ func cdlHammer(k *candleBars, out []int8) {
 func cdlShootingStar(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb, hl := k.rb, k.hl
 	body := seedSum(rb, start-10, start)
 	vshort := seedSum(hl, start-10, start)
@@ -212,9 +208,6 @@ func cdlShootingStar(k *candleBars, out []int8) {
 func cdlDoji(k *candleBars, out []int8) {
 	const start = 10
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb, hl := k.rb, k.hl
 	doji := seedSum(hl, 0, start)
 	for i := start; i < n; i++ {
@@ -232,9 +225,6 @@ func cdlDoji(k *candleBars, out []int8) {
 func cdlStar(k *candleBars, out []int8, sign int) {
 	const start = 12
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb := k.rb
 	long := seedSum(rb, start-2-10, start-2)
 	short1 := seedSum(rb, start-1-10, start-1)
@@ -268,9 +258,6 @@ func cdlStar(k *candleBars, out []int8, sign int) {
 func cdlSoldiers(k *candleBars, out []int8) {
 	const start = 12
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb, hl, o, c := k.rb, k.hl, k.o, k.c
 	vs2, vs1, vs0 := seedSum(hl, start-2-10, start-2), seedSum(hl, start-1-10, start-1), seedSum(hl, start-10, start)
 	near2, near1 := seedSum(hl, start-2-5, start-2), seedSum(hl, start-1-5, start-1)
@@ -307,9 +294,6 @@ func cdlSoldiers(k *candleBars, out []int8) {
 func cdlCrows(k *candleBars, out []int8) {
 	const start = 13
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	hl, o, c := k.hl, k.o, k.c
 	vs2, vs1, vs0 := seedSum(hl, start-2-10, start-2), seedSum(hl, start-1-10, start-1), seedSum(hl, start-10, start)
 	for i := start; i < n; i++ {
@@ -335,9 +319,6 @@ func cdlCrows(k *candleBars, out []int8) {
 func cdlHarami(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb := k.rb
 	long := seedSum(rb, start-1-10, start-1)
 	short := seedSum(rb, start-10, start)
@@ -362,9 +343,6 @@ func cdlHarami(k *candleBars, out []int8) {
 func cdlPiercing(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb := k.rb
 	long1 := seedSum(rb, start-1-10, start-1)
 	long0 := seedSum(rb, start-10, start)
@@ -387,9 +365,6 @@ func cdlPiercing(k *candleBars, out []int8) {
 func cdlDarkCloud(k *candleBars, out []int8) {
 	const start = 11
 	n := len(k.c)
-	if n <= start {
-		return
-	}
 	rb := k.rb
 	long := seedSum(rb, start-1-10, start-1)
 	for i := start; i < n; i++ {

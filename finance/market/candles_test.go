@@ -47,7 +47,7 @@ func TestCandlesMatchTALib(t *testing.T) {
 			require.Len(t, want.Values, len(out))
 			assert.Equal(t, r.lookback, want.BegIndex, "%s %s: lookback", s.Name, r.talib)
 			clear(out)
-			r.run(k, out)
+			r.answer(k, out)
 			mismatches := 0
 			for i, w := range want.Values {
 				if w == nil {
@@ -146,7 +146,7 @@ func TestCandleTextbookCases(t *testing.T) {
 			r, ok := byName[tc.talib]
 			require.True(t, ok)
 			out := make([]int8, len(tc.k.c))
-			r.run(tc.k, out)
+			r.answer(tc.k, out)
 			last := len(out) - 1
 			assert.Equal(t, tc.want, int(out[last]), "answer at the pattern's last bar")
 			// Each pattern needs its defining feature: break the last candle
@@ -155,7 +155,7 @@ func TestCandleTextbookCases(t *testing.T) {
 			k2.Open[last], k2.High[last], k2.Low[last], k2.Close[last] = 100, 106, 94, 100.001
 			clear(out)
 			if tc.talib != "CDLDOJI" {
-				r.run(newCandleBars(k2), out)
+				r.answer(newCandleBars(k2), out)
 				assert.Zero(t, out[last], "a wide neutral bar must not complete the pattern")
 			}
 		})
@@ -170,7 +170,7 @@ func TestCandleShortSeriesGiveZeros(t *testing.T) {
 		k = newCandleBars(OHLCV{Open: k.o[:n], High: k.h[:n], Low: k.l[:n], Close: k.c[:n]})
 		out := make([]int8, n)
 		for _, r := range candleRecognisers {
-			r.run(k, out)
+			r.answer(k, out)
 			for i := 0; i < n && i < r.lookback; i++ {
 				assert.Zero(t, out[i], "%s n=%d i=%d", r.talib, n, i)
 			}

@@ -60,7 +60,7 @@ type LiquidityResult struct {
 // The baseline is the bars before the last one, so the last bar is
 // compared with its own history.
 func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("analyze_liquidity", bars, LiquidityMinBars); err != nil {
 		return nil, err
 	}
 	period := orDefault(baseline, LiquidityDefaultPeriod)
@@ -68,9 +68,6 @@ func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 		return nil, err
 	}
 	n := len(bars)
-	if n < LiquidityMinBars {
-		return nil, invalid("bars", "analyze_liquidity needs at least %d bars; %d provided", LiquidityMinBars, n)
-	}
 	c := Columns(bars)
 	last := n - 1
 	w := min(period, n-1)

@@ -88,7 +88,15 @@ type candleRecogniser struct {
 	bearish  string // name when the answer is negative
 	size     int    // candles in the pattern
 	lookback int    // TA-Lib lookback: the first bar with an answer
-	run      func(k *candleBars, out []int8)
+	scan     func(k *candleBars, out []int8)
+}
+
+// answer fills out with r's TA-Lib answers on k. A series no longer than
+// the lookback gets none, as from TA-Lib.
+func (r *candleRecogniser) answer(k *candleBars, out []int8) {
+	if len(k.c) > r.lookback {
+		r.scan(k, out)
+	}
 }
 
 // candleRecognisers lists the TA-Lib candlestick functions we mirror.
@@ -118,11 +126,8 @@ const recentPatternWindow = 10
 // Patterns are ordered by Index, then type (candlestick first), name and
 // StartIndex.
 func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("detect_patterns", bars, PatternsMinBars); err != nil {
 		return nil, err
-	}
-	if len(bars) < PatternsMinBars {
-		return nil, toolkit.Errorf(toolkit.Invalid, "bars: at least %d bars are required, got %d", PatternsMinBars, len(bars))
 	}
 	period := orDefault(opt.BreakoutPeriod, DefaultBreakoutPeriod)
 	if period < 5 || period > 100 {
@@ -179,7 +184,7 @@ func candleAnswers(k *candleBars) (answers []int8, hits int) {
 	n := len(k.c)
 	answers = make([]int8, len(candleRecognisers)*n)
 	for r := range candleRecognisers {
-		candleRecognisers[r].run(k, answers[r*n:(r+1)*n])
+		candleRecognisers[r].answer(k, answers[r*n:(r+1)*n])
 	}
 	for _, v := range answers {
 		if v != 0 {

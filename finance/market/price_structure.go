@@ -115,11 +115,8 @@ type PriceStructureReport struct {
 // PriceStructureMinBars bars is an Invalid error (the catalog tool answers
 // insufficient_bars instead).
 func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("analyze_price_structure", bars, PriceStructureMinBars); err != nil {
 		return nil, err
-	}
-	if len(bars) < PriceStructureMinBars {
-		return nil, toolkit.Errorf(toolkit.Invalid, "bars: at least %d bars are required, got %d", PriceStructureMinBars, len(bars))
 	}
 	w, cw := orDefault(opt.SwingWindow, DefaultSwingWindow), orDefault(opt.ConsolidationWindow, DefaultConsolidationWindow)
 	if w < 1 || w > 10 {

@@ -81,13 +81,10 @@ type RegimeResult struct {
 // stationary series from being called VOLATILE or LOW_VOLATILITY merely for
 // being at the edge of its own ordinary range.
 func DetectRegime(bars []Bar) (*RegimeResult, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("detect_regime", bars, RegimeMinBars); err != nil {
 		return nil, err
 	}
 	n := len(bars)
-	if n < RegimeMinBars {
-		return nil, invalid("bars", "detect_regime needs at least %d bars; %d provided", RegimeMinBars, n)
-	}
 	c := Columns(bars)
 	dir, err := Directional(c.High, c.Low, c.Close, RegimeADXPeriod)
 	if err != nil {

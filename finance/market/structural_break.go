@@ -98,11 +98,8 @@ type BreakReport struct {
 // statistics 0 and p-values 1. Fewer than StructuralBreakMinBars bars is an
 // Invalid error (the catalog tool answers insufficient_bars instead).
 func DetectStructuralBreak(bars []Bar, opt BreakOptions) (*BreakReport, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("detect_structural_break", bars, StructuralBreakMinBars); err != nil {
 		return nil, err
-	}
-	if len(bars) < StructuralBreakMinBars {
-		return nil, toolkit.Errorf(toolkit.Invalid, "bars: at least %d bars are required, got %d", StructuralBreakMinBars, len(bars))
 	}
 	alpha, trim := orDefault(opt.Alpha, DefaultBreakAlpha), orDefault(opt.Trim, DefaultBreakTrim)
 	if !(alpha >= MinBreakAlpha && alpha <= MaxBreakAlpha) {
