@@ -131,7 +131,7 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	}
 	period := orDefault(opt.BreakoutPeriod, DefaultBreakoutPeriod)
 	if period < 5 || period > 100 {
-		return nil, toolkit.Errorf(toolkit.Invalid, "breakout_period: must be between 5 and 100, got %d", period)
+		return nil, invalid("breakout_period", "must be between 5 and 100, got %d", period)
 	}
 	b := Columns(bars)
 	scale := rangeScale(b)

@@ -120,10 +120,10 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 	}
 	w, cw := orDefault(opt.SwingWindow, DefaultSwingWindow), orDefault(opt.ConsolidationWindow, DefaultConsolidationWindow)
 	if w < 1 || w > 10 {
-		return nil, toolkit.Errorf(toolkit.Invalid, "swing_window: must be between 1 and 10, got %d", w)
+		return nil, invalid("swing_window", "must be between 1 and 10, got %d", w)
 	}
 	if cw < 5 || cw > 50 {
-		return nil, toolkit.Errorf(toolkit.Invalid, "consolidation_window: must be between 5 and 50, got %d", cw)
+		return nil, invalid("consolidation_window", "must be between 5 and 50, got %d", cw)
 	}
 	b := Columns(bars)
 	n := b.Len()

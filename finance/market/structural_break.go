@@ -103,10 +103,10 @@ func DetectStructuralBreak(bars []Bar, opt BreakOptions) (*BreakReport, error) {
 	}
 	alpha, trim := orDefault(opt.Alpha, DefaultBreakAlpha), orDefault(opt.Trim, DefaultBreakTrim)
 	if !(alpha >= MinBreakAlpha && alpha <= MaxBreakAlpha) {
-		return nil, toolkit.Errorf(toolkit.Invalid, "alpha: must be between %v and %v, got %v", MinBreakAlpha, MaxBreakAlpha, alpha)
+		return nil, invalid("alpha", "must be between %v and %v, got %v", MinBreakAlpha, MaxBreakAlpha, alpha)
 	}
 	if !(trim >= MinBreakTrim && trim <= MaxBreakTrim) {
-		return nil, toolkit.Errorf(toolkit.Invalid, "trim: must be between %v and %v, got %v", MinBreakTrim, MaxBreakTrim, trim)
+		return nil, invalid("trim", "must be between %v and %v, got %v", MinBreakTrim, MaxBreakTrim, trim)
 	}
 	r := make([]float64, len(bars)-1)
 	for i := range r {

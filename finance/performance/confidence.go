@@ -105,8 +105,8 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 	if !(level >= MinConfidenceLevel && level <= MaxConfidenceLevel) {
 		return nil, invalid("confidence", "must be between %v and %v", MinConfidenceLevel, MaxConfidenceLevel)
 	}
-	if samples < MinBootstrapSamples || samples > DefaultBootstrapSamples {
-		return nil, invalid("bootstrap_samples", "must be between %d and %d", MinBootstrapSamples, DefaultBootstrapSamples)
+	if err := validateCount("bootstrap_samples", samples, MinBootstrapSamples, DefaultBootstrapSamples); err != nil {
+		return nil, err
 	}
 	n := len(r)
 	nf := float64(n)

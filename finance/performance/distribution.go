@@ -91,8 +91,8 @@ func AnalyzeDistribution(r []float64, buckets *int) (*DistributionResult, error)
 		return nil, err
 	}
 	bucketCount := orDefault(buckets, DefaultBucketCount)
-	if bucketCount < 1 || bucketCount > MaxBucketCount {
-		return nil, invalid("bucket_count", "must be between 1 and %d", MaxBucketCount)
+	if err := validateCount("bucket_count", bucketCount, 1, MaxBucketCount); err != nil {
+		return nil, err
 	}
 	n := len(r)
 	nf := float64(n)

@@ -130,24 +130,35 @@ type Drawdown struct {
 // (> 0). netProfit, when not nil, replaces last − start in the recovery
 // factor.
 func AnalyzeDrawdown(equity []float64, startingEquity float64, netProfit *float64) (Drawdown, error) {
-	if err := ValidateSeries("equity_values", equity, 1); err != nil {
+	points, err := curvePoints(equity, startingEquity)
+	if err != nil {
 		return Drawdown{}, err
-	}
-	if err := validatePositive("starting_equity", startingEquity); err != nil {
-		return Drawdown{}, err
-	}
-	for i, e := range equity {
-		if e < 0 {
-			return Drawdown{}, invalid("equity_values", "item %d must be >= 0, got %v", i, e)
-		}
 	}
 	if netProfit != nil && (math.IsNaN(*netProfit) || math.IsInf(*netProfit, 0)) {
 		return Drawdown{}, invalid("net_profit", "must be a finite number")
 	}
+	return drawdownOfPoints(points, netProfit), nil
+}
+
+// curvePoints validates an equity curve given as equity_values (at least
+// 1 value, each >= 0) and starting_equity (> 0) and returns its points
+// 0..n, starting equity first.
+func curvePoints(equity []float64, startingEquity float64) ([]float64, error) {
+	if err := ValidateSeries("equity_values", equity, 1); err != nil {
+		return nil, err
+	}
+	if err := validatePositive("starting_equity", startingEquity); err != nil {
+		return nil, err
+	}
+	for i, e := range equity {
+		if e < 0 {
+			return nil, invalid("equity_values", "item %d must be >= 0, got %v", i, e)
+		}
+	}
 	points := make([]float64, len(equity)+1)
 	points[0] = startingEquity
 	copy(points[1:], equity)
-	return drawdownOfPoints(points, netProfit), nil
+	return points, nil
 }
 
 // AnalyzeDrawdownR builds the compounded equity curve of r (see

@@ -62,21 +62,23 @@ func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error
 		return VarianceKillers{}, err
 	}
 	n := len(r)
-	if opt.TradeIDs != nil && len(opt.TradeIDs) != n {
-		return VarianceKillers{}, invalid("trade_ids", "must have the same length as r_multiples (%d), got %d", n, len(opt.TradeIDs))
-	}
-	if opt.Symbols != nil && len(opt.Symbols) != n {
-		return VarianceKillers{}, invalid("symbols", "must have the same length as r_multiples (%d), got %d", n, len(opt.Symbols))
-	}
-	if err := nonEmptyStrings("trade_ids", opt.TradeIDs); err != nil {
-		return VarianceKillers{}, err
-	}
-	if err := nonEmptyStrings("symbols", opt.Symbols); err != nil {
-		return VarianceKillers{}, err
+	for _, labels := range []struct {
+		field string
+		items []string
+	}{{"trade_ids", opt.TradeIDs}, {"symbols", opt.Symbols}} {
+		if labels.items == nil {
+			continue
+		}
+		if err := validateParallel(labels.field, len(labels.items), n); err != nil {
+			return VarianceKillers{}, err
+		}
+		if err := nonEmptyStrings(labels.field, labels.items); err != nil {
+			return VarianceKillers{}, err
+		}
 	}
 	top := orDefault(opt.TopN, DefaultKillerCount)
-	if top < 1 || top > MaxKillerCount {
-		return VarianceKillers{}, invalid("top_n", "must be between 1 and %d, got %d", MaxKillerCount, top)
+	if err := validateCount("top_n", top, 1, MaxKillerCount); err != nil {
+		return VarianceKillers{}, err
 	}
 	mean, m2 := meanM2(r)
 	fn := float64(n)

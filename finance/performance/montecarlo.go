@@ -93,12 +93,12 @@ func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
 		return MonteCarlo{}, err
 	}
 	sims := orDefault(opt.NumSimulations, DefaultSimulations)
-	if sims < 1 || sims > MaxSimulations {
-		return MonteCarlo{}, invalid("num_simulations", "must be between 1 and %d, got %d", MaxSimulations, sims)
+	if err := validateCount("num_simulations", sims, 1, MaxSimulations); err != nil {
+		return MonteCarlo{}, err
 	}
 	trades := orDefault(opt.TradesPerSimulation, DefaultTradesPerSimulation)
-	if trades < 1 || trades > MaxTradesPerSimulation {
-		return MonteCarlo{}, invalid("trades_per_simulation", "must be between 1 and %d, got %d", MaxTradesPerSimulation, trades)
+	if err := validateCount("trades_per_simulation", trades, 1, MaxTradesPerSimulation); err != nil {
+		return MonteCarlo{}, err
 	}
 	risk := orDefault(opt.RiskPerTrade, DefaultRiskPerTrade)
 	if err := validateRiskFraction("risk_per_trade", risk); err != nil {

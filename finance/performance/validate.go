@@ -59,6 +59,15 @@ func validateParallel(field string, got, n int) error {
 	return nil
 }
 
+// validateCount checks that the integer input named field lies in
+// [lo, hi].
+func validateCount(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return invalid(field, "must be between %d and %d, got %d", lo, hi, v)
+	}
+	return nil
+}
+
 // validatePositive checks that a scalar input is finite and > 0.
 func validatePositive(field string, x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
