@@ -21,14 +21,17 @@ func parseTradeDate(s string) (time.Time, bool) {
 	if strings.ContainsRune(s, ',') {
 		return time.Time{}, false
 	}
-	b := []byte(s)
-	if len(b) > len(time.DateOnly) && b[len(time.DateOnly)] == 't' {
-		b[len(time.DateOnly)] = 'T'
+	if lower := len(s) > len(time.DateOnly) && s[len(time.DateOnly)] == 't'; lower || strings.HasSuffix(s, "z") {
+		b := []byte(s)
+		if lower {
+			b[len(time.DateOnly)] = 'T'
+		}
+		if n := len(b); b[n-1] == 'z' {
+			b[n-1] = 'Z'
+		}
+		s = string(b)
 	}
-	if n := len(b); n > 0 && b[n-1] == 'z' {
-		b[n-1] = 'Z'
-	}
-	t, err := time.Parse(time.RFC3339Nano, string(b))
+	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, false
 	}
