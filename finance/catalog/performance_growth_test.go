@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const perfAR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","-0.7","2.0"]`
+const growthR = `["1.5","-1.0","2.3","-0.5","1.8","-1.0","3.2","0.8","-1.2","0.4","-0.7","2.0"]`
 
 // callGrowthTool runs a tool through the default catalog and decodes the JSON
 // of its result into a map.
@@ -27,14 +27,14 @@ func TestPerformanceGrowthToolsJSON(t *testing.T) {
 		keys       []string
 		check      func(t *testing.T, m map[string]any)
 	}{
-		{"run_monte_carlo", `{"r_multiples":` + perfAR + `,"starting_equity":"100000","num_simulations":500,"trades_per_simulation":50,"seed":42}`,
+		{"run_monte_carlo", `{"r_multiples":` + growthR + `,"starting_equity":"100000","num_simulations":500,"trades_per_simulation":50,"seed":42}`,
 			[]string{"probability_of_profit", "probability_20pct_gain", "probability_20pct_drawdown", "probability_50pct_drawdown", "median_final_equity", "mean_final_equity", "p5_final_equity", "p95_final_equity", "best_case", "worst_case", "median_max_drawdown"},
 			func(t *testing.T, m map[string]any) {
 				assert.EqualValues(t, 42, m["seed"])
 				assert.EqualValues(t, 500, m["num_simulations"])
 				assert.EqualValues(t, 50, m["trades_per_simulation"])
 			}},
-		{"calculate_kelly", `{"r_multiples":` + perfAR + `}`,
+		{"calculate_kelly", `{"r_multiples":` + growthR + `}`,
 			[]string{"full_kelly", "half_kelly", "quarter_kelly", "risk_of_ruin", "kelly_fraction"}, nil},
 		{"analyze_drawdown", `{"equity_values":["101000","99000","102000","98000","97000"],"starting_equity":"100000","net_profit":"-3000"}`,
 			[]string{"max_drawdown_pct", "max_drawdown_usd", "current_drawdown", "avg_drawdown", "drawdown_count", "longest_duration", "time_in_drawdown", "recovery_factor", "ulcer_index", "drawdown_periods", "recovery_trades"},
@@ -43,7 +43,7 @@ func TestPerformanceGrowthToolsJSON(t *testing.T) {
 				assert.EqualValues(t, 2, m["drawdown_count"])
 				assert.Equal(t, "-0.6", m["recovery_factor"])
 			}},
-		{"analyze_drawdown", `{"r_multiples":` + perfAR + `,"starting_equity":100000,"risk_per_trade":"0.02"}`,
+		{"analyze_drawdown", `{"r_multiples":` + growthR + `,"starting_equity":100000,"risk_per_trade":"0.02"}`,
 			[]string{"max_drawdown_pct", "drawdown_periods"}, nil},
 		{"find_variance_killers", `{"r_multiples":["1","-1","-6","1.2"],"trade_ids":["a","b","c","d"],"symbols":["X","Y","Z","W"]}`,
 			[]string{"killers", "g"},
@@ -61,13 +61,13 @@ func TestPerformanceGrowthToolsJSON(t *testing.T) {
 				assert.Equal(t, "0.5", m["win_rate"])
 				assert.Equal(t, "202.00", m["pnl"].(map[string]any)["total_pnl"])
 			}},
-		{"run_what_if", `{"r_multiples":` + perfAR + `,"remove_count":2,"skip_after_losses":1}`,
+		{"run_what_if", `{"r_multiples":` + growthR + `,"remove_count":2,"skip_after_losses":1}`,
 			[]string{"baseline", "scenarios", "parameters", "best_scenario"},
 			func(t *testing.T, m map[string]any) {
 				assert.Len(t, m["scenarios"], 5)
 				assert.EqualValues(t, 2, m["parameters"].(map[string]any)["remove_count"])
 			}},
-		{"calculate_rolling_g", `{"r_multiples":` + perfAR + `,"window_size":4}`,
+		{"calculate_rolling_g", `{"r_multiples":` + growthR + `,"window_size":4}`,
 			[]string{"rolling_g", "trend", "trend_rule", "block_g"},
 			func(t *testing.T, m map[string]any) { assert.Len(t, m["rolling_g"], 9) }},
 		{"calculate_equity_curve", `{"r_multiples":["1","-1"],"starting_equity":"1000","risk_per_trade":"0.1","trades_per_year":"2"}`,
@@ -78,12 +78,12 @@ func TestPerformanceGrowthToolsJSON(t *testing.T) {
 				require.NoError(t, err)
 				assert.InDelta(t, -0.01, cagr, 1e-15) // (990/1000)^(2/2) - 1
 			}},
-		{"calculate_system_score", `{"r_multiples":` + perfAR + `}`,
+		{"calculate_system_score", `{"r_multiples":` + growthR + `}`,
 			[]string{"system_r_score", "grade", "components"}, nil},
 		{"detect_peak_valley", `{"equity_values":["101","99","98"],"starting_equity":"100"}`,
 			[]string{"state", "peaks", "valleys", "distance_from_peak_pct"},
 			func(t *testing.T, m map[string]any) { assert.Equal(t, "AT_VALLEY", m["state"]) }},
-		{"analyze_recovery", `{"r_multiples":` + perfAR + `}`,
+		{"analyze_recovery", `{"r_multiples":` + growthR + `}`,
 			[]string{"drawdowns", "average_recovery_trades", "longest_recovery_trades", "recovery_factor"},
 			func(t *testing.T, m map[string]any) { assert.Equal(t, "100000", m["initial_equity"]) }},
 	}
