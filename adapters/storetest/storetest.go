@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,6 +26,7 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	support.Store
 }
 
 // Harness opens stores for the suite.
@@ -62,6 +64,13 @@ func Run(t *testing.T, h Harness) {
 		{"ConcurrentDepositsCreditOnce", testConcurrentDepositsCreditOnce},
 		{"ConcurrentDailyCapExact", testConcurrentDailyCapExact},
 		{"TwoInstancesMixedPrices", testTwoInstancesMixedPrices},
+		{"SupportTicketRoundTrip", testSupportTicketRoundTrip},
+		{"SupportTicketNumbersAndDuplicates", testSupportTicketNumbersAndDuplicates},
+		{"SupportConcurrentTicketNumbers", testSupportConcurrentTicketNumbers},
+		{"SupportTicketListOrderAndFilters", testSupportTicketListOrderAndFilters},
+		{"SupportTicketStatusChange", testSupportTicketStatusChange},
+		{"SupportConcurrentStatusChange", testSupportConcurrentStatusChange},
+		{"SupportSubmissions", testSupportSubmissions},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, h) })
