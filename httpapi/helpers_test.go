@@ -13,10 +13,13 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 )
@@ -28,6 +31,7 @@ type env struct {
 	srv      *httptest.Server
 	contract *contract
 	store    *bunstore.Store
+	keys     *tinkkeys.KeyManager
 	runs     int
 	logs     *strings.Builder
 }
@@ -89,7 +93,11 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if cfg.catalog == nil {
 		cfg.catalog = e.demoCatalog()
 	}
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog},
+	e.keys, err = tinkkeys.LoadOrCreateDevKeys(filepath.Join(t.TempDir(), "keys.json"))
+	require.NoError(t, err)
+	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(e.keys)})
+	require.NoError(t, err)
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk},
 		httpapi.Options{AdminKey: cfg.adminKey, MaxBodyBytes: 64 << 10, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)

@@ -106,7 +106,7 @@ func (s *Store) SetTicketStatus(ctx context.Context, c support.StatusChange) (su
 		if len(from) > 0 {
 			res, err := tx.NewUpdate().Model((*supportTicketRow)(nil)).
 				Set("status = ?", string(c.To)).Set("updated_at = ?", c.At.UTC()).
-				Where("seq = ?", c.Number).Where("status IN (?)", bun.In(from)).Exec(ctx)
+				Where("seq = ?", c.Number).Where("status IN (?)", bun.List(from)).Exec(ctx)
 			if err != nil {
 				return err
 			}
