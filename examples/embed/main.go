@@ -11,6 +11,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
@@ -41,7 +42,8 @@ func newMux(ctx context.Context, db string) (*http.ServeMux, func() error, error
 		fmt.Fprintln(w, "My trading dashboard. The finance API lives under /v1/.")
 	})
 
-	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, SandboxSelfCredit: true})
+	keys := filepath.Join(filepath.Dir(db), "keys.json") // development keys next to the database
+	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, Keys: keys, SandboxSelfCredit: true})
 	if err != nil {
 		return nil, nil, err
 	}
