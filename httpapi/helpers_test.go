@@ -66,6 +66,7 @@ type envConfig struct {
 	billing  billing.Config
 	adminKey string
 	catalog  *catalog.Catalog // default: the demo catalog
+	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
 }
 
 // withDefaultCatalog serves the real built-in tools.
@@ -97,8 +98,9 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	require.NoError(t, err)
 	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(e.keys)})
 	require.NoError(t, err)
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk},
-		httpapi.Options{AdminKey: cfg.adminKey, MaxBodyBytes: 64 << 10, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+	apiOpts := cfg.api
+	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, slog.New(slog.NewTextHandler(e.logs, nil))
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)
