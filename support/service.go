@@ -99,7 +99,7 @@ func validRecordID(id string) bool {
 const (
 	ticketRefPrefix = "SR-"
 	ticketRefDigits = 6  // at least; larger numbers take more digits
-	maxTicketRefLen = 21 // "SR-" + the 18 digits of the largest int64 this accepts
+	maxTicketRefLen = 22 // "SR-" + the 19 digits of the largest int64
 )
 
 // TicketRef formats a ticket number as its reference, e.g. 142 ->
