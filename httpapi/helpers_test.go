@@ -7,12 +7,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
@@ -30,8 +29,7 @@ type env struct {
 	t        *testing.T
 	srv      *httptest.Server
 	contract *contract
-	store    *bunstore.Store
-	keys     *tinkkeys.KeyManager
+	store    *memstore.Store
 	runs     int
 	logs     *strings.Builder
 }
@@ -79,9 +77,7 @@ func newEnvWithoutAdmin(t *testing.T) *env {
 func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	t.Helper()
 	e := &env{t: t, logs: &strings.Builder{}}
-	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "api.db"), bunstore.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
+	store := memstore.New()
 	e.store = store
 	ag, err := agents.NewService(store, agents.Config{})
 	require.NoError(t, err)
@@ -94,9 +90,11 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if cfg.catalog == nil {
 		cfg.catalog = e.demoCatalog()
 	}
-	e.keys, err = tinkkeys.LoadOrCreateDevKeys(filepath.Join(t.TempDir(), "keys.json"))
+	master, lookup, err := tinkkeys.NewKeysets()
 	require.NoError(t, err)
-	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(e.keys)})
+	keys, err := tinkkeys.New(master, lookup)
+	require.NoError(t, err)
+	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(keys)})
 	require.NoError(t, err)
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, slog.New(slog.NewTextHandler(e.logs, nil))

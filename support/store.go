@@ -50,7 +50,7 @@ type TicketQuery struct {
 	AgentID string    // "" = every agent
 	Status  Status    // "" = every status
 	After   *Position // nil = from the newest
-	Limit   int       // > 0
+	Limit   int       // <= 0 = every match
 }
 
 // SubmissionQuery selects submissions, newest first (CreatedAt
@@ -59,7 +59,7 @@ type SubmissionQuery struct {
 	Kind    Kind      // "" = every kind
 	AgentID string    // "" = every agent
 	After   *Position // nil = from the newest
-	Limit   int       // > 0
+	Limit   int       // <= 0 = every match
 }
 
 // StatusChange moves one ticket to a new status if it is in one of the

@@ -154,8 +154,9 @@ func (s *Store) Submissions(ctx context.Context, q support.SubmissionQuery) ([]s
 	return out, nil
 }
 
-// newestFirst orders a list by (created_at, id) descending and continues
-// strictly after a position (keyset pagination). Times are compared as
+// newestFirst orders a list by (created_at, id) descending, continues
+// strictly after a position (keyset pagination) and keeps up to limit
+// rows (every row when limit <= 0). Times are compared as
 // stored: timestamptz on Postgres, fixed-format UTC text on SQLite (bun
 // writes "2006-01-02 15:04:05.999999+00:00", which sorts as time does).
 func newestFirst(q *bun.SelectQuery, after *support.Position, limit int) *bun.SelectQuery {
@@ -165,8 +166,9 @@ func newestFirst(q *bun.SelectQuery, after *support.Position, limit int) *bun.Se
 			return q.Where("created_at < ?", at).WhereOr("created_at = ? AND id < ?", at, after.ID)
 		})
 	}
-	if limit <= 0 {
-		limit = 1
+	q = q.Order("created_at DESC", "id DESC")
+	if limit > 0 {
+		q = q.Limit(int64(limit))
 	}
-	return q.Order("created_at DESC", "id DESC").Limit(int64(limit))
+	return q
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -11,6 +12,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// supportCases returns the cases of support.Store: ticket round trips,
+// numbering (also under concurrency), keyset paging and filters, the
+// conditional status change (also raced), submissions, and cancellation.
+func supportCases() []Case {
+	return []Case{
+		{Name: "SupportTicketRoundTrip", Test: testSupportTicketRoundTrip},
+		{Name: "SupportTicketNumbersAndDuplicates", Test: testSupportTicketNumbersAndDuplicates},
+		{Name: "SupportConcurrentTicketNumbers", Test: testSupportConcurrentTicketNumbers},
+		{Name: "SupportTicketListOrderAndFilters", Test: testSupportTicketListOrderAndFilters},
+		{Name: "SupportTicketStatusChange", Test: testSupportTicketStatusChange},
+		{Name: "SupportConcurrentStatusChange", Test: testSupportConcurrentStatusChange},
+		{Name: "SupportSubmissions", Test: testSupportSubmissions},
+		{Name: "SupportCancelledContextWritesNothing", Test: testSupportCancelledContextWritesNothing},
+	}
+}
 
 // supportBase is the creation time of the support fixtures.
 var supportBase = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
@@ -273,4 +290,39 @@ func testSupportSubmissions(t *testing.T, h Harness) {
 	require.Len(t, page, 2)
 	assert.Equal(t, "sub_0000000000000001", page[0].ID)
 	assert.Equal(t, "sub_0000000000000000", page[1].ID)
+}
+
+func testSupportCancelledContextWritesNothing(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	rec, err := s.CreateTicket(ctx, newTicket(a.ID, "sup_cancel0000000001", supportBase))
+	require.NoError(t, err)
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+
+	writes := map[string]func() error{
+		"CreateTicket": func() error {
+			_, err := s.CreateTicket(done, newTicket(a.ID, "sup_cancel0000000002", supportBase))
+			return err
+		},
+		"SetTicketStatus": func() error {
+			_, _, err := s.SetTicketStatus(done, support.StatusChange{Number: rec.Number, To: support.StatusClosed,
+				From: []support.Status{support.StatusOpen}, At: supportBase.Add(time.Hour)})
+			return err
+		},
+		"CreateSubmission": func() error {
+			return s.CreateSubmission(done, support.SubmissionRecord{ID: "fb_cancel000000000001", Kind: support.KindFeedback,
+				AgentID: a.ID, Status: support.StatusReceived, Content: []byte{1}, CreatedAt: supportBase})
+		},
+	}
+	for name, write := range writes {
+		assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(write()), name)
+	}
+	list, err := s.Tickets(ctx, support.TicketQuery{Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, list, 1, "no ticket created")
+	assert.Equal(t, support.StatusOpen, list[0].Status, "status unchanged")
+	subs, err := s.Submissions(ctx, support.SubmissionQuery{Limit: 10})
+	require.NoError(t, err)
+	assert.Empty(t, subs, "no submission created")
 }
