@@ -106,7 +106,7 @@ func checkText(field, s string, minLen, maxLen int) error {
 
 // ParseType parses an agent type, naming the allowed values on error.
 func ParseType(s string) (Type, error) {
-	for _, t := range Types {
+	for _, t := range Types() {
 		if string(t) == s {
 			return t, nil
 		}
@@ -116,7 +116,7 @@ func ParseType(s string) (Type, error) {
 
 // ParseMode parses a mode, naming the allowed values on error.
 func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes {
+	for _, m := range Modes() {
 		if string(m) == s {
 			return m, nil
 		}

@@ -10,13 +10,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
 	"github.com/uptrace/bun/driver/sqliteshim"
-	"github.com/uptrace/bun/migrate"
 )
 
 // Options tunes Open. Zero fields take defaults.
@@ -32,6 +30,8 @@ type Options struct {
 type Store struct {
 	db       *bun.DB
 	postgres bool
+	schema   string // Postgres search_path, when set
+	path     string // SQLite file, "" for an in-memory database
 }
 
 // Open connects to dsn and migrates the schema. A dsn starting with
@@ -52,13 +52,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		}
 		sqldb.SetMaxOpenConns(max)
 		sqldb.SetMaxIdleConns(max)
-		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true}
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true, schema: opts.Schema}
 	} else {
 		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
 		if err != nil {
 			return nil, fmt.Errorf("bunstore: opening sqlite: %w", err)
 		}
-		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New())}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), path: sqlitePath(dsn)}
 	}
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
@@ -83,34 +83,5 @@ func sqliteDSN(dsn string) string {
 	return dsn + sep + "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
 
-func (s *Store) migrate(ctx context.Context) error {
-	m := migrate.NewMigrator(s.db, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
-	if err := m.Init(ctx); err != nil {
-		return fmt.Errorf("bunstore: preparing migrations: %w", err)
-	}
-	if err := m.Lock(ctx); err != nil {
-		return fmt.Errorf("bunstore: locking migrations (another process migrating, or a stale lock in bun_migration_locks): %w", err)
-	}
-	defer m.Unlock(ctx) //nolint:errcheck // best effort; a stale lock is reported on next start
-	if _, err := m.Migrate(ctx); err != nil {
-		return fmt.Errorf("bunstore: migrating: %w", err)
-	}
-	return nil
-}
-
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
-
-// DB exposes the Bun handle for tests and benchmarks of this adapter.
-func (s *Store) DB() *bun.DB { return s.db }
-
-// OpenRaw connects to a Postgres dsn without migrating, for administration
-// such as creating test schemas.
-func OpenRaw(ctx context.Context, dsn string) (*sql.DB, error) {
-	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
-}

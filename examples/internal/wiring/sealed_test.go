@@ -18,12 +18,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
 // The sealed-data scenario: a full session through the real HTTP API of
@@ -54,38 +55,37 @@ func TestDatabaseDumpHasNoPlaintextSQLite(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "toolkit.db")
 	s := runScenario(t, dbPath, filepath.Join(dir, "keys.json"))
-	s.assertSealed(t)
+	raw, err := sql.Open(sqliteshim.ShimName, "file:"+dbPath+"?mode=ro")
+	require.NoError(t, err)
+	t.Cleanup(func() { raw.Close() })
+	s.assertSealed(t, raw, sqliteTables)
 	// The database files themselves (main file and write-ahead log), not
 	// only what SQL returns: no free page or log frame holds a plaintext.
-	var raw []byte
+	var files []byte
 	for _, p := range []string{dbPath, dbPath + "-wal"} {
 		b, err := os.ReadFile(p)
 		if err == nil {
-			raw = append(raw, b...)
+			files = append(files, b...)
 		}
 	}
-	require.NotEmpty(t, raw)
-	require.True(t, bytes.Contains(raw, []byte(s.canary)), "the raw files show clear data (the check can fail)")
+	require.NotEmpty(t, files)
+	require.True(t, bytes.Contains(files, []byte(s.canary)), "the raw files show clear data (the check can fail)")
 	for _, secret := range s.secrets {
-		assert.False(t, bytes.Contains(raw, []byte(secret)), "the SQLite files contain %q", secret)
+		assert.False(t, bytes.Contains(files, []byte(secret)), "the SQLite files contain %q", secret)
 	}
 }
 
 func TestDatabaseDumpHasNoPlaintextPostgres(t *testing.T) {
-	dsn := os.Getenv("TOOLKIT_TEST_POSTGRES_URL")
-	if dsn == "" {
-		if os.Getenv("TOOLKIT_REQUIRE_POSTGRES") == "1" {
-			t.Fatal("TOOLKIT_REQUIRE_POSTGRES=1 but TOOLKIT_TEST_POSTGRES_URL is unset")
-		}
-		t.Skip("set TOOLKIT_TEST_POSTGRES_URL to run the Postgres dump")
-	}
-	schema := freshSchema(t, dsn)
+	dsn := bunstoretest.PostgresURL(t)
+	schema := bunstoretest.FreshSchema(t, dsn)
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"
 	}
 	s := runScenario(t, dsn+sep+"search_path="+schema, filepath.Join(t.TempDir(), "keys.json"))
-	s.assertSealed(t)
+	raw := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithConnParams(map[string]any{"search_path": schema})))
+	t.Cleanup(func() { raw.Close() })
+	s.assertSealed(t, raw, postgresTables)
 }
 
 // scenario is the state of one run: the API, the secrets declared so far
@@ -94,7 +94,6 @@ type scenario struct {
 	t        *testing.T
 	base     string
 	adminKey string
-	store    *bunstore.Store
 	secrets  []string
 	canary   string
 	agents   int
@@ -108,7 +107,7 @@ func runScenario(t *testing.T, db, keys string) *scenario {
 	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, Keys: keys, SandboxSelfCredit: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
-	s := &scenario{t: t, adminKey: "dump-admin-" + marker(), store: store}
+	s := &scenario{t: t, adminKey: "dump-admin-" + marker() + marker()}
 	api, err := httpapi.New(svc, httpapi.Options{AdminKey: s.adminKey})
 	require.NoError(t, err)
 	srv := httptest.NewServer(api)
@@ -197,12 +196,14 @@ func (s *scenario) send(method, path string, headers map[string]string, body str
 	return res.StatusCode, m
 }
 
-// assertSealed dumps the database and checks no secret appears in any
-// column, in the clear or hex- or base64-encoded, while the canary does.
-func (s *scenario) assertSealed(t *testing.T) {
+// assertSealed dumps the database through its own connection (what
+// anyone holding a copy of the database sees) and checks no secret
+// appears in any column, in the clear or hex- or base64-encoded, while
+// the canary does.
+func (s *scenario) assertSealed(t *testing.T, db *sql.DB, tablesQuery string) {
 	t.Helper()
 	require.NotEmpty(t, s.secrets)
-	cells := dumpDatabase(t, s.store)
+	cells := dumpDatabase(t, db, tablesQuery)
 	var all strings.Builder
 	for _, c := range cells {
 		all.WriteString(c.text)
@@ -229,19 +230,20 @@ type cell struct {
 	table, column, text string
 }
 
-// dumpDatabase returns every column of every row of every table of the
-// store's database (the current schema on Postgres), as text: byte
-// columns as their raw bytes, everything else as the driver returns it.
-func dumpDatabase(t *testing.T, store *bunstore.Store) []cell {
+// The queries listing the tables of each engine (the current schema on
+// Postgres).
+const (
+	sqliteTables   = `SELECT name FROM sqlite_master WHERE type = 'table'`
+	postgresTables = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+)
+
+// dumpDatabase returns every column of every row of every table listed by
+// tablesQuery, as text: byte columns as their raw bytes, everything else
+// as the driver returns it.
+func dumpDatabase(t *testing.T, db *sql.DB, tablesQuery string) []cell {
 	t.Helper()
-	ctx := context.Background()
-	db := store.DB()
-	query := `SELECT name FROM sqlite_master WHERE type = 'table'`
-	if db.Dialect().Name() == dialect.PG {
-		query = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-	}
 	var tables []string
-	rows, err := db.QueryContext(ctx, query)
+	rows, err := db.QueryContext(context.Background(), tablesQuery)
 	require.NoError(t, err)
 	for rows.Next() {
 		var name string
@@ -254,7 +256,7 @@ func dumpDatabase(t *testing.T, store *bunstore.Store) []cell {
 
 	var out []cell
 	for _, table := range tables {
-		out = append(out, dumpTable(t, db.DB, table)...)
+		out = append(out, dumpTable(t, db, table)...)
 	}
 	return out
 }
@@ -291,21 +293,4 @@ func dumpTable(t *testing.T, db *sql.DB, table string) []cell {
 	}
 	require.NoError(t, rows.Err())
 	return out
-}
-
-// freshSchema creates an empty Postgres schema for the test and drops it
-// afterwards.
-func freshSchema(t *testing.T, dsn string) string {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := bunstore.OpenRaw(ctx, dsn)
-	require.NoError(t, err, "Postgres at TOOLKIT_TEST_POSTGRES_URL must be reachable")
-	schema := "dump_" + marker()
-	_, err = admin.ExecContext(ctx, "CREATE SCHEMA "+schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		admin.Close()
-	})
-	return schema
 }
