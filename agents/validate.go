@@ -37,7 +37,8 @@ func invalid(format string, args ...any) error {
 // validate checks in against the limits and returns the agent it describes
 // (without id, mode or creation time).
 func (in RegisterInput) validate() (Agent, error) {
-	if err := checkText("owner_id", in.OwnerID, 1, MaxOwnerIDLen); err != nil {
+	owner, err := NormalizeOwnerID(in.OwnerID)
+	if err != nil {
 		return Agent{}, err
 	}
 	if err := checkText("agent_name", in.AgentName, 1, MaxNameLen); err != nil {
@@ -74,7 +75,7 @@ func (in RegisterInput) validate() (Agent, error) {
 		}
 	}
 	return Agent{
-		OwnerID:               in.OwnerID,
+		OwnerID:               owner,
 		Name:                  in.AgentName,
 		Type:                  typ,
 		Description:           in.Description,

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore"
@@ -36,6 +37,9 @@ type Config struct {
 	SandboxCreditCap toolkit.Amount
 	// LowBalance is the is_low threshold (default 0.01).
 	LowBalance toolkit.Amount
+	// IdempotencyRetention is how long answers are kept for
+	// Idempotency-Key retries (default 24 h).
+	IdempotencyRetention time.Duration
 	// Keys is the path of the vault's key file (required). Without
 	// KEKFile it is a development key file, created on first start.
 	Keys string
@@ -76,6 +80,7 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 	}
 	bill, err := billing.NewService(store, billing.Config{
 		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
+		IdempotencyRetention: cfg.IdempotencyRetention,
 	})
 	if err != nil {
 		store.Close()
