@@ -118,7 +118,7 @@ func New(svc Services, opts Options) (*API, error) {
 	}
 	a.mcp = newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{auth: authAgent, handle: a.mcp.handle}))
+		a.mux.Handle(p, a.wrap(route{auth: authAgent, toolBody: true, handle: a.mcp.handle}))
 	}
 	return a, nil
 }
