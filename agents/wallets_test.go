@@ -157,9 +157,11 @@ func TestRegisterWalletRefusals(t *testing.T) {
 
 func TestWalletOwnersAreReserved(t *testing.T) {
 	e := newWalletEnv(t)
-	_, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "wallet:0123", AgentName: "x", AgentType: "risk"}, "")
-	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
-	assert.Contains(t, toolkit.MessageOf(err), `owner_id: the prefix "wallet:" is reserved`)
+	for _, owner := range []string{"wallet:0123", "ｗａｌｌｅｔ:0123"} {
+		_, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: owner, AgentName: "x", AgentType: "risk"}, "")
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), owner)
+		assert.Contains(t, toolkit.MessageOf(err), `owner_id: the prefix "wallet:" is reserved`, owner)
+	}
 
 	signed, err := e.signIn(walletOf("carol"))
 	require.NoError(t, err)

@@ -143,7 +143,7 @@ func TestDepositValidation(t *testing.T) {
 		{name: "negative amount", in: func(in *DepositInput) { in.Amount = amount("-5") },
 			wantKind: toolkit.Invalid, wantMsg: "amount: must be greater than 0 (got -5)"},
 		{name: "above the deposit maximum", in: func(in *DepositInput) { in.Amount = amount("1000000.000001") },
-			wantKind: toolkit.Invalid, wantMsg: "amount: at most 1000000 per deposit"},
+			wantKind: toolkit.Invalid, wantMsg: "amount: at most 1000000.00 per deposit"},
 		{name: "below a micro-USD", in: func(in *DepositInput) { in.Amount = amount("25.0000001") },
 			wantKind: toolkit.Invalid, wantMsg: "amount: at most 6 decimal places (got 25.0000001)"},
 		{name: "unknown funding path", in: func(in *DepositInput) { in.FundingPath = "paypal" },
@@ -153,7 +153,7 @@ func TestDepositValidation(t *testing.T) {
 		{name: "longer than a transaction signature", in: func(in *DepositInput) { in.OnChainTxHash = sig + "5" },
 			wantKind: toolkit.Invalid, wantMsg: "on_chain_tx_hash: at most 88 characters"},
 		{name: "deposit maximum and longest signature are accepted",
-			in: func(in *DepositInput) { in.Amount, in.OnChainTxHash = MaxDeposit, sig },
+			in: func(in *DepositInput) { in.Amount, in.OnChainTxHash = USD(MaxDepositMicros), sig },
 			cfg: func(_ *Config, chain *fakeChain, _ *fakeOnramp) {
 				chain.d = usdc(sig, 1_000_000_000_000)
 			},

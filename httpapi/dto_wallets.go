@@ -110,7 +110,7 @@ func (RegisterWalletRequest) constrain(s *jsonschema.Schema) {
 	text(s, "message", 0, agents.MaxWalletMessageLen)
 	s.Properties["timestamp"].Minimum, s.Properties["timestamp"].Maximum = ptr(1.0), ptr(999_999_999_999.0)
 	text(s, "agent_name", 1, agents.MaxNameLen)
-	enum(s, "agent_type", agents.Types)
+	enum(s, "agent_type", agents.Types())
 }
 
 func (LinkWalletRequest) constrain(s *jsonschema.Schema) {

@@ -3,8 +3,10 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -150,14 +152,26 @@ func (h *mcpHandler) serveStreamable(w http.ResponseWriter, r *http.Request, ag 
 		return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
 	}
 	if id == "" && r.Method == http.MethodPost {
+		body, err := readBody(r)
+		if err != nil {
+			return err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		server := h.api.mcpServer(ag)
+		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, server))
+		if !opensSession(body) {
+			// A session-less request (server/discover, or an error the SDK
+			// answers) gets a throwaway server and counts for nothing.
+			h.streamable.ServeHTTP(w, r)
+			return nil
+		}
 		sess, err := h.sessions.open(ag.ID, server, nil)
 		if err != nil {
 			return err
 		}
-		h.streamable.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), serverKey{}, server)))
+		h.streamable.ServeHTTP(w, r)
 		if !sess.connected() {
-			h.sessions.remove(sess) // the request opened no session
+			h.sessions.remove(sess) // the initialize failed
 		}
 		return nil
 	}
@@ -166,6 +180,15 @@ func (h *mcpHandler) serveStreamable(w http.ResponseWriter, r *http.Request, ag 
 	}
 	h.streamable.ServeHTTP(w, r)
 	return nil
+}
+
+// opensSession reports whether a JSON-RPC body is an initialize request,
+// the only one that opens a streamable session.
+func opensSession(body []byte) bool {
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &msg) == nil && msg.Method == "initialize"
 }
 
 // serveSSEStream serves a legacy SSE stream: the session lives as long as
@@ -186,7 +209,7 @@ func (h *mcpHandler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag a
 	// An SSE stream outlives any server WriteTimeout; lift the deadline for
 	// this connection only (the error is ignored where unsupported).
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) {
+	rec := &sessionRecorder{ResponseWriter: w, prefix: h.api.prefix, bind: func(id string) {
 		h.sseSessions.Store(id, &sseSession{agentID: ag.ID, idle: idle})
 	}}
 	defer func() {
@@ -213,8 +236,9 @@ func (h *mcpHandler) isStreamable(r *http.Request) bool {
 // ("data: /mcp/sse?sessionid=ID") and binds it to the agent.
 type sessionRecorder struct {
 	http.ResponseWriter
-	id   string
-	bind func(id string)
+	id     string
+	bind   func(id string)
+	prefix string // the mount prefix (see MountOptions.Prefix)
 }
 
 // Write passes b through, recording the session id on the way.
@@ -228,6 +252,14 @@ func (s *sessionRecorder) Write(b []byte) (int, error) {
 			}
 			s.id = string(rest[:end])
 			s.bind(s.id)
+			if s.prefix != "" {
+				// The SDK names the message endpoint from the path it saw,
+				// which a mount prefix was stripped from: put it back.
+				n := len(b)
+				b = bytes.Replace(b, []byte("data: /"), []byte("data: "+s.prefix+"/"), 1)
+				_, err := s.ResponseWriter.Write(b)
+				return n, err
+			}
 		}
 	}
 	return s.ResponseWriter.Write(b)

@@ -1,7 +1,7 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store) in memory, with the semantics of adapters/bunstore: the
-// same uniqueness rules, the same error kinds, the same ordering, and the
-// same all-or-nothing writes. It passes the full adapters/storetest suite.
+// billing.Store, support.Store) in memory, with the semantics of
+// adapters/bunstore: the same uniqueness rules, the same error kinds, the
+// same ordering, and the same all-or-nothing writes. It passes the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -41,8 +41,9 @@ type Store struct {
 	txIDs       map[string]struct{}      // every ledger transaction id
 	externalRef map[string]struct{}      // every credited external payment
 	usage       map[string]map[string]billing.UsageLine
-	idempotency map[idempotencyKey]billing.IdempotentResponse
+	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
+	support     supportTables
 
 	challenges map[string]time.Time        // used wallet challenge digest -> signed at
 	wallets    map[string]registeredWallet // wallet keyed hash -> registration
@@ -60,8 +61,9 @@ func New() *Store {
 		txIDs:       map[string]struct{}{},
 		externalRef: map[string]struct{}{},
 		usage:       map[string]map[string]billing.UsageLine{},
-		idempotency: map[idempotencyKey]billing.IdempotentResponse{},
+		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		support:     newSupportTables(),
 		challenges:  map[string]time.Time{},
 		wallets:     map[string]registeredWallet{},
 		linked:      map[string]linkedWallet{},
