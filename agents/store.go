@@ -54,8 +54,8 @@ type Store interface {
 // WalletSignIn is a verified register-wallet request as stored. The
 // wallet address appears only sealed and as its keyed hash.
 type WalletSignIn struct {
-	// ChallengeDigest is the SHA-256 of the signed challenge; SignedAt its
-	// timestamp.
+	// ChallengeDigest is the keyed hash of the signed challenge (see
+	// ChallengeHashField); SignedAt its timestamp.
 	ChallengeDigest []byte
 	SignedAt        time.Time
 	// WalletHash is the wallet's keyed hash (the lookup key).
@@ -75,7 +75,8 @@ type WalletSignIn struct {
 
 // WalletLinkRecord is a verified link-wallet request as stored.
 type WalletLinkRecord struct {
-	AgentID         string
+	AgentID string
+	// ChallengeDigest is the keyed hash of the signed message.
 	ChallengeDigest []byte
 	SignedAt        time.Time
 	WalletHash      []byte

@@ -17,6 +17,11 @@ const (
 	RegisteredWalletField = "wallet_address"
 	LinkedWalletField     = "solana_wallet_address"
 	WalletHashField       = "wallet_address"
+	// ChallengeHashField keys the hash under which a used signed message
+	// is stored. A plain digest would let anyone holding the database test
+	// a public wallet address against it (the message format is public);
+	// the keyed hash cannot be recomputed without the vault's key.
+	ChallengeHashField = "wallet_challenge"
 )
 
 // walletOwnerPrefix starts the owner id of an agent registered by wallet:
@@ -75,6 +80,10 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	if err != nil {
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
+	challenge, err := s.vault.Hash(ChallengeHashField, []byte(proof.Message))
+	if err != nil {
+		return WalletAgent{}, toolkit.WithOp(op, err)
+	}
 	id, key, err := s.newIdentity()
 	if err != nil {
 		return WalletAgent{}, toolkit.WithOp(op, err)
@@ -86,7 +95,7 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
 	got, created, err := s.store.RegisterWallet(ctx, WalletSignIn{
-		ChallengeDigest: proof.Digest, SignedAt: proof.SignedAt, WalletHash: hash, SealedWallet: sealed,
+		ChallengeDigest: challenge, SignedAt: proof.SignedAt, WalletHash: hash, SealedWallet: sealed,
 		NewAgent: a, KeyDigest: KeyDigest(key), PruneBefore: now.Add(-challengeRetention),
 	})
 	switch {
@@ -162,9 +171,13 @@ func (s *Service) LinkWallet(ctx context.Context, caller Agent, in WalletLink) (
 	if err != nil {
 		return WalletLinkResult{}, toolkit.WithOp(op, err)
 	}
+	challenge, err := s.vault.Hash(ChallengeHashField, []byte(proof.Message))
+	if err != nil {
+		return WalletLinkResult{}, toolkit.WithOp(op, err)
+	}
 	presale, unchecked := s.checkPresale(ctx, proof.Wallet)
 	a, err := s.store.LinkWallet(ctx, WalletLinkRecord{
-		AgentID: caller.ID, ChallengeDigest: proof.Digest, SignedAt: proof.SignedAt, WalletHash: hash,
+		AgentID: caller.ID, ChallengeDigest: challenge, SignedAt: proof.SignedAt, WalletHash: hash,
 		SealedWallet: sealed, Presale: presale, At: now.UTC(), PruneBefore: now.Add(-challengeRetention),
 	})
 	if toolkit.IsKind(err, toolkit.Conflict) {

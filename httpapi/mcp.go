@@ -3,8 +3,8 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"

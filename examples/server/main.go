@@ -86,6 +86,7 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var retention string
 	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
 		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
+	finishSolana := solanaFlags(fs, env, getenv, &cfg.wiring)
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
@@ -120,6 +121,9 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if cfg.wiring.LowBalance, err = toolkit.ParseAmount(lowBalance); err != nil {
 		return config{}, fmt.Errorf("-low-balance: %w", err)
 	}
+	if err := finishSolana(); err != nil {
+		return config{}, err
+	}
 	return cfg, nil
 }
 
@@ -135,6 +139,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 	}
 	defer store.Close()
 	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
+	fmt.Fprintln(out, solanaNotice(cfg.wiring.Solana))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)

@@ -67,7 +67,8 @@ func TestServerWalkThrough(t *testing.T) {
 	// the same tool through /v1/tools/call, then the ledger and usage.
 	status, bal := call("POST", "/v1/billing/deposit", key, `{"amount":"5.00","funding_path":"direct_transfer"}`)
 	require.Equal(t, http.StatusOK, status, bal)
-	assert.Equal(t, "5.00", bal["balance"])
+	assert.Equal(t, "5.00", bal["sandbox_balance"], "self-credit is test money")
+	assert.Equal(t, "0.00", bal["balance"], "never real money")
 	sizing := `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
 	status, size := call("POST", "/v1/sizing/calculate", key, sizing)
 	require.Equal(t, http.StatusOK, status, size)
@@ -85,6 +86,12 @@ func TestServerWalkThrough(t *testing.T) {
 	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "live", mode["mode"])
+	status, refused := call("POST", "/v1/sizing/calculate", key, sizing)
+	assert.Equal(t, http.StatusPaymentRequired, status, "test money never pays a live call")
+	assert.Contains(t, refused["detail"], "test funds are spendable in sandbox mode only")
+	status, refused = call("POST", "/v1/billing/deposit-usdc", key, `{"tx_signature":"5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, status, "no Solana RPC configured: 503, never a silent success")
+	assert.Contains(t, refused["detail"], "no Solana RPC endpoint configured")
 
 	// The README's support steps: a ticket, sealed at rest, read back.
 	status, ticket := call("POST", "/v1/support/ticket", key,
@@ -111,6 +118,7 @@ func TestServerWalkThrough(t *testing.T) {
 	}
 	assert.Contains(t, out.String(), "generated admin key")
 	assert.Contains(t, out.String(), "vault: created development key file "+keys)
+	assert.Contains(t, out.String(), "solana: no RPC URL set (-solana-rpc-url)")
 	assert.NotContains(t, out.String(), key, "API keys are never printed")
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/uptrace/bun/dialect"
 )
 
-// walletChallenge3 is a used wallet challenge: its SHA-256 digest (hex) is
-// the primary key, so a signed message is accepted once.
+// walletChallenge3 is a used wallet challenge: its keyed hash (hex) is the
+// primary key, so a signed message is accepted once.
 type walletChallenge3 struct {
 	bun.BaseModel `bun:"table:wallet_challenges"`
 	Digest        string    `bun:"digest,pk"`

@@ -54,6 +54,11 @@ type Config struct {
 	// off by default so that a mistyped path fails at start instead of
 	// sealing new data under new keys.
 	CreateKeys bool
+	// WalletService is the service name in signed wallet messages
+	// ("<service>-auth:<wallet>:<unix seconds>"; default "aft").
+	WalletService string
+	// Solana configures on-chain deposits and presale checks.
+	Solana Solana
 }
 
 // Open opens the store and builds the services over it. Close the
@@ -69,19 +74,31 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 		return httpapi.Services{}, nil, err
 	}
 	vault := cryptovault.New(keys)
+	chain, oracle, err := solanaAdapters(cfg.Solana)
+	if err != nil {
+		return httpapi.Services{}, nil, err
+	}
 	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{})
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix})
+	agentsCfg := agents.Config{KeyPrefix: cfg.KeyPrefix, WalletService: cfg.WalletService, Vault: vault}
+	billingCfg := billing.Config{
+		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
+		IdempotencyRetention: cfg.IdempotencyRetention, Vault: vault,
+		NativeToken: billing.NativeToken{Asset: billing.Asset(cfg.Solana.NativeToken), Rate: cfg.Solana.NativeRate,
+			PresaleRate: cfg.Solana.NativePresaleRate},
+	}
+	if chain != nil { // nil interfaces, not typed nils, when Solana is off
+		agentsCfg.Presale, billingCfg.Deposits, billingCfg.Oracle = chain, chain, oracle
+	}
+	ag, err := agents.NewService(store, agentsCfg)
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	bill, err := billing.NewService(store, billing.Config{
-		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
-		IdempotencyRetention: cfg.IdempotencyRetention,
-	})
+	billingCfg.Wallets = ag
+	bill, err := billing.NewService(store, billingCfg)
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
