@@ -262,6 +262,7 @@ func TestDepositBoundByMemo(t *testing.T) {
 
 	status, m := e.deposit(other, "/v1/billing/deposit-usdc", "usdc_memo_foreign_sender")
 	assert.Equal(t, http.StatusBadRequest, status, "the memo names another agent")
+	assert.Contains(t, m["detail"], "not a wallet registered or linked")
 	for fixture, want := range map[string]string{"usdc_memo_foreign_sender": "20.00", "usdc_memo_v1_foreign_sender": "2.00"} {
 		status, m = e.deposit(k, "/v1/billing/deposit-usdc", fixture)
 		require.Equal(t, http.StatusOK, status, m)

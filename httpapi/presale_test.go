@@ -39,6 +39,8 @@ func TestPresalePriceOnEverySurface(t *testing.T) {
 		return res.Header.Get("X-Charged")
 	}
 	assert.Equal(t, "0.003", call(), "list price before linking")
+	cs, err := e.mcpConnect(t, "streamable", k) // a session opened before the link
+	require.NoError(t, err)
 
 	w := depositWallet()
 	e.markPresaleBuyer(w)
@@ -53,13 +55,11 @@ func TestPresalePriceOnEverySurface(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, m)
 	assert.Equal(t, "0.9922", e.balance(k), "tools/call: 1 − 0.003 − 0.0024 − 0.0024")
 
-	cs, err := e.mcpConnect(t, "streamable", k)
-	require.NoError(t, err)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "calculate_position_size",
 		Arguments: map[string]any{"equity": "100000", "entry_price": "185.50", "stop_price": "180.00", "direction": "long"}})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%v", res.Content)
-	assert.Equal(t, "0.9898", e.balance(k), "MCP: 0.9922 − 0.0024")
+	assert.Equal(t, "0.9898", e.balance(k), "MCP, in a session opened before the link: 0.9922 − 0.0024")
 
 	status, m = e.do("GET", "/v1/billing/usage", key(k), "")
 	require.Equal(t, http.StatusOK, status)
