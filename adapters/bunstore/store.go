@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -94,6 +95,24 @@ func (s *Store) migrate(ctx context.Context) error {
 	defer m.Unlock(ctx) //nolint:errcheck // best effort; a stale lock is reported on next start
 	if _, err := m.Migrate(ctx); err != nil {
 		return fmt.Errorf("bunstore: migrating: %w", err)
+	}
+	return nil
+}
+
+// Ready reports whether the database answers and every migration is
+// applied (for readiness probes): toolkit.Unavailable otherwise.
+func (s *Store) Ready(ctx context.Context) error {
+	const op = "bunstore.Ready"
+	if err := s.db.PingContext(ctx); err != nil {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable", Err: err}
+	}
+	ms, err := migrate.NewMigrator(s.db, migrations.Migrations).MigrationsWithStatus(ctx)
+	if err != nil {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the migration status cannot be read", Err: err}
+	}
+	if pending := ms.Unapplied(); len(pending) > 0 {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "database migrations are not applied",
+			Err: fmt.Errorf("%d pending, first %s", len(pending), pending[0].Name)}
 	}
 	return nil
 }

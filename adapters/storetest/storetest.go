@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,6 +26,7 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	guardian.Store
 }
 
 // Harness opens stores for the suite.
@@ -62,6 +64,14 @@ func Run(t *testing.T, h Harness) {
 		{"ConcurrentDepositsCreditOnce", testConcurrentDepositsCreditOnce},
 		{"ConcurrentDailyCapExact", testConcurrentDailyCapExact},
 		{"TwoInstancesMixedPrices", testTwoInstancesMixedPrices},
+		{"GuardianEventRoundTrip", testGuardianEventRoundTrip},
+		{"GuardianEventFiltersAndKeyset", testGuardianEventFiltersAndKeyset},
+		{"GuardianAcknowledge", testGuardianAcknowledge},
+		{"GuardianMaintenance", testGuardianMaintenance},
+		{"GuardianCounters", testGuardianCounters},
+		{"GuardianActiveAgents", testGuardianActiveAgents},
+		{"GuardianRateTokens", testGuardianRateTokens},
+		{"GuardianSharedRateLimit", testGuardianSharedRateLimit},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, h) })
