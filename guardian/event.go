@@ -4,9 +4,10 @@
 // the rate limiters that guard the API.
 //
 // Recording never fails and never waits for storage: Service.Record
-// aggregates events in memory per (type, agent, source) and window, and
-// Service.Flush (run periodically by Service.Run) stores each window as
-// ONE event with a count, so an attacker cannot flood the event table.
+// aggregates events in memory per (type, agent, source, description) and
+// window, and Service.Flush (run periodically by Service.Run) stores each
+// window as ONE event with a count, so an attacker cannot flood the event
+// table.
 //
 // The package is pure: storage is the Store port, health is a Probe, time
 // and randomness are injected through Config.

@@ -56,11 +56,14 @@ func SourceFrom(ctx context.Context) string {
 	return s
 }
 
-// bucketKey identifies an aggregation window.
+// bucketKey identifies an aggregation window. Descriptions are written by
+// the recording packages (reports are not aggregated), so they are part of
+// the key: a maintenance switched on and off stays two events.
 type bucketKey struct {
-	typ     Type
-	agentID string
-	source  string
+	typ         Type
+	agentID     string
+	source      string
+	description string
 }
 
 // overflowSource replaces the source of events aggregated once the
@@ -73,8 +76,9 @@ type pendingBucket struct {
 	end time.Time // the window closes at end
 }
 
-// Record aggregates e into its window: all events of one type, agent and
-// source within Config.Window become one stored event with a count. It
+// Record aggregates e into its window: all events of one type, agent,
+// source and description within Config.Window become one stored event with
+// a count. It
 // never blocks on storage; Flush (or Run) stores the closed windows.
 func (s *Service) Record(ctx context.Context, e Event) {
 	if s == nil {
@@ -90,7 +94,7 @@ func (s *Service) Record(ctx context.Context, e Event) {
 	now := s.cfg.Now()
 	e = e.normalize(now)
 	e.At, e.LastAt = now.UTC().Truncate(time.Microsecond), now.UTC().Truncate(time.Microsecond)
-	k := bucketKey{typ: e.Type, agentID: e.AgentID, source: e.Source}
+	k := bucketKey{typ: e.Type, agentID: e.AgentID, source: e.Source, description: e.Description}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()

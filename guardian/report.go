@@ -87,7 +87,7 @@ func (in ReportInput) validate() (ReportType, error) {
 			return "", toolkit.Errorf(toolkit.TooLarge, "details: at most %d bytes of JSON (got %d)", MaxDetailsBytes, len(in.Details))
 		}
 		if err := detailsValidator.Validate(in.Details, nil, nil); err != nil {
-			return "", err
+			return "", toolkit.Errorf(toolkit.KindOf(err), "details: %s", toolkit.MessageOf(err))
 		}
 	}
 	return rt, nil

@@ -119,7 +119,7 @@ func (s *Store) ListEvents(ctx context.Context, q guardian.EventQuery) ([]guardi
 		for i, v := range q.Severities {
 			sevs[i] = string(v)
 		}
-		sel = sel.Where("severity IN (?)", bun.In(sevs))
+		sel = sel.Where("severity IN (?)", bun.List(sevs))
 	}
 	if q.Unacknowledged {
 		sel = sel.Where("acknowledged_at IS NULL")
@@ -208,7 +208,7 @@ func (s *Store) SumCounter(ctx context.Context, name string, since time.Time) (i
 // CountActiveAgents implements guardian.Store.
 func (s *Store) CountActiveAgents(ctx context.Context) (int64, error) {
 	n, err := s.db.NewSelect().Model((*agentRow)(nil)).
-		Where("mode IN (?)", bun.In([]string{string(agents.ModeSandbox), string(agents.ModeLive)})).Count(ctx)
+		Where("mode IN (?)", bun.List([]string{string(agents.ModeSandbox), string(agents.ModeLive)})).Count(ctx)
 	return int64(n), translate("bunstore.CountActiveAgents", err)
 }
 
