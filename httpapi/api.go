@@ -14,6 +14,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // Services are the domain services the API serves.
@@ -22,8 +23,14 @@ type Services struct {
 	Billing *billing.Service
 	Catalog *catalog.Catalog
 	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
-	// Nil: a toolcall.Service over Catalog and Billing with default options.
+	// Nil: a toolcall.Service over Catalog and Billing with default options
+	// (recording 402s to Guardian).
 	Calls *toolcall.Service
+	// Guardian serves status, reports, events, alerts, metrics and
+	// readiness, and records the API's security events (failed
+	// authentications, rate-limit refusals). Nil: no guardian routes,
+	// events are discarded and readiness is not checked.
+	Guardian *guardian.Service
 }
 
 // Options configures the API. Zero fields take defaults.
@@ -41,16 +48,31 @@ type Options struct {
 	// Logger receives one access-log line per request (default
 	// slog.Default()). Secrets (keys, bodies) are never logged.
 	Logger *slog.Logger
+	// RateLimits bound request rates (zero fields: DefaultRateLimits).
+	RateLimits RateLimits
+	// TrustedProxy says how to find the client address behind a reverse
+	// proxy (default: the connection's peer).
+	TrustedProxy TrustedProxy
+	// Metrics, when set, records Prometheus metrics (see NewMetrics).
+	// Default: none.
+	Metrics *Metrics
+	// CORS, when set, answers cross-origin requests of browser clients.
+	// Default: off.
+	CORS *CORS
 }
 
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
-	svc    Services
-	calls  *toolcall.Service
-	opts   Options
-	mux    *http.ServeMux
-	routes []route
-	bodies map[reflect.Type]any // request body type -> *strictjson.Decoder of it
+	svc      Services
+	calls    *toolcall.Service
+	opts     Options
+	limits   RateLimits
+	rec      guardian.Recorder
+	mux      *http.ServeMux
+	routeMux *http.ServeMux // the route table alone, to find the methods of a path
+	handler  http.Handler   // mux, behind CORS when enabled
+	routes   []route
+	bodies   map[reflect.Type]any // request body type -> *strictjson.Decoder of it
 }
 
 // New returns the API over the given services.
@@ -64,33 +86,46 @@ func New(svc Services, opts Options) (*API, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	a := &API{svc: svc, opts: opts, mux: http.NewServeMux(), calls: svc.Calls}
+	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
+		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
+	if svc.Guardian != nil {
+		a.rec = svc.Guardian
+	}
 	if a.calls == nil {
-		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{})
+		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec})
 	}
 	a.routes = a.routeTable()
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	for _, rt := range a.routes {
-		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
+		pattern := rt.method + " " + rt.path
+		rt.pattern = pattern
+		a.mux.Handle(pattern, a.wrap(rt))
+		a.routeMux.Handle(pattern, http.NotFoundHandler())
 	}
-	a.mux.Handle("/v1/", a.wrap(route{handle: notFound}))
+	a.mux.Handle("/v1/", a.wrap(route{pattern: "unmatched", limit: rateNone, handle: a.unmatched}))
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		publicPaths[0]: a.agentCard, publicPaths[1]: a.serverCard, publicPaths[2]: a.llmsTxt,
 	} {
-		a.mux.Handle("GET "+path, a.wrap(route{handle: handle}))
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, handle: handle}))
+	}
+	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
+		healthPath: a.healthz, readyPath: a.readyz, "/{$}": a.index,
+	} {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, limit: rateNone, quiet: path != "/{$}", handle: handle}))
 	}
 	m := newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{auth: authAgent, handle: m.handle}))
+		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, handle: m.handle}))
 	}
+	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
 }
 
 // ServeHTTP implements http.Handler.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	a.mux.ServeHTTP(w, r)
+	a.handler.ServeHTTP(w, r)
 }
 
 // mcpPaths are the MCP endpoints: streamable HTTP at /mcp, legacy SSE
@@ -98,7 +133,9 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var mcpPaths = []string{"/mcp", "/mcp/sse"}
 
 // Mount registers the API's paths on mux, next to whatever mux already
-// serves: the /v1/ subtree and the MCP endpoints.
+// serves: the /v1/ subtree, the MCP endpoints and the public documents.
+// The operational endpoints (/healthz, /readyz, the / index) are left to
+// the program; the API serves them too: mux.Handle("GET /healthz", api).
 func (a *API) Mount(mux *http.ServeMux) {
 	mux.Handle("/v1/", a)
 	for _, p := range append(append([]string{}, mcpPaths...), publicPaths...) {

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,6 +49,10 @@ func (c *contract) check(t *testing.T, req *http.Request, reqBody []byte, res *h
 		return
 	}
 	route, params, err := c.router.FindRoute(req)
+	if errors.Is(err, routers.ErrMethodNotAllowed) {
+		require.Equal(t, http.StatusMethodNotAllowed, res.StatusCode, "undocumented method %s %s answered %d", req.Method, req.URL.Path, res.StatusCode)
+		return
+	}
 	if err != nil {
 		require.Equal(t, http.StatusNotFound, res.StatusCode, "undocumented route %s %s answered %d", req.Method, req.URL.Path, res.StatusCode)
 		return

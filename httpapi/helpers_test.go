@@ -9,13 +9,16 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
@@ -28,8 +31,27 @@ type env struct {
 	srv      *httptest.Server
 	contract *contract
 	store    *bunstore.Store
+	guardian *guardian.Service
 	runs     int
-	logs     *strings.Builder
+	logs     *syncBuilder
+}
+
+// syncBuilder is a log sink safe for the concurrent writes of handlers.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 type demoInput struct {
@@ -62,6 +84,13 @@ type envConfig struct {
 	billing  billing.Config
 	adminKey string
 	catalog  *catalog.Catalog // default: the demo catalog
+	api      httpapi.Options  // rate limits, proxy, metrics, CORS (admin key, body cap and logger are set by newEnv)
+	now      func() time.Time // the guardian's clock (default time.Now)
+}
+
+// withRateLimits sets the API's rate limits (zero fields: the defaults).
+func withRateLimits(l httpapi.RateLimits) func(*envConfig) {
+	return func(c *envConfig) { c.api.RateLimits = l }
 }
 
 // withDefaultCatalog serves the real built-in tools.
@@ -73,24 +102,29 @@ func newEnvWithoutAdmin(t *testing.T) *env {
 
 func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	t.Helper()
-	e := &env{t: t, logs: &strings.Builder{}}
+	e := &env{t: t, logs: &syncBuilder{}}
 	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "api.db"), bunstore.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
 	e.store = store
-	ag, err := agents.NewService(store, agents.Config{})
-	require.NoError(t, err)
 	cfg := envConfig{billing: billing.Config{SandboxSelfCredit: true}, adminKey: adminKey}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	logger := slog.New(slog.NewTextHandler(e.logs, nil))
+	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: store.Ready, Now: cfg.now, Logger: logger})
+	require.NoError(t, err)
+	ag, err := agents.NewService(store, agents.Config{Recorder: e.guardian})
+	require.NoError(t, err)
+	cfg.billing.Recorder = e.guardian
 	bill, err := billing.NewService(store, cfg.billing)
 	require.NoError(t, err)
 	if cfg.catalog == nil {
 		cfg.catalog = e.demoCatalog()
 	}
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog},
-		httpapi.Options{AdminKey: cfg.adminKey, MaxBodyBytes: 64 << 10, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+	apiOpts := cfg.api
+	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, logger
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Guardian: e.guardian}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)

@@ -83,6 +83,7 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 		responses := map[string]any{
 			"400": errResp("Invalid request: the detail names the field and the rule"),
 			"413": errResp("Request body too large"),
+			"429": errResp("Rate limit exceeded (Retry-After says when to retry; RateLimit-Limit, -Remaining and -Reset describe the bucket)"),
 			"500": errResp("Internal error"),
 		}
 		switch rt.auth {
@@ -121,9 +122,8 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
 		}
-		if rt.path == "/v1/billing/transactions" {
-			params = append(params, map[string]any{"name": "limit", "in": "query", "required": false,
-				"schema": map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}})
+		for _, q := range rt.query {
+			params = append(params, map[string]any{"name": q.name, "in": "query", "required": false, "schema": q.schema})
 		}
 		if params != nil {
 			op["parameters"] = params
