@@ -2,13 +2,12 @@ package agents_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/guardian/guardiantest"
@@ -18,10 +17,7 @@ import (
 
 func newService(t *testing.T, cfg agents.Config) *agents.Service {
 	t.Helper()
-	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "a.db"), bunstore.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
-	svc, err := agents.NewService(store, cfg)
+	svc, err := agents.NewService(memstore.New(), cfg)
 	require.NoError(t, err)
 	return svc
 }

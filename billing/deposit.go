@@ -30,12 +30,18 @@ type VerifiedPayment struct {
 
 // ChainVerifier confirms an on-chain payment to the service's treasury by
 // its transaction hash (implemented by the Solana adapter).
+//
+// Verifiers classify their errors as *toolkit.Error (toolkit.Invalid for a
+// payment that does not qualify, toolkit.NotFound for an unknown
+// transaction, ...); any other error is taken as an outage and reported
+// as toolkit.Unavailable.
 type ChainVerifier interface {
 	VerifyPayment(ctx context.Context, agentID, txHash string) (VerifiedPayment, error)
 }
 
 // OnrampVerifier confirms a card/onramp payment (implemented by a payment
-// provider adapter; none is configured by default).
+// provider adapter; none is configured by default). Its errors follow the
+// ChainVerifier rules.
 type OnrampVerifier interface {
 	VerifyOnramp(ctx context.Context, agentID string, amount toolkit.Amount) (VerifiedPayment, error)
 }
@@ -62,7 +68,9 @@ var MaxDeposit = toolkit.MustParseAmount("1000000")
 //   - otherwise direct_transfer and x402 need on_chain_tx_hash, verified by
 //     the ChainVerifier; onramp is verified by the OnrampVerifier. A path
 //     without a configured verifier is refused (toolkit.Invalid naming the
-//     missing setup). A payment already credited is toolkit.Conflict.
+//     missing setup). A verifier's error keeps its Kind; a verifier that
+//     cannot answer is toolkit.Unavailable. A payment already credited is
+//     toolkit.Conflict.
 func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (Balance, error) {
 	const op = "billing.Deposit"
 	micros, err := validateDeposit(in)
@@ -158,14 +166,15 @@ func (s *Service) verify(ctx context.Context, agentID string, in DepositInput) (
 	return paid, nil
 }
 
-// verifierError keeps the kind a verifier gave its error (Invalid for a
-// failed check, Unavailable for an outage); an unclassified error is an
-// outage of the verifier, never the client's fault: Unavailable.
+// verifierError keeps the Kind a verifier gave its error (a payment it
+// refuses is Invalid, one it cannot find NotFound, ...). An unclassified
+// error means the verifier could not answer: toolkit.Unavailable, so the
+// client retries instead of being told its request is wrong.
 func verifierError(err error) error {
 	var te *toolkit.Error
 	if errors.As(err, &te) {
 		return toolkit.WithOp("billing.verify", err)
 	}
-	return &toolkit.Error{Kind: toolkit.Unavailable, Op: "billing.verify", Err: err,
-		Msg: "the payment could not be verified right now; retry later (nothing was credited)"}
+	return &toolkit.Error{Kind: toolkit.Unavailable, Op: "billing.verify",
+		Msg: "payment verification is unavailable; retry later", Err: err}
 }

@@ -3,13 +3,13 @@ package guardian_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/stretchr/testify/require"
 )
@@ -54,7 +54,7 @@ func (b *syncBuffer) String() string {
 
 type fixture struct {
 	svc   *guardian.Service
-	store *bunstore.Store
+	store *memstore.Store
 	clock *clock
 	logs  *syncBuffer
 }
@@ -65,15 +65,13 @@ var ctx = context.Background()
 // tunes the config.
 func newFixture(t *testing.T, edit ...func(*guardian.Config)) *fixture {
 	t.Helper()
-	store, err := bunstore.Open(ctx, filepath.Join(t.TempDir(), "g.db"), bunstore.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
-	f := &fixture{store: store, clock: newClock(), logs: &syncBuffer{}}
+	f := &fixture{store: memstore.New(), clock: newClock(), logs: &syncBuffer{}}
 	cfg := guardian.Config{Version: "1.2.3", Now: f.clock.Now, Logger: slog.New(slog.NewTextHandler(f.logs, nil))}
 	for _, e := range edit {
 		e(&cfg)
 	}
-	f.svc, err = guardian.New(store, cfg)
+	var err error
+	f.svc, err = guardian.New(f.store, cfg)
 	require.NoError(t, err)
 	return f
 }
@@ -84,4 +82,16 @@ func (f *fixture) events(t *testing.T) []guardian.Event {
 	got, err := f.store.ListEvents(ctx, guardian.EventQuery{Limit: 1000})
 	require.NoError(t, err)
 	return got
+}
+
+// failingStore is a guardian.Store whose writes fail (as a database that
+// went away).
+type failingStore struct{ guardian.Store }
+
+func (failingStore) AddEvents(context.Context, []guardian.Event) error {
+	return errors.New("connection refused")
+}
+
+func (failingStore) AddCounters(context.Context, []guardian.CounterDelta) error {
+	return errors.New("connection refused")
 }

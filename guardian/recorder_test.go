@@ -3,6 +3,7 @@ package guardian_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -158,13 +159,14 @@ func TestRunStoresOpenWindowsWhenStopped(t *testing.T) {
 }
 
 func TestFlushLogsAndDropsWhatCannotBeStored(t *testing.T) {
-	f := newFixture(t)
-	f.svc.Record(ctx, guardian.Event{Type: guardian.TypeAgentTerminated, AgentID: "agt_x"})
-	f.svc.CountToolCall()
-	require.NoError(t, f.store.Close())
-	f.svc.Close(ctx) // must not panic or block
-	assert.Contains(t, f.logs.String(), "guardian: events dropped")
-	assert.Contains(t, f.logs.String(), "kept for the next flush")
+	logs := &syncBuffer{}
+	svc, err := guardian.New(failingStore{}, guardian.Config{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	require.NoError(t, err)
+	svc.Record(ctx, guardian.Event{Type: guardian.TypeAgentTerminated, AgentID: "agt_x"})
+	svc.CountToolCall()
+	svc.Close(ctx) // must not panic or block
+	assert.Contains(t, logs.String(), "guardian: events dropped")
+	assert.Contains(t, logs.String(), "kept for the next flush")
 }
 
 // BenchmarkRecord measures the cost recording adds to a request: a burst

@@ -57,6 +57,7 @@ func (a *API) setMode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.releaseSessions(ag)
 	writeJSON(w, http.StatusOK, agentResponse(ag))
 	return nil
 }
@@ -70,6 +71,7 @@ func (a *API) adminSetMode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.releaseSessions(ag)
 	writeJSON(w, http.StatusOK, agentResponse(ag))
 	return nil
 }
@@ -80,6 +82,15 @@ func (a *API) rotateKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.mcp.sessions.closeAgent(ag.ID)
 	writeJSON(w, http.StatusOK, RotateKeyResponse{AgentID: ag.ID, APIKey: key})
 	return nil
+}
+
+// releaseSessions ends the MCP sessions of an agent that can no longer
+// call (suspended or terminated).
+func (a *API) releaseSessions(ag agents.Agent) {
+	if !ag.IsActive() {
+		a.mcp.sessions.closeAgent(ag.ID)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"time"
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
@@ -43,11 +44,24 @@ type Options struct {
 	MaxBodyBytes int64
 	// BaseURL is the public base URL used in the machine-readable
 	// documents (e.g. "https://toolkit.example.com"). Empty: derived from
-	// each request's scheme and Host.
+	// each request's scheme and Host, when that host is allowed.
 	BaseURL string
+	// AllowedHosts are the Host header values served (names or
+	// host:port; ports are ignored; "*" allows any): the public documents
+	// and MCP refuse other hosts with 403, which guards MCP against DNS
+	// rebinding and the documents against a Host an attacker chose.
+	// Default: localhost, 127.0.0.1 and ::1; the host of BaseURL is always
+	// allowed.
+	AllowedHosts []string
 	// Logger receives one access-log line per request (default
 	// slog.Default()). Secrets (keys, bodies) are never logged.
 	Logger *slog.Logger
+	// MCPIdleTimeout ends an MCP session after this long without a message
+	// (default 15 minutes).
+	MCPIdleTimeout time.Duration
+	// MCPSessionsPerAgent bounds the open MCP sessions of one agent
+	// (default 16); a further one is refused with 429.
+	MCPSessionsPerAgent int
 	// RateLimits bound request rates (zero fields: DefaultRateLimits).
 	RateLimits RateLimits
 	// TrustedProxy says how to find the client address behind a reverse
@@ -73,6 +87,8 @@ type API struct {
 	handler  http.Handler   // mux, behind CORS when enabled
 	routes   []route
 	bodies   map[reflect.Type]any // request body type -> *strictjson.Decoder of it
+	mcp      *mcpHandler
+	hosts    []string // allowed Host names (see Options.AllowedHosts)
 }
 
 // New returns the API over the given services.
@@ -86,6 +102,12 @@ func New(svc Services, opts Options) (*API, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.MCPIdleTimeout <= 0 {
+		opts.MCPIdleTimeout = 15 * time.Minute
+	}
+	if opts.MCPSessionsPerAgent <= 0 {
+		opts.MCPSessionsPerAgent = 16
+	}
 	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
 		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
 	if svc.Guardian != nil {
@@ -94,6 +116,7 @@ func New(svc Services, opts Options) (*API, error) {
 	if a.calls == nil {
 		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec})
 	}
+	a.hosts = allowedHosts(opts)
 	a.routes = a.routeTable()
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
@@ -115,9 +138,9 @@ func New(svc Services, opts Options) (*API, error) {
 	} {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, limit: rateNone, quiet: path != "/{$}", handle: handle}))
 	}
-	m := newMCPHandler(a)
+	a.mcp = newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, handle: m.handle}))
+		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, handle: a.mcp.handle}))
 	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil

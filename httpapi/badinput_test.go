@@ -50,9 +50,11 @@ func TestRegisterBadInput(t *testing.T) {
 		assert.Equal(t, c.status, status, c.body[:min(len(c.body), 80)])
 		assert.Contains(t, m["detail"], c.want, c.body[:min(len(c.body), 80)])
 	}
-	var n int
-	require.NoError(t, e.store.DB().NewSelect().Table("agents").ColumnExpr("COUNT(*)").Scan(t.Context(), &n))
-	assert.Zero(t, n, "nothing written on any rejected request")
+	for _, owner := range []string{"o", "p", ""} { // every owner_id the bodies name
+		list, err := e.store.ListAgentsByOwner(t.Context(), owner, 10)
+		require.NoError(t, err)
+		assert.Empty(t, list, "nothing written on any rejected request (owner %q)", owner)
+	}
 }
 
 func TestUnknownRouteAndMethod(t *testing.T) {

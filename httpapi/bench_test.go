@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -65,16 +66,7 @@ func benchServer(b *testing.B, dsn string) (*httptest.Server, string) {
 	ctx := context.Background()
 	opts := bunstore.Options{}
 	if strings.HasPrefix(dsn, "postgres") {
-		admin, err := bunstore.OpenRaw(ctx, dsn)
-		if err != nil {
-			b.Fatal(err)
-		}
-		opts.Schema = "bench_tools_call"
-		_, _ = admin.ExecContext(ctx, "DROP SCHEMA IF EXISTS bench_tools_call CASCADE")
-		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA bench_tools_call"); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { _, _ = admin.ExecContext(ctx, "DROP SCHEMA bench_tools_call CASCADE"); admin.Close() })
+		opts.Schema = bunstoretest.FreshSchema(b, dsn)
 	}
 	store, err := bunstore.Open(ctx, dsn, opts)
 	if err != nil {

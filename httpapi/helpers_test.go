@@ -7,14 +7,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -30,7 +29,7 @@ type env struct {
 	t        *testing.T
 	srv      *httptest.Server
 	contract *contract
-	store    *bunstore.Store
+	store    *memstore.Store
 	guardian *guardian.Service
 	runs     int
 	logs     *syncBuilder
@@ -84,8 +83,9 @@ type envConfig struct {
 	billing  billing.Config
 	adminKey string
 	catalog  *catalog.Catalog // default: the demo catalog
-	api      httpapi.Options  // rate limits, proxy, metrics, CORS (admin key, body cap and logger are set by newEnv)
+	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
 	now      func() time.Time // the guardian's clock (default time.Now)
+	probe    guardian.Probe   // the guardian's readiness probe (default: none)
 }
 
 // withRateLimits sets the API's rate limits (zero fields: the defaults).
@@ -103,16 +103,15 @@ func newEnvWithoutAdmin(t *testing.T) *env {
 func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	t.Helper()
 	e := &env{t: t, logs: &syncBuilder{}}
-	store, err := bunstore.Open(context.Background(), filepath.Join(t.TempDir(), "api.db"), bunstore.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
+	store := memstore.New()
 	e.store = store
 	cfg := envConfig{billing: billing.Config{SandboxSelfCredit: true}, adminKey: adminKey}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, nil))
-	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: store.Ready, Now: cfg.now, Logger: logger})
+	var err error
+	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
 	require.NoError(t, err)
 	ag, err := agents.NewService(store, agents.Config{Recorder: e.guardian})
 	require.NoError(t, err)

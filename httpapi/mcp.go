@@ -30,20 +30,40 @@ const mcpServerName = "agent-finance-toolkit"
 // Every request is authenticated (X-API-Key or Bearer); a suspended or
 // terminated agent is refused. Each session gets its own MCP server bound
 // to the agent that opened it, and a session can only be used with that
-// agent's key.
+// agent's key. Sessions end after Options.MCPIdleTimeout without a
+// message, an agent holds at most Options.MCPSessionsPerAgent of them, and
+// all of an agent's sessions end when its key is rotated or it is
+// suspended or terminated.
 type mcpHandler struct {
-	api        *API
-	sse        *mcp.SSEHandler
-	streamable *mcp.StreamableHTTPHandler
-	sseOwners  sync.Map // SSE session id -> agent id
+	api         *API
+	sse         *mcp.SSEHandler
+	streamable  *mcp.StreamableHTTPHandler
+	sessions    *sessionRegistry
+	sseSessions sync.Map // SSE session id -> *sseSession
 }
 
+// sseSession is what the handler knows of a legacy SSE session.
+type sseSession struct {
+	agentID string
+	idle    *idleWatch
+}
+
+// serverKey carries the session's server from handle to the SDK's
+// getServer callback.
+type serverKey struct{}
+
 func newMCPHandler(a *API) *mcpHandler {
-	h := &mcpHandler{api: a}
-	h.sse = mcp.NewSSEHandler(func(r *http.Request) *mcp.Server { return a.mcpServer(agentFrom(r)) },
-		&mcp.SSEOptions{MaxRequestBodyBytes: a.opts.MaxBodyBytes})
-	h.streamable = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server { return a.mcpServer(agentFrom(r)) },
-		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: a.opts.MaxBodyBytes})
+	h := &mcpHandler{api: a, sessions: newSessionRegistry(a.opts.MCPSessionsPerAgent)}
+	getServer := func(r *http.Request) *mcp.Server {
+		s, _ := r.Context().Value(serverKey{}).(*mcp.Server)
+		return s // nil (refused by the SDK) only for a request handle did not prepare
+	}
+	// The DNS-rebinding guard is handle's Host check against the API's
+	// allowed hosts, so the SDK's loopback-only guard is off: it would
+	// refuse a local reverse proxy.
+	h.sse = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{MaxRequestBodyBytes: a.opts.MaxBodyBytes, DisableLocalhostProtection: true})
+	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		MaxRequestBodyBytes: a.opts.MaxBodyBytes, SessionTimeout: a.opts.MCPIdleTimeout, DisableLocalhostProtection: true})
 	return h
 }
 
@@ -97,38 +117,84 @@ func toolError(err error) *mcp.CallToolResult {
 
 // handle serves /mcp and /mcp/sse after authentication.
 func (h *mcpHandler) handle(w http.ResponseWriter, r *http.Request) error {
+	if err := h.api.checkHost(r); err != nil {
+		return err
+	}
 	ag := agentFrom(r)
 	if r.URL.Path == "/mcp" || h.isStreamable(r) {
-		if id := r.Header.Get("Mcp-Session-Id"); id != "" && !strings.HasPrefix(id, ag.ID+".") {
-			return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
-		}
-		if r.Method == http.MethodGet {
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-		}
-		h.streamable.ServeHTTP(w, r)
-		return nil
+		return h.serveStreamable(w, r, ag)
 	}
 	if id := r.URL.Query().Get("sessionid"); id != "" {
-		if owner, ok := h.sseOwners.Load(id); ok && owner != ag.ID {
-			return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
+		if v, ok := h.sseSessions.Load(id); ok {
+			sess := v.(*sseSession)
+			if sess.agentID != ag.ID {
+				return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
+			}
+			sess.idle.touch(time.Now())
 		}
 		h.sse.ServeHTTP(w, r)
 		return nil
 	}
 	if r.Method == http.MethodGet {
-		// An SSE stream outlives any server WriteTimeout; lift the deadline
-		// for this connection only (the error is ignored where unsupported).
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-		rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.sseOwners.Store(id, ag.ID) }}
-		defer func() {
-			if rec.id != "" {
-				h.sseOwners.Delete(rec.id)
-			}
-		}()
-		h.sse.ServeHTTP(rec, r)
-		return nil
+		return h.serveSSEStream(w, r, ag)
 	}
 	h.sse.ServeHTTP(w, r)
+	return nil
+}
+
+// serveStreamable serves streamable HTTP; a request without a session id
+// opens a session (within the agent's cap).
+func (h *mcpHandler) serveStreamable(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
+	id := r.Header.Get("Mcp-Session-Id")
+	if id != "" && !strings.HasPrefix(id, ag.ID+".") {
+		return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
+	}
+	if id == "" && r.Method == http.MethodPost {
+		server := h.api.mcpServer(ag)
+		sess, err := h.sessions.open(ag.ID, server, nil)
+		if err != nil {
+			return err
+		}
+		h.streamable.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), serverKey{}, server)))
+		if !sess.connected() {
+			h.sessions.remove(sess) // the request opened no session
+		}
+		return nil
+	}
+	if r.Method == http.MethodGet {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	}
+	h.streamable.ServeHTTP(w, r)
+	return nil
+}
+
+// serveSSEStream serves a legacy SSE stream: the session lives as long as
+// this GET, which ends after the idle timeout or when the agent's
+// sessions are closed.
+func (h *mcpHandler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	server := h.api.mcpServer(ag)
+	sess, err := h.sessions.open(ag.ID, server, cancel)
+	if err != nil {
+		return err
+	}
+	defer h.sessions.remove(sess)
+	idle := &idleWatch{}
+	idle.touch(time.Now())
+	go idle.watch(ctx, cancel, h.api.opts.MCPIdleTimeout, time.Now)
+	// An SSE stream outlives any server WriteTimeout; lift the deadline for
+	// this connection only (the error is ignored where unsupported).
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) {
+		h.sseSessions.Store(id, &sseSession{agentID: ag.ID, idle: idle})
+	}}
+	defer func() {
+		if rec.id != "" {
+			h.sseSessions.Delete(rec.id)
+		}
+	}()
+	h.sse.ServeHTTP(rec, r.WithContext(context.WithValue(ctx, serverKey{}, server)))
 	return nil
 }
 

@@ -201,7 +201,11 @@ func operationID(method, path string) string {
 }
 
 func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
-	doc, err := a.openAPI(a.baseURL(r))
+	base, err := a.baseURL(r)
+	if err != nil {
+		return err
+	}
+	doc, err := a.openAPI(base)
 	if err != nil {
 		return toolkit.WithOp("httpapi.openAPI", err)
 	}

@@ -50,7 +50,10 @@ type IndexResponse struct {
 
 // index answers GET / with links to the documents and the API.
 func (a *API) index(w http.ResponseWriter, r *http.Request) error {
-	base := a.baseURL(r)
+	base, err := a.baseURL(r)
+	if err != nil {
+		return err
+	}
 	links := map[string]string{
 		"api": base + "/v1", "openapi": base + "/v1/openapi.json", "llms_txt": base + "/llms.txt",
 		"agent_card": base + "/.well-known/agent.json", "mcp_server_card": base + "/.well-known/mcp/server-card.json",

@@ -9,18 +9,6 @@ import (
 // publicPaths are the public machine-readable documents outside /v1.
 var publicPaths = []string{"/.well-known/agent.json", "/.well-known/mcp/server-card.json", "/llms.txt"}
 
-// baseURL is Options.BaseURL, or the request's own scheme and host.
-func (a *API) baseURL(r *http.Request) string {
-	if a.opts.BaseURL != "" {
-		return strings.TrimSuffix(a.opts.BaseURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
 // AgentCard is the body of GET /.well-known/agent.json.
 type AgentCard struct {
 	Name         string         `json:"name"`
@@ -71,7 +59,10 @@ func (a *API) cardAuth(base string) CardAuth {
 }
 
 func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
-	base := a.baseURL(r)
+	base, err := a.baseURL(r)
+	if err != nil {
+		return err
+	}
 	card := AgentCard{
 		Name:        "Agent Finance Toolkit",
 		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures. Never places orders.",
@@ -88,7 +79,10 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) serverCard(w http.ResponseWriter, r *http.Request) error {
-	base := a.baseURL(r)
+	base, err := a.baseURL(r)
+	if err != nil {
+		return err
+	}
 	card := ServerCard{Name: mcpServerName, Version: Version, Auth: a.cardAuth(base), Tools: a.svc.Catalog.Names(),
 		Transports: []CardTransport{{Type: "sse", URL: base + "/mcp/sse"}, {Type: "streamable-http", URL: base + "/mcp"}}}
 	card.ToolCount = len(card.Tools)
@@ -97,7 +91,10 @@ func (a *API) serverCard(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
-	base := a.baseURL(r)
+	base, err := a.baseURL(r)
+	if err != nil {
+		return err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Agent Finance Toolkit\n\n> Metered finance calculations for autonomous agents. Never places orders.\n\n")
 	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base)

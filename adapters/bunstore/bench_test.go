@@ -3,11 +3,14 @@ package bunstore_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/agentfinance/toolkit/adapters/storetest"
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/stretchr/testify/require"
@@ -18,20 +21,16 @@ import (
 // parallel goroutines, on SQLite and (with TOOLKIT_TEST_POSTGRES_URL) on
 // Postgres. scripts/pgbench-charge.sh runs the same SQL with pgbench.
 func BenchmarkCharge(b *testing.B) {
-	engines := map[string]func(t *testing.T, n int) []storetest.Store{"sqlite": openSQLite}
-	if dsn := postgresURL(); dsn != "" {
-		engines["postgres"] = func(t *testing.T, n int) []storetest.Store { return openPostgres(t, dsn, n) }
+	engines := map[string]func(b *testing.B) *bunstore.Store{
+		"sqlite": func(b *testing.B) *bunstore.Store { return openBench(b, filepath.Join(b.TempDir(), "bench.db"), "") },
+	}
+	if dsn := os.Getenv("TOOLKIT_TEST_POSTGRES_URL"); dsn != "" {
+		engines["postgres"] = func(b *testing.B) *bunstore.Store { return openBench(b, dsn, bunstoretest.FreshSchema(b, dsn)) }
 	}
 	for name, open := range engines {
 		for _, mode := range []string{"sequential", "parallel"} {
 			b.Run(name+"/"+mode, func(b *testing.B) {
-				t := &testing.T{}
-				s := open(t, 1)[0]
-				defer func() {
-					if c, ok := s.(interface{ Close() error }); ok {
-						c.Close()
-					}
-				}()
+				s := open(b)
 				ctx := context.Background()
 				a := agents.Agent{ID: "agt_bench", OwnerID: "bench", Name: "b", Type: agents.TypeTrading,
 					Mode: agents.ModeSandbox, CreatedAt: time.Now().UTC()}
@@ -66,4 +65,12 @@ func BenchmarkCharge(b *testing.B) {
 			})
 		}
 	}
+}
+
+// openBench opens a store for a benchmark and closes it at the end.
+func openBench(b *testing.B, dsn, schema string) *bunstore.Store {
+	s, err := bunstore.Open(context.Background(), dsn, bunstore.Options{Schema: schema})
+	require.NoError(b, err)
+	b.Cleanup(func() { s.Close() })
+	return s
 }

@@ -24,6 +24,9 @@ func translate(op string, err error) error {
 		return &toolkit.Error{Kind: toolkit.NotFound, Op: op, Msg: "not found", Err: err}
 	case isUniqueViolation(err):
 		return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "already exists", Err: err}
+	case isForeignKeyViolation(err):
+		// The row refers to an agent (or owner) that does not exist.
+		return &toolkit.Error{Kind: toolkit.NotFound, Op: op, Msg: "not found", Err: err}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), isConnectionError(err):
 		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable; retry later", Err: err}
 	}
@@ -38,6 +41,16 @@ func isUniqueViolation(err error) bool {
 	// modernc reports SQLITE_CONSTRAINT_UNIQUE (2067) / PRIMARYKEY (1555) in its text.
 	msg := err.Error()
 	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "(2067)") || strings.Contains(msg, "(1555)")
+}
+
+func isForeignKeyViolation(err error) bool {
+	var pg pgdriver.Error
+	if errors.As(err, &pg) {
+		return pg.Field('C') == "23503"
+	}
+	// modernc reports SQLITE_CONSTRAINT_FOREIGNKEY (787) in its text.
+	msg := err.Error()
+	return strings.Contains(msg, "FOREIGN KEY constraint failed") || strings.Contains(msg, "(787)")
 }
 
 func isConnectionError(err error) bool {

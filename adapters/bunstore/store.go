@@ -1,5 +1,5 @@
 // Package bunstore implements the toolkit's stores (agents.Store,
-// billing.Store) with Bun on SQLite (the embedded default, pure Go via
+// billing.Store, guardian.Store) with Bun on SQLite (the embedded default, pure Go via
 // modernc) or PostgreSQL, from one DSN. Migrations are compiled in and run
 // at Open.
 package bunstore
@@ -33,6 +33,8 @@ type Options struct {
 type Store struct {
 	db       *bun.DB
 	postgres bool
+	schema   string // Postgres search_path, when set
+	path     string // SQLite file, "" for an in-memory database
 }
 
 // Open connects to dsn and migrates the schema. A dsn starting with
@@ -53,13 +55,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		}
 		sqldb.SetMaxOpenConns(max)
 		sqldb.SetMaxIdleConns(max)
-		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true}
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true, schema: opts.Schema}
 	} else {
 		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
 		if err != nil {
 			return nil, fmt.Errorf("bunstore: opening sqlite: %w", err)
 		}
-		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New())}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), path: sqlitePath(dsn)}
 	}
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
@@ -84,20 +86,8 @@ func sqliteDSN(dsn string) string {
 	return dsn + sep + "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
 
-func (s *Store) migrate(ctx context.Context) error {
-	m := migrate.NewMigrator(s.db, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
-	if err := m.Init(ctx); err != nil {
-		return fmt.Errorf("bunstore: preparing migrations: %w", err)
-	}
-	if err := m.Lock(ctx); err != nil {
-		return fmt.Errorf("bunstore: locking migrations (another process migrating, or a stale lock in bun_migration_locks): %w", err)
-	}
-	defer m.Unlock(ctx) //nolint:errcheck // best effort; a stale lock is reported on next start
-	if _, err := m.Migrate(ctx); err != nil {
-		return fmt.Errorf("bunstore: migrating: %w", err)
-	}
-	return nil
-}
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
 
 // Ready reports whether the database answers and every migration is
 // applied (for readiness probes): toolkit.Unavailable otherwise.
@@ -115,21 +105,4 @@ func (s *Store) Ready(ctx context.Context) error {
 			Err: fmt.Errorf("%d pending, first %s", len(pending), pending[0].Name)}
 	}
 	return nil
-}
-
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
-
-// DB exposes the Bun handle for tests and benchmarks of this adapter.
-func (s *Store) DB() *bun.DB { return s.db }
-
-// OpenRaw connects to a Postgres dsn without migrating, for administration
-// such as creating test schemas.
-func OpenRaw(ctx context.Context, dsn string) (*sql.DB, error) {
-	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
 }

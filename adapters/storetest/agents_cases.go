@@ -10,6 +10,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// agentCases returns the cases of agents.Store: round trips, lookups,
+// owner claims, key digests, listing and modes.
+func agentCases() []Case {
+	return []Case{
+		{Name: "AgentRoundTrip", Test: testAgentRoundTrip},
+		{Name: "AgentNotFound", Test: testAgentNotFound},
+		{Name: "OwnerClaims", Test: testOwnerClaims},
+		{Name: "DuplicateKeyDigest", Test: testDuplicateKeyDigest},
+		{Name: "ListOrderingAndLimit", Test: testListOrderingAndLimit},
+		{Name: "ModesAndTermination", Test: testModesAndTermination},
+		{Name: "ReplaceKeyDigest", Test: testReplaceKeyDigest},
+		{Name: "ReplaceKeyDigestTaken", Test: testReplaceKeyDigestTaken},
+		{Name: "AgentCopiesInAndOut", Test: testAgentCopiesInAndOut},
+	}
+}
+
 func testAgentRoundTrip(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	desc := "Sizes trades — ünïcode ok"
@@ -151,4 +167,54 @@ func testReplaceKeyDigest(t *testing.T, h Harness) {
 	got, err := s.AgentByKeyDigest(ctx, digest("k-7"))
 	require.NoError(t, err)
 	assert.Equal(t, a.ID, got.ID)
+}
+
+func testReplaceKeyDigestTaken(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a, b := newAgent(t, s), newAgent(t, s)
+	err := s.ReplaceKeyDigest(ctx, b.ID, digest(a.ID))
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a digest belongs to one agent")
+	for _, want := range []agents.Agent{a, b} {
+		got, err := s.AgentByKeyDigest(ctx, digest(want.ID))
+		require.NoError(t, err)
+		assert.Equal(t, want.ID, got.ID, "both keys unchanged after the refused swap")
+	}
+	require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest(a.ID)), "re-storing the own digest is no clash")
+	got, err := s.AgentByKeyDigest(ctx, digest(a.ID))
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, got.ID)
+}
+
+// testAgentCopiesInAndOut: the store keeps no reference to what the caller
+// passed in or got back.
+func testAgentCopiesInAndOut(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	desc, pct := "original", toolkit.MustParseAmount("5")
+	a := agents.Agent{ID: "agt_copies", OwnerID: "owner-copies", Name: "c", Type: agents.TypeRisk, Description: &desc,
+		Mode: agents.ModeSandbox, CreatedAt: t0, AuthorizedInstruments: []string{"AAPL"},
+		AuthorizedActions: []string{"risk_check"}, MaxPositionSizePct: &pct}
+	key := digest("k-copies")
+	require.NoError(t, s.CreateAgent(ctx, a, key, true))
+	desc, a.AuthorizedInstruments[0], a.AuthorizedActions[0], key[0] = "changed", "MSFT", "x", key[0]^0xff
+	pct = toolkit.MustParseAmount("50")
+
+	got, err := s.AgentByKeyDigest(ctx, digest("k-copies"))
+	require.NoError(t, err, "the stored digest is a copy")
+	assert.Equal(t, "original", *got.Description)
+	assert.Equal(t, []string{"AAPL"}, got.AuthorizedInstruments)
+	assert.Equal(t, []string{"risk_check"}, got.AuthorizedActions)
+	assert.Equal(t, "5", got.MaxPositionSizePct.String())
+
+	*got.Description, got.AuthorizedInstruments[0], got.AuthorizedActions[0] = "mutated", "TSLA", "y"
+	*got.MaxPositionSizePct = toolkit.MustParseAmount("60")
+	list, err := s.ListAgentsByOwner(ctx, "owner-copies", 10)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	list[0].AuthorizedInstruments[0] = "NVDA"
+	again, err := s.AgentByID(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "original", *again.Description)
+	assert.Equal(t, []string{"AAPL"}, again.AuthorizedInstruments)
+	assert.Equal(t, []string{"risk_check"}, again.AuthorizedActions)
+	assert.Equal(t, "5", again.MaxPositionSizePct.String())
 }

@@ -13,6 +13,26 @@ import (
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
+// billingCases returns the cases of billing.Store run one call at a time:
+// balances, charges, credits, the ledger, spend limits and idempotency
+// records.
+func billingCases() []Case {
+	return []Case{
+		{Name: "BalanceStartsAtZero", Test: testBalanceStartsAtZero},
+		{Name: "ChargeAndCredit", Test: testChargeAndCredit},
+		{Name: "ChargeInsufficientWritesNothing", Test: testChargeInsufficientWritesNothing},
+		{Name: "LedgerOrderAndLimit", Test: testLedgerOrderAndLimit},
+		{Name: "CreditExternalRefOnce", Test: testCreditExternalRefOnce},
+		{Name: "SelfCreditCap", Test: testSelfCreditCap},
+		{Name: "SpendLimitsRoundTrip", Test: testSpendLimitsRoundTrip},
+		{Name: "IdempotencyStored", Test: testIdempotencyStored},
+		{Name: "CreditUnknownAgent", Test: testCreditUnknownAgent},
+		{Name: "DuplicateTxIDWritesNothing", Test: testDuplicateTxIDWritesNothing},
+		{Name: "SetSpendLimitsUnknownAgent", Test: testSetSpendLimitsUnknownAgent},
+		{Name: "BillingCopiesInAndOut", Test: testBillingCopiesInAndOut},
+	}
+}
+
 func credit(t *testing.T, s Store, agentID string, micros int64, ref *string) billing.Transaction {
 	t.Helper()
 	tx, err := s.Credit(ctx, billing.CreditRequest{TxID: fmt.Sprintf("tx_c%d", seq.Add(1)), AgentID: agentID,
@@ -205,4 +225,97 @@ func testIdempotencyStored(t *testing.T, h Harness) {
 	other := newAgent(t, s)
 	_, err = s.StoredResponse(ctx, other.ID, "k1")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "keys are scoped to the agent")
+}
+
+func testCreditUnknownAgent(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	_, err := s.Credit(ctx, billing.CreditRequest{TxID: "tx_nobody", AgentID: "agt_missing", Micros: 1,
+		FundingPath: billing.FundingDirectTransfer, At: t0})
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
+}
+
+// testDuplicateTxIDWritesNothing: transaction ids are unique across the
+// ledger; a clash rolls the whole charge or credit back.
+func testDuplicateTxIDWritesNothing(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	dep := credit(t, s, a.ID, 1_000_000, nil)
+	req := chargeReq(a.ID, "risk_check", 4000)
+	req.TxID = dep.TxID
+	req.Idempotency = &billing.IdempotentResponse{Key: "k-dup", RequestHash: "h", Response: []byte(`{}`)}
+	_, err := s.Charge(ctx, req)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "charge reusing a transaction id")
+	ref := "solana:sig-duptx"
+	_, err = s.Credit(ctx, billing.CreditRequest{TxID: dep.TxID, AgentID: a.ID, Micros: 7,
+		FundingPath: billing.FundingDirectTransfer, ExternalRef: &ref, At: t0})
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "credit reusing a transaction id")
+
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1_000_000), b.Micros)
+	txs, err := s.Transactions(ctx, a.ID, 10)
+	require.NoError(t, err)
+	assert.Len(t, txs, 1, "only the first deposit")
+	usage, err := s.Usage(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Empty(t, usage)
+	_, err = s.StoredResponse(ctx, a.ID, "k-dup")
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "no idempotency record from the refused charge")
+	credit(t, s, a.ID, 7, &ref) // the external reference was not claimed either
+}
+
+func testSetSpendLimitsUnknownAgent(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	daily := int64(1)
+	err := s.SetSpendLimits(ctx, "agt_missing", billing.SpendLimits{DailyMicros: &daily})
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "limits belong to an existing agent")
+	l, err := s.SpendLimits(ctx, "agt_missing")
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{}, l)
+}
+
+// testBillingCopiesInAndOut: the store keeps no reference to what the
+// caller passed in or got back.
+func testBillingCopiesInAndOut(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 1_000_000, nil)
+
+	daily := int64(50_000)
+	ops := []string{"position_sizing", "risk_check"}
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &daily, AllowedOperations: ops}))
+	daily, ops[0] = 1, "full_eval"
+	l, err := s.SpendLimits(ctx, a.ID)
+	require.NoError(t, err)
+	require.NotNil(t, l.DailyMicros)
+	assert.Equal(t, int64(50_000), *l.DailyMicros)
+	assert.Equal(t, []string{"position_sizing", "risk_check"}, l.AllowedOperations)
+	*l.DailyMicros, l.AllowedOperations[0] = 2, "basic_eval"
+	l, err = s.SpendLimits(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(50_000), *l.DailyMicros)
+	assert.Equal(t, []string{"position_sizing", "risk_check"}, l.AllowedOperations)
+
+	body := []byte(`{"shares":5000}`)
+	req := chargeReq(a.ID, "position_sizing", 3000)
+	req.Idempotency = &billing.IdempotentResponse{Key: "k-copy", RequestHash: "h", Response: body}
+	tx, err := s.Charge(ctx, req)
+	require.NoError(t, err)
+	body[2] = 'X'
+	*tx.Operation = "mutated"
+	got, err := s.StoredResponse(ctx, a.ID, "k-copy")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"shares":5000}`, string(got.Response))
+	got.Response[2] = 'Y'
+	again, err := s.StoredResponse(ctx, a.ID, "k-copy")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"shares":5000}`, string(again.Response))
+	txs, err := s.Transactions(ctx, a.ID, 10)
+	require.NoError(t, err)
+	require.Len(t, txs, 2)
+	assert.Equal(t, "position_sizing", *txs[0].Operation)
+	*txs[1].FundingPath = "mutated"
+	txs, err = s.Transactions(ctx, a.ID, 10)
+	require.NoError(t, err)
+	assert.Equal(t, billing.FundingDirectTransfer, *txs[1].FundingPath)
 }

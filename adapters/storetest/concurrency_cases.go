@@ -13,6 +13,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// concurrencyCases returns the cases that race many goroutines (and two
+// store handles) on one balance: the money invariants must hold exactly.
+func concurrencyCases() []Case {
+	return []Case{
+		{Name: "ConcurrentChargesExact", Test: testConcurrentChargesExact},
+		{Name: "ConcurrentIdempotencyChargesOnce", Test: testConcurrentIdempotencyChargesOnce},
+		{Name: "ConcurrentDepositsCreditOnce", Test: testConcurrentDepositsCreditOnce},
+		{Name: "ConcurrentDailyCapExact", Test: testConcurrentDailyCapExact},
+		{Name: "TwoInstancesMixedPrices", Test: testTwoInstancesMixedPrices},
+	}
+}
+
 // parallel runs fn(i) for i in [0, n) on n goroutines started together.
 func parallel(n int, fn func(i int)) {
 	var wg sync.WaitGroup

@@ -13,6 +13,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// guardianCases are the cases of guardian.Store.
+func guardianCases() []Case {
+	return []Case{
+		{Name: "GuardianEventRoundTrip", Test: testGuardianEventRoundTrip},
+		{Name: "GuardianEventFiltersAndKeyset", Test: testGuardianEventFiltersAndKeyset},
+		{Name: "GuardianAcknowledge", Test: testGuardianAcknowledge},
+		{Name: "GuardianMaintenance", Test: testGuardianMaintenance},
+		{Name: "GuardianCounters", Test: testGuardianCounters},
+		{Name: "GuardianActiveAgents", Test: testGuardianActiveAgents},
+		{Name: "GuardianRateTokens", Test: testGuardianRateTokens},
+		{Name: "GuardianSharedRateLimit", Test: testGuardianSharedRateLimit},
+	}
+}
+
 var eventSeq atomic.Int64
 
 // newEvent returns a stored-ready event at the given time.

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,50 +32,42 @@ type Store interface {
 
 // Harness opens stores for the suite.
 type Harness struct {
-	// Open returns n independent handles (each with its own connection
-	// pool) on one fresh, empty, migrated database. The handles are closed
-	// by t.Cleanup.
+	// Open returns n handles on one fresh, empty store, closed by
+	// t.Cleanup. A database adapter returns independent handles (each with
+	// its own connection pool, like separate servers on one database); an
+	// in-memory adapter may return the same store n times.
 	Open func(t *testing.T, n int) []Store
+}
+
+// Case is one conformance check. Each feature contributes its cases from
+// its own file (agentCases in agents_cases.go, billingCases in
+// billing_cases.go, ...), so adding a check never edits a shared list.
+type Case struct {
+	// Name is the subtest name; names are unique across the suite.
+	Name string
+	// Test runs the check against stores opened through the harness.
+	Test func(t *testing.T, h Harness)
+}
+
+// cases returns every conformance case, one feature file per line.
+func cases() []Case {
+	return slices.Concat(
+		agentCases(),
+		billingCases(),
+		concurrencyCases(),
+		contextCases(),
+		guardianCases(),
+	)
 }
 
 // Run runs every conformance case as a subtest.
 func Run(t *testing.T, h Harness) {
 	t.Helper()
-	cases := []struct {
-		name string
-		fn   func(t *testing.T, h Harness)
-	}{
-		{"AgentRoundTrip", testAgentRoundTrip},
-		{"AgentNotFound", testAgentNotFound},
-		{"OwnerClaims", testOwnerClaims},
-		{"DuplicateKeyDigest", testDuplicateKeyDigest},
-		{"ListOrderingAndLimit", testListOrderingAndLimit},
-		{"ModesAndTermination", testModesAndTermination},
-		{"ReplaceKeyDigest", testReplaceKeyDigest},
-		{"BalanceStartsAtZero", testBalanceStartsAtZero},
-		{"ChargeAndCredit", testChargeAndCredit},
-		{"ChargeInsufficientWritesNothing", testChargeInsufficientWritesNothing},
-		{"LedgerOrderAndLimit", testLedgerOrderAndLimit},
-		{"CreditExternalRefOnce", testCreditExternalRefOnce},
-		{"SelfCreditCap", testSelfCreditCap},
-		{"SpendLimitsRoundTrip", testSpendLimitsRoundTrip},
-		{"IdempotencyStored", testIdempotencyStored},
-		{"ConcurrentChargesExact", testConcurrentChargesExact},
-		{"ConcurrentIdempotencyChargesOnce", testConcurrentIdempotencyChargesOnce},
-		{"ConcurrentDepositsCreditOnce", testConcurrentDepositsCreditOnce},
-		{"ConcurrentDailyCapExact", testConcurrentDailyCapExact},
-		{"TwoInstancesMixedPrices", testTwoInstancesMixedPrices},
-		{"GuardianEventRoundTrip", testGuardianEventRoundTrip},
-		{"GuardianEventFiltersAndKeyset", testGuardianEventFiltersAndKeyset},
-		{"GuardianAcknowledge", testGuardianAcknowledge},
-		{"GuardianMaintenance", testGuardianMaintenance},
-		{"GuardianCounters", testGuardianCounters},
-		{"GuardianActiveAgents", testGuardianActiveAgents},
-		{"GuardianRateTokens", testGuardianRateTokens},
-		{"GuardianSharedRateLimit", testGuardianSharedRateLimit},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { c.fn(t, h) })
+	seen := map[string]bool{}
+	for _, c := range cases() {
+		require.False(t, seen[c.Name], "storetest: case %s is listed twice", c.Name)
+		seen[c.Name] = true
+		t.Run(c.Name, func(t *testing.T) { c.Test(t, h) })
 	}
 }
 

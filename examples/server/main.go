@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,11 +32,16 @@ import (
 
 // config is the server's configuration.
 type config struct {
-	addr      string
-	adminKey  string
-	wiring    wiring.Config
-	logFormat string
+	addr         string
+	adminKey     string
+	baseURL      string
+	allowedHosts []string
+	wiring       wiring.Config
+	logFormat    string
 }
+
+// minAdminKeyLen is the shortest admin key the server accepts.
+const minAdminKeyLen = 32
 
 func main() {
 	cfg, err := parseConfig(os.Args[1:], os.Getenv)
@@ -70,10 +76,23 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&creditCap, "sandbox-credit-cap", env("TOOLKIT_SANDBOX_CREDIT_CAP", "100"), "max test funds per sandbox agent, USD (TOOLKIT_SANDBOX_CREDIT_CAP)")
 	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
 	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
+	fs.StringVar(&cfg.baseURL, "base-url", env("TOOLKIT_BASE_URL", ""), "public base URL of the API, e.g. https://toolkit.example.com (TOOLKIT_BASE_URL)")
+	var hosts string
+	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
+		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
+	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
+	if cfg.baseURL != "" {
+		if u, err := url.Parse(cfg.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return config{}, fmt.Errorf("-base-url: must be an absolute http(s) URL like https://toolkit.example.com, got %q", cfg.baseURL)
+		}
+	}
 	cfg.adminKey = getenv("TOOLKIT_ADMIN_KEY")
+	if cfg.adminKey != "" && len(cfg.adminKey) < minAdminKeyLen {
+		return config{}, fmt.Errorf("TOOLKIT_ADMIN_KEY: must be at least %d characters (it guards every admin endpoint); unset it to have one generated", minAdminKeyLen)
+	}
 	cfg.wiring.SandboxSelfCredit = sandboxCredit
 	var err error
 	if cfg.wiring.SandboxCreditCap, err = toolkit.ParseAmount(creditCap); err != nil {
@@ -99,7 +118,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
 	}
-	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger})
+	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts})
 	if err != nil {
 		return err
 	}
@@ -146,6 +165,25 @@ func generateAdminKey() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return "aft_admin_" + hex.EncodeToString(b)
+}
+
+// allowedHosts is the -allowed-hosts list, or the loopback names plus the
+// host of the listen address.
+func allowedHosts(list, addr string) []string {
+	var out []string
+	for _, h := range strings.Split(list, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	out = []string{"localhost", "127.0.0.1", "::1"}
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" && host != "0.0.0.0" && host != "::" {
+		out = append(out, host)
+	}
+	return out
 }
 
 // redactDSN hides a password in a Postgres URL before printing it.

@@ -107,6 +107,26 @@ func waitReady(t *testing.T, base string) {
 	t.Fatal("server never became ready")
 }
 
+// Regression (robustness findings 7 and 9): a short admin key refuses to
+// start; the base URL and allowed hosts come from flags or environment.
+func TestParseConfigHostsAndAdminKey(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	_, err := parseConfig(nil, func(k string) string { return map[string]string{"TOOLKIT_ADMIN_KEY": "a"}[k] })
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "at least 32 characters")
+	_, err = parseConfig([]string{"-base-url", "toolkit.example.com"}, noEnv)
+	assert.Error(t, err, "a base URL needs a scheme")
+	cfg, err := parseConfig([]string{"-addr", "10.0.0.5:8080"}, noEnv)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"localhost", "127.0.0.1", "::1", "10.0.0.5"}, cfg.allowedHosts)
+	cfg, err = parseConfig(nil, func(k string) string {
+		return map[string]string{"TOOLKIT_ALLOWED_HOSTS": "api.example.com, localhost", "TOOLKIT_BASE_URL": "https://api.example.com"}[k]
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"api.example.com", "localhost"}, cfg.allowedHosts)
+	assert.Equal(t, "https://api.example.com", cfg.baseURL)
+}
+
 func TestParseConfigRejectsBadAmounts(t *testing.T) {
 	_, err := parseConfig([]string{"-sandbox-credit-cap", "lots"}, func(string) string { return "" })
 	assert.Error(t, err)

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/agentfinance/toolkit/adapters/bunstore"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 func main() {
@@ -27,10 +29,7 @@ func main() {
 }
 
 func run(ctx context.Context, dsn, schema string) error {
-	admin, err := bunstore.OpenRaw(ctx, dsn)
-	if err != nil {
-		return err
-	}
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
 	defer admin.Close()
 	if _, err := admin.ExecContext(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema); err != nil {
 		return err

@@ -1,0 +1,272 @@
+package memstore
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
+)
+
+// ledgerEntry is one stored ledger row.
+type ledgerEntry struct {
+	tx          billing.Transaction
+	externalRef *string
+}
+
+// idempotencyKey is the unique key of a stored response: (agent, key).
+type idempotencyKey struct{ agentID, key string }
+
+// out returns a copy of the entry's transaction that shares no pointer
+// with the store.
+func (e ledgerEntry) out() billing.Transaction {
+	tx := e.tx
+	tx.Operation = clonePtr(tx.Operation)
+	tx.FundingPath = clonePtr(tx.FundingPath)
+	return tx
+}
+
+// Balance implements billing.Store.
+func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRecord, error) {
+	const op = "memstore.Balance"
+	if err := s.lock(ctx, op); err != nil {
+		return billing.BalanceRecord{}, err
+	}
+	defer s.mu.Unlock()
+	b, ok := s.balances[agentID]
+	if !ok {
+		return billing.BalanceRecord{}, notFound(op)
+	}
+	return b, nil
+}
+
+// Charge implements billing.Store. Every rule is checked before anything
+// is written, in bunstore's order: the balance (toolkit.InsufficientCredits,
+// also when the agent has no balance), the spend caps against the ledger
+// (toolkit.Forbidden), then the unique transaction id and idempotency key
+// (toolkit.Conflict).
+func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
+	const op = "memstore.Charge"
+	if err := s.lock(ctx, op); err != nil {
+		return billing.Transaction{}, err
+	}
+	defer s.mu.Unlock()
+	bal, ok := s.balances[req.AgentID]
+	if !ok || bal.Micros < req.Micros {
+		return billing.Transaction{}, toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
+	}
+	if err := s.checkCaps(req); err != nil {
+		return billing.Transaction{}, err
+	}
+	if _, dup := s.txIDs[req.TxID]; dup {
+		return billing.Transaction{}, conflict(op, "transaction id "+req.TxID+" already exists")
+	}
+	var idem idempotencyKey
+	if req.Idempotency != nil {
+		idem = idempotencyKey{req.AgentID, req.Idempotency.Key}
+		if _, dup := s.idempotency[idem]; dup {
+			return billing.Transaction{}, conflict(op, "idempotency key already stored")
+		}
+	}
+
+	at := req.At.UTC()
+	operation := req.Operation
+	bal.Micros -= req.Micros
+	bal.UpdatedAt = at
+	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
+		AmountMicros: -req.Micros, BalanceAfter: bal.Micros, Operation: &operation, CreatedAt: at}}
+	s.balances[req.AgentID] = bal
+	s.appendLedger(entry)
+	usage := s.usage[req.AgentID]
+	if usage == nil {
+		usage = map[string]billing.UsageLine{}
+		s.usage[req.AgentID] = usage
+	}
+	line := usage[req.Operation]
+	line.Operation = req.Operation
+	line.Count++
+	line.TotalMicros += req.Micros
+	usage[req.Operation] = line
+	if req.Idempotency != nil {
+		s.idempotency[idem] = billing.IdempotentResponse{Key: req.Idempotency.Key,
+			RequestHash: req.Idempotency.RequestHash, Response: bytes.Clone(req.Idempotency.Response)}
+	}
+	return entry.out(), nil
+}
+
+// checkCaps checks the daily and monthly caps of a charge against the
+// consumption already in the ledger.
+func (s *Store) checkCaps(req billing.ChargeRequest) error {
+	for _, c := range []struct {
+		name  string
+		cap   *int64
+		since time.Time
+	}{{"daily", req.Limits.DailyMicros, req.DayStart}, {"monthly", req.Limits.MonthlyMicros, req.MonthStart}} {
+		if c.cap == nil {
+			continue
+		}
+		if spent := s.spentSince(req.AgentID, c.since); spent+req.Micros > *c.cap {
+			return billing.CapExceeded(c.name, *c.cap, spent, req.Micros)
+		}
+	}
+	return nil
+}
+
+// spentSince sums the agent's consumption created at or after since.
+func (s *Store) spentSince(agentID string, since time.Time) int64 {
+	var spent int64
+	for _, e := range s.ledgers[agentID] {
+		if e.tx.Type == billing.TypeConsumption && !e.tx.CreatedAt.Before(since) {
+			spent -= e.tx.AmountMicros
+		}
+	}
+	return spent
+}
+
+func (s *Store) appendLedger(e ledgerEntry) {
+	s.ledgers[e.tx.AgentID] = append(s.ledgers[e.tx.AgentID], e)
+	s.txIDs[e.tx.TxID] = struct{}{}
+	if e.externalRef != nil {
+		s.externalRef[*e.externalRef] = struct{}{}
+	}
+}
+
+// Spent implements billing.Store.
+func (s *Store) Spent(ctx context.Context, agentID string, since time.Time) (int64, error) {
+	if err := s.lock(ctx, "memstore.Spent"); err != nil {
+		return 0, err
+	}
+	defer s.mu.Unlock()
+	return s.spentSince(agentID, since), nil
+}
+
+// Credit implements billing.Store. A missing balance is toolkit.NotFound;
+// a self-credit over its cap is toolkit.Forbidden; a reused transaction id
+// or external reference is toolkit.Conflict. Nothing is written on error.
+func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.Transaction, error) {
+	const op = "memstore.Credit"
+	if err := s.lock(ctx, op); err != nil {
+		return billing.Transaction{}, err
+	}
+	defer s.mu.Unlock()
+	bal, ok := s.balances[req.AgentID]
+	if !ok {
+		return billing.Transaction{}, notFound(op)
+	}
+	if req.ExternalRef == nil && req.SelfCreditCapMicros > 0 {
+		var credited int64
+		for _, e := range s.ledgers[req.AgentID] {
+			if e.tx.Type == billing.TypeDeposit && e.externalRef == nil {
+				credited += e.tx.AmountMicros
+			}
+		}
+		if credited+req.Micros > req.SelfCreditCapMicros {
+			return billing.Transaction{}, toolkit.Errorf(toolkit.Forbidden,
+				"amount: sandbox test credits are capped at $%s per agent ($%s already credited)",
+				billing.USD(req.SelfCreditCapMicros), billing.USD(credited))
+		}
+	}
+	if _, dup := s.txIDs[req.TxID]; dup {
+		return billing.Transaction{}, conflict(op, "transaction id "+req.TxID+" already exists")
+	}
+	if req.ExternalRef != nil {
+		if _, dup := s.externalRef[*req.ExternalRef]; dup {
+			return billing.Transaction{}, conflict(op, "external reference already credited")
+		}
+	}
+
+	at := req.At.UTC()
+	path := req.FundingPath
+	bal.Micros += req.Micros
+	bal.UpdatedAt = at
+	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeDeposit,
+		AmountMicros: req.Micros, BalanceAfter: bal.Micros, FundingPath: &path, CreatedAt: at},
+		externalRef: clonePtr(req.ExternalRef)}
+	s.balances[req.AgentID] = bal
+	s.appendLedger(entry)
+	return entry.out(), nil
+}
+
+// Transactions implements billing.Store: newest first. A limit <= 0 returns
+// every row, as bunstore does.
+func (s *Store) Transactions(ctx context.Context, agentID string, limit int) ([]billing.Transaction, error) {
+	if err := s.lock(ctx, "memstore.Transactions"); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	ledger := s.ledgers[agentID]
+	out := make([]billing.Transaction, limitRows(len(ledger), limit))
+	for i := range out {
+		out[i] = ledger[len(ledger)-1-i].out()
+	}
+	return out, nil
+}
+
+// Usage implements billing.Store: totals by operation, in byte order.
+func (s *Store) Usage(ctx context.Context, agentID string) ([]billing.UsageLine, error) {
+	if err := s.lock(ctx, "memstore.Usage"); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	out := make([]billing.UsageLine, 0, len(s.usage[agentID]))
+	for _, line := range s.usage[agentID] {
+		out = append(out, line)
+	}
+	slices.SortFunc(out, func(x, y billing.UsageLine) int { return strings.Compare(x.Operation, y.Operation) })
+	return out, nil
+}
+
+// StoredResponse implements billing.Store.
+func (s *Store) StoredResponse(ctx context.Context, agentID, key string) (billing.IdempotentResponse, error) {
+	const op = "memstore.StoredResponse"
+	if err := s.lock(ctx, op); err != nil {
+		return billing.IdempotentResponse{}, err
+	}
+	defer s.mu.Unlock()
+	r, ok := s.idempotency[idempotencyKey{agentID, key}]
+	if !ok {
+		return billing.IdempotentResponse{}, notFound(op)
+	}
+	r.Response = bytes.Clone(r.Response)
+	return r, nil
+}
+
+// SpendLimits implements billing.Store.
+func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendLimits, error) {
+	if err := s.lock(ctx, "memstore.SpendLimits"); err != nil {
+		return billing.SpendLimits{}, err
+	}
+	defer s.mu.Unlock()
+	return cloneLimits(s.limits[agentID]), nil
+}
+
+// SetSpendLimits implements billing.Store. The limits belong to an agent:
+// an unknown agent is toolkit.NotFound.
+func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.SpendLimits) error {
+	const op = "memstore.SetSpendLimits"
+	if err := s.lock(ctx, op); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if _, ok := s.agents[agentID]; !ok {
+		return notFound(op)
+	}
+	s.limits[agentID] = cloneLimits(l)
+	return nil
+}
+
+// cloneLimits copies l; like a database round trip, an empty allowed list
+// comes back nil.
+func cloneLimits(l billing.SpendLimits) billing.SpendLimits {
+	l.DailyMicros = clonePtr(l.DailyMicros)
+	l.MonthlyMicros = clonePtr(l.MonthlyMicros)
+	if len(l.AllowedOperations) == 0 {
+		l.AllowedOperations = nil
+	} else {
+		l.AllowedOperations = slices.Clone(l.AllowedOperations)
+	}
+	return l
+}

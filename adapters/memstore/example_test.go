@@ -1,0 +1,62 @@
+package memstore_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+)
+
+// Example wires the domain services on an in-memory store: register an
+// agent, self-credit sandbox funds, meter one priced call, read the ledger.
+func Example() {
+	ctx := context.Background()
+	store := memstore.New()
+	ag, err := agents.NewService(store, agents.Config{})
+	if err != nil {
+		panic(err)
+	}
+	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
+	if err != nil {
+		panic(err)
+	}
+
+	a, _, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	if err != nil {
+		panic(err)
+	}
+	acct := billing.Account{AgentID: a.ID, Sandbox: true}
+	if _, err := bill.Deposit(ctx, acct, billing.DepositInput{
+		Amount: toolkit.MustParseAmount("1"), FundingPath: billing.FundingDirectTransfer}); err != nil {
+		panic(err)
+	}
+	m, err := bill.Meter(ctx, billing.MeterRequest{Account: acct, Operation: "position_sizing"},
+		func(context.Context) (billing.Outcome, error) {
+			return billing.Outcome{Response: []byte(`{"shares":5000}`), Chargeable: true}, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("response:", string(m.Response), "charged:", m.Charged)
+
+	bal, err := bill.Balance(ctx, a.ID)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("balance:", bal.Balance)
+	txs, err := bill.Transactions(ctx, a.ID, 10)
+	if err != nil {
+		panic(err)
+	}
+	for _, tx := range txs {
+		fmt.Println(tx.Type, billing.USD(tx.AmountMicros), "->", billing.USD(tx.BalanceAfter))
+	}
+	// Output:
+	// response: {"shares":5000} charged: 0.003
+	// balance: 0.997
+	// consumption -0.003 -> 0.997
+	// deposit 1.00 -> 1.00
+}

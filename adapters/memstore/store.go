@@ -1,0 +1,91 @@
+// Package memstore implements the toolkit's stores (agents.Store,
+// billing.Store, guardian.Store) in memory, with the semantics of adapters/bunstore: the
+// same uniqueness rules, the same error kinds, the same ordering, and the
+// same all-or-nothing writes. It passes the full adapters/storetest suite.
+//
+// Every method holds one mutex for its whole run, so each call is one
+// serialisable transaction; values are copied in and out, so a caller
+// never shares a slice or pointer with the store.
+//
+// Nothing is persisted: memstore is for tests, examples and embedding
+// programs that accept losing their state on exit. A server that takes
+// real money uses a database store.
+package memstore
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+)
+
+var (
+	_ agents.Store  = (*Store)(nil)
+	_ billing.Store = (*Store)(nil)
+)
+
+// Store is the in-memory store. The zero value is not usable; call New.
+// It is safe for concurrent use.
+type Store struct {
+	mu sync.Mutex
+
+	owners      map[string]struct{}
+	agents      map[string]agentRecord // by agent id
+	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
+	balances    map[string]billing.BalanceRecord
+	ledgers     map[string][]ledgerEntry // by agent id, oldest first
+	txIDs       map[string]struct{}      // every ledger transaction id
+	externalRef map[string]struct{}      // every credited external payment
+	usage       map[string]map[string]billing.UsageLine
+	idempotency map[idempotencyKey]billing.IdempotentResponse
+	limits      map[string]billing.SpendLimits
+	guardian    guardianData
+}
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{
+		owners:      map[string]struct{}{},
+		agents:      map[string]agentRecord{},
+		keyDigests:  map[string]string{},
+		balances:    map[string]billing.BalanceRecord{},
+		ledgers:     map[string][]ledgerEntry{},
+		txIDs:       map[string]struct{}{},
+		externalRef: map[string]struct{}{},
+		usage:       map[string]map[string]billing.UsageLine{},
+		idempotency: map[idempotencyKey]billing.IdempotentResponse{},
+		limits:      map[string]billing.SpendLimits{},
+		guardian:    newGuardianData(),
+	}
+}
+
+// lock takes the store's mutex unless ctx is already done; like a
+// database store, a cancelled call does nothing and reports
+// toolkit.Unavailable. The caller unlocks.
+func (s *Store) lock(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the store is unavailable; retry later", Err: err}
+	}
+	s.mu.Lock()
+	return nil
+}
+
+func notFound(op string) error {
+	return &toolkit.Error{Kind: toolkit.NotFound, Op: op, Msg: "not found"}
+}
+
+func conflict(op, what string) error {
+	return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "already exists", Err: errors.New(what)}
+}
+
+// limitRows returns n bounded by limit; like SQL without a LIMIT clause,
+// a limit <= 0 keeps every row.
+func limitRows(n, limit int) int {
+	if limit > 0 && limit < n {
+		return limit
+	}
+	return n
+}

@@ -1,0 +1,144 @@
+package billing
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNewServiceDefaults(t *testing.T) {
+	svc, err := NewService(newFakeStore(), Config{})
+	require.NoError(t, err)
+	assert.Equal(t, DefaultPrices(), svc.Prices())
+	assert.Equal(t, "0.01", svc.cfg.LowBalance.String())
+	assert.Equal(t, "100", svc.cfg.SandboxCreditCap.String())
+	assert.NotNil(t, svc.cfg.Now)
+	id, err := svc.newTxID()
+	require.NoError(t, err)
+	assert.Regexp(t, `^tx_[a-z0-9]{16}$`, id, "crypto/rand by default")
+}
+
+func TestNewServiceRefusesBadConfig(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"negative price", Config{Prices: Prices{"x": amount("-0.01")}}, "price of x is negative"},
+		{"price not whole micro-USD", Config{Prices: Prices{"x": amount("0.0000005")}}, "must be whole micro-USD"},
+		{"presale price not whole micro-USD", Config{Prices: Prices{"x": amount("0.000001")}}, "(and 80 % of it) must be whole micro-USD"},
+		{"credit cap below a micro-USD", Config{SandboxCreditCap: amount("0.0000001")}, "sandbox credit cap"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := NewService(newFakeStore(), c.cfg)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+func TestPrices(t *testing.T) {
+	svc := newService(t, newFakeStore())
+	cases := []struct {
+		op      string
+		presale bool
+		want    string
+	}{
+		{"position_sizing", false, "0.003"},
+		{"position_sizing", true, "0.0024"},
+		{"full_eval", false, "0.50"},
+		{"full_eval", true, "0.40"},
+		{"assess_trading_system", true, "1.60"},
+		{"calculate_expected_value", false, "0.00"},
+		{"calculate_expected_value", true, "0.00"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, svc.Price(c.op, c.presale).String(), "%s presale=%v", c.op, c.presale)
+	}
+	assert.Equal(t, []string{"assess_trading_system", "basic_eval", "comprehensive_eval", "full_eval",
+		"position_sizing", "pre_trade_gate", "risk_check", "run_monte_carlo"}, svc.Prices().Operations())
+}
+
+func TestUSD(t *testing.T) {
+	for micros, want := range map[int64]string{0: "0.00", 1: "0.000001", 2_400: "0.0024", 10_000: "0.01",
+		1_000_000: "1.00", 123_456_789: "123.456789", -3_000: "-0.003"} {
+		assert.Equal(t, want, USD(micros).String(), micros)
+	}
+}
+
+func TestBalanceIsLow(t *testing.T) {
+	cases := []struct {
+		micros int64
+		low    bool
+	}{{0, true}, {9_999, true}, {10_000, false}, {1_000_000, false}}
+	for _, c := range cases {
+		store := newFakeStore()
+		store.balances[agentID] = c.micros
+		b, err := newService(t, store).Balance(context.Background(), agentID)
+		require.NoError(t, err)
+		assert.Equal(t, c.low, b.IsLow, "balance %d micro-USD against the default 0.01", c.micros)
+		assert.Equal(t, USD(c.micros), b.Balance)
+		assert.Equal(t, agentID, b.AgentID)
+		assert.Equal(t, time.UTC, b.UpdatedAt.Location())
+		assert.True(t, b.UpdatedAt.Equal(store.updatedAt))
+	}
+
+	store := newFakeStore()
+	store.balances[agentID] = 400_000
+	svc := newService(t, store, func(c *Config) { c.LowBalance = amount("0.5") })
+	b, err := svc.Balance(context.Background(), agentID)
+	require.NoError(t, err)
+	assert.True(t, b.IsLow, "a configured threshold")
+
+	_, err = newService(t, newFakeStore().fail("Balance", errBoom)).Balance(context.Background(), agentID)
+	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+func TestTransactionsLimit(t *testing.T) {
+	store := newFakeStore()
+	store.txs = []Transaction{{TxID: "tx_2"}, {TxID: "tx_1"}}
+	svc := newService(t, store)
+	cases := []struct {
+		limit int
+		ok    bool
+		n     int
+	}{{-1, false, 0}, {0, false, 0}, {1, true, 1}, {2, true, 2}, {MaxTransactionsLimit, true, 2}, {MaxTransactionsLimit + 1, false, 0}}
+	for _, c := range cases {
+		txs, err := svc.Transactions(context.Background(), agentID, c.limit)
+		if !c.ok {
+			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.limit)
+			assert.Contains(t, toolkit.MessageOf(err), "limit: must be between 1 and 1000", c.limit)
+			continue
+		}
+		require.NoError(t, err, c.limit)
+		assert.Len(t, txs, c.n, c.limit)
+	}
+	assert.Equal(t, 3, store.calls["Transactions"], "bad limits never reach the store")
+
+	store.fail("Transactions", errBoom)
+	_, err := svc.Transactions(context.Background(), agentID, 10)
+	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+func TestUsage(t *testing.T) {
+	store := newFakeStore()
+	store.usage = []UsageLine{{Operation: "risk_check", Count: 2, TotalMicros: 8_000}}
+	svc := newService(t, store)
+	lines, err := svc.Usage(context.Background(), agentID)
+	require.NoError(t, err)
+	assert.Equal(t, store.usage, lines)
+	store.fail("Usage", errBoom)
+	_, err = svc.Usage(context.Background(), agentID)
+	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+func TestCapWindowsAreUTC(t *testing.T) {
+	local := time.Date(2026, 12, 1, 2, 0, 0, 0, time.FixedZone("AEDT", 11*3600)) // Nov 30 15:00 UTC
+	assert.Equal(t, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), utcDayStart(local))
+	assert.Equal(t, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), utcMonthStart(local))
+}
