@@ -88,9 +88,15 @@ type envConfig struct {
 	probe    guardian.Probe   // the guardian's readiness probe (default: none)
 }
 
-// withRateLimits sets the API's rate limits (zero fields: the defaults).
+// withRateLimits sets the API's rate limits (zero fields: the defaults),
+// keeping a limiter set by withClock.
 func withRateLimits(l httpapi.RateLimits) func(*envConfig) {
-	return func(c *envConfig) { c.api.RateLimits = l }
+	return func(c *envConfig) {
+		if l.Limiter == nil {
+			l.Limiter = c.api.RateLimits.Limiter
+		}
+		c.api.RateLimits = l
+	}
 }
 
 // withDefaultCatalog serves the real built-in tools.
@@ -134,6 +140,13 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 // do sends a request and decodes the JSON answer.
 func (e *env) do(method, path string, headers map[string]string, body string) (int, map[string]any) {
 	e.t.Helper()
+	status, _, m := e.exchange(method, path, headers, body)
+	return status, m
+}
+
+// exchange is do that also returns the response headers.
+func (e *env) exchange(method, path string, headers map[string]string, body string) (int, http.Header, map[string]any) {
+	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
 	require.NoError(e.t, err)
 	if body != "" {
@@ -154,7 +167,70 @@ func (e *env) do(method, path string, headers map[string]string, body string) (i
 		require.Contains(e.t, m, "detail", "error bodies carry detail")
 		require.Contains(e.t, m, "code", "error bodies carry code")
 	}
-	return res.StatusCode, m
+	return res.StatusCode, res.Header, m
+}
+
+// testClock is a settable clock shared by the guardian and the limiter.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// withClock runs the guardian and an in-process limiter on c (a limiter
+// set with withRateLimits is kept).
+func withClock(c *testClock) func(*envConfig) {
+	return func(cfg *envConfig) {
+		cfg.now = c.Now
+		if cfg.api.RateLimits.Limiter == nil {
+			cfg.api.RateLimits.Limiter = guardian.NewMemoryLimiter(guardian.MemoryLimiterConfig{Now: c.Now})
+		}
+	}
+}
+
+func newTestClock() *testClock {
+	return &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+}
+
+// admin is the admin header.
+func admin() map[string]string { return map[string]string{"X-Admin-Key": adminKey} }
+
+// from sends the request as if from addr behind a trusted proxy (see
+// withTrustedProxy).
+func from(addr string, h map[string]string) map[string]string {
+	out := map[string]string{"X-Forwarded-For": addr}
+	for k, v := range h {
+		out[k] = v
+	}
+	return out
+}
+
+// withTrustedProxy trusts X-Forwarded-For from any peer.
+func withTrustedProxy(c *envConfig) { c.api.TrustedProxy = httpapi.TrustedProxy{Header: "X-Forwarded-For"} }
+
+// eventsOf lists the admin's events of one type.
+func (e *env) eventsOf(typ guardian.Type) []map[string]any {
+	e.t.Helper()
+	status, m := e.do("GET", "/v1/guardian/events?limit=1000", admin(), "")
+	require.Equal(e.t, http.StatusOK, status, m)
+	var out []map[string]any
+	for _, ev := range m["events"].([]any) {
+		if ev := ev.(map[string]any); ev["type"] == string(typ) {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 func key(k string) map[string]string { return map[string]string{"X-API-Key": k} }

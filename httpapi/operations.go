@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 	"strings"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // Operational endpoints outside /v1 and the route table: liveness,
@@ -17,8 +19,10 @@ const (
 // HealthResponse is the body of /healthz and /readyz.
 type HealthResponse struct {
 	Status string `json:"status"`
-	// Detail says what is not ready (readiness only).
+	// Detail and Code say what is not ready, as in every error body
+	// (readiness only).
 	Detail string `json:"detail,omitempty"`
+	Code   string `json:"code,omitempty"`
 }
 
 // healthz is liveness: the process answers.
@@ -33,7 +37,8 @@ func (a *API) readyz(w http.ResponseWriter, r *http.Request) error {
 	if a.svc.Guardian != nil {
 		if err := a.svc.Guardian.Ready(r.Context()); err != nil {
 			a.opts.Logger.WarnContext(r.Context(), "not ready", "error", err)
-			writeJSON(w, http.StatusServiceUnavailable, HealthResponse{Status: "unavailable", Detail: "the store is unreachable or not migrated"})
+			writeJSON(w, http.StatusServiceUnavailable, HealthResponse{Status: "unavailable",
+				Detail: "the store is unreachable or not migrated", Code: toolkit.Unavailable.String()})
 			return nil
 		}
 	}
