@@ -217,7 +217,9 @@ func from(addr string, h map[string]string) map[string]string {
 }
 
 // withTrustedProxy trusts X-Forwarded-For from any peer.
-func withTrustedProxy(c *envConfig) { c.api.TrustedProxy = httpapi.TrustedProxy{Header: "X-Forwarded-For"} }
+func withTrustedProxy(c *envConfig) {
+	c.api.TrustedProxy = httpapi.TrustedProxy{Header: "X-Forwarded-For"}
+}
 
 // eventsOf lists the admin's events of one type.
 func (e *env) eventsOf(typ guardian.Type) []map[string]any {
