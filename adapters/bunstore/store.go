@@ -27,6 +27,9 @@ type Options struct {
 	MaxOpenConns int
 	// Schema, for Postgres, sets the search_path (tests use one schema each).
 	Schema string
+	// OnError, when set, is told about every query that fails for a
+	// database fault (for metrics such as httpapi.Metrics.StoreError).
+	OnError ErrorObserver
 }
 
 // Store is the Bun-backed store. It is safe for concurrent use.
@@ -67,9 +70,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("bunstore: connecting: %w", err)
 	}
+
 	if err := s.migrate(ctx); err != nil {
 		s.db.Close()
 		return nil, err
+	}
+	if opts.OnError != nil { // after migrating: a first start probes for tables that do not exist yet
+		s.db.AddQueryHook(errorHook{observe: opts.OnError})
 	}
 	return s, nil
 }
