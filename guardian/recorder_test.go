@@ -197,3 +197,19 @@ func BenchmarkObserveRequest(b *testing.B) {
 
 // nopStore is a guardian.Store that stores nothing (benchmarks only).
 type nopStore struct{ guardian.Store }
+
+func TestRunDeletesFullRateBuckets(t *testing.T) {
+	f := newFixture(t, func(c *guardian.Config) { c.FlushInterval = time.Millisecond })
+	_, err := f.store.TakeRateToken(ctx, guardian.RateRequest{Key: "ip:old", Now: f.clock.Now().Add(-time.Hour),
+		Interval: time.Second, Tolerance: time.Second})
+	require.NoError(t, err)
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { f.svc.Run(runCtx); close(done) }()
+	require.Eventually(t, func() bool {
+		tat, err := f.store.RateBucket(ctx, "ip:old")
+		return err == nil && tat.IsZero()
+	}, 10*time.Second, time.Millisecond, "the full bucket is deleted after 60 rounds")
+	cancel()
+	<-done
+}

@@ -44,9 +44,6 @@ type Config struct {
 	// DegradedLatency is the probe round trip from which the status is
 	// degraded (default 1 s).
 	DegradedLatency time.Duration
-	// Limiter, when it is a *StoreLimiter, has its full buckets pruned by
-	// Run.
-	Limiter Limiter
 	// Logger receives recording and flushing errors (default slog.Default()).
 	Logger *slog.Logger
 	// Now returns the current time (default time.Now).
@@ -200,9 +197,10 @@ func (s *Service) flushCounters(ctx context.Context) {
 	}
 }
 
-// Run stores closed windows every FlushInterval (and prunes the buckets of
-// a StoreLimiter every few minutes) until ctx ends, then stores every
-// open window. A panic in one round is logged and the loop goes on.
+// Run stores closed windows every FlushInterval (and deletes the full
+// buckets of the store-backed rate limiter every 60 rounds) until ctx
+// ends, then stores every open window. A panic in one round is logged and
+// the loop goes on.
 func (s *Service) Run(ctx context.Context) {
 	t := time.NewTicker(s.cfg.FlushInterval)
 	defer t.Stop()
@@ -227,8 +225,8 @@ func (s *Service) round(ctx context.Context, final, prune bool) {
 		}
 	}()
 	s.flush(ctx, final)
-	if sl, ok := s.cfg.Limiter.(*StoreLimiter); ok && prune {
-		if _, err := sl.Prune(ctx); err != nil {
+	if prune {
+		if _, err := s.store.PruneRateBuckets(ctx, s.cfg.Now().UTC()); err != nil {
 			s.cfg.Logger.ErrorContext(ctx, "guardian: pruning rate buckets failed", "error", err)
 		}
 	}

@@ -58,9 +58,3 @@ func (s *StoreLimiter) Peek(ctx context.Context, key string, l Limit) (Decision,
 	allowed := tat.Add(l.Every).Sub(now) <= l.Every*time.Duration(l.Burst)
 	return gcraDecision(l, now, tat, allowed), nil
 }
-
-// Prune deletes the buckets that are full again; Service.Run calls it
-// periodically when the service is given this limiter.
-func (s *StoreLimiter) Prune(ctx context.Context) (int64, error) {
-	return s.store.PruneRateBuckets(ctx, s.now().UTC())
-}

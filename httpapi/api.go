@@ -128,6 +128,7 @@ func New(svc Services, opts Options) (*API, error) {
 		a.routeMux.Handle(pattern, http.NotFoundHandler())
 	}
 	a.mux.Handle("/v1/", a.wrap(route{pattern: "unmatched", limit: rateNone, handle: a.unmatched}))
+	a.mux.Handle("/", a.wrap(route{pattern: "unmatched", limit: rateNone, handle: notFound})) // JSON 404s outside /v1 too
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		publicPaths[0]: a.agentCard, publicPaths[1]: a.serverCard, publicPaths[2]: a.llmsTxt,
 	} {

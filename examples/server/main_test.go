@@ -18,7 +18,7 @@ import (
 // TestServerWalkThrough starts the reference server on :0 against a temp
 // SQLite file and walks register -> me -> list -> mode, as the README does.
 func TestServerWalkThrough(t *testing.T) {
-	cfg, err := parseConfig([]string{"-db", filepath.Join(t.TempDir(), "data", "toolkit.db")}, func(string) string { return "" })
+	cfg, err := parseConfig([]string{"-db", filepath.Join(t.TempDir(), "data", "toolkit.db"), "-metrics-addr", "off"}, func(string) string { return "" })
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ package wiring
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 )
 
@@ -30,31 +32,43 @@ type Config struct {
 	SandboxCreditCap toolkit.Amount
 	// LowBalance is the is_low threshold (default 0.01).
 	LowBalance toolkit.Amount
+	// Logger receives the guardian's recording errors (default
+	// slog.Default()).
+	Logger *slog.Logger
+	// OnStoreError is told about database faults (for metrics).
+	OnStoreError bunstore.ErrorObserver
 }
 
-// Open opens the store and builds the services over it. Close the
-// returned store when done.
+// Open opens the store and builds the services over it, the guardian
+// recording the security events of the others. Run svc.Guardian.Run while
+// serving, and close the returned store when done.
 func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, error) {
 	if !strings.HasPrefix(cfg.DB, "postgres://") && !strings.HasPrefix(cfg.DB, "postgresql://") {
 		if err := os.MkdirAll(filepath.Dir(cfg.DB), 0o700); err != nil {
 			return httpapi.Services{}, nil, fmt.Errorf("creating the data directory: %w", err)
 		}
 	}
-	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{})
+	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{OnError: cfg.OnStoreError})
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix})
+	guard, err := guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: store.Ready, Logger: cfg.Logger})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix, Recorder: guard})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
 	bill, err := billing.NewService(store, billing.Config{
 		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
+		Recorder: guard,
 	})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, store, nil
+	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Guardian: guard}, store, nil
 }
