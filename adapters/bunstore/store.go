@@ -76,7 +76,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if opts.OnError != nil { // after migrating: a first start probes for tables that do not exist yet
-		s.db.AddQueryHook(errorHook{observe: opts.OnError})
+		s.db = s.db.WithQueryHook(errorHook{observe: opts.OnError})
 	}
 	return s, nil
 }
