@@ -24,9 +24,18 @@ func TestOpenAPIDocument(t *testing.T) {
 		"/v1/agents/limits", "/v1/admin/agents/{agent_id}/mode", "/v1/billing/pricing", "/v1/billing/balance", "/v1/billing/deposit",
 		"/v1/billing/transactions", "/v1/billing/usage", "/v1/tools/list", "/v1/tools/call", "/v1/openapi.json",
 		"/v1/sizing/calculate", "/v1/risk/check", "/v1/eval/basic", "/v1/eval/full", "/v1/eval/comprehensive",
-		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system"} {
+		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system",
+		"/v1/guardian/status", "/v1/guardian/report", "/v1/guardian/events", "/v1/guardian/alerts",
+		"/v1/guardian/alerts/{event_id}/acknowledge", "/v1/guardian/metrics", "/v1/guardian/maintenance"} {
 		assert.Contains(t, paths, p)
 	}
+	events := paths["/v1/guardian/events"].(map[string]any)["get"].(map[string]any)
+	var params []string
+	for _, p := range events["parameters"].([]any) {
+		params = append(params, p.(map[string]any)["name"].(string))
+	}
+	assert.Equal(t, []string{"limit", "category", "severity", "cursor"}, params, "declared query parameters are published")
+	assert.Contains(t, events["responses"], "429", "every route documents its rate limit")
 	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
 	assert.Contains(t, schemes, "ApiKey")
 	assert.Contains(t, schemes, "AdminKey")
@@ -62,4 +71,10 @@ func TestPublicDocuments(t *testing.T) {
 	assert.Contains(t, string(txt), "X-API-Key")
 	assert.Contains(t, string(txt), "calculate_position_size")
 	assert.Contains(t, string(txt), "POST /v1/tools/call")
+	assert.Contains(t, string(txt), "GET /v1/guardian/status (public)")
+	assert.Contains(t, string(txt), "RateLimit-Remaining")
+	assert.Contains(t, string(txt), e.srv.URL+"/readyz")
+	caps := card["capabilities"].(map[string]any)
+	assert.Equal(t, e.srv.URL+"/v1/guardian/status", caps["status"])
+	assert.Equal(t, e.srv.URL+"/healthz", caps["health"])
 }

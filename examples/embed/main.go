@@ -51,5 +51,7 @@ func newMux(ctx context.Context, db string) (*http.ServeMux, func() error, error
 		return nil, nil, err
 	}
 	api.Mount(mux)
+	mux.Handle("GET /readyz", api) // the toolkit's readiness: store reachable and migrated
+	go svc.Guardian.Run(ctx)       // stores the security events as their windows close
 	return mux, store.Close, nil
 }
