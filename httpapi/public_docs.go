@@ -69,7 +69,7 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 		URL:         base, Version: Version,
 		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false,
 			"health": base + healthPath},
-		Auth:         a.cardAuth(base),
+		Auth: a.cardAuth(base),
 	}
 	if a.svc.Guardian != nil {
 		card.Capabilities["status"] = base + "/v1/guardian/status"
