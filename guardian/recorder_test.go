@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,7 +131,7 @@ func TestRecordDefaultsAndBounds(t *testing.T) {
 
 func TestTamperObserverRecordsAnEmergency(t *testing.T) {
 	f := newFixture(t)
-	observe := guardian.TamperObserver(f.svc)
+	var observe cryptovault.TamperObserver = guardian.TamperObserver(f.svc) // plugs into cryptovault.WithTamperObserver
 	observe(guardian.WithSource(ctx, "192.0.2.1"), "agt_x", "ticket_description")
 	f.svc.Close(ctx)
 	got := f.events(t)

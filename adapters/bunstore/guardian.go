@@ -212,8 +212,9 @@ func (s *Store) CountActiveAgents(ctx context.Context) (int64, error) {
 	return int64(n), translate("bunstore.CountActiveAgents", err)
 }
 
-// TakeRateToken implements guardian.Store with one conditional upsert:
-// the row is written only when the request is allowed.
+// TakeRateToken implements guardian.Store with one conditional upsert, a
+// transaction of its own: the row is written only when the request is
+// allowed.
 func (s *Store) TakeRateToken(ctx context.Context, req guardian.RateRequest) (guardian.RateState, error) {
 	const op = "bunstore.TakeRateToken"
 	greatest := "MAX" // SQLite's scalar max
@@ -225,27 +226,20 @@ func (s *Store) TakeRateToken(ctx context.Context, req guardian.RateRequest) (gu
 ON CONFLICT (bucket_key) DO UPDATE SET tat_us = %[1]s(rate_buckets.tat_us, ?) + ?
 WHERE %[1]s(rate_buckets.tat_us, ?) + ? - ? <= ?
 RETURNING tat_us`, greatest)
-	var st guardian.RateState
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var tat int64
-		err := tx.NewRaw(query, req.Key, now+interval, now, interval, now, interval, now, tolerance).Scan(ctx, &tat)
-		if err == nil {
-			st = guardian.RateState{Allowed: true, TAT: time.UnixMicro(tat).UTC()}
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		if err := tx.NewSelect().Model((*rateBucketRow)(nil)).Column("tat_us").Where("bucket_key = ?", req.Key).Scan(ctx, &tat); err != nil {
-			return err
-		}
-		st = guardian.RateState{TAT: time.UnixMicro(tat).UTC()}
-		return nil
-	})
-	if err != nil {
+	var tat int64
+	err := s.db.NewRaw(query, req.Key, now+interval, now, interval, now, interval, now, tolerance).Scan(ctx, &tat)
+	if err == nil {
+		return guardian.RateState{Allowed: true, TAT: time.UnixMicro(tat).UTC()}, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
 		return guardian.RateState{}, translate(op, err)
 	}
-	return st, nil
+	// Refused: nothing was written. The bucket's time, read after the
+	// statement, only feeds Retry-After and the RateLimit-* headers.
+	if err := s.db.NewSelect().Model((*rateBucketRow)(nil)).Column("tat_us").Where("bucket_key = ?", req.Key).Scan(ctx, &tat); err != nil {
+		return guardian.RateState{}, translate(op, err)
+	}
+	return guardian.RateState{TAT: time.UnixMicro(tat).UTC()}, nil
 }
 
 // RateBucket implements guardian.Store.
