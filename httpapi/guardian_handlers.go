@@ -36,7 +36,7 @@ func (a *API) guardianReport(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) guardianEvents(w http.ResponseWriter, r *http.Request) error {
-	limit, err := queryLimit(r, guardian.MaxEventsLimit)
+	limit, err := queryInt(r, "limit", guardian.DefaultEventsLimit, guardian.MaxEventsLimit)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (a *API) guardianEvents(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) guardianAlerts(w http.ResponseWriter, r *http.Request) error {
-	limit, err := queryLimit(r, guardian.MaxAlertsLimit)
+	limit, err := queryInt(r, "limit", guardian.DefaultAlertsLimit, guardian.MaxAlertsLimit)
 	if err != nil {
 		return err
 	}

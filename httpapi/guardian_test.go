@@ -158,8 +158,8 @@ func TestGuardianEventsListing(t *testing.T) {
 		{"?category=Report", "category: must be one of"},
 		{"?severity=high", "severity: must be one of info, warning, critical, emergency"},
 		{"?cursor=abc", "cursor:"},
-		{"?type=agent_report", "Unknown query parameter: type (accepted: limit, category, severity, cursor)"},
-		{"?limit=1&limit=2", "limit: give this query parameter once"},
+		{"?type=agent_report", `Unknown query parameter: "type" (allowed: limit, category, severity, cursor)`},
+		{"?limit=1&limit=2", "limit: appears twice in the query"},
 	}
 	for _, b := range bad {
 		status, m := e.do("GET", "/v1/guardian/events"+b.query, admin(), "")

@@ -14,11 +14,14 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 )
@@ -127,9 +130,15 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if cfg.catalog == nil {
 		cfg.catalog = e.demoCatalog()
 	}
+	master, lookup, err := tinkkeys.NewKeysets()
+	require.NoError(t, err)
+	keys, err := tinkkeys.New(master, lookup)
+	require.NoError(t, err)
+	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(e.guardian)))})
+	require.NoError(t, err)
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, logger
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Guardian: e.guardian}, apiOpts)
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)
@@ -202,9 +211,6 @@ func withClock(c *testClock) func(*envConfig) {
 func newTestClock() *testClock {
 	return &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 }
-
-// admin is the admin header.
-func admin() map[string]string { return map[string]string{"X-Admin-Key": adminKey} }
 
 // from sends the request as if from addr behind a trusted proxy (see
 // withTrustedProxy).

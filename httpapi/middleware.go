@@ -142,14 +142,11 @@ func (a *API) wrap(rt route) http.Handler {
 	})
 }
 
-// admit runs the checks before the handler: declared query parameters,
-// the block of addresses with too many failed authentications, the
-// address-based limits, authentication, and the per-key limit.
+// admit runs the checks before the handler: the block of addresses with
+// too many failed authentications, the address-based limits,
+// authentication, the per-key limit, and the declared query parameters.
 func (a *API) admit(w http.ResponseWriter, r *http.Request, rt route, class rateClass, network string) (*http.Request, error) {
 	ctx := r.Context()
-	if err := checkQuery(r, rt.query); err != nil {
-		return r, err
-	}
 	if rt.auth != authPublic || apiKey(r) != "" {
 		if err := a.blockedAfterFailures(ctx, w, network); err != nil {
 			return r, err
@@ -173,7 +170,7 @@ func (a *API) admit(w http.ResponseWriter, r *http.Request, rt route, class rate
 			return r, err
 		}
 	}
-	return r, nil
+	return r, checkQuery(r, rt.query) // after authentication: a stranger learns nothing about parameters
 }
 
 // authenticate enforces the route's auth level; for agent routes it puts

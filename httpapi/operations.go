@@ -91,8 +91,16 @@ func (a *API) unmatched(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeJSON(w, http.StatusMethodNotAllowed, ErrorBody{
-		Detail: "Method " + clipText(r.Method, 16) + " is not allowed on " + clipText(r.URL.Path, 200) + "; allowed: " + strings.Join(allowed, ", "),
+		Detail: "Method " + clip(r.Method, 16) + " is not allowed on " + clip(r.URL.Path, 200) + "; allowed: " + strings.Join(allowed, ", "),
 		Code:   "method_not_allowed",
 	})
 	return nil
+}
+
+// clip bounds a client-supplied value quoted in a message to n bytes.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "..."
 }

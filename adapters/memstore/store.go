@@ -1,7 +1,8 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store, guardian.Store) in memory, with the semantics of adapters/bunstore: the
-// same uniqueness rules, the same error kinds, the same ordering, and the
-// same all-or-nothing writes. It passes the full adapters/storetest suite.
+// billing.Store, support.Store, guardian.Store) in memory, with the
+// semantics of adapters/bunstore: the same uniqueness rules, the same error
+// kinds, the same ordering, and the same all-or-nothing writes. It passes
+// the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -40,8 +41,9 @@ type Store struct {
 	txIDs       map[string]struct{}      // every ledger transaction id
 	externalRef map[string]struct{}      // every credited external payment
 	usage       map[string]map[string]billing.UsageLine
-	idempotency map[idempotencyKey]billing.IdempotentResponse
+	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
+	support     supportTables
 	guardian    guardianData
 }
 
@@ -56,8 +58,9 @@ func New() *Store {
 		txIDs:       map[string]struct{}{},
 		externalRef: map[string]struct{}{},
 		usage:       map[string]map[string]billing.UsageLine{},
-		idempotency: map[idempotencyKey]billing.IdempotentResponse{},
+		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		support:     newSupportTables(),
 		guardian:    newGuardianData(),
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,6 +28,7 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	support.Store
 	guardian.Store
 }
 
@@ -56,6 +58,7 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		supportCases(),
 		guardianCases(),
 	)
 }

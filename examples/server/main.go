@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
@@ -78,7 +80,14 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&creditCap, "sandbox-credit-cap", env("TOOLKIT_SANDBOX_CREDIT_CAP", "100"), "max test funds per sandbox agent, USD (TOOLKIT_SANDBOX_CREDIT_CAP)")
 	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
 	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
+	fs.StringVar(&cfg.wiring.Keys, "keys", env("TOOLKIT_KEYS", "data/keys.json"), "vault key file; created on first start in development (TOOLKIT_KEYS)")
+	fs.StringVar(&cfg.wiring.KEKFile, "keys-kek-file", env("TOOLKIT_KEYS_KEK_FILE", ""), "Tink AEAD keyset file encrypting the key file (production; TOOLKIT_KEYS_KEK_FILE)")
+	fs.StringVar(&cfg.wiring.KeysAD, "keys-ad", env("TOOLKIT_KEYS_AD", ""), "deployment name bound to a KEK-protected key file, e.g. prod/agentfin-keys (TOOLKIT_KEYS_AD)")
+	fs.BoolVar(&cfg.wiring.CreateKeys, "keys-create", env("TOOLKIT_KEYS_CREATE", "false") == "true", "create a missing KEK-protected key file (TOOLKIT_KEYS_CREATE)")
 	fs.StringVar(&cfg.baseURL, "base-url", env("TOOLKIT_BASE_URL", ""), "public base URL of the API, e.g. https://toolkit.example.com (TOOLKIT_BASE_URL)")
+	var retention string
+	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
+		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
@@ -91,10 +100,21 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
+	d, err := time.ParseDuration(retention)
+	if err != nil || d <= 0 {
+		return config{}, fmt.Errorf("-idempotency-retention: must be a positive duration like 24h, got %q", retention)
+	}
+	cfg.wiring.IdempotencyRetention = d
 	if cfg.baseURL != "" {
 		if u, err := url.Parse(cfg.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return config{}, fmt.Errorf("-base-url: must be an absolute http(s) URL like https://toolkit.example.com, got %q", cfg.baseURL)
 		}
+	}
+	if cfg.wiring.KEKFile != "" && cfg.wiring.KeysAD == "" {
+		return config{}, fmt.Errorf("-keys-kek-file needs -keys-ad (TOOLKIT_KEYS_AD): a deployment name such as prod/agentfin-keys")
+	}
+	if cfg.wiring.KEKFile == "" && (cfg.wiring.KeysAD != "" || cfg.wiring.CreateKeys) {
+		return config{}, fmt.Errorf("-keys-ad and -keys-create apply only with -keys-kek-file (TOOLKIT_KEYS_KEK_FILE)")
 	}
 	cfg.adminKey = getenv("TOOLKIT_ADMIN_KEY")
 	if cfg.adminKey != "" && len(cfg.adminKey) < minAdminKeyLen {
@@ -130,6 +150,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		cfg.wiring.OnStoreError = metrics.StoreError
 	}
 	cfg.wiring.Logger = logger
+	_, statErr := os.Stat(cfg.wiring.Keys)
 	svc, store, err := wiring.Open(ctx, cfg.wiring)
 	if err != nil {
 		return err
@@ -139,6 +160,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 	guardDone := make(chan struct{})
 	go func() { defer close(guardDone); svc.Guardian.Run(guardCtx) }()
 	defer func() { stopGuard(); <-guardDone }() // stores the open event windows before the store closes
+	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
@@ -157,6 +179,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 			return err
 		}
 	}
+	go pruneStoredResponses(ctx, svc.Billing, time.Hour, logger)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -197,6 +220,31 @@ func generateAdminKey() string {
 	return "aft_admin_" + hex.EncodeToString(b)
 }
 
+// pruneStoredResponses deletes expired idempotency records every interval
+// until ctx ends. A failure is logged and retried at the next tick; a
+// panic is logged and ends the pruning, never the process.
+func pruneStoredResponses(ctx context.Context, bill *billing.Service, every time.Duration, logger *slog.Logger) {
+	defer func() {
+		if p := recover(); p != nil {
+			logger.Error("idempotency pruning stopped", "panic", fmt.Sprint(p))
+		}
+	}()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if n, err := bill.PruneStoredResponses(ctx); err != nil {
+			logger.Error("idempotency pruning", "error", err.Error())
+		} else if n > 0 {
+			logger.Info("idempotency pruning", "deleted", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
 // allowedHosts is the -allowed-hosts list, or the loopback names plus the
 // host of the listen address.
 func allowedHosts(list, addr string) []string {
@@ -222,4 +270,20 @@ func redactDSN(dsn string) string {
 		return u.Redacted()
 	}
 	return dsn
+}
+
+// keysNotice says which key file the vault uses and how it is protected.
+func keysNotice(w wiring.Config, created bool) string {
+	verb := "using"
+	if created {
+		verb = "created"
+	}
+	if w.KEKFile == "" {
+		msg := fmt.Sprintf("vault: %s development key file %s (cleartext, mode 0600; not for production)", verb, w.Keys)
+		if created {
+			msg += "; back it up: losing it makes sealed data unreadable"
+		}
+		return msg
+	}
+	return fmt.Sprintf("vault: %s key file %s encrypted under the KEK in %s (deployment %q)", verb, w.Keys, w.KEKFile, w.KeysAD)
 }
