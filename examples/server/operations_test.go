@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
 const testAdminKey = "test-admin-key-of-at-least-32-characters"
@@ -232,4 +234,36 @@ func TestParseOperationFlags(t *testing.T) {
 		_, err := parseConfig(bad, noEnv)
 		assert.Error(t, err, "%v", bad)
 	}
+}
+
+// TestTamperedCiphertextIsAnEmergency: a sealed ticket description edited
+// in the database fails to open (500) and the admin sees an emergency
+// alert naming the agent.
+func TestTamperedCiphertextIsAnEmergency(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "toolkit.db")
+	s := startServer(t, "-db", db, "-metrics-addr", "off")
+	status, reg := s.call("POST", "/v1/agents/register", nil, `{"owner_id":"acme","agent_name":"b","agent_type":"risk"}`)
+	require.Equal(t, http.StatusCreated, status, reg)
+	key := map[string]string{"X-API-Key": reg["api_key"].(string)}
+	status, ticket := s.call("POST", "/v1/support/ticket", key,
+		`{"subject":"Wrong result","description":"Kelly returned 2.0","priority":"high","category":"tool_error"}`)
+	require.Equal(t, http.StatusCreated, status, ticket)
+
+	raw, err := sql.Open(sqliteshim.ShimName, "file:"+db+"?_pragma=busy_timeout(10000)")
+	require.NoError(t, err)
+	_, err = raw.Exec("UPDATE support_tickets SET description = subject") // a ciphertext moved to another column
+	require.NoError(t, err)
+	require.NoError(t, raw.Close())
+	status, _ = s.call("GET", "/v1/support/ticket/"+ticket["ticket_id"].(string), key, "")
+	require.Equal(t, http.StatusInternalServerError, status)
+
+	s.stop()
+	s = startServer(t, "-db", db, "-metrics-addr", "off")
+	status, alerts := s.call("GET", "/v1/guardian/alerts", map[string]string{"X-Admin-Key": testAdminKey}, "")
+	require.Equal(t, http.StatusOK, status, alerts)
+	require.Equal(t, 1.0, alerts["count"], "%v", alerts)
+	alert := alerts["alerts"].([]any)[0].(map[string]any)
+	assert.Equal(t, "ciphertext_tampered", alert["type"])
+	assert.Equal(t, "emergency", alert["severity"])
+	assert.Equal(t, reg["agent_id"], alert["agent_id"])
 }
