@@ -153,7 +153,7 @@ func New(svc Services, opts Options) (*API, error) {
 	}
 	a.mcp = newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, handle: a.mcp.handle}))
+		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.mcp.handle}))
 	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil

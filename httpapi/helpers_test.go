@@ -137,7 +137,10 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(e.guardian)))})
 	require.NoError(t, err)
 	apiOpts := cfg.api
-	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, logger
+	apiOpts.AdminKey, apiOpts.Logger = cfg.adminKey, logger
+	if apiOpts.MaxBodyBytes == 0 {
+		apiOpts.MaxBodyBytes = 64 << 10
+	}
 	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
