@@ -115,6 +115,7 @@ func (s *Service) depositTransfer(ctx context.Context, acct Account, r chainRequ
 		return ChainDeposit{}, toolkit.AsInternal(op, err)
 	}
 	if r.atLeast != nil && out.Quantity.Cmp(*r.atLeast) < 0 {
+		s.verificationFailed(ctx, acct.AgentID, "A deposit claimed more than its transaction paid; nothing was credited")
 		return ChainDeposit{}, toolkit.Errorf(toolkit.Invalid, "amount: the transaction pays %s %s, less than the %s claimed; nothing was credited",
 			out.Quantity.Trim(2), d.Asset, r.atLeast)
 	}
@@ -166,6 +167,9 @@ func (s *Service) verifyTransfer(ctx context.Context, agentID string, r chainReq
 	}
 	d, err := s.cfg.Deposits.VerifyDeposit(ctx, q)
 	if err != nil {
+		if toolkit.IsKind(err, toolkit.Invalid) { // the transaction failed a check (an outage is not recorded)
+			s.verificationFailed(ctx, agentID, "")
+		}
 		return VerifiedDeposit{}, renameField(verifierError(err), r.field)
 	}
 	if d.Asset != r.asset || d.BaseUnits == 0 || d.Signature == "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // Funding paths of the generic deposit.
@@ -133,12 +134,16 @@ func (s *Service) depositOnramp(ctx context.Context, acct Account, in DepositInp
 	}
 	paid, err := s.cfg.Onramp.VerifyOnramp(ctx, acct.AgentID, in.Amount)
 	if err != nil {
+		if toolkit.IsKind(err, toolkit.Invalid) { // the payment failed a check (an outage is not recorded)
+			s.verificationFailed(ctx, acct.AgentID, "")
+		}
 		return verifierError(err)
 	}
 	if paid.Ref == "" {
 		return toolkit.WithOp("billing.Deposit", errors.New("onramp verifier returned an empty payment reference"))
 	}
 	if paid.Amount.Cmp(in.Amount) != 0 {
+		s.verificationFailed(ctx, acct.AgentID, "A deposit claimed another amount than the verified payment; nothing was credited")
 		return toolkit.Errorf(toolkit.Invalid, "amount: the verified payment is %s, not %s", paid.Amount, in.Amount)
 	}
 	req := CreditRequest{AgentID: acct.AgentID, Funds: FundsReal, Micros: micros, FundingPath: in.FundingPath,
@@ -157,12 +162,19 @@ func (s *Service) credit(ctx context.Context, op string, req CreditRequest) (Tra
 	tx, err := s.store.Credit(ctx, req)
 	if err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) && req.ExternalRef != nil {
+			s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositReplay, AgentID: req.AgentID})
 			return Transaction{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: "This payment was already credited (replay refused)"}
 		}
 		return Transaction{}, toolkit.WithOp(op, err)
 	}
 	return tx, nil
+}
+
+// verificationFailed records a payment that failed verification (a
+// security event; an outage is not one).
+func (s *Service) verificationFailed(ctx context.Context, agentID, description string) {
+	s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositVerificationFailed, AgentID: agentID, Description: description})
 }
 
 // verifierError keeps the Kind a verifier gave its error (a payment it

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/agentfinance/toolkit/support"
 )
@@ -37,6 +39,11 @@ type Config struct {
 	SandboxCreditCap toolkit.Amount
 	// LowBalance is the is_low threshold (default 0.01).
 	LowBalance toolkit.Amount
+	// Logger receives the guardian's recording errors (default
+	// slog.Default()).
+	Logger *slog.Logger
+	// OnStoreError is told about database faults (for metrics).
+	OnStoreError bunstore.ErrorObserver
 	// IdempotencyRetention is how long answers are kept for
 	// Idempotency-Key retries (default 24 h).
 	IdempotencyRetention time.Duration
@@ -61,8 +68,9 @@ type Config struct {
 	Solana Solana
 }
 
-// Open opens the store and builds the services over it. Close the
-// returned store when done.
+// Open opens the store and builds the services over it, the guardian
+// recording the security events of the others. Run svc.Guardian.Run while
+// serving, and close the returned store when done.
 func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, error) {
 	if !strings.HasPrefix(cfg.DB, "postgres://") && !strings.HasPrefix(cfg.DB, "postgresql://") {
 		if err := os.MkdirAll(filepath.Dir(cfg.DB), 0o700); err != nil {
@@ -73,19 +81,24 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	vault := cryptovault.New(keys)
 	chain, oracle, err := solanaAdapters(cfg.Solana)
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{})
+	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{OnError: cfg.OnStoreError})
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	agentsCfg := agents.Config{KeyPrefix: cfg.KeyPrefix, WalletService: cfg.WalletService, Vault: vault}
+	guard, err := guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: store.Ready, Logger: cfg.Logger})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(guard)))
+	agentsCfg := agents.Config{KeyPrefix: cfg.KeyPrefix, Recorder: guard, WalletService: cfg.WalletService, Vault: vault}
 	billingCfg := billing.Config{
 		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
-		IdempotencyRetention: cfg.IdempotencyRetention, Vault: vault,
+		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard, Vault: vault,
 		NativeToken: billing.NativeToken{Asset: billing.Asset(cfg.Solana.NativeToken), Rate: cfg.Solana.NativeRate,
 			PresaleRate: cfg.Solana.NativePresaleRate},
 	}
@@ -108,7 +121,7 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Support: desk}, store, nil
+	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Support: desk, Guardian: guard}, store, nil
 }
 
 // OpenKeys returns the vault's key manager: the development key file at
