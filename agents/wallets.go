@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // Vault fields of wallet addresses (spec, encryption at rest): the address
@@ -69,6 +70,7 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	now := s.now()
 	proof, err := s.wallets.VerifyRegistration(in, now)
 	if err != nil {
+		s.recordStale(ctx, err, "")
 		return WalletAgent{}, err
 	}
 	a, err := in.agentTemplate()
@@ -100,6 +102,8 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	})
 	switch {
 	case toolkit.IsKind(err, toolkit.Conflict):
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeWalletChallengeReplay,
+			Description: "A register-wallet challenge was replayed; no key was issued"})
 		return WalletAgent{}, replayed(op, err, "challenge")
 	case toolkit.IsKind(err, toolkit.Forbidden):
 		return WalletAgent{}, &toolkit.Error{Kind: toolkit.Forbidden, Op: op, Err: err,
@@ -160,6 +164,7 @@ func (s *Service) LinkWallet(ctx context.Context, caller Agent, in WalletLink) (
 	now := s.now()
 	proof, err := s.wallets.VerifyLink(caller.ID, in, now)
 	if err != nil {
+		s.recordStale(ctx, err, caller.ID)
 		return WalletLinkResult{}, err
 	}
 	address := proof.Wallet.String()
@@ -181,6 +186,8 @@ func (s *Service) LinkWallet(ctx context.Context, caller Agent, in WalletLink) (
 		SealedWallet: sealed, Presale: presale, At: now.UTC(), PruneBefore: now.Add(-challengeRetention),
 	})
 	if toolkit.IsKind(err, toolkit.Conflict) {
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeWalletChallengeReplay, AgentID: caller.ID,
+			Description: "A link-wallet message was replayed; nothing was linked"})
 		return WalletLinkResult{}, replayed(op, err, "message")
 	}
 	if err != nil {
@@ -246,6 +253,14 @@ func (s *Service) AgentWallets(ctx context.Context, agentID string) ([]string, e
 		}
 	}
 	return out, nil
+}
+
+// recordStale records a wallet message refused for its timestamp.
+func (s *Service) recordStale(ctx context.Context, err error, agentID string) {
+	if errors.Is(err, errOutsideWindow) {
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeWalletChallengeReplay, AgentID: agentID,
+			Description: "A signed wallet message outside its 5-minute window was refused"})
+	}
 }
 
 // replayed is the 409 of a signed wallet message used before.

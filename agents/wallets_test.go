@@ -15,6 +15,8 @@ import (
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/guardian/guardiantest"
 	"github.com/mr-tron/base58"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -268,4 +270,31 @@ func FuzzRegisterWallet(f *testing.F) {
 			t.Fatalf("kind %v: %v", k, err)
 		}
 	})
+}
+
+// TestWalletReplaysAreSecurityEvents: a replayed or stale signed message
+// is recorded for the guardian; a fresh one is not.
+func TestWalletReplaysAreSecurityEvents(t *testing.T) {
+	rec := &guardiantest.Recorder{}
+	e := newWalletEnv(t, func(c *agents.Config) { c.Recorder = rec })
+	w := walletOf("grace")
+	signed, err := e.signIn(w)
+	require.NoError(t, err)
+	assert.Empty(t, rec.Types())
+	_, err = e.signIn(w)
+	require.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
+	stale := fmt.Sprintf("aft-auth:%s:%d", w.address, e.now.Unix()-600)
+	_, err = e.svc.RegisterWallet(context.Background(), agents.WalletRegistration{WalletAddress: w.address, Signature: w.sign(stale), Message: stale})
+	require.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	_, err = e.link(signed.Agent, w)
+	require.NoError(t, err)
+	_, err = e.link(signed.Agent, w)
+	require.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
+	assert.Equal(t, []guardian.Type{guardian.TypeWalletChallengeReplay, guardian.TypeWalletChallengeReplay, guardian.TypeWalletChallengeReplay}, rec.Types())
+	assert.Empty(t, rec.Events()[0].AgentID)
+	assert.Equal(t, signed.Agent.ID, rec.Events()[2].AgentID)
+	_, err = e.svc.RegisterWallet(context.Background(), agents.WalletRegistration{WalletAddress: w.address, Signature: walletOf("eve").sign("x"),
+		Message: fmt.Sprintf("aft-auth:%s:%d", w.address, e.now.Unix())})
+	require.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	assert.Len(t, rec.Types(), 3, "a bad signature within the window is no replay")
 }

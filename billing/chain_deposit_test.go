@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/guardian/guardiantest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -202,4 +204,32 @@ func TestNewServiceValidatesDeposits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, NativeToken{Asset: "ABC", Rate: amount("0.005"), PresaleRate: amount("0.004")}, svc.NativeRates(), "rates default")
 	assert.Equal(t, Asset("ABC"), svc.NativeToken())
+}
+
+// TestDepositSecurityEvents: a replayed signature and a transaction that
+// fails a check are recorded for the guardian; an outage is not.
+func TestDepositSecurityEvents(t *testing.T) {
+	rec := &guardiantest.Recorder{}
+	chain := &fakeChain{d: usdc("sig1", 1_000_000)}
+	store := newFakeStore()
+	svc := newService(t, store, func(c *Config) { c.Deposits, c.Vault, c.Recorder = chain, testVault, rec })
+	acct := Account{AgentID: agentID}
+	_, err := svc.DepositOnChain(context.Background(), acct, USDC, "sig1")
+	require.NoError(t, err)
+	store.fail("Credit", toolkit.Errorf(toolkit.Conflict, "already exists"))
+	_, err = svc.DepositOnChain(context.Background(), acct, USDC, "sig1")
+	require.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
+	chain.err = toolkit.Errorf(toolkit.Invalid, "tx_signature: the transfer's mint is X")
+	_, err = svc.DepositOnChain(context.Background(), acct, USDC, "sig2")
+	require.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	chain.err = errBoom
+	_, err = svc.DepositOnChain(context.Background(), acct, USDC, "sig3")
+	require.Equal(t, toolkit.Unavailable, toolkit.KindOf(err))
+	chain.err = nil
+	_, err = svc.Deposit(context.Background(), acct, DepositInput{Amount: amount("2"), FundingPath: FundingDirectTransfer, OnChainTxHash: "sig4"})
+	require.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "pays 1.00, claims 2")
+	assert.Equal(t, []guardian.Type{guardian.TypeDepositReplay, guardian.TypeDepositVerificationFailed, guardian.TypeDepositVerificationFailed}, rec.Types())
+	for _, ev := range rec.Events() {
+		assert.Equal(t, agentID, ev.AgentID)
+	}
 }
