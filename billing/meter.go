@@ -189,8 +189,22 @@ func capitalize(s string) string {
 }
 
 func insufficient(price, available int64) error {
-	return toolkit.Errorf(toolkit.InsufficientCredits, "Insufficient balance. Required: $%s, Available: $%s",
-		USD(price), USD(available))
+	return &toolkit.Error{Kind: toolkit.InsufficientCredits,
+		Msg: fmt.Sprintf("Insufficient balance. Required: $%s, Available: $%s", USD(price), USD(available)),
+		Err: &Shortfall{Required: USD(price), Available: USD(available)}}
+}
+
+// Shortfall is the cause of an InsufficientCredits error from metering:
+// what the call costs and what the paying balance holds. The HTTP layer
+// sends both as numbers beside the message.
+type Shortfall struct {
+	Required  toolkit.Amount
+	Available toolkit.Amount
+}
+
+// Error implements error.
+func (s *Shortfall) Error() string {
+	return fmt.Sprintf("required %s, available %s", s.Required, s.Available)
 }
 
 // requestHash identifies a request for idempotency: operation and body.

@@ -72,6 +72,8 @@ type API struct {
 	mcp    *mcpHandler
 	hosts  []string // allowed Host names (see Options.AllowedHosts)
 	prefix string   // set by Mount with MountOptions.Prefix
+	// openAPIDoc is the OpenAPI document without its servers, built by New.
+	openAPIDoc schema
 	// openAPIDocs caches the encoded OpenAPI document per base URL.
 	openAPIDocs  sync.Map
 	openAPICount atomic.Int32
@@ -103,6 +105,11 @@ func New(svc Services, opts Options) (*API, error) {
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
+	doc, err := a.buildOpenAPI()
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
+	a.openAPIDoc = doc
 	for _, rt := range a.routes {
 		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
 	}

@@ -80,3 +80,11 @@ func balanceResponse(b billing.Balance) BalanceResponse {
 func limitsResponse(l billing.Limits) LimitsResponse {
 	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
 }
+
+func (PricingResponse) enums() map[string][]string {
+	return map[string][]string{"currency": {billing.Currency}}
+}
+
+func (TransactionResponse) enums() map[string][]string {
+	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
+}

@@ -32,7 +32,9 @@ func TestOpenAPIDocument(t *testing.T) {
 	assert.Contains(t, schemes, "AdminKey")
 	sizing := paths["/v1/sizing/calculate"].(map[string]any)["post"].(map[string]any)
 	body := sizing["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
-	assert.Contains(t, body["required"], "equity", "shortcut bodies are the tool's input schema")
+	assert.Equal(t, "#/components/schemas/CalculatePositionSizeArguments", body["$ref"], "shortcut bodies are the tool's input schema")
+	args := doc["components"].(map[string]any)["schemas"].(map[string]any)["CalculatePositionSizeArguments"].(map[string]any)
+	assert.Contains(t, args["required"], "equity")
 
 	if out := os.Getenv("TOOLKIT_OPENAPI_OUT"); out != "" {
 		res, err := http.Get(e.srv.URL + "/v1/openapi.json")

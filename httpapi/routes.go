@@ -1,6 +1,11 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
+)
 
 type authLevel int
 
@@ -13,8 +18,12 @@ const (
 // route is one endpoint. request and response describe the body types,
 // kept next to the handler so documentation cannot drift.
 type route struct {
-	method   string
-	path     string
+	method string
+	path   string
+	// id is the operationId in the OpenAPI document: a lowerCamelCase verb
+	// phrase ("registerAgent"), stable across versions (generated clients
+	// name their methods after it).
+	id       string
 	auth     authLevel
 	summary  string
 	request  *requestType // nil: no body
@@ -23,50 +32,72 @@ type route struct {
 	// toolBody marks routes whose body carries tool arguments: they take
 	// Options.MaxBodyBytes; every other body is capped at smallBodyBytes.
 	toolBody bool
-	handle   func(w http.ResponseWriter, r *http.Request) error
+	// query lists the accepted query parameters; any other is refused
+	// (400 naming it) and the OpenAPI document lists them.
+	query []queryParam
+	// errors are the error kinds the handler returns beyond those implied
+	// by the route (see errorKinds): the document lists exactly these
+	// statuses.
+	errors []toolkit.Kind
+	handle func(w http.ResponseWriter, r *http.Request) error
 }
 
 // routeTable lists every endpoint of the API, in one place.
 func (a *API) routeTable() []route {
+	const (
+		unauthorized = toolkit.Unauthenticated
+		forbidden    = toolkit.Forbidden
+		notFound     = toolkit.NotFound
+		conflict     = toolkit.Conflict
+		unavailable  = toolkit.Unavailable
+	)
 	rs := []route{
-		{method: "POST", path: "/v1/agents/register", auth: authPublic,
+		{method: "POST", path: "/v1/agents/register", id: "registerAgent", auth: authPublic,
 			summary: "Register an agent (send X-API-Key of an agent of an existing owner to add another agent to it)",
-			request: bodyOf[RegisterRequest](), response: RegisterResponse{}, status: http.StatusCreated, handle: a.register},
-		{method: "GET", path: "/v1/agents/me", auth: authAgent, summary: "The calling agent's record",
+			request: bodyOf[RegisterRequest](), response: RegisterResponse{}, status: http.StatusCreated,
+			errors: []toolkit.Kind{unauthorized, forbidden, conflict, unavailable}, handle: a.register},
+		{method: "GET", path: "/v1/agents/me", id: "getAgent", auth: authAgent, summary: "The calling agent's record",
 			response: AgentResponse{}, status: http.StatusOK, handle: a.me},
-		{method: "GET", path: "/v1/agents/list", auth: authAgent, summary: "All agents of the caller's owner",
+		{method: "GET", path: "/v1/agents/list", id: "listAgents", auth: authAgent, summary: "All agents of the caller's owner",
 			response: AgentListResponse{}, status: http.StatusOK, handle: a.listAgents},
-		{method: "PUT", path: "/v1/agents/mode", auth: authAgent, summary: "Change the caller's mode",
-			request: bodyOf[ModeRequest](), response: AgentResponse{}, status: http.StatusOK, handle: a.setMode},
-		{method: "POST", path: "/v1/agents/rotate-key", auth: authAgent, summary: "Issue a new API key; the old one stops working",
+		{method: "PUT", path: "/v1/agents/mode", id: "setMode", auth: authAgent, summary: "Change the caller's mode",
+			request: bodyOf[ModeRequest](), response: AgentResponse{}, status: http.StatusOK,
+			errors: []toolkit.Kind{conflict}, handle: a.setMode},
+		{method: "POST", path: "/v1/agents/rotate-key", id: "rotateApiKey", auth: authAgent, summary: "Issue a new API key; the old one stops working",
 			response: RotateKeyResponse{}, status: http.StatusOK, handle: a.rotateKey},
-		{method: "GET", path: "/v1/agents/limits", auth: authAgent, summary: "The caller's spend caps",
+		{method: "GET", path: "/v1/agents/limits", id: "getLimits", auth: authAgent, summary: "The caller's spend caps",
 			response: LimitsResponse{}, status: http.StatusOK, handle: a.getLimits},
-		{method: "PUT", path: "/v1/agents/limits", auth: authAgent, summary: "Set the caller's spend caps and allowed operations",
+		{method: "PUT", path: "/v1/agents/limits", id: "setLimits", auth: authAgent, summary: "Set the caller's spend caps and allowed operations",
 			request: bodyOf[LimitsRequest](), response: LimitsResponse{}, status: http.StatusOK, handle: a.setLimits},
-		{method: "PUT", path: "/v1/admin/agents/{agent_id}/mode", auth: authAdmin, summary: "Change any agent's mode (admin)",
-			request: bodyOf[ModeRequest](), response: AgentResponse{}, status: http.StatusOK, handle: a.adminSetMode},
+		{method: "PUT", path: "/v1/admin/agents/{agent_id}/mode", id: "adminSetMode", auth: authAdmin, summary: "Change any agent's mode (admin)",
+			request: bodyOf[ModeRequest](), response: AgentResponse{}, status: http.StatusOK,
+			errors: []toolkit.Kind{notFound, conflict, unavailable}, handle: a.adminSetMode},
 
-		{method: "GET", path: "/v1/billing/pricing", auth: authPublic, summary: "Price table",
+		{method: "GET", path: "/v1/billing/pricing", id: "getPricing", auth: authPublic, summary: "Price table",
 			response: PricingResponse{}, status: http.StatusOK, handle: a.pricing},
-		{method: "GET", path: "/v1/billing/balance", auth: authAgent, summary: "The caller's balance",
+		{method: "GET", path: "/v1/billing/balance", id: "getBalance", auth: authAgent, summary: "The caller's balance",
 			response: BalanceResponse{}, status: http.StatusOK, handle: a.balance},
-		{method: "POST", path: "/v1/billing/deposit", auth: authAgent, summary: "Generic deposit (verified; sandbox self-credit when enabled)",
-			request: bodyOf[DepositRequest](), response: BalanceResponse{}, status: http.StatusOK, handle: a.deposit},
-		{method: "GET", path: "/v1/billing/transactions", auth: authAgent, summary: "Ledger, newest first (?limit=1..1000, default 100)",
-			response: TransactionsResponse{}, status: http.StatusOK, handle: a.transactions},
-		{method: "GET", path: "/v1/billing/usage", auth: authAgent, summary: "Usage totals by operation",
+		{method: "POST", path: "/v1/billing/deposit", id: "deposit", auth: authAgent, summary: "Generic deposit (verified; sandbox self-credit when enabled)",
+			request: bodyOf[DepositRequest](), response: BalanceResponse{}, status: http.StatusOK,
+			errors: []toolkit.Kind{notFound, conflict}, handle: a.deposit},
+		{method: "GET", path: "/v1/billing/transactions", id: "listTransactions", auth: authAgent,
+			summary:  "Ledger, newest first, a page at a time (limit, then next_cursor as cursor while has_more)",
+			response: TransactionsResponse{}, status: http.StatusOK,
+			query:  []queryParam{limitParam(billing.DefaultTransactionsLimit, billing.MaxTransactionsLimit), cursorParam},
+			handle: a.transactions},
+		{method: "GET", path: "/v1/billing/usage", id: "getUsage", auth: authAgent, summary: "Usage totals by operation",
 			response: UsageResponse{}, status: http.StatusOK, handle: a.usage},
 
-		{method: "GET", path: "/v1/openapi.json", auth: authPublic, summary: "This OpenAPI 3.1 document",
-			response: map[string]any{}, status: http.StatusOK, handle: a.serveOpenAPI},
-		{method: "GET", path: "/v1/tools/list", auth: authPublic, summary: "The tool catalog",
+		{method: "GET", path: "/v1/openapi.json", id: "getOpenAPI", auth: authPublic, summary: "This OpenAPI 3.1 document",
+			response: map[string]any{}, status: http.StatusOK, errors: []toolkit.Kind{forbidden}, handle: a.serveOpenAPI},
+		{method: "GET", path: "/v1/tools/list", id: "listTools", auth: authPublic, summary: "The tool catalog",
 			response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
-		{method: "POST", path: "/v1/tools/call", auth: authAgent, summary: "Call any tool (metered)",
-			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true, handle: a.toolsCall},
+		{method: "POST", path: "/v1/tools/call", id: "callTool", auth: authAgent, summary: "Call any tool (metered)",
+			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true,
+			errors: []toolkit.Kind{notFound}, handle: a.toolsCall},
 	}
 	for _, s := range shortcuts {
-		rs = append(rs, route{method: "POST", path: s.path, auth: authAgent, summary: s.summary,
+		rs = append(rs, route{method: "POST", path: s.path, id: s.id, auth: authAgent, summary: s.summary,
 			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})
 	}
 	return rs
