@@ -85,7 +85,7 @@ func requestID(r *http.Request) string {
 }
 
 // wrap builds the middleware chain of one route: request id, access log,
-// panic recovery, body cap, query check, authentication, then the handler.
+// panic recovery, body cap, authentication, then the handler.
 func (a *API) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -109,11 +109,9 @@ func (a *API) wrap(rt route) http.Handler {
 			limit = a.opts.MaxBodyBytes
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, limit)
-		if rt.path != "" { // the route table's routes take only the parameters they declare
+		r, cause = a.authenticate(r, rt.auth)
+		if cause == nil && rt.path != "" { // the route table's routes take only the parameters they declare
 			cause = checkQuery(r, rt.query)
-		}
-		if cause == nil {
-			r, cause = a.authenticate(r, rt.auth)
 		}
 		if cause != nil {
 			writeError(rec, cause)

@@ -137,7 +137,7 @@ func (d *document) operation(rt route, tools toolDocs) (schema, error) {
 		params = append(params, schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": 64}})
 	}
 	for _, q := range rt.query {
-		params = append(params, schema{"name": q.name, "in": "query", "required": false, "schema": schema(q.schema)})
+		params = append(params, schema{"name": q.name, "in": "query", "required": false, "description": q.description, "schema": schema(q.schema)})
 	}
 	if rt.toolBody {
 		params = append(params, d.param("IdempotencyKey"))

@@ -3,83 +3,93 @@ package httpapi
 import (
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agentfinance/toolkit"
 )
 
-// queryParam is one query parameter a route accepts. Every route of the
-// table refuses the parameters it does not declare (400 naming them), and
-// the OpenAPI document lists the declared ones.
+// queryParam is a query parameter of a route. A route of the table
+// refuses any parameter it does not declare, and any parameter given
+// twice, with a 400 naming it; the declarations are published in the
+// OpenAPI document.
 type queryParam struct {
-	name   string
-	schema map[string]any
+	name        string
+	description string
+	schema      map[string]any
 }
 
-// limitParam is a page size with its default and maximum.
-func limitParam(def, maxLimit int) queryParam {
-	return queryParam{name: "limit", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": maxLimit, "default": def,
-		"description": "page size"}}
+// limitParam is a list's page size.
+func limitParam(def, max int) queryParam {
+	return queryParam{name: "limit", description: "Number of items, 1 to " + strconv.Itoa(max),
+		schema: map[string]any{"type": "integer", "minimum": 1, "maximum": max, "default": def}}
 }
 
-// maxCursorLen bounds a cursor in a request.
-const maxCursorLen = 128
+// cursorParam is the opaque position of a list's next page.
+var cursorParam = queryParam{name: "cursor", description: "next_cursor of the previous page; omit for the first page",
+	schema: map[string]any{"type": "string", "maxLength": 200}}
 
-// cursorParam continues a listing.
-var cursorParam = queryParam{name: "cursor", schema: map[string]any{"type": "string", "maxLength": maxCursorLen,
-	"description": "next_cursor of the previous page, unchanged; omit for the first page"}}
-
-// checkQuery refuses parameters a route does not declare, and repeated
-// ones.
-func checkQuery(r *http.Request, params []queryParam) error {
-	q := r.URL.Query()
-	if len(q) == 0 {
-		return nil
+// enumParam is a filter over a closed set of values.
+func enumParam[T ~string](name, description string, values []T) queryParam {
+	enum := make([]any, len(values))
+	for i, v := range values {
+		enum[i] = string(v)
 	}
-	names := make([]string, len(params))
-	for i, p := range params {
+	return queryParam{name: name, description: description, schema: map[string]any{"type": "string", "enum": enum}}
+}
+
+// textParam is a free-text filter of at most maxLen characters.
+func textParam(name, description string, maxLen int) queryParam {
+	return queryParam{name: name, description: description, schema: map[string]any{"type": "string", "maxLength": maxLen}}
+}
+
+// checkQuery refuses query parameters a route does not declare, and
+// declared ones given more than once.
+func checkQuery(r *http.Request, declared []queryParam) error {
+	names := make([]string, len(declared))
+	for i, p := range declared {
 		names[i] = p.name
 	}
+	q := r.URL.Query()
 	keys := make([]string, 0, len(q))
 	for k := range q {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	for _, k := range keys {
 		if !slices.Contains(names, k) {
-			accepted := "none"
+			allowed := "none"
 			if len(names) > 0 {
-				accepted = strings.Join(names, ", ")
+				allowed = strings.Join(names, ", ")
 			}
-			return toolkit.Errorf(toolkit.Invalid, "Unknown query parameter: %s (accepted: %s)", clipText(k, 40), accepted)
+			return toolkit.Errorf(toolkit.Invalid, "Unknown query parameter: %s (allowed: %s)", quoteParam(k), allowed)
 		}
 		if len(q[k]) > 1 {
-			return toolkit.Errorf(toolkit.Invalid, "%s: give this query parameter once", k)
+			return toolkit.Errorf(toolkit.Invalid, "%s: appears twice in the query", k)
 		}
 	}
 	return nil
 }
 
-// queryLimit reads the limit parameter: def when absent, an error naming
-// the range when it is not an integer from 1 to maxLimit.
-func queryLimit(r *http.Request, def, maxLimit int) (int, error) {
-	s := r.URL.Query().Get("limit")
+// queryInt parses an optional integer parameter in [1, max]; def when
+// absent.
+func queryInt(r *http.Request, name string, def, max int) (int, error) {
+	s := r.URL.Query().Get(name)
 	if s == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > maxLimit {
-		return 0, toolkit.Errorf(toolkit.Invalid, "limit: must be an integer between 1 and %d (got %q)", maxLimit, clipText(s, 20))
+	if err != nil || n < 1 || n > max {
+		return 0, toolkit.Errorf(toolkit.Invalid, "%s: must be an integer between 1 and %d (got %s)", name, max, quoteParam(s))
 	}
 	return n, nil
 }
 
-// clipText bounds a client value quoted in a message.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
+// quoteParam quotes a client-supplied query value for a message, cut to
+// 40 bytes.
+func quoteParam(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
 	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	return strconv.Quote(s)
 }

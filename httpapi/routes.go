@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/support"
 )
 
 type authLevel int
@@ -32,8 +33,9 @@ type route struct {
 	// toolBody marks routes whose body carries tool arguments: they take
 	// Options.MaxBodyBytes; every other body is capped at smallBodyBytes.
 	toolBody bool
-	// query lists the accepted query parameters; any other is refused
-	// (400 naming it) and the OpenAPI document lists them.
+	// query declares the route's query parameters: any other, and any
+	// parameter given twice, is refused (see checkQuery); the OpenAPI
+	// document lists them.
 	query []queryParam
 	// errors are the error kinds the handler returns beyond those implied
 	// by the route (see errorKinds): the document lists exactly these
@@ -96,9 +98,49 @@ func (a *API) routeTable() []route {
 			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true,
 			errors: []toolkit.Kind{notFound}, handle: a.toolsCall},
 	}
+	if a.svc.Support != nil {
+		rs = append(rs, a.supportRoutes()...)
+	}
 	for _, s := range shortcuts {
 		rs = append(rs, route{method: "POST", path: s.path, id: s.id, auth: authAgent, summary: s.summary,
 			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})
 	}
 	return rs
+}
+
+// supportRoutes are the support desk's endpoints: agents file and read
+// their own records; administrators list everything and move tickets.
+func (a *API) supportRoutes() []route {
+	page := []queryParam{limitParam(support.DefaultListLimit, support.MaxListLimit), cursorParam}
+	status := enumParam("status", "Only tickets in this status", support.Statuses)
+	agent := textParam("agent_id", "Only this agent's records", support.MaxAgentIDLen)
+	kind := enumParam("type", "Only submissions of this type", support.Kinds)
+	adminErrors := []toolkit.Kind{toolkit.Unavailable}
+	return []route{
+		{method: "POST", path: "/v1/support/feedback", id: "sendFeedback", auth: authAgent, summary: "Send feedback (rating 1-5, message, category)",
+			request: bodyOf[FeedbackRequest](), response: FeedbackResponse{}, status: http.StatusCreated, handle: a.createFeedback},
+		{method: "POST", path: "/v1/support/ticket", id: "openTicket", auth: authAgent, summary: "Open a support ticket (status open; ticket_id like SR-000142)",
+			request: bodyOf[TicketRequest](), response: TicketResponse{}, status: http.StatusCreated, handle: a.createTicket},
+		{method: "POST", path: "/v1/support/suggestion", id: "suggestFeature", auth: authAgent, summary: "Suggest a feature",
+			request: bodyOf[SuggestionRequest](), response: SuggestionResponse{}, status: http.StatusCreated, handle: a.createSuggestion},
+		{method: "POST", path: "/v1/support/enterprise", id: "sendEnterpriseInquiry", auth: authAgent, summary: "Send an enterprise inquiry (the answer echoes every field)",
+			request: bodyOf[EnterpriseRequest](), response: EnterpriseResponse{}, status: http.StatusCreated, handle: a.createInquiry},
+		{method: "POST", path: "/v1/support/bug", id: "reportBug", auth: authAgent, summary: "Report a bug",
+			request: bodyOf[BugReportRequest](), response: BugReportResponse{}, status: http.StatusCreated, handle: a.createBugReport},
+		{method: "GET", path: "/v1/support/tickets", id: "listTickets", auth: authAgent, summary: "The caller's tickets without descriptions, newest first (?status=, ?limit=1..1000, ?cursor=)",
+			query: append([]queryParam{status}, page...), response: TicketListResponse{}, status: http.StatusOK, handle: a.listTickets},
+		{method: "GET", path: "/v1/support/ticket/{ticket_id}", id: "getTicket", auth: authAgent, summary: "One of the caller's tickets, with its description",
+			query: []queryParam{}, response: TicketResponse{}, status: http.StatusOK, errors: []toolkit.Kind{toolkit.NotFound}, handle: a.getTicket},
+		{method: "GET", path: "/v1/admin/support/tickets", id: "adminListTickets", auth: authAdmin, summary: "Every agent's tickets without descriptions, newest first (admin)",
+			query: append([]queryParam{status, agent}, page...), response: TicketListResponse{}, status: http.StatusOK, errors: adminErrors, handle: a.adminListTickets},
+		{method: "GET", path: "/v1/admin/support/tickets/{ticket_id}", id: "adminGetTicket", auth: authAdmin, summary: "Any ticket, with its description (admin)",
+			query: []queryParam{}, response: TicketResponse{}, status: http.StatusOK,
+			errors: []toolkit.Kind{toolkit.NotFound, toolkit.Unavailable}, handle: a.adminGetTicket},
+		{method: "PUT", path: "/v1/admin/support/tickets/{ticket_id}/status", id: "adminSetTicketStatus", auth: authAdmin,
+			summary: "Move a ticket: open -> in_progress|resolved|closed, in_progress -> open|resolved|closed, resolved -> open|closed; closed is final (admin)",
+			request: bodyOf[TicketStatusRequest](), response: TicketResponse{}, status: http.StatusOK,
+			errors: []toolkit.Kind{toolkit.NotFound, toolkit.Conflict, toolkit.Unavailable}, handle: a.adminSetTicketStatus},
+		{method: "GET", path: "/v1/admin/support/submissions", id: "adminListSubmissions", auth: authAdmin, summary: "Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)",
+			query: append([]queryParam{kind, agent}, page...), response: SubmissionListResponse{}, status: http.StatusOK, errors: adminErrors, handle: a.adminListSubmissions},
+	}
 }

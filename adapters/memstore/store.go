@@ -1,7 +1,7 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store) in memory, with the semantics of adapters/bunstore: the
-// same uniqueness rules, the same error kinds, the same ordering, and the
-// same all-or-nothing writes. It passes the full adapters/storetest suite.
+// billing.Store, support.Store) in memory, with the semantics of
+// adapters/bunstore: the same uniqueness rules, the same error kinds, the
+// same ordering, and the same all-or-nothing writes. It passes the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -42,6 +42,7 @@ type Store struct {
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
+	support     supportTables
 }
 
 // New returns an empty store.
@@ -57,6 +58,7 @@ func New() *Store {
 		usage:       map[string]map[string]billing.UsageLine{},
 		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		support:     newSupportTables(),
 	}
 }
 

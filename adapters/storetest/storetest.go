@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,6 +27,7 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	support.Store
 }
 
 // Harness opens stores for the suite.
@@ -54,6 +56,7 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		supportCases(),
 	)
 }
 
