@@ -39,10 +39,13 @@ type TransactionResponse struct {
 	FundingPath  *string        `json:"funding_path"`
 }
 
-// TransactionsResponse is the body of GET /v1/billing/transactions.
+// TransactionsResponse is one page of the ledger, newest first. Pass
+// next_cursor as ?cursor= for the next page; it is null on the last one.
 type TransactionsResponse struct {
 	Transactions []TransactionResponse `json:"transactions"`
 	Count        int                   `json:"count"`
+	HasMore      bool                  `json:"has_more"`
+	NextCursor   *string               `json:"next_cursor"`
 }
 
 // UsageEntry totals one operation.

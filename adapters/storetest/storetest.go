@@ -57,6 +57,7 @@ func cases() []Case {
 		concurrencyCases(),
 		contextCases(),
 		supportCases(),
+		ledgerPageCases(),
 	)
 }
 
