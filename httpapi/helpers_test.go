@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -112,6 +113,15 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 // do sends a request and decodes the JSON answer.
 func (e *env) do(method, path string, headers map[string]string, body string) (int, map[string]any) {
 	e.t.Helper()
+	status, m, _ := e.exchange(method, path, headers, body)
+	return status, m
+}
+
+// exchange sends a request and returns the status, the decoded JSON answer
+// and the answer's headers. Every exchange is checked against the
+// OpenAPI document.
+func (e *env) exchange(method, path string, headers map[string]string, body string) (int, map[string]any, http.Header) {
+	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
 	require.NoError(e.t, err)
 	if body != "" {
@@ -132,7 +142,7 @@ func (e *env) do(method, path string, headers map[string]string, body string) (i
 		require.Contains(e.t, m, "detail", "error bodies carry detail")
 		require.Contains(e.t, m, "code", "error bodies carry code")
 	}
-	return res.StatusCode, m
+	return res.StatusCode, m, res.Header
 }
 
 func key(k string) map[string]string { return map[string]string{"X-API-Key": k} }
@@ -161,3 +171,23 @@ func (e *env) balance(k string) string {
 }
 
 func mustAmount(s string) toolkit.Amount { return toolkit.MustParseAmount(s) }
+
+// fundQuietly self-credits a sandbox agent without the contract check (for
+// bulk set-up).
+func (e *env) fundQuietly(k, amount string) error {
+	req, err := http.NewRequest("POST", e.srv.URL+"/v1/billing/deposit",
+		strings.NewReader(`{"amount":"`+amount+`","funding_path":"direct_transfer"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-API-Key", k)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("deposit %s: status %d", amount, res.StatusCode)
+	}
+	return nil
+}
