@@ -84,8 +84,8 @@ func toolCallsForEveryTool() map[string][]string {
 		"analyze_greeks": {`{"underlying_price":"185.50","as_of":"2024-02-15","chain":[{"symbol":"AAPL240315C00185000","underlying_symbol":"AAPL","strike":"185","expiration":"2024-03-15",` +
 			`"option_type":"CALL","bid":"5.20","ask":"5.50","last":"5.35","volume":1000,"open_interest":5000,"implied_volatility":"0.25"}]}`},
 		"analyze_futures_curve": {`{"contracts":[{"symbol":"CLG5","expiry":"2025-02-20","price":"75.50"},{"symbol":"CLF5","expiry":"2025-01-20","price":75}],"spot":"74.60"}`},
-		"calculate_margin": {`{"account_equity":"30000","positions":[{"symbol":"ESH5","quantity":-2,"price":"5000","multiplier":"50","initial_margin_per_contract":"12650","maintenance_margin_per_contract":"11500"}]}`},
-		"check_compliance": {`{"equity":"100000","positions":[{"symbol":"AAPL","quantity":"100","price":"185.50"}],"proposed_trade":{"symbol":"tsla","quantity":"10","price":"200"}}`},
+		"calculate_margin":      {`{"account_equity":"30000","positions":[{"symbol":"ESH5","quantity":-2,"price":"5000","multiplier":"50","initial_margin_per_contract":"12650","maintenance_margin_per_contract":"11500"}]}`},
+		"check_compliance":      {`{"equity":"100000","positions":[{"symbol":"AAPL","quantity":"100","price":"185.50"}],"proposed_trade":{"symbol":"tsla","quantity":"10","price":"200"}}`},
 	}
 }
 
