@@ -21,7 +21,10 @@ import (
 //     sending null;
 //   - "additionalProperties": {"not": {}} becomes false;
 //   - $defs move to components.schemas (prefixed by owner) and their
-//     references follow.
+//     references follow;
+//   - a default moves into the description ("Default: 0.02."): generators
+//     such as openapi-typescript make a property with a default required,
+//     which a client omitting an optional input cannot satisfy.
 //
 // Bounds (minimum, maxItems, ...) and enums are kept.
 
@@ -76,6 +79,15 @@ func convertInput(owner string, m schema) schema {
 		default:
 			delete(m, "type") // no single type: described by the other keywords
 		}
+	}
+	if def, ok := m["default"]; ok {
+		b, _ := json.Marshal(def)
+		text, _ := m["description"].(string)
+		if text != "" && !strings.HasSuffix(text, ".") {
+			text += "."
+		}
+		m["description"] = strings.TrimSpace(text + " Default: " + string(b) + ".")
+		delete(m, "default")
 	}
 	if ap, ok := m["additionalProperties"].(schema); ok {
 		if _, not := ap["not"]; not && len(ap) == 1 {

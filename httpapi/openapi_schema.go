@@ -254,14 +254,6 @@ func (s *schemaSet) resolve() schema {
 	return out
 }
 
-// nameOf is the component name of a named struct type (after resolve).
-func (s *schemaSet) nameOf(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return s.names[t]
-}
-
 // baseName is a type's name without type arguments.
 func baseName(t reflect.Type) string {
 	n, _, _ := strings.Cut(t.Name(), "[")

@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,8 +11,7 @@ import (
 )
 
 // TestOpenAPIDocument checks the document's header and that every /v1
-// route of the API is in it. With TOOLKIT_OPENAPI_OUT set it also writes
-// the document there (.ci/run lints it with @redocly/cli).
+// route of the API is in it.
 func TestOpenAPIDocument(t *testing.T) {
 	e := newEnv(t, withDefaultCatalog)
 	status, doc := e.do("GET", "/v1/openapi.json", nil, "")
@@ -50,14 +48,6 @@ func TestOpenAPIDocument(t *testing.T) {
 	args := doc["components"].(map[string]any)["schemas"].(map[string]any)["CalculatePositionSizeArguments"].(map[string]any)
 	assert.Contains(t, args["required"], "equity")
 
-	if out := os.Getenv("TOOLKIT_OPENAPI_OUT"); out != "" {
-		res, err := http.Get(e.srv.URL + "/v1/openapi.json")
-		require.NoError(t, err)
-		defer res.Body.Close()
-		raw, err := io.ReadAll(res.Body)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(out, raw, 0o644))
-	}
 }
 
 // resolveRef follows a local $ref of the document.

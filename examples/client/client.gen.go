@@ -2416,16 +2416,16 @@ type AnalyzeConfidenceAnswerToolName string
 
 // AnalyzeConfidenceArguments Arguments of analyze_confidence
 type AnalyzeConfidenceArguments struct {
-	// BootstrapSamples bootstrap resamples
+	// BootstrapSamples bootstrap resamples. Default: 10000.
 	BootstrapSamples *int `json:"bootstrap_samples,omitempty"`
 
-	// Confidence two-sided confidence level, a fraction from 0.5 to 0.999. Decimal string; a JSON number is accepted too.
+	// Confidence two-sided confidence level, a fraction from 0.5 to 0.999. Decimal string; a JSON number is accepted too. Default: "0.95".
 	Confidence *string `json:"confidence,omitempty"`
 
 	// RMultiples trade results in R; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// Seed PRNG seed of the bootstrap, echoed in the output
+	// Seed PRNG seed of the bootstrap, echoed in the output. Default: 0.
 	Seed *int `json:"seed,omitempty"`
 }
 
@@ -2560,7 +2560,7 @@ type AnalyzeDistributionAnswerToolName string
 
 // AnalyzeDistributionArguments Arguments of analyze_distribution
 type AnalyzeDistributionArguments struct {
-	// BucketCount histogram buckets
+	// BucketCount histogram buckets. Default: 10.
 	BucketCount *int `json:"bucket_count,omitempty"`
 
 	// RMultiples trade results in R; at least 2 decimal strings or numbers
@@ -2597,7 +2597,7 @@ type AnalyzeDrawdownArguments struct {
 	// RMultiples alternatively, trade results in R, compounded at risk_per_trade
 	RMultiples *[]string `json:"r_multiples,omitempty"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too.
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
 	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
 
 	// StartingEquity equity before the first trade in currency units, > 0. Decimal string; a JSON number is accepted too.
@@ -2674,7 +2674,7 @@ type AnalyzeFuturesCurveArguments struct {
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"contracts"`
 
-	// FlatTolerance relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Decimal string; a JSON number is accepted too.
+	// FlatTolerance relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Decimal string; a JSON number is accepted too. Default: "0.005".
 	FlatTolerance *string `json:"flat_tolerance,omitempty"`
 
 	// Spot spot price of the underlying, > 0 (optional; adds the basis). Decimal string; a JSON number is accepted too.
@@ -2728,7 +2728,7 @@ type AnalyzeGreeksArguments struct {
 		// OptionType CALL or PUT
 		OptionType AnalyzeGreeksArgumentsChainOptionType `json:"option_type"`
 
-		// Quantity signed contracts held for the totals (negative = short; default 1). Decimal string; a JSON number is accepted too.
+		// Quantity signed contracts held for the totals (negative = short; default 1). Decimal string; a JSON number is accepted too. Default: "1".
 		Quantity *string `json:"quantity,omitempty"`
 
 		// Strike strike price, > 0. Decimal string; a JSON number is accepted too.
@@ -2744,13 +2744,13 @@ type AnalyzeGreeksArguments struct {
 		Volume *int `json:"volume,omitempty"`
 	} `json:"chain"`
 
-	// ContractMultiplier units of underlying per contract, an integer >= 1
+	// ContractMultiplier units of underlying per contract, an integer >= 1. Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// DividendYield continuous dividend yield as a decimal (default 0). Decimal string; a JSON number is accepted too.
+	// DividendYield continuous dividend yield as a decimal (default 0). Decimal string; a JSON number is accepted too. Default: "0".
 	DividendYield *string `json:"dividend_yield,omitempty"`
 
-	// RiskFreeRate continuously compounded annual rate as a decimal (default 0.05 = 5 %). Decimal string; a JSON number is accepted too.
+	// RiskFreeRate continuously compounded annual rate as a decimal (default 0.05 = 5 %). Decimal string; a JSON number is accepted too. Default: "0.05".
 	RiskFreeRate *string `json:"risk_free_rate,omitempty"`
 
 	// UnderlyingPrice underlying price, > 0. Decimal string; a JSON number is accepted too.
@@ -2804,7 +2804,7 @@ type AnalyzeLiquidityArguments struct {
 		Volume string `json:"volume"`
 	} `json:"bars"`
 
-	// Period baseline window in bars (shrunk to bars-1 when fewer bars)
+	// Period baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20.
 	Period *int `json:"period,omitempty"`
 }
 
@@ -2852,10 +2852,10 @@ type AnalyzePriceStructureArguments struct {
 		Volume string `json:"volume"`
 	} `json:"bars"`
 
-	// ConsolidationWindow bars in a consolidation window
+	// ConsolidationWindow bars in a consolidation window. Default: 10.
 	ConsolidationWindow *int `json:"consolidation_window,omitempty"`
 
-	// SwingWindow fractal half-window: bars each side of a swing point
+	// SwingWindow fractal half-window: bars each side of a swing point. Default: 2.
 	SwingWindow *int `json:"swing_window,omitempty"`
 }
 
@@ -2880,13 +2880,13 @@ type AnalyzeRecoveryAnswerToolName string
 
 // AnalyzeRecoveryArguments Arguments of analyze_recovery
 type AnalyzeRecoveryArguments struct {
-	// InitialEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
+	// InitialEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. Default: "100000".
 	InitialEquity *string `json:"initial_equity,omitempty"`
 
 	// RMultiples trade results in R, oldest first; at least 1 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too.
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
 	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
 }
 
@@ -2914,7 +2914,7 @@ type AnalyzeRiskAdjustedArguments struct {
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// TargetR minimum acceptable return of the Sortino ratio, in R per trade. Decimal string; a JSON number is accepted too.
+	// TargetR minimum acceptable return of the Sortino ratio, in R per trade. Decimal string; a JSON number is accepted too. Default: "0".
 	TargetR *string `json:"target_r,omitempty"`
 
 	// TradesPerYear trades per year, > 0; annualises the ratios (omitted: per trade only). Decimal string; a JSON number is accepted too.
@@ -3061,7 +3061,7 @@ type AssessTradingSystemArguments struct {
 	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity account size for the Monte Carlo and the drawdown curve, > 0. Decimal string; a JSON number is accepted too.
+	// StartingEquity account size for the Monte Carlo and the drawdown curve, > 0. Decimal string; a JSON number is accepted too. Default: "100000".
 	StartingEquity *string `json:"starting_equity,omitempty"`
 }
 
@@ -3195,10 +3195,10 @@ type CalculateEquityCurveArguments struct {
 	// RMultiples trade results in R, oldest first; at least 1 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too.
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
 	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
+	// StartingEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. Default: "100000".
 	StartingEquity *string `json:"starting_equity,omitempty"`
 
 	// TradesPerYear trades per year, > 0; adds the CAGR. Decimal string; a JSON number is accepted too.
@@ -3283,22 +3283,22 @@ type CalculateIndicatorsArguments struct {
 		Volume string `json:"volume"`
 	} `json:"bars"`
 
-	// FastPeriod macd fast EMA period in bars
+	// FastPeriod macd fast EMA period in bars. Default: 12.
 	FastPeriod *int `json:"fast_period,omitempty"`
 
 	// Indicator indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
 	Indicator CalculateIndicatorsArgumentsIndicator `json:"indicator"`
 
-	// Nbdev bb: band width in population standard deviations, > 0. Decimal string; a JSON number is accepted too.
+	// Nbdev bb: band width in population standard deviations, > 0. Decimal string; a JSON number is accepted too. Default: "2".
 	Nbdev *string `json:"nbdev,omitempty"`
 
 	// Period period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
 	Period *int `json:"period,omitempty"`
 
-	// SignalPeriod macd signal EMA period in bars
+	// SignalPeriod macd signal EMA period in bars. Default: 9.
 	SignalPeriod *int `json:"signal_period,omitempty"`
 
-	// SlowPeriod macd slow EMA period in bars
+	// SlowPeriod macd slow EMA period in bars. Default: 26.
 	SlowPeriod *int `json:"slow_period,omitempty"`
 }
 
@@ -3329,10 +3329,10 @@ type CalculateKellyArguments struct {
 	// RMultiples trade results in R; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too.
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
 	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
 
-	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Decimal string; a JSON number is accepted too.
+	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Decimal string; a JSON number is accepted too. Default: "0.5".
 	RuinDrawdown *string `json:"ruin_drawdown,omitempty"`
 }
 
@@ -3374,7 +3374,7 @@ type CalculateMarginArguments struct {
 		// MarginRate initial margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); or give initial_margin_per_contract. Decimal string; a JSON number is accepted too.
 		MarginRate *string `json:"margin_rate,omitempty"`
 
-		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too.
+		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1".
 		Multiplier *string `json:"multiplier,omitempty"`
 
 		// Price price per unit, > 0. Decimal string; a JSON number is accepted too.
@@ -3418,7 +3418,7 @@ type CalculatePnlArguments struct {
 	// ExitPrice exit price, > 0. Decimal string; a JSON number is accepted too.
 	ExitPrice string `json:"exit_price"`
 
-	// Fees total round-trip fees in currency units, >= 0. Decimal string; a JSON number is accepted too.
+	// Fees total round-trip fees in currency units, >= 0. Decimal string; a JSON number is accepted too. Default: "0".
 	Fees *string `json:"fees,omitempty"`
 
 	// Quantity units traded, an integer >= 1
@@ -3464,7 +3464,7 @@ type CalculatePositionSizeArguments struct {
 	// Instrument optional instrument name, echoed back
 	Instrument *string `json:"instrument,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too.
+	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too. Default: "0.02".
 	RiskPercent *string `json:"risk_percent,omitempty"`
 
 	// StopPrice initial stop price, > 0; below entry for long, above for short. Decimal string; a JSON number is accepted too.
@@ -3498,7 +3498,7 @@ type CalculateRollingGArguments struct {
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// WindowSize trades per window, at most N
+	// WindowSize trades per window, at most N. Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -3572,7 +3572,7 @@ type CheckComplianceArguments struct {
 
 	// Positions the current book (optional)
 	Positions *[]struct {
-		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too.
+		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1".
 		Multiplier *string `json:"multiplier,omitempty"`
 
 		// Price price per unit, > 0. Decimal string; a JSON number is accepted too.
@@ -3587,7 +3587,7 @@ type CheckComplianceArguments struct {
 
 	// ProposedTrade the trade to check against the book (optional)
 	ProposedTrade *struct {
-		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too.
+		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1".
 		Multiplier *string `json:"multiplier,omitempty"`
 
 		// Price price per unit, > 0. Decimal string; a JSON number is accepted too.
@@ -3625,7 +3625,7 @@ type CheckTradeRiskAnswerToolName string
 
 // CheckTradeRiskArguments Arguments of check_trade_risk
 type CheckTradeRiskArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too.
+	// DailyPnl today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too. Default: "0".
 	DailyPnl *string `json:"daily_pnl,omitempty"`
 
 	// Direction long or short (letter case ignored)
@@ -3888,7 +3888,7 @@ type DetectPatternsArguments struct {
 		Volume string `json:"volume"`
 	} `json:"bars"`
 
-	// BreakoutPeriod bars in the range whose break is a breakout or breakdown
+	// BreakoutPeriod bars in the range whose break is a breakout or breakdown. Default: 20.
 	BreakoutPeriod *int `json:"breakout_period,omitempty"`
 }
 
@@ -3991,7 +3991,7 @@ type DetectStructuralBreakAnswerToolName string
 
 // DetectStructuralBreakArguments Arguments of detect_structural_break
 type DetectStructuralBreakArguments struct {
-	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Decimal string; a JSON number is accepted too.
+	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Decimal string; a JSON number is accepted too. Default: "0.05".
 	Alpha *string `json:"alpha,omitempty"`
 
 	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
@@ -4012,7 +4012,7 @@ type DetectStructuralBreakArguments struct {
 		Volume string `json:"volume"`
 	} `json:"bars"`
 
-	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Decimal string; a JSON number is accepted too.
+	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Decimal string; a JSON number is accepted too. Default: "0.15".
 	Trim *string `json:"trim,omitempty"`
 }
 
@@ -4246,7 +4246,7 @@ type EvaluateBasicArguments struct {
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)
+	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -4255,7 +4255,7 @@ type EvaluateComprehensiveArguments struct {
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)
+	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -4264,7 +4264,7 @@ type EvaluateFullArguments struct {
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)
+	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -4282,14 +4282,14 @@ type EvaluatePerformanceArguments struct {
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// Tier basic (default), full or comprehensive
+	// Tier basic (default), full or comprehensive. Default: "basic".
 	Tier *EvaluatePerformanceArgumentsTier `json:"tier,omitempty"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)
+	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
-// EvaluatePerformanceArgumentsTier basic (default), full or comprehensive
+// EvaluatePerformanceArgumentsTier basic (default), full or comprehensive. Default: "basic".
 type EvaluatePerformanceArgumentsTier string
 
 // EvaluatePerformanceCall defines model for EvaluatePerformanceCall.
@@ -4461,7 +4461,7 @@ type FindVarianceKillersArguments struct {
 	// Symbols optional symbols, parallel to r_multiples
 	Symbols *[]string `json:"symbols,omitempty"`
 
-	// TopN trades listed
+	// TopN trades listed. Default: 10.
 	TopN *int `json:"top_n,omitempty"`
 
 	// TradeIds optional trade ids, parallel to r_multiples
@@ -5192,7 +5192,7 @@ type PreTradeGateAnswerToolName string
 
 // PreTradeGateArguments Arguments of pre_trade_gate
 type PreTradeGateArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too.
+	// DailyPnl today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too. Default: "0".
 	DailyPnl *string `json:"daily_pnl,omitempty"`
 
 	// Direction long or short (letter case ignored)
@@ -5207,7 +5207,7 @@ type PreTradeGateArguments struct {
 	// RMultiples optional recent R-multiples; adds system_health (never blocks the gate)
 	RMultiples *[]string `json:"r_multiples,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too.
+	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too. Default: "0.02".
 	RiskPercent *string `json:"risk_percent,omitempty"`
 
 	// StopPrice initial stop price, > 0; below entry for long, above for short. Decimal string; a JSON number is accepted too.
@@ -5555,13 +5555,13 @@ type RunMonteCarloAnswerToolName string
 
 // RunMonteCarloArguments Arguments of run_monte_carlo
 type RunMonteCarloArguments struct {
-	// NumSimulations equity paths simulated
+	// NumSimulations equity paths simulated. Default: 1000.
 	NumSimulations *int `json:"num_simulations,omitempty"`
 
 	// RMultiples trade results in R, resampled with replacement; at least 2 decimal strings or numbers
 	RMultiples []string `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too.
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
 	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
 
 	// Seed optional seed; omitted: one is picked and echoed in the result
@@ -5570,7 +5570,7 @@ type RunMonteCarloArguments struct {
 	// StartingEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
 	StartingEquity string `json:"starting_equity"`
 
-	// TradesPerSimulation trades drawn per path
+	// TradesPerSimulation trades drawn per path. Default: 100.
 	TradesPerSimulation *int `json:"trades_per_simulation,omitempty"`
 }
 
@@ -5595,7 +5595,7 @@ type RunWhatIfAnswerToolName string
 
 // RunWhatIfArguments Arguments of run_what_if
 type RunWhatIfArguments struct {
-	// LossCap losses are capped at -loss_cap R, > 0. Decimal string; a JSON number is accepted too.
+	// LossCap losses are capped at -loss_cap R, > 0. Decimal string; a JSON number is accepted too. Default: "1".
 	LossCap *string `json:"loss_cap,omitempty"`
 
 	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
@@ -5604,10 +5604,10 @@ type RunWhatIfArguments struct {
 	// RemoveCount trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
 	RemoveCount *int `json:"remove_count,omitempty"`
 
-	// SkipAfterLosses losing streak (in trades) after which the next trade is skipped
+	// SkipAfterLosses losing streak (in trades) after which the next trade is skipped. Default: 3.
 	SkipAfterLosses *int `json:"skip_after_losses,omitempty"`
 
-	// WinnerScale factor applied to every winning R, > 0 (0.9 = winners 10 % smaller). Decimal string; a JSON number is accepted too.
+	// WinnerScale factor applied to every winning R, > 0 (0.9 = winners 10 % smaller). Decimal string; a JSON number is accepted too. Default: "0.9".
 	WinnerScale *string `json:"winner_scale,omitempty"`
 }
 
@@ -5716,7 +5716,7 @@ type SegmentTradesAnswerToolName string
 
 // SegmentTradesArguments Arguments of segment_trades
 type SegmentTradesArguments struct {
-	// SegmentBy symbol, day_of_week, strategy or regime
+	// SegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
 	SegmentBy *SegmentTradesArgumentsSegmentBy `json:"segment_by,omitempty"`
 
 	// Trades closed trades
@@ -5741,7 +5741,7 @@ type SegmentTradesArguments struct {
 	} `json:"trades"`
 }
 
-// SegmentTradesArgumentsSegmentBy symbol, day_of_week, strategy or regime
+// SegmentTradesArgumentsSegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
 type SegmentTradesArgumentsSegmentBy string
 
 // SegmentTradesCall defines model for SegmentTradesCall.
@@ -5828,7 +5828,7 @@ type SizeFuturesPositionArguments struct {
 	// InitialMarginPerContract exchange or broker initial margin per contract in currency units, > 0. Decimal string; a JSON number is accepted too.
 	InitialMarginPerContract *string `json:"initial_margin_per_contract,omitempty"`
 
-	// MaxMarginUsagePct share of available_margin that may be committed, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default 0.50). Decimal string; a JSON number is accepted too.
+	// MaxMarginUsagePct share of available_margin that may be committed, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default 0.50). Decimal string; a JSON number is accepted too. Default: "0.50".
 	MaxMarginUsagePct *string `json:"max_margin_usage_pct,omitempty"`
 
 	// MaxNotional largest notional in currency units, > 0. Decimal string; a JSON number is accepted too.
@@ -5874,7 +5874,7 @@ type SizeOptionsPositionAnswerToolName string
 
 // SizeOptionsPositionArguments Arguments of size_options_position
 type SizeOptionsPositionArguments struct {
-	// ContractMultiplier units of underlying per contract, an integer >= 1 (default 100)
+	// ContractMultiplier units of underlying per contract, an integer >= 1 (default 100). Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
 	// CreditReceived net credit per unit of a credit spread in currency units, below spread_width. Decimal string; a JSON number is accepted too.
