@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +23,7 @@ func TestPricedAnswersSayWhatTheyCost(t *testing.T) {
 	}{
 		{"tools/call", "/v1/tools/call", call},
 	} {
-		status, m, h := e.exchange("POST", c.path, key(k), c.body)
+		status, h, m := e.exchange("POST", c.path, key(k), c.body)
 		require.Equal(t, http.StatusOK, status, m)
 		assert.Equal(t, "0.003", h.Get("X-Charged"), c.name)
 		assert.Equal(t, "0.997", h.Get("X-Balance"), c.name)
@@ -30,11 +31,11 @@ func TestPricedAnswersSayWhatTheyCost(t *testing.T) {
 	}
 
 	idem := map[string]string{"X-API-Key": k, "Idempotency-Key": "order-1"}
-	status, first, h := e.exchange("POST", "/v1/tools/call", idem, call)
+	status, h, first := e.exchange("POST", "/v1/tools/call", idem, call)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "0.003", h.Get("X-Charged"))
 	assert.Equal(t, "0.994", h.Get("X-Balance"))
-	status, again, h := e.exchange("POST", "/v1/tools/call", idem, call)
+	status, h, again := e.exchange("POST", "/v1/tools/call", idem, call)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, first, again, "a replay answers as the first call did")
 	assert.Equal(t, "true", h.Get("Idempotent-Replayed"))
@@ -42,7 +43,7 @@ func TestPricedAnswersSayWhatTheyCost(t *testing.T) {
 	assert.Empty(t, h.Get("X-Balance"), "no debit, no balance after it")
 	assert.Equal(t, "0.994", e.balance(k))
 
-	status, _, h = e.exchange("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_free","arguments":{"value":"2"}}`)
+	status, h, _ = e.exchange("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_free","arguments":{"value":"2"}}`)
 	require.Equal(t, http.StatusOK, status)
 	assert.Empty(t, h.Get("X-Charged"), "free tools carry no charge")
 	assert.Empty(t, h.Get("X-Balance"))
@@ -65,11 +66,11 @@ func TestPaymentRequiredSaysByHowMuch(t *testing.T) {
 // one the server makes one.
 func TestRequestIDsTravelBothWays(t *testing.T) {
 	e := newEnv(t)
-	_, _, h := e.exchange("GET", "/v1/billing/pricing", map[string]string{"X-Request-Id": "trace-42"}, "")
+	_, h, _ := e.exchange("GET", "/v1/billing/pricing", map[string]string{"X-Request-Id": "trace-42"}, "")
 	assert.Equal(t, "trace-42", h.Get("X-Request-Id"))
-	_, _, h = e.exchange("GET", "/v1/billing/pricing", nil, "")
+	_, h, _ = e.exchange("GET", "/v1/billing/pricing", nil, "")
 	assert.Regexp(t, `^[0-9a-f]{16}$`, h.Get("X-Request-Id"))
-	status, m, h := e.exchange("GET", "/v1/agents/me", map[string]string{"X-Request-Id": "trace-43"}, "")
+	status, h, m := e.exchange("GET", "/v1/agents/me", map[string]string{"X-Request-Id": "trace-43"}, "")
 	require.Equal(t, http.StatusUnauthorized, status, m)
 	assert.Equal(t, "trace-43", h.Get("X-Request-Id"), "errors carry it too")
 }
@@ -77,7 +78,8 @@ func TestRequestIDsTravelBothWays(t *testing.T) {
 // TestLedgerPagesThroughEveryRow pages through 2,500 rows, 1,000 at a
 // time, while other calls add rows: every row exactly once, newest first.
 func TestLedgerPagesThroughEveryRow(t *testing.T) {
-	e := newEnv(t, func(c *envConfig) { c.billing.SandboxCreditCap = mustAmount("1000000") })
+	e := newEnv(t, func(c *envConfig) { c.billing.SandboxCreditCap = mustAmount("1000000") },
+		withRateLimits(httpapi.RateLimits{Disabled: true}))
 	_, k := e.register("ledger")
 	const rows = 2500
 	for i := range rows {

@@ -94,6 +94,8 @@ var tagDescriptions = map[string]string{
 	"risk":     "REST shortcut of a risk tool",
 	"eval":     "REST shortcuts of evaluate_performance by tier",
 	"compound": "REST shortcuts of the compound tools",
+	"guardian": "Platform status, reports, security events, alerts and metrics",
+	"support":  "Feedback, tickets, suggestions, enterprise inquiries and bug reports",
 }
 
 func tagOf(path string) string {
@@ -151,7 +153,7 @@ func (d *document) operation(rt route, tools toolDocs) (schema, error) {
 	if body != nil {
 		op["requestBody"] = schema{"required": true, "content": jsonContent(body)}
 	}
-	success := schema{"description": "Success", "headers": schema{"X-Request-Id": ref("headers", "RequestId")}}
+	success := schema{"description": "Success", "headers": rateHeaders(schema{"X-Request-Id": ref("headers", "RequestId")})}
 	if result != nil {
 		success["content"] = jsonContent(result)
 	}
@@ -212,7 +214,9 @@ func jsonContent(s schema) schema {
 // wrong or its agent suspended, a store unreachable; any query can name
 // an unknown parameter) plus the route's own.
 func errorKinds(rt route) []toolkit.Kind {
-	kinds := []toolkit.Kind{toolkit.Invalid, toolkit.Internal}
+	// Every route can be rate limited (per address, per key, or after
+	// failed authentications).
+	kinds := []toolkit.Kind{toolkit.Invalid, toolkit.RateLimited, toolkit.Internal}
 	if rt.request != nil || rt.toolBody {
 		kinds = append(kinds, toolkit.TooLarge)
 	}
@@ -256,7 +260,10 @@ func (d *document) errorResponse(k toolkit.Kind) schema {
 		}
 		headers := schema{"X-Request-Id": ref("headers", "RequestId")}
 		switch k {
-		case toolkit.RateLimited, toolkit.Unavailable:
+		case toolkit.RateLimited:
+			headers["Retry-After"] = ref("headers", "RetryAfter")
+			rateHeaders(headers)
+		case toolkit.Unavailable:
 			headers["Retry-After"] = ref("headers", "RetryAfter")
 		case toolkit.Unauthenticated:
 			headers["WWW-Authenticate"] = ref("headers", "WWWAuthenticate")
@@ -283,6 +290,13 @@ func (d *document) param(name string) schema {
 	return ref("parameters", name)
 }
 
+// rateHeaders adds the rate-limit headers of a limited answer to h.
+func rateHeaders(h schema) schema {
+	h["RateLimit-Limit"], h["RateLimit-Remaining"], h["RateLimit-Reset"] =
+		ref("headers", "RateLimitLimit"), ref("headers", "RateLimitRemaining"), ref("headers", "RateLimitReset")
+	return h
+}
+
 // headerComponents are the response headers of the document.
 func headerComponents() schema {
 	decimal := schema{"type": "string", "pattern": outputDecimalPattern}
@@ -296,7 +310,10 @@ func headerComponents() schema {
 			"schema": schema{"type": "string", "enum": []string{"true"}}},
 		"RetryAfter": schema{"description": "Seconds to wait before retrying",
 			"schema": schema{"type": "string", "pattern": "^[0-9]+$"}},
-		"WWWAuthenticate": schema{"description": "How to authenticate", "schema": schema{"type": "string"}},
+		"WWWAuthenticate":    schema{"description": "How to authenticate", "schema": schema{"type": "string"}},
+		"RateLimitLimit":     schema{"description": "Size of the rate-limit bucket this answer drew from", "schema": schema{"type": "integer"}},
+		"RateLimitRemaining": schema{"description": "Requests left in the bucket", "schema": schema{"type": "integer"}},
+		"RateLimitReset":     schema{"description": "Seconds until the bucket is full again", "schema": schema{"type": "integer"}},
 	}
 }
 

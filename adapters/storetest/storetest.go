@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
@@ -28,6 +29,7 @@ type Store interface {
 	agents.Store
 	billing.Store
 	support.Store
+	guardian.Store
 }
 
 // Harness opens stores for the suite.
@@ -57,6 +59,7 @@ func cases() []Case {
 		concurrencyCases(),
 		contextCases(),
 		supportCases(),
+		guardianCases(),
 		ledgerPageCases(),
 	)
 }

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -27,38 +25,18 @@ const clientsSource = "../client/openapi.json"
 // documentBaseURL is the server URL of the committed document.
 const documentBaseURL = "https://toolkit.agentfinance.test"
 
-// startServer runs the reference server on a free port over a fresh
-// SQLite database and returns its URL; it stops with the test.
-func startServer(t *testing.T, extra ...string) string {
+// serveForClients runs the reference server over a fresh SQLite database
+// and returns its URL.
+func serveForClients(t *testing.T, args ...string) string {
 	t.Helper()
-	dir := t.TempDir()
-	args := append([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", filepath.Join(dir, "data", "keys.json")}, extra...)
-	cfg, err := parseConfig(args, func(string) string { return "" })
-	require.NoError(t, err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg, ln, io.Discard) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			assert.NoError(t, err)
-		case <-time.After(20 * time.Second):
-			t.Error("server did not shut down")
-		}
-	})
-	base := "http://" + ln.Addr().String()
-	waitReady(t, base)
-	return base
+	return startServer(t, append([]string{"-db", filepath.Join(t.TempDir(), "toolkit.db")}, args...)...).base
 }
 
 // TestOpenAPIDocumentIsTheClientsSource: the committed document the
 // clients are generated from is the reference server's (-update rewrites
 // it; then run go generate ./examples/client).
 func TestOpenAPIDocumentIsTheClientsSource(t *testing.T) {
-	base := startServer(t, "-base-url", documentBaseURL)
+	base := serveForClients(t, "-base-url", documentBaseURL)
 	res, err := http.Get(base + "/v1/openapi.json")
 	require.NoError(t, err)
 	defer res.Body.Close()
@@ -82,7 +60,7 @@ func TestOpenAPIDocumentIsTheClientsSource(t *testing.T) {
 // a priced shortcut, a tool call with a typed result, and the ledger a
 // page at a time.
 func TestGeneratedClientWalksTheREADME(t *testing.T) {
-	base := startServer(t)
+	base := serveForClients(t)
 	ctx := context.Background()
 	c, err := client.NewClientWithResponses(base)
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/agentfinance/toolkit/support"
 )
@@ -37,6 +39,11 @@ type Config struct {
 	SandboxCreditCap toolkit.Amount
 	// LowBalance is the is_low threshold (default 0.01).
 	LowBalance toolkit.Amount
+	// Logger receives the guardian's recording errors (default
+	// slog.Default()).
+	Logger *slog.Logger
+	// OnStoreError is told about database faults (for metrics).
+	OnStoreError bunstore.ErrorObserver
 	// IdempotencyRetention is how long answers are kept for
 	// Idempotency-Key retries (default 24 h).
 	IdempotencyRetention time.Duration
@@ -56,8 +63,9 @@ type Config struct {
 	CreateKeys bool
 }
 
-// Open opens the store and builds the services over it. Close the
-// returned store when done.
+// Open opens the store and builds the services over it, the guardian
+// recording the security events of the others. Run svc.Guardian.Run while
+// serving, and close the returned store when done.
 func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, error) {
 	if !strings.HasPrefix(cfg.DB, "postgres://") && !strings.HasPrefix(cfg.DB, "postgresql://") {
 		if err := os.MkdirAll(filepath.Dir(cfg.DB), 0o700); err != nil {
@@ -68,30 +76,35 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	vault := cryptovault.New(keys)
-	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{})
+	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{OnError: cfg.OnStoreError})
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix})
+	guard, err := guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: store.Ready, Logger: cfg.Logger})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix, Recorder: guard})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
 	bill, err := billing.NewService(store, billing.Config{
 		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
-		IdempotencyRetention: cfg.IdempotencyRetention,
+		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard,
 	})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
+	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(guard)))
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Support: desk}, store, nil
+	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Support: desk, Guardian: guard}, store, nil
 }
 
 // OpenKeys returns the vault's key manager: the development key file at
