@@ -153,6 +153,10 @@ func New(svc Services, opts Options) (*API, error) {
 	} {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, handle: handle}))
 	}
+	docs := a.docs(docsUI())
+	for _, path := range docsPaths {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + docsPaths[1], limit: rateNone, quiet: true, handle: docs}))
+	}
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		healthPath: a.healthz, readyPath: a.readyz, "/{$}": a.index,
 	} {
@@ -183,8 +187,8 @@ type MountOptions struct {
 	// root of the mux.
 	Prefix string
 	// NoDocuments leaves /.well-known/agent.json,
-	// /.well-known/mcp/server-card.json and /llms.txt to the host (root
-	// mounts only).
+	// /.well-known/mcp/server-card.json, /llms.txt and the /docs page to
+	// the host (root mounts only).
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
@@ -210,6 +214,7 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)
+			patterns = append(patterns, docsPaths...)
 		}
 	}
 	probe := http.NewServeMux()
