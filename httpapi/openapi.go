@@ -43,7 +43,12 @@ func (a *API) buildOpenAPI() (schema, error) {
 	}
 	paths := schema{}
 	tags := map[string]bool{}
+	ids := map[string]bool{}
 	for _, rt := range a.routes {
+		if ids[rt.id] {
+			return nil, fmt.Errorf("openapi: %s %s: operationId %q is used twice", rt.method, rt.path, rt.id)
+		}
+		ids[rt.id] = true
 		op, err := d.operation(rt, tools)
 		if err != nil {
 			return nil, fmt.Errorf("openapi: %s %s: %w", rt.method, rt.path, err)

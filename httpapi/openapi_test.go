@@ -90,6 +90,7 @@ func TestPublicDocuments(t *testing.T) {
 	assert.Contains(t, string(txt), "X-API-Key")
 	assert.Contains(t, string(txt), "calculate_position_size")
 	assert.Contains(t, string(txt), "POST /v1/tools/call")
+	assert.Contains(t, string(txt), e.srv.URL+"/docs/")
 	assert.Contains(t, string(txt), "POST /v1/support/ticket (key)")
 	assert.Contains(t, string(txt), "closed is final")
 	assert.Contains(t, card["capabilities"].(map[string]any)["support"], "GET /v1/support/ticket/{ticket_id}")
@@ -99,4 +100,29 @@ func TestPublicDocuments(t *testing.T) {
 	caps := card["capabilities"].(map[string]any)
 	assert.Equal(t, e.srv.URL+"/v1/guardian/status", caps["status"])
 	assert.Equal(t, e.srv.URL+"/healthz", caps["health"])
+}
+
+// TestOperationIDsSuitGenerators: every operation has an explicit id, and
+// no component schema takes a name a generator gives an operation's own
+// types (oapi-codegen: <Id>Response, <Id>Params, <Id>JSONBody,
+// <Id>JSONRequestBody), which would not compile.
+func TestOperationIDsSuitGenerators(t *testing.T) {
+	e := newEnv(t, withDefaultCatalog)
+	_, doc := e.do("GET", "/v1/openapi.json", nil, "")
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	seen := map[string]bool{}
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, op := range item.(map[string]any) {
+			id, _ := op.(map[string]any)["operationId"].(string)
+			require.Regexp(t, `^[a-z][A-Za-z]+$`, id, "%s %s", method, path)
+			assert.False(t, seen[id], "operationId %s is used twice", id)
+			seen[id] = true
+			pascal := strings.ToUpper(id[:1]) + id[1:]
+			for _, suffix := range []string{"Response", "Params", "JSONBody", "JSONRequestBody"} {
+				assert.NotContains(t, schemas, pascal+suffix, "component %s collides with the generated types of %s", pascal+suffix, id)
+			}
+		}
+	}
+	assert.Contains(t, seen, "registerAgent")
+	assert.Contains(t, seen, "callTool")
 }

@@ -104,7 +104,7 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Agent Finance Toolkit\n\n> Metered finance calculations for autonomous agents. Never places orders.\n\n")
-	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base)
+	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nDocs (for humans): %s/docs/\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base, base)
 	fmt.Fprintf(&b, "## Auth\n\nRegister with POST /v1/agents/register (public) to get an api_key, shown once.\n")
 	fmt.Fprintf(&b, "Send it as `X-API-Key: <api_key>` (or `Authorization: Bearer <api_key>`). Admin endpoints use `X-Admin-Key`.\n\n")
 	fmt.Fprintf(&b, "## Endpoints\n\n")
