@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -35,7 +36,8 @@ type fakeStore struct {
 	stored    map[string]IdempotentResponse
 	charges   []ChargeRequest
 	credits   []CreditRequest
-	txs       []Transaction
+	txs       []Transaction // newest first
+	lastQuery TransactionQuery
 	usage     []UsageLine
 	calls     map[string]int
 	errs      map[string][]error
@@ -124,13 +126,18 @@ func (f *fakeStore) class(funds Funds) map[string]int64 {
 	return f.balances
 }
 
-func (f *fakeStore) Transactions(_ context.Context, _ string, limit int) ([]Transaction, error) {
+func (f *fakeStore) Transactions(_ context.Context, q TransactionQuery) ([]Transaction, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.call("Transactions"); err != nil {
 		return nil, err
 	}
-	return f.txs[:min(limit, len(f.txs))], nil
+	f.lastQuery = q
+	txs := f.txs // newest first
+	if q.BeforeSeq > 0 {
+		txs = slices.DeleteFunc(slices.Clone(txs), func(tx Transaction) bool { return tx.Seq >= q.BeforeSeq })
+	}
+	return txs[:min(q.Limit, len(txs))], nil
 }
 
 func (f *fakeStore) Usage(context.Context, string) ([]UsageLine, error) {

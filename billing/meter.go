@@ -196,7 +196,8 @@ func capitalize(s string) string {
 // cover. When the other class holds money it says why that money cannot
 // pay: test funds never pay live calls, and real funds pay in live mode.
 func insufficient(price int64, bal BalanceRecord, funds Funds) error {
-	msg := fmt.Sprintf("Insufficient balance. Required: $%s, Available: $%s", USD(price), USD(bal.Of(funds)))
+	available := bal.Of(funds)
+	msg := fmt.Sprintf("Insufficient balance. Required: $%s, Available: $%s", USD(price), USD(available))
 	switch {
 	case funds == FundsReal && bal.TestMicros > 0:
 		msg += " (test funds are spendable in sandbox mode only)"
@@ -204,7 +205,22 @@ func insufficient(price int64, bal BalanceRecord, funds Funds) error {
 		msg += fmt.Sprintf(" in test funds (sandbox calls are paid from test funds; your $%s of real funds pay in live mode: PUT /v1/agents/mode {\"mode\":\"live\"})",
 			USD(bal.Micros))
 	}
-	return toolkit.Errorf(toolkit.InsufficientCredits, "%s", msg)
+	return &toolkit.Error{Kind: toolkit.InsufficientCredits, Msg: msg,
+		Err: &Shortfall{Required: USD(price), Available: USD(available)}}
+}
+
+// Shortfall is the cause of an InsufficientCredits error from metering:
+// what the call costs and what the paying balance holds (the class of
+// funds the call is paid from). The HTTP layer sends both as numbers
+// beside the message.
+type Shortfall struct {
+	Required  toolkit.Amount
+	Available toolkit.Amount
+}
+
+// Error implements error.
+func (s *Shortfall) Error() string {
+	return fmt.Sprintf("required %s, available %s", s.Required, s.Available)
 }
 
 // requestHash identifies a request for idempotency: operation and body.

@@ -156,22 +156,6 @@ func (s *Service) balanceOf(rec BalanceRecord, paysFrom Funds) Balance {
 		IsLow: USD(rec.Of(paysFrom)).Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
 }
 
-// Ledger limits.
-const (
-	DefaultTransactionsLimit = 100
-	MaxTransactionsLimit     = 1000
-)
-
-// Transactions returns up to limit ledger rows, newest first. limit must be
-// in 1..1000.
-func (s *Service) Transactions(ctx context.Context, agentID string, limit int) ([]Transaction, error) {
-	if limit < 1 || limit > MaxTransactionsLimit {
-		return nil, toolkit.Errorf(toolkit.Invalid, "limit: must be between 1 and %d (got %d)", MaxTransactionsLimit, limit)
-	}
-	txs, err := s.store.Transactions(ctx, agentID, limit)
-	return txs, toolkit.WithOp("billing.Transactions", err)
-}
-
 // Usage returns the agent's usage totals by operation.
 func (s *Service) Usage(ctx context.Context, agentID string) ([]UsageLine, error) {
 	lines, err := s.store.Usage(ctx, agentID)

@@ -2,7 +2,10 @@ package billing
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,7 +129,7 @@ func TestBalanceShowsBothClasses(t *testing.T) {
 
 func TestTransactionsLimit(t *testing.T) {
 	store := newFakeStore()
-	store.txs = []Transaction{{TxID: "tx_2"}, {TxID: "tx_1"}}
+	store.txs = []Transaction{{TxID: "tx_2", Seq: 2}, {TxID: "tx_1", Seq: 1}}
 	svc := newService(t, store)
 	cases := []struct {
 		limit int
@@ -134,20 +137,70 @@ func TestTransactionsLimit(t *testing.T) {
 		n     int
 	}{{-1, false, 0}, {0, false, 0}, {1, true, 1}, {2, true, 2}, {MaxTransactionsLimit, true, 2}, {MaxTransactionsLimit + 1, false, 0}}
 	for _, c := range cases {
-		txs, err := svc.Transactions(context.Background(), agentID, c.limit)
+		page, err := svc.Transactions(context.Background(), agentID, c.limit, "")
 		if !c.ok {
 			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.limit)
 			assert.Contains(t, toolkit.MessageOf(err), "limit: must be between 1 and 1000", c.limit)
 			continue
 		}
 		require.NoError(t, err, c.limit)
-		assert.Len(t, txs, c.n, c.limit)
+		assert.Len(t, page.Transactions, c.n, c.limit)
+		assert.Equal(t, c.limit < 2, page.HasMore, c.limit)
 	}
 	assert.Equal(t, 3, store.calls["Transactions"], "bad limits never reach the store")
 
 	store.fail("Transactions", errBoom)
-	_, err := svc.Transactions(context.Background(), agentID, 10)
+	_, err := svc.Transactions(context.Background(), agentID, 10, "")
 	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+func TestTransactionsPages(t *testing.T) {
+	store := newFakeStore()
+	for seq := int64(5); seq >= 1; seq-- {
+		store.txs = append(store.txs, Transaction{TxID: fmt.Sprintf("tx_%d", seq), Seq: seq})
+	}
+	svc := newService(t, store)
+	var got []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		require.Less(t, pages, 5, "paging ends")
+		page, err := svc.Transactions(context.Background(), agentID, 2, cursor)
+		require.NoError(t, err)
+		assert.Equal(t, 3, store.lastQuery.Limit, "one row more than asked tells whether more follow")
+		for _, tx := range page.Transactions {
+			got = append(got, tx.TxID)
+		}
+		if !page.HasMore {
+			assert.Empty(t, page.NextCursor)
+			break
+		}
+		require.NotEmpty(t, page.NextCursor)
+		cursor = page.NextCursor
+	}
+	assert.Equal(t, []string{"tx_5", "tx_4", "tx_3", "tx_2", "tx_1"}, got)
+}
+
+func TestTransactionsRefuseForeignCursors(t *testing.T) {
+	store := newFakeStore()
+	store.txs = []Transaction{{TxID: "tx_2", Seq: 2}, {TxID: "tx_1", Seq: 1}}
+	svc := newService(t, store)
+	page, err := svc.Transactions(context.Background(), agentID, 1, "")
+	require.NoError(t, err)
+	good := page.NextCursor
+	raw, err := base64.RawURLEncoding.DecodeString(good)
+	require.NoError(t, err)
+	edited := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "l1.2.", "l1.3.", 1)))
+	calls := store.calls["Transactions"]
+	for _, bad := range []string{"x", "%%%", good + "A", good[:len(good)-2], edited, strings.Repeat("A", MaxCursorLen+1),
+		base64.RawURLEncoding.EncodeToString([]byte("l1.0.0")), base64.RawURLEncoding.EncodeToString([]byte("l2.2.0"))} {
+		_, err := svc.Transactions(context.Background(), agentID, 1, bad)
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), bad)
+		assert.Contains(t, toolkit.MessageOf(err), "cursor:", bad)
+	}
+	assert.Equal(t, calls, store.calls["Transactions"], "a bad cursor never reaches the store")
+	next, err := svc.Transactions(context.Background(), agentID, 1, good)
+	require.NoError(t, err)
+	assert.Equal(t, "tx_1", next.Transactions[0].TxID)
 }
 
 func TestUsage(t *testing.T) {

@@ -33,6 +33,20 @@ type Transaction struct {
 	Quantity  *toolkit.Amount
 	PriceUSD  *toolkit.Amount
 	CreatedAt time.Time
+	// Seq is the row's sequence number, assigned by the store in the
+	// order rows are written (> 0, unique in the store): the ledger's
+	// order, newest first, is Seq descending.
+	Seq int64
+}
+
+// TransactionQuery asks for rows of one agent's ledger, newest first.
+type TransactionQuery struct {
+	AgentID string
+	// Limit is the most rows returned (> 0).
+	Limit int
+	// BeforeSeq, when > 0, returns only rows with a smaller Seq (older):
+	// the page after the row with that Seq.
+	BeforeSeq int64
 }
 
 // BalanceRecord is an agent's balance row: real funds (verified deposits)
@@ -138,8 +152,10 @@ type Store interface {
 	// Credit adds a deposit. toolkit.Conflict when ExternalRef was already
 	// credited; toolkit.Forbidden when the self-credit cap would be exceeded.
 	Credit(ctx context.Context, req CreditRequest) (Transaction, error)
-	// Transactions returns up to limit ledger rows, newest first.
-	Transactions(ctx context.Context, agentID string, limit int) ([]Transaction, error)
+	// Transactions returns up to q.Limit rows of q.AgentID's ledger, newest
+	// first (Seq descending), older than q.BeforeSeq when set. Rows written
+	// meanwhile never shift a later page: keyset pagination.
+	Transactions(ctx context.Context, q TransactionQuery) ([]Transaction, error)
 	// Usage returns the agent's usage totals by operation, alphabetical.
 	Usage(ctx context.Context, agentID string) ([]UsageLine, error)
 	// StoredResponse returns the response stored under an idempotency key

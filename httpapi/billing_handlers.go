@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 
-	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
 )
 
@@ -39,20 +37,20 @@ func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) transactions(w http.ResponseWriter, r *http.Request) error {
-	limit := billing.DefaultTransactionsLimit
-	if s := r.URL.Query().Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return toolkit.Errorf(toolkit.Invalid, "limit: must be an integer between 1 and %d (got %q)", billing.MaxTransactionsLimit, s)
-		}
-		limit = n
-	}
-	txs, err := a.svc.Billing.Transactions(r.Context(), agentFrom(r).ID, limit)
+	limit, err := queryInt(r, "limit", billing.DefaultTransactionsLimit, billing.MaxTransactionsLimit)
 	if err != nil {
 		return err
 	}
-	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(txs)), Count: len(txs)}
-	for i, tx := range txs {
+	page, err := a.svc.Billing.Transactions(r.Context(), agentFrom(r).ID, limit, r.URL.Query().Get("cursor"))
+	if err != nil {
+		return err
+	}
+	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(page.Transactions)), Count: len(page.Transactions),
+		HasMore: page.HasMore}
+	if page.HasMore {
+		out.NextCursor = &page.NextCursor
+	}
+	for i, tx := range page.Transactions {
 		out.Transactions[i] = TransactionResponse{
 			TxID: tx.TxID, Type: tx.Type, Funds: string(tx.Funds), Amount: billing.USD(tx.AmountMicros),
 			BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt,

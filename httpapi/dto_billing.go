@@ -51,10 +51,13 @@ type TransactionResponse struct {
 	PriceUSD     *toolkit.Amount `json:"price_usd"`
 }
 
-// TransactionsResponse is the body of GET /v1/billing/transactions.
+// TransactionsResponse is one page of the ledger, newest first. Pass
+// next_cursor as ?cursor= for the next page; it is null on the last one.
 type TransactionsResponse struct {
 	Transactions []TransactionResponse `json:"transactions"`
 	Count        int                   `json:"count"`
+	HasMore      bool                  `json:"has_more"`
+	NextCursor   *string               `json:"next_cursor"`
 }
 
 // UsageEntry totals one operation.
@@ -92,4 +95,12 @@ func balanceResponse(b billing.Balance) BalanceResponse {
 
 func limitsResponse(l billing.Limits) LimitsResponse {
 	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
+}
+
+func (PricingResponse) enums() map[string][]string {
+	return map[string][]string{"currency": {billing.Currency}}
+}
+
+func (TransactionResponse) enums() map[string][]string {
+	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
 }

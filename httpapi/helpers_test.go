@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -345,3 +346,23 @@ func (e *env) balance(k string) string {
 }
 
 func mustAmount(s string) toolkit.Amount { return toolkit.MustParseAmount(s) }
+
+// fundQuietly self-credits a sandbox agent without the contract check (for
+// bulk set-up).
+func (e *env) fundQuietly(k, amount string) error {
+	req, err := http.NewRequest("POST", e.srv.URL+"/v1/billing/deposit",
+		strings.NewReader(`{"amount":"`+amount+`","funding_path":"direct_transfer"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-API-Key", k)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("deposit %s: status %d", amount, res.StatusCode)
+	}
+	return nil
+}

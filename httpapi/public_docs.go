@@ -136,7 +136,7 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Agent Finance Toolkit\n\n> Metered finance calculations for autonomous agents. Never places orders.\n\n")
-	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base)
+	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nDocs (for humans): %s/docs/\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base, base)
 	fmt.Fprintf(&b, "## Auth\n\nRegister with POST /v1/agents/register (public) to get an api_key, shown once.\n")
 	fmt.Fprintf(&b, "Or sign in with a Solana wallet: POST /v1/agents/register-wallet {\"wallet_address\", \"signature\", \"message\"} where message is exactly `%s-auth:<wallet_address>:<unix seconds>` (within 5 minutes of server time, each message accepted once) and signature its base58 Ed25519 signature (wallet signMessage). The first sign-in creates a sandbox agent; later ones rotate its key.\n",
 		a.svc.Agents.Wallets().Service())

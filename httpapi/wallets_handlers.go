@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 )
@@ -102,19 +105,26 @@ func (a *API) depositRoutes() []route {
 			resp = SolDepositResponse{}
 			summary = "Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)"
 		}
-		rs = append(rs, route{method: "POST", path: "/v1/billing/deposit-" + strings.ToLower(string(asset)), auth: authAgent,
-			summary: summary, request: bodyOf[ChainDepositRequest](), response: resp, status: http.StatusOK,
-			handle: a.chainDeposit(asset)})
+		rs = append(rs, route{method: "POST", path: "/v1/billing/deposit-" + strings.ToLower(string(asset)),
+			id: "deposit" + tickerID(asset), auth: authAgent, summary: summary, request: bodyOf[ChainDepositRequest](),
+			response: resp, status: http.StatusOK, errors: []toolkit.Kind{toolkit.Conflict}, handle: a.chainDeposit(asset)})
 	}
 	native := a.svc.Billing.NativeToken()
-	paths := []string{"/v1/billing/deposit-native"}
-	if alias := "/v1/billing/deposit-" + strings.ToLower(string(native)); alias != paths[0] {
-		paths = append(paths, alias)
+	ids := map[string]string{"/v1/billing/deposit-native": "depositNative"}
+	if alias := "/v1/billing/deposit-" + strings.ToLower(string(native)); ids[alias] == "" {
+		ids[alias] = "deposit" + tickerID(native)
 	}
-	for _, p := range paths {
-		rs = append(rs, route{method: "POST", path: p, auth: authAgent,
+	for _, p := range slices.Sorted(maps.Keys(ids)) {
+		rs = append(rs, route{method: "POST", path: p, id: ids[p], auth: authAgent,
 			summary: "Credit a " + string(native) + " transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)",
-			request: bodyOf[ChainDepositRequest](), response: NativeDepositResponse{}, status: http.StatusOK, handle: a.nativeDeposit})
+			request: bodyOf[ChainDepositRequest](), response: NativeDepositResponse{}, status: http.StatusOK,
+			errors: []toolkit.Kind{toolkit.Conflict}, handle: a.nativeDeposit})
 	}
 	return rs
+}
+
+// tickerID is a ticker in an operationId: "USDC" is "Usdc".
+func tickerID(a billing.Asset) string {
+	s := strings.ToLower(string(a))
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -62,7 +62,7 @@ func (r ledgerRow) transaction() (billing.Transaction, error) {
 	tx := billing.Transaction{
 		TxID: r.TxID, AgentID: r.AgentID, Type: r.Type, Funds: billing.Funds(r.Funds), AmountMicros: r.AmountMicros,
 		BalanceAfter: r.BalanceAfter, Operation: r.Operation, FundingPath: r.FundingPath, Currency: r.Currency,
-		CreatedAt: r.CreatedAt.UTC(),
+		CreatedAt: r.CreatedAt.UTC(), Seq: r.Seq,
 	}
 	var err error
 	if tx.Quantity, err = parseAmountText(r.Quantity); err != nil {
@@ -218,10 +218,15 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 	return out, translate(op, err)
 }
 
-// Transactions implements billing.Store.
-func (s *Store) Transactions(ctx context.Context, agentID string, limit int) ([]billing.Transaction, error) {
+// Transactions implements billing.Store: a keyset page over the
+// (agent_id, seq) index.
+func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([]billing.Transaction, error) {
 	var rows []ledgerRow
-	err := s.db.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Order("seq DESC").Limit(int64(limit)).Scan(ctx)
+	sel := s.db.NewSelect().Model(&rows).Where("agent_id = ?", q.AgentID)
+	if q.BeforeSeq > 0 {
+		sel = sel.Where("seq < ?", q.BeforeSeq)
+	}
+	err := sel.Order("seq DESC").Limit(int64(q.Limit)).Scan(ctx)
 	if err != nil {
 		return nil, translate("bunstore.Transactions", err)
 	}

@@ -83,12 +83,12 @@ func TestMigrationClassifiesExistingMoney(t *testing.T) {
 		assert.Equal(t, w[1], b.TestMicros, "%s test", agent)
 		assert.Equal(t, total[agent], b.Micros+b.TestMicros, "%s: no money appears or disappears", agent)
 	}
-	txs, err := s.Transactions(ctx, "agt_selfcredit", 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: "agt_selfcredit", Limit: 10})
 	require.NoError(t, err)
 	for _, tx := range txs {
 		assert.Equal(t, billing.FundsTest, tx.Funds, "self-credits and what they paid for are test funds")
 	}
-	txs, err = s.Transactions(ctx, "agt_verified", 10)
+	txs, err = s.Transactions(ctx, billing.TransactionQuery{AgentID: "agt_verified", Limit: 10})
 	require.NoError(t, err)
 	for _, tx := range txs {
 		assert.Equal(t, billing.FundsReal, tx.Funds)

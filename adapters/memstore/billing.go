@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -85,7 +86,7 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
 		Funds: funds, AmountMicros: -req.Micros, BalanceAfter: after, Operation: &operation, CreatedAt: at}}
 	s.balances[req.AgentID] = bal
-	s.appendLedger(entry)
+	s.appendLedger(&entry)
 	usage := s.usage[req.AgentID]
 	if usage == nil {
 		usage = map[string]billing.UsageLine{}
@@ -132,8 +133,10 @@ func (s *Store) spentSince(agentID string, since time.Time) int64 {
 	return spent
 }
 
-func (s *Store) appendLedger(e ledgerEntry) {
-	s.ledgers[e.tx.AgentID] = append(s.ledgers[e.tx.AgentID], e)
+func (s *Store) appendLedger(e *ledgerEntry) {
+	s.ledgerSeq++
+	e.tx.Seq = s.ledgerSeq
+	s.ledgers[e.tx.AgentID] = append(s.ledgers[e.tx.AgentID], *e)
 	s.txIDs[e.tx.TxID] = struct{}{}
 	if e.externalRef != nil {
 		s.externalRef[*e.externalRef] = struct{}{}
@@ -213,19 +216,22 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 		Currency: clonePtr(req.Currency), Quantity: clonePtr(req.Quantity), PriceUSD: clonePtr(req.PriceUSD), CreatedAt: at},
 		externalRef: clonePtr(req.ExternalRef), sealedSignature: bytes.Clone(req.SealedSignature)}
 	s.balances[req.AgentID] = bal
-	s.appendLedger(entry)
+	s.appendLedger(&entry)
 	return entry.out(), nil
 }
 
-// Transactions implements billing.Store: newest first. A limit <= 0 returns
-// every row, as bunstore does.
-func (s *Store) Transactions(ctx context.Context, agentID string, limit int) ([]billing.Transaction, error) {
+// Transactions implements billing.Store: newest first, older than
+// q.BeforeSeq when set. A limit <= 0 returns every row, as bunstore does.
+func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([]billing.Transaction, error) {
 	if err := s.lock(ctx, "memstore.Transactions"); err != nil {
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	ledger := s.ledgers[agentID]
-	out := make([]billing.Transaction, limitRows(len(ledger), limit))
+	ledger := s.ledgers[q.AgentID]
+	if q.BeforeSeq > 0 { // rows are appended in Seq order
+		ledger = ledger[:sort.Search(len(ledger), func(i int) bool { return ledger[i].tx.Seq >= q.BeforeSeq })]
+	}
+	out := make([]billing.Transaction, limitRows(len(ledger), q.Limit))
 	for i := range out {
 		out[i] = ledger[len(ledger)-1-i].out()
 	}

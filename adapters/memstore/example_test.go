@@ -47,11 +47,11 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println("balance:", bal.Balance, "sandbox balance:", bal.SandboxBalance)
-	txs, err := bill.Transactions(ctx, a.ID, 10)
+	page, err := bill.Transactions(ctx, a.ID, 10, "")
 	if err != nil {
 		panic(err)
 	}
-	for _, tx := range txs {
+	for _, tx := range page.Transactions {
 		fmt.Println(tx.Type, tx.Funds, billing.USD(tx.AmountMicros), "->", billing.USD(tx.BalanceAfter))
 	}
 	// Output:

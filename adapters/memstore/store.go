@@ -39,6 +39,7 @@ type Store struct {
 	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
 	balances    map[string]billing.BalanceRecord
 	ledgers     map[string][]ledgerEntry // by agent id, oldest first
+	ledgerSeq   int64                    // the last ledger row's Seq
 	txIDs       map[string]struct{}      // every ledger transaction id
 	externalRef map[string]struct{}      // every credited external payment
 	usage       map[string]map[string]billing.UsageLine

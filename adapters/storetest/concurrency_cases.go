@@ -49,7 +49,7 @@ func checkLedger(t *testing.T, s Store, agentID string) {
 	t.Helper()
 	b, err := s.Balance(ctx, agentID)
 	require.NoError(t, err)
-	txs, err := s.Transactions(ctx, agentID, billing.MaxTransactionsLimit)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: agentID, Limit: billing.MaxTransactionsLimit})
 	require.NoError(t, err)
 	require.Less(t, len(txs), billing.MaxTransactionsLimit, "test ledgers must fit one page")
 	sum := map[billing.Funds]int64{}

@@ -72,7 +72,7 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 	b, err := s.Balance(ctx, a.ID)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1_000_000), b.Micros, "balance unchanged")
-	txs, err := s.Transactions(ctx, a.ID, 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, txs, 1, "ledger unchanged")
 	l, err := s.SpendLimits(ctx, a.ID)

@@ -139,7 +139,7 @@ func testDepositDetailsRoundTrip(t *testing.T, h Harness) {
 // ledgerRow returns the agent's newest ledger row.
 func ledgerRow(t *testing.T, s Store, agentID string) billing.Transaction {
 	t.Helper()
-	txs, err := s.Transactions(ctx, agentID, 1)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: agentID, Limit: 1})
 	require.NoError(t, err)
 	require.Len(t, txs, 1)
 	return txs[0]
@@ -212,7 +212,7 @@ func testConcurrentChainDepositsCreditOnce(t *testing.T, h Harness) {
 		bal, err := stores[1].Balance(ctx, id)
 		require.NoError(t, err)
 		assert.Zero(t, bal.TestMicros, "a chain deposit is never test money")
-		txs, err := stores[1].Transactions(ctx, id, 10)
+		txs, err := stores[1].Transactions(ctx, billing.TransactionQuery{AgentID: id, Limit: 10})
 		require.NoError(t, err)
 		credits += len(txs)
 		checkLedger(t, stores[1], id)

@@ -60,6 +60,7 @@ func cases() []Case {
 		contextCases(),
 		supportCases(),
 		guardianCases(),
+		ledgerPageCases(),
 		fundsCases(),
 		walletCases(),
 	)
