@@ -111,11 +111,11 @@ func (a *API) routeTable() []route {
 			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true,
 			errors: []toolkit.Kind{notFound}, handle: a.toolsCall},
 
-		{method: "POST", path: "/v1/agents/register-wallet", id: "registerWallet", auth: authPublic,
+		{method: "POST", path: "/v1/agents/register-wallet", id: "signInWithWallet", auth: authPublic,
 			summary: "Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)",
 			request: bodyOf[RegisterWalletRequest](), response: RegisterWalletResponse{}, status: http.StatusCreated,
 			altStatus: http.StatusOK, limit: rateRegisterWallet, errors: []toolkit.Kind{forbidden, conflict, unavailable}, handle: a.registerWallet},
-		{method: "POST", path: "/v1/agents/link-wallet", id: "linkWallet", auth: authAgent,
+		{method: "POST", path: "/v1/agents/link-wallet", id: "linkSolanaWallet", auth: authAgent,
 			summary: "Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on",
 			request: bodyOf[LinkWalletRequest](), response: LinkWalletResponse{}, status: http.StatusOK,
 			errors: []toolkit.Kind{conflict}, handle: a.linkWallet},

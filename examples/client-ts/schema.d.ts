@@ -107,6 +107,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/link-wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on */
+        post: operations["linkSolanaWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/list": {
         parameters: {
             query?: never;
@@ -175,6 +192,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/register-wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200) */
+        post: operations["signInWithWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/rotate-key": {
         parameters: {
             query?: never;
@@ -218,8 +252,110 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Generic deposit (verified; sandbox self-credit when enabled) */
+        /** Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled */
         post: operations["deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/deposit-native": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once) */
+        post: operations["depositNative"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/deposit-osr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once) */
+        post: operations["depositOsr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/deposit-pyusd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once) */
+        post: operations["depositPyusd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/deposit-sol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once) */
+        post: operations["depositSol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/deposit-usdc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once) */
+        post: operations["depositUsdc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/deposit-usdt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once) */
+        post: operations["depositUsdt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1265,6 +1401,8 @@ export interface components {
             agent_id: string;
             balance: components["schemas"]["Decimal"];
             is_low: boolean;
+            pays_from: string;
+            sandbox_balance: components["schemas"]["Decimal"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -1599,6 +1737,9 @@ export interface components {
             periods: components["schemas"]["PeriodBucket"][];
             profitable_share: components["schemas"]["Decimal"];
             worst_period: string;
+        };
+        ChainDepositRequest: {
+            tx_signature: string;
         };
         CheckComplianceAnswer: {
             result: components["schemas"]["ComplianceResult"];
@@ -2430,6 +2571,17 @@ export interface components {
             daily_limit: components["schemas"]["Decimal"] | null;
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
+        LinkWalletRequest: {
+            message: string;
+            signature: string;
+            solana_wallet_address: string;
+        };
+        LinkWalletResponse: {
+            agent_id: string;
+            is_presale_buyer: boolean;
+            message: string;
+            solana_wallet_address: string;
+        };
         LiquidityResult: {
             amihud_illiquidity: components["schemas"]["Decimal"] | null;
             amihud_percentile: components["schemas"]["Decimal"] | null;
@@ -2537,6 +2689,17 @@ export interface components {
             starting_equity: components["schemas"]["Decimal"];
             trades_per_simulation: number;
             worst_case: components["schemas"]["Decimal"];
+        };
+        NativeDepositResponse: {
+            agent_id: string;
+            balance_after: components["schemas"]["Decimal"];
+            currency: string;
+            is_presale_buyer: boolean;
+            osr_amount: components["schemas"]["Decimal"];
+            rate_per_token: components["schemas"]["Decimal"];
+            tx_id: string;
+            tx_signature: string;
+            usd_credited: components["schemas"]["Decimal"];
         };
         OptionGreeks: {
             days_to_expiry: number;
@@ -2815,6 +2978,29 @@ export interface components {
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
             owner_id: string;
+        };
+        RegisterWalletRequest: {
+            agent_name?: string;
+            /** @enum {string} */
+            agent_type?: "trading" | "analysis" | "risk" | "composite";
+            chain?: string;
+            message?: string;
+            signature: string;
+            timestamp?: number;
+            wallet_address: string;
+        };
+        RegisterWalletResponse: {
+            agent_id: string;
+            agent_name: string;
+            agent_type: string;
+            api_key: string;
+            balance: components["schemas"]["Decimal"];
+            created: boolean;
+            /** Format: date-time */
+            created_at: string;
+            mode: string;
+            owner_id: string;
+            sandbox_balance: components["schemas"]["Decimal"];
         };
         ReportRequest: {
             agent_id: string;
@@ -3194,6 +3380,25 @@ export interface components {
             shares: number;
             warnings: string[];
         };
+        SolDepositResponse: {
+            agent_id: string;
+            amount: components["schemas"]["Decimal"];
+            balance_after: components["schemas"]["Decimal"];
+            compute_credits: components["schemas"]["Decimal"];
+            currency: string;
+            sol_price_usd: components["schemas"]["Decimal"];
+            tx_id: string;
+            tx_signature: string;
+        };
+        StablecoinDepositResponse: {
+            agent_id: string;
+            amount: components["schemas"]["Decimal"];
+            balance_after: components["schemas"]["Decimal"];
+            compute_credits: components["schemas"]["Decimal"];
+            currency: string;
+            tx_id: string;
+            tx_signature: string;
+        };
         StatusResponse: {
             /** Format: int64 */
             latency_ms: number;
@@ -3352,8 +3557,12 @@ export interface components {
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;
+            currency: string | null;
             funding_path: ("onramp" | "direct_transfer" | "x402") | null;
+            funds: string;
             operation: string | null;
+            price_usd: components["schemas"]["Decimal"] | null;
+            quantity: components["schemas"]["Decimal"] | null;
             tx_id: string;
             /** @enum {string} */
             type: "consumption" | "deposit";
@@ -3884,6 +4093,45 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    linkSolanaWallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkWalletRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkWalletResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listAgents: {
         parameters: {
             query?: never;
@@ -4028,6 +4276,57 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    signInWithWallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterWalletRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterWalletResponse"];
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterWalletResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     rotateApiKey: {
         parameters: {
             query?: never;
@@ -4127,6 +4426,240 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    depositNative: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NativeDepositResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    depositOsr: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NativeDepositResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    depositPyusd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StablecoinDepositResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    depositSol: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolDepositResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    depositUsdc: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StablecoinDepositResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    depositUsdt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChainDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StablecoinDepositResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];

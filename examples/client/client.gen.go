@@ -1705,6 +1705,30 @@ func (e RegisterResponseMode) Valid() bool {
 	}
 }
 
+// Defines values for RegisterWalletRequestAgentType.
+const (
+	RegisterWalletRequestAgentTypeAnalysis  RegisterWalletRequestAgentType = "analysis"
+	RegisterWalletRequestAgentTypeComposite RegisterWalletRequestAgentType = "composite"
+	RegisterWalletRequestAgentTypeRisk      RegisterWalletRequestAgentType = "risk"
+	RegisterWalletRequestAgentTypeTrading   RegisterWalletRequestAgentType = "trading"
+)
+
+// Valid indicates whether the value is a known member of the RegisterWalletRequestAgentType enum.
+func (e RegisterWalletRequestAgentType) Valid() bool {
+	switch e {
+	case RegisterWalletRequestAgentTypeAnalysis:
+		return true
+	case RegisterWalletRequestAgentTypeComposite:
+		return true
+	case RegisterWalletRequestAgentTypeRisk:
+		return true
+	case RegisterWalletRequestAgentTypeTrading:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportRequestReportType.
 const (
 	Degradation        ReportRequestReportType = "degradation"
@@ -3261,9 +3285,13 @@ type BalanceResponse struct {
 	AgentId string `json:"agent_id"`
 
 	// Balance Exact decimal as a string in plain notation, e.g. "185.50"
-	Balance   Decimal   `json:"balance"`
-	IsLow     bool      `json:"is_low"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Balance  Decimal `json:"balance"`
+	IsLow    bool    `json:"is_low"`
+	PaysFrom string  `json:"pays_from"`
+
+	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	SandboxBalance Decimal   `json:"sandbox_balance"`
+	UpdatedAt      time.Time `json:"updated_at"`
 }
 
 // BreakReport defines model for BreakReport.
@@ -3703,6 +3731,11 @@ type CalendarSummary struct {
 	// ProfitableShare Exact decimal as a string in plain notation, e.g. "185.50"
 	ProfitableShare Decimal `json:"profitable_share"`
 	WorstPeriod     string  `json:"worst_period"`
+}
+
+// ChainDepositRequest defines model for ChainDepositRequest.
+type ChainDepositRequest struct {
+	TxSignature string `json:"tx_signature"`
 }
 
 // CheckComplianceAnswer defines model for CheckComplianceAnswer.
@@ -4974,6 +5007,21 @@ type LimitsResponse struct {
 	MonthlyLimit      *Decimal `json:"monthly_limit"`
 }
 
+// LinkWalletRequest defines model for LinkWalletRequest.
+type LinkWalletRequest struct {
+	Message             string `json:"message"`
+	Signature           string `json:"signature"`
+	SolanaWalletAddress string `json:"solana_wallet_address"`
+}
+
+// LinkWalletResponse defines model for LinkWalletResponse.
+type LinkWalletResponse struct {
+	AgentId             string `json:"agent_id"`
+	IsPresaleBuyer      bool   `json:"is_presale_buyer"`
+	Message             string `json:"message"`
+	SolanaWalletAddress string `json:"solana_wallet_address"`
+}
+
 // LiquidityResult defines model for LiquidityResult.
 type LiquidityResult struct {
 	AmihudIlliquidity *Decimal `json:"amihud_illiquidity"`
@@ -5149,6 +5197,27 @@ type MonteCarlo struct {
 
 	// WorstCase Exact decimal as a string in plain notation, e.g. "185.50"
 	WorstCase Decimal `json:"worst_case"`
+}
+
+// NativeDepositResponse defines model for NativeDepositResponse.
+type NativeDepositResponse struct {
+	AgentId string `json:"agent_id"`
+
+	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	BalanceAfter   Decimal `json:"balance_after"`
+	Currency       string  `json:"currency"`
+	IsPresaleBuyer bool    `json:"is_presale_buyer"`
+
+	// OsrAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	OsrAmount Decimal `json:"osr_amount"`
+
+	// RatePerToken Exact decimal as a string in plain notation, e.g. "185.50"
+	RatePerToken Decimal `json:"rate_per_token"`
+	TxId         string  `json:"tx_id"`
+	TxSignature  string  `json:"tx_signature"`
+
+	// UsdCredited Exact decimal as a string in plain notation, e.g. "185.50"
+	UsdCredited Decimal `json:"usd_credited"`
 }
 
 // OptionGreeks defines model for OptionGreeks.
@@ -5620,6 +5689,38 @@ type RegisterResponseAgentType string
 
 // RegisterResponseMode defines model for RegisterResponse.Mode.
 type RegisterResponseMode string
+
+// RegisterWalletRequest defines model for RegisterWalletRequest.
+type RegisterWalletRequest struct {
+	AgentName     *string                         `json:"agent_name,omitempty"`
+	AgentType     *RegisterWalletRequestAgentType `json:"agent_type,omitempty"`
+	Chain         *string                         `json:"chain,omitempty"`
+	Message       *string                         `json:"message,omitempty"`
+	Signature     string                          `json:"signature"`
+	Timestamp     *int                            `json:"timestamp,omitempty"`
+	WalletAddress string                          `json:"wallet_address"`
+}
+
+// RegisterWalletRequestAgentType defines model for RegisterWalletRequest.AgentType.
+type RegisterWalletRequestAgentType string
+
+// RegisterWalletResponse defines model for RegisterWalletResponse.
+type RegisterWalletResponse struct {
+	AgentId   string `json:"agent_id"`
+	AgentName string `json:"agent_name"`
+	AgentType string `json:"agent_type"`
+	ApiKey    string `json:"api_key"`
+
+	// Balance Exact decimal as a string in plain notation, e.g. "185.50"
+	Balance   Decimal   `json:"balance"`
+	Created   bool      `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Mode      string    `json:"mode"`
+	OwnerId   string    `json:"owner_id"`
+
+	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	SandboxBalance Decimal `json:"sandbox_balance"`
+}
 
 // ReportRequest defines model for ReportRequest.
 type ReportRequest struct {
@@ -6179,6 +6280,43 @@ type Sizing struct {
 	Warnings    []string `json:"warnings"`
 }
 
+// SolDepositResponse defines model for SolDepositResponse.
+type SolDepositResponse struct {
+	AgentId string `json:"agent_id"`
+
+	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	Amount Decimal `json:"amount"`
+
+	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	BalanceAfter Decimal `json:"balance_after"`
+
+	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
+	ComputeCredits Decimal `json:"compute_credits"`
+	Currency       string  `json:"currency"`
+
+	// SolPriceUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	SolPriceUsd Decimal `json:"sol_price_usd"`
+	TxId        string  `json:"tx_id"`
+	TxSignature string  `json:"tx_signature"`
+}
+
+// StablecoinDepositResponse defines model for StablecoinDepositResponse.
+type StablecoinDepositResponse struct {
+	AgentId string `json:"agent_id"`
+
+	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	Amount Decimal `json:"amount"`
+
+	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	BalanceAfter Decimal `json:"balance_after"`
+
+	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
+	ComputeCredits Decimal `json:"compute_credits"`
+	Currency       string  `json:"currency"`
+	TxId           string  `json:"tx_id"`
+	TxSignature    string  `json:"tx_signature"`
+}
+
 // StatusResponse defines model for StatusResponse.
 type StatusResponse struct {
 	LatencyMs     int64                `json:"latency_ms"`
@@ -6424,8 +6562,12 @@ type TransactionResponse struct {
 	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
 	BalanceAfter Decimal                         `json:"balance_after"`
 	CreatedAt    time.Time                       `json:"created_at"`
+	Currency     *string                         `json:"currency"`
 	FundingPath  *TransactionResponseFundingPath `json:"funding_path"`
+	Funds        string                          `json:"funds"`
 	Operation    *string                         `json:"operation"`
+	PriceUsd     *Decimal                        `json:"price_usd"`
+	Quantity     *Decimal                        `json:"quantity"`
 	TxId         string                          `json:"tx_id"`
 	Type         TransactionResponseType         `json:"type"`
 }
@@ -6763,6 +6905,12 @@ type SetLimitsParams struct {
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
+// LinkSolanaWalletParams defines parameters for LinkSolanaWallet.
+type LinkSolanaWalletParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // ListAgentsParams defines parameters for ListAgents.
 type ListAgentsParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -6787,6 +6935,12 @@ type RegisterAgentParams struct {
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
+// SignInWithWalletParams defines parameters for SignInWithWallet.
+type SignInWithWalletParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // RotateApiKeyParams defines parameters for RotateApiKey.
 type RotateApiKeyParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -6801,6 +6955,42 @@ type GetBalanceParams struct {
 
 // DepositParams defines parameters for Deposit.
 type DepositParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DepositNativeParams defines parameters for DepositNative.
+type DepositNativeParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DepositOsrParams defines parameters for DepositOsr.
+type DepositOsrParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DepositPyusdParams defines parameters for DepositPyusd.
+type DepositPyusdParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DepositSolParams defines parameters for DepositSol.
+type DepositSolParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DepositUsdcParams defines parameters for DepositUsdc.
+type DepositUsdcParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DepositUsdtParams defines parameters for DepositUsdt.
+type DepositUsdtParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
@@ -7039,14 +7229,38 @@ type AdminSetTicketStatusJSONRequestBody = TicketStatusRequest
 // SetLimitsJSONRequestBody defines body for SetLimits for application/json ContentType.
 type SetLimitsJSONRequestBody = LimitsRequest
 
+// LinkSolanaWalletJSONRequestBody defines body for LinkSolanaWallet for application/json ContentType.
+type LinkSolanaWalletJSONRequestBody = LinkWalletRequest
+
 // SetModeJSONRequestBody defines body for SetMode for application/json ContentType.
 type SetModeJSONRequestBody = ModeRequest
 
 // RegisterAgentJSONRequestBody defines body for RegisterAgent for application/json ContentType.
 type RegisterAgentJSONRequestBody = RegisterRequest
 
+// SignInWithWalletJSONRequestBody defines body for SignInWithWallet for application/json ContentType.
+type SignInWithWalletJSONRequestBody = RegisterWalletRequest
+
 // DepositJSONRequestBody defines body for Deposit for application/json ContentType.
 type DepositJSONRequestBody = DepositRequest
+
+// DepositNativeJSONRequestBody defines body for DepositNative for application/json ContentType.
+type DepositNativeJSONRequestBody = ChainDepositRequest
+
+// DepositOsrJSONRequestBody defines body for DepositOsr for application/json ContentType.
+type DepositOsrJSONRequestBody = ChainDepositRequest
+
+// DepositPyusdJSONRequestBody defines body for DepositPyusd for application/json ContentType.
+type DepositPyusdJSONRequestBody = ChainDepositRequest
+
+// DepositSolJSONRequestBody defines body for DepositSol for application/json ContentType.
+type DepositSolJSONRequestBody = ChainDepositRequest
+
+// DepositUsdcJSONRequestBody defines body for DepositUsdc for application/json ContentType.
+type DepositUsdcJSONRequestBody = ChainDepositRequest
+
+// DepositUsdtJSONRequestBody defines body for DepositUsdt for application/json ContentType.
+type DepositUsdtJSONRequestBody = ChainDepositRequest
 
 // AssessTradingSystemJSONRequestBody defines body for AssessTradingSystem for application/json ContentType.
 type AssessTradingSystemJSONRequestBody = AssessTradingSystemArguments
@@ -10735,6 +10949,20 @@ type ClientInterface interface {
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimits(ctx context.Context, params *SetLimitsParams, body SetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LinkSolanaWalletWithBody Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+	LinkSolanaWalletWithBody(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LinkSolanaWallet Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+	LinkSolanaWallet(ctx context.Context, params *LinkSolanaWalletParams, body LinkSolanaWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListAgents All agents of the caller's owner
 	//
 	// Corresponds with GET /v1/agents/list (the `ListAgents` operationId).
@@ -10773,6 +11001,20 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/agents/register (the `RegisterAgent` operationId).
 	RegisterAgent(ctx context.Context, params *RegisterAgentParams, body RegisterAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SignInWithWalletWithBody Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+	SignInWithWalletWithBody(ctx context.Context, params *SignInWithWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SignInWithWallet Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+	SignInWithWallet(ctx context.Context, params *SignInWithWalletParams, body SignInWithWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RotateApiKey Issue a new API key; the old one stops working
 	//
 	// Corresponds with POST /v1/agents/rotate-key (the `RotateApiKey` operationId).
@@ -10783,19 +11025,103 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/billing/balance (the `GetBalance` operationId).
 	GetBalance(ctx context.Context, params *GetBalanceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// DepositWithBody Generic deposit (verified; sandbox self-credit when enabled)
+	// DepositWithBody Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/billing/deposit (the `Deposit` operationId).
 	DepositWithBody(ctx context.Context, params *DepositParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// Deposit Generic deposit (verified; sandbox self-credit when enabled)
+	// Deposit Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/billing/deposit (the `Deposit` operationId).
 	Deposit(ctx context.Context, params *DepositParams, body DepositJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositNativeWithBody Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+	DepositNativeWithBody(ctx context.Context, params *DepositNativeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositNative Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+	DepositNative(ctx context.Context, params *DepositNativeParams, body DepositNativeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositOsrWithBody Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+	DepositOsrWithBody(ctx context.Context, params *DepositOsrParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositOsr Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+	DepositOsr(ctx context.Context, params *DepositOsrParams, body DepositOsrJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositPyusdWithBody Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+	DepositPyusdWithBody(ctx context.Context, params *DepositPyusdParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositPyusd Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+	DepositPyusd(ctx context.Context, params *DepositPyusdParams, body DepositPyusdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositSolWithBody Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+	DepositSolWithBody(ctx context.Context, params *DepositSolParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositSol Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+	DepositSol(ctx context.Context, params *DepositSolParams, body DepositSolJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositUsdcWithBody Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+	DepositUsdcWithBody(ctx context.Context, params *DepositUsdcParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositUsdc Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+	DepositUsdc(ctx context.Context, params *DepositUsdcParams, body DepositUsdcJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositUsdtWithBody Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+	DepositUsdtWithBody(ctx context.Context, params *DepositUsdtParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DepositUsdt Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+	DepositUsdt(ctx context.Context, params *DepositUsdtParams, body DepositUsdtJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPricing Price table
 	//
@@ -11230,6 +11556,40 @@ func (c *Client) SetLimits(ctx context.Context, params *SetLimitsParams, body Se
 	return c.Client.Do(req)
 }
 
+// LinkSolanaWalletWithBody Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+func (c *Client) LinkSolanaWalletWithBody(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLinkSolanaWalletRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LinkSolanaWallet Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+func (c *Client) LinkSolanaWallet(ctx context.Context, params *LinkSolanaWalletParams, body LinkSolanaWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLinkSolanaWalletRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListAgents All agents of the caller's owner
 //
 // Corresponds with GET /v1/agents/list (the `ListAgents` operationId).
@@ -11328,6 +11688,40 @@ func (c *Client) RegisterAgent(ctx context.Context, params *RegisterAgentParams,
 	return c.Client.Do(req)
 }
 
+// SignInWithWalletWithBody Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+func (c *Client) SignInWithWalletWithBody(ctx context.Context, params *SignInWithWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSignInWithWalletRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SignInWithWallet Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+func (c *Client) SignInWithWallet(ctx context.Context, params *SignInWithWalletParams, body SignInWithWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSignInWithWalletRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // RotateApiKey Issue a new API key; the old one stops working
 //
 // Corresponds with POST /v1/agents/rotate-key (the `RotateApiKey` operationId).
@@ -11358,7 +11752,7 @@ func (c *Client) GetBalance(ctx context.Context, params *GetBalanceParams, reqEd
 	return c.Client.Do(req)
 }
 
-// DepositWithBody Generic deposit (verified; sandbox self-credit when enabled)
+// DepositWithBody Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 //
 // Takes any type of body and a specified content type.
 //
@@ -11375,13 +11769,217 @@ func (c *Client) DepositWithBody(ctx context.Context, params *DepositParams, con
 	return c.Client.Do(req)
 }
 
-// Deposit Generic deposit (verified; sandbox self-credit when enabled)
+// Deposit Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/billing/deposit (the `Deposit` operationId).
 func (c *Client) Deposit(ctx context.Context, params *DepositParams, body DepositJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDepositRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositNativeWithBody Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+func (c *Client) DepositNativeWithBody(ctx context.Context, params *DepositNativeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositNativeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositNative Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+func (c *Client) DepositNative(ctx context.Context, params *DepositNativeParams, body DepositNativeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositNativeRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositOsrWithBody Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+func (c *Client) DepositOsrWithBody(ctx context.Context, params *DepositOsrParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositOsrRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositOsr Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+func (c *Client) DepositOsr(ctx context.Context, params *DepositOsrParams, body DepositOsrJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositOsrRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositPyusdWithBody Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+func (c *Client) DepositPyusdWithBody(ctx context.Context, params *DepositPyusdParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositPyusdRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositPyusd Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+func (c *Client) DepositPyusd(ctx context.Context, params *DepositPyusdParams, body DepositPyusdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositPyusdRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositSolWithBody Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+func (c *Client) DepositSolWithBody(ctx context.Context, params *DepositSolParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositSolRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositSol Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+func (c *Client) DepositSol(ctx context.Context, params *DepositSolParams, body DepositSolJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositSolRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositUsdcWithBody Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+func (c *Client) DepositUsdcWithBody(ctx context.Context, params *DepositUsdcParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositUsdcRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositUsdc Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+func (c *Client) DepositUsdc(ctx context.Context, params *DepositUsdcParams, body DepositUsdcJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositUsdcRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositUsdtWithBody Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+func (c *Client) DepositUsdtWithBody(ctx context.Context, params *DepositUsdtParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositUsdtRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DepositUsdt Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+func (c *Client) DepositUsdt(ctx context.Context, params *DepositUsdtParams, body DepositUsdtJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDepositUsdtRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -12562,6 +13160,61 @@ func NewSetLimitsRequestWithBody(server string, params *SetLimitsParams, content
 	return req, nil
 }
 
+// NewLinkSolanaWalletRequest calls the generic LinkSolanaWallet builder with application/json body
+func NewLinkSolanaWalletRequest(server string, params *LinkSolanaWalletParams, body LinkSolanaWalletJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewLinkSolanaWalletRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewLinkSolanaWalletRequestWithBody constructs an http.Request for the LinkSolanaWallet method, with any body, and a specified content type
+func NewLinkSolanaWalletRequestWithBody(server string, params *LinkSolanaWalletParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/agents/link-wallet")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListAgentsRequest constructs an http.Request for the ListAgents method
 func NewListAgentsRequest(server string, params *ListAgentsParams) (*http.Request, error) {
 	var err error
@@ -12756,6 +13409,61 @@ func NewRegisterAgentRequestWithBody(server string, params *RegisterAgentParams,
 	return req, nil
 }
 
+// NewSignInWithWalletRequest calls the generic SignInWithWallet builder with application/json body
+func NewSignInWithWalletRequest(server string, params *SignInWithWalletParams, body SignInWithWalletJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSignInWithWalletRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewSignInWithWalletRequestWithBody constructs an http.Request for the SignInWithWallet method, with any body, and a specified content type
+func NewSignInWithWalletRequestWithBody(server string, params *SignInWithWalletParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/agents/register-wallet")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewRotateApiKeyRequest constructs an http.Request for the RotateApiKey method
 func NewRotateApiKeyRequest(server string, params *RotateApiKeyParams) (*http.Request, error) {
 	var err error
@@ -12861,6 +13569,336 @@ func NewDepositRequestWithBody(server string, params *DepositParams, contentType
 	}
 
 	operationPath := fmt.Sprintf("/v1/billing/deposit")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDepositNativeRequest calls the generic DepositNative builder with application/json body
+func NewDepositNativeRequest(server string, params *DepositNativeParams, body DepositNativeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDepositNativeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewDepositNativeRequestWithBody constructs an http.Request for the DepositNative method, with any body, and a specified content type
+func NewDepositNativeRequestWithBody(server string, params *DepositNativeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/billing/deposit-native")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDepositOsrRequest calls the generic DepositOsr builder with application/json body
+func NewDepositOsrRequest(server string, params *DepositOsrParams, body DepositOsrJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDepositOsrRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewDepositOsrRequestWithBody constructs an http.Request for the DepositOsr method, with any body, and a specified content type
+func NewDepositOsrRequestWithBody(server string, params *DepositOsrParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/billing/deposit-osr")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDepositPyusdRequest calls the generic DepositPyusd builder with application/json body
+func NewDepositPyusdRequest(server string, params *DepositPyusdParams, body DepositPyusdJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDepositPyusdRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewDepositPyusdRequestWithBody constructs an http.Request for the DepositPyusd method, with any body, and a specified content type
+func NewDepositPyusdRequestWithBody(server string, params *DepositPyusdParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/billing/deposit-pyusd")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDepositSolRequest calls the generic DepositSol builder with application/json body
+func NewDepositSolRequest(server string, params *DepositSolParams, body DepositSolJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDepositSolRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewDepositSolRequestWithBody constructs an http.Request for the DepositSol method, with any body, and a specified content type
+func NewDepositSolRequestWithBody(server string, params *DepositSolParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/billing/deposit-sol")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDepositUsdcRequest calls the generic DepositUsdc builder with application/json body
+func NewDepositUsdcRequest(server string, params *DepositUsdcParams, body DepositUsdcJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDepositUsdcRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewDepositUsdcRequestWithBody constructs an http.Request for the DepositUsdc method, with any body, and a specified content type
+func NewDepositUsdcRequestWithBody(server string, params *DepositUsdcParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/billing/deposit-usdc")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDepositUsdtRequest calls the generic DepositUsdt builder with application/json body
+func NewDepositUsdtRequest(server string, params *DepositUsdtParams, body DepositUsdtJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDepositUsdtRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewDepositUsdtRequestWithBody constructs an http.Request for the DepositUsdt method, with any body, and a specified content type
+func NewDepositUsdtRequestWithBody(server string, params *DepositUsdtParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/billing/deposit-usdt")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -14632,6 +15670,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimitsWithResponse(ctx context.Context, params *SetLimitsParams, body SetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetLimitsResponse, error)
 
+	// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+	LinkSolanaWalletWithBodyWithResponse(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LinkSolanaWalletResponse, error)
+
+	// LinkSolanaWalletWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+	LinkSolanaWalletWithResponse(ctx context.Context, params *LinkSolanaWalletParams, body LinkSolanaWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*LinkSolanaWalletResponse, error)
+
 	// ListAgentsWithResponse All agents of the caller's owner
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -14674,6 +15726,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/agents/register (the `RegisterAgent` operationId).
 	RegisterAgentWithResponse(ctx context.Context, params *RegisterAgentParams, body RegisterAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterAgentResponse, error)
 
+	// SignInWithWalletWithBodyWithResponse Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+	SignInWithWalletWithBodyWithResponse(ctx context.Context, params *SignInWithWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SignInWithWalletResponse, error)
+
+	// SignInWithWalletWithResponse Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+	SignInWithWalletWithResponse(ctx context.Context, params *SignInWithWalletParams, body SignInWithWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*SignInWithWalletResponse, error)
+
 	// RotateApiKeyWithResponse Issue a new API key; the old one stops working
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -14688,19 +15754,103 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/billing/balance (the `GetBalance` operationId).
 	GetBalanceWithResponse(ctx context.Context, params *GetBalanceParams, reqEditors ...RequestEditorFn) (*GetBalanceResponse, error)
 
-	// DepositWithBodyWithResponse Generic deposit (verified; sandbox self-credit when enabled)
+	// DepositWithBodyWithResponse Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/billing/deposit (the `Deposit` operationId).
 	DepositWithBodyWithResponse(ctx context.Context, params *DepositParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositResponse, error)
 
-	// DepositWithResponse Generic deposit (verified; sandbox self-credit when enabled)
+	// DepositWithResponse Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/billing/deposit (the `Deposit` operationId).
 	DepositWithResponse(ctx context.Context, params *DepositParams, body DepositJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositResponse, error)
+
+	// DepositNativeWithBodyWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+	DepositNativeWithBodyWithResponse(ctx context.Context, params *DepositNativeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositNativeResponse, error)
+
+	// DepositNativeWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+	DepositNativeWithResponse(ctx context.Context, params *DepositNativeParams, body DepositNativeJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositNativeResponse, error)
+
+	// DepositOsrWithBodyWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+	DepositOsrWithBodyWithResponse(ctx context.Context, params *DepositOsrParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositOsrResponse, error)
+
+	// DepositOsrWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+	DepositOsrWithResponse(ctx context.Context, params *DepositOsrParams, body DepositOsrJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositOsrResponse, error)
+
+	// DepositPyusdWithBodyWithResponse Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+	DepositPyusdWithBodyWithResponse(ctx context.Context, params *DepositPyusdParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositPyusdResponse, error)
+
+	// DepositPyusdWithResponse Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+	DepositPyusdWithResponse(ctx context.Context, params *DepositPyusdParams, body DepositPyusdJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositPyusdResponse, error)
+
+	// DepositSolWithBodyWithResponse Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+	DepositSolWithBodyWithResponse(ctx context.Context, params *DepositSolParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositSolResponse, error)
+
+	// DepositSolWithResponse Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+	DepositSolWithResponse(ctx context.Context, params *DepositSolParams, body DepositSolJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositSolResponse, error)
+
+	// DepositUsdcWithBodyWithResponse Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+	DepositUsdcWithBodyWithResponse(ctx context.Context, params *DepositUsdcParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositUsdcResponse, error)
+
+	// DepositUsdcWithResponse Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+	DepositUsdcWithResponse(ctx context.Context, params *DepositUsdcParams, body DepositUsdcJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositUsdcResponse, error)
+
+	// DepositUsdtWithBodyWithResponse Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+	DepositUsdtWithBodyWithResponse(ctx context.Context, params *DepositUsdtParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositUsdtResponse, error)
+
+	// DepositUsdtWithResponse Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+	DepositUsdtWithResponse(ctx context.Context, params *DepositUsdtParams, body DepositUsdtJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositUsdtResponse, error)
 
 	// GetPricingWithResponse Price table
 	//
@@ -16026,6 +17176,175 @@ func (r SetLimitsResponse) ContentType() string {
 	return ""
 }
 
+// LinkSolanaWalletResponse200Headers the declared response headers of an HTTP 200 response for LinkSolanaWallet
+type LinkSolanaWalletResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// LinkSolanaWalletResponse400Headers the declared response headers of an HTTP 400 response for LinkSolanaWallet
+type LinkSolanaWalletResponse400Headers struct {
+	XRequestId *string
+}
+
+// LinkSolanaWalletResponse401Headers the declared response headers of an HTTP 401 response for LinkSolanaWallet
+type LinkSolanaWalletResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// LinkSolanaWalletResponse403Headers the declared response headers of an HTTP 403 response for LinkSolanaWallet
+type LinkSolanaWalletResponse403Headers struct {
+	XRequestId *string
+}
+
+// LinkSolanaWalletResponse409Headers the declared response headers of an HTTP 409 response for LinkSolanaWallet
+type LinkSolanaWalletResponse409Headers struct {
+	XRequestId *string
+}
+
+// LinkSolanaWalletResponse413Headers the declared response headers of an HTTP 413 response for LinkSolanaWallet
+type LinkSolanaWalletResponse413Headers struct {
+	XRequestId *string
+}
+
+// LinkSolanaWalletResponse429Headers the declared response headers of an HTTP 429 response for LinkSolanaWallet
+type LinkSolanaWalletResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// LinkSolanaWalletResponse500Headers the declared response headers of an HTTP 500 response for LinkSolanaWallet
+type LinkSolanaWalletResponse500Headers struct {
+	XRequestId *string
+}
+
+// LinkSolanaWalletResponse503Headers the declared response headers of an HTTP 503 response for LinkSolanaWallet
+type LinkSolanaWalletResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type LinkSolanaWalletResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LinkWalletResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LinkSolanaWalletResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *LinkSolanaWalletResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *LinkSolanaWalletResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *LinkSolanaWalletResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *LinkSolanaWalletResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *LinkSolanaWalletResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LinkSolanaWalletResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *LinkSolanaWalletResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LinkSolanaWalletResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON200() *LinkWalletResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LinkSolanaWalletResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LinkSolanaWalletResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LinkSolanaWalletResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LinkSolanaWalletResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LinkSolanaWalletResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListAgentsResponse200Headers the declared response headers of an HTTP 200 response for ListAgents
 type ListAgentsResponse200Headers struct {
 	RateLimitLimit     *int
@@ -16646,6 +17965,177 @@ func (r RegisterAgentResponse) ContentType() string {
 	return ""
 }
 
+// SignInWithWalletResponse200Headers the declared response headers of an HTTP 200 response for SignInWithWallet
+type SignInWithWalletResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SignInWithWalletResponse201Headers the declared response headers of an HTTP 201 response for SignInWithWallet
+type SignInWithWalletResponse201Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SignInWithWalletResponse400Headers the declared response headers of an HTTP 400 response for SignInWithWallet
+type SignInWithWalletResponse400Headers struct {
+	XRequestId *string
+}
+
+// SignInWithWalletResponse403Headers the declared response headers of an HTTP 403 response for SignInWithWallet
+type SignInWithWalletResponse403Headers struct {
+	XRequestId *string
+}
+
+// SignInWithWalletResponse409Headers the declared response headers of an HTTP 409 response for SignInWithWallet
+type SignInWithWalletResponse409Headers struct {
+	XRequestId *string
+}
+
+// SignInWithWalletResponse413Headers the declared response headers of an HTTP 413 response for SignInWithWallet
+type SignInWithWalletResponse413Headers struct {
+	XRequestId *string
+}
+
+// SignInWithWalletResponse429Headers the declared response headers of an HTTP 429 response for SignInWithWallet
+type SignInWithWalletResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// SignInWithWalletResponse500Headers the declared response headers of an HTTP 500 response for SignInWithWallet
+type SignInWithWalletResponse500Headers struct {
+	XRequestId *string
+}
+
+// SignInWithWalletResponse503Headers the declared response headers of an HTTP 503 response for SignInWithWallet
+type SignInWithWalletResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type SignInWithWalletResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RegisterWalletResponse
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *RegisterWalletResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SignInWithWalletResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *SignInWithWalletResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SignInWithWalletResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SignInWithWalletResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SignInWithWalletResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SignInWithWalletResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SignInWithWalletResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SignInWithWalletResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SignInWithWalletResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SignInWithWalletResponse) GetJSON200() *RegisterWalletResponse {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r SignInWithWalletResponse) GetJSON201() *RegisterWalletResponse {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SignInWithWalletResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SignInWithWalletResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SignInWithWalletResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SignInWithWalletResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SignInWithWalletResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SignInWithWalletResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SignInWithWalletResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SignInWithWalletResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SignInWithWalletResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SignInWithWalletResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SignInWithWalletResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RotateApiKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateApiKey
 type RotateApiKeyResponse200Headers struct {
 	RateLimitLimit     *int
@@ -17105,6 +18595,1020 @@ func (r DepositResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DepositResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DepositNativeResponse200Headers the declared response headers of an HTTP 200 response for DepositNative
+type DepositNativeResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DepositNativeResponse400Headers the declared response headers of an HTTP 400 response for DepositNative
+type DepositNativeResponse400Headers struct {
+	XRequestId *string
+}
+
+// DepositNativeResponse401Headers the declared response headers of an HTTP 401 response for DepositNative
+type DepositNativeResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DepositNativeResponse403Headers the declared response headers of an HTTP 403 response for DepositNative
+type DepositNativeResponse403Headers struct {
+	XRequestId *string
+}
+
+// DepositNativeResponse409Headers the declared response headers of an HTTP 409 response for DepositNative
+type DepositNativeResponse409Headers struct {
+	XRequestId *string
+}
+
+// DepositNativeResponse413Headers the declared response headers of an HTTP 413 response for DepositNative
+type DepositNativeResponse413Headers struct {
+	XRequestId *string
+}
+
+// DepositNativeResponse429Headers the declared response headers of an HTTP 429 response for DepositNative
+type DepositNativeResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DepositNativeResponse500Headers the declared response headers of an HTTP 500 response for DepositNative
+type DepositNativeResponse500Headers struct {
+	XRequestId *string
+}
+
+// DepositNativeResponse503Headers the declared response headers of an HTTP 503 response for DepositNative
+type DepositNativeResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DepositNativeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NativeDepositResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DepositNativeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DepositNativeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DepositNativeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DepositNativeResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DepositNativeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DepositNativeResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DepositNativeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DepositNativeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DepositNativeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DepositNativeResponse) GetJSON200() *NativeDepositResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DepositNativeResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DepositNativeResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DepositNativeResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DepositNativeResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DepositNativeResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DepositNativeResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DepositNativeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DepositNativeResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DepositNativeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DepositNativeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DepositNativeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DepositNativeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DepositOsrResponse200Headers the declared response headers of an HTTP 200 response for DepositOsr
+type DepositOsrResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DepositOsrResponse400Headers the declared response headers of an HTTP 400 response for DepositOsr
+type DepositOsrResponse400Headers struct {
+	XRequestId *string
+}
+
+// DepositOsrResponse401Headers the declared response headers of an HTTP 401 response for DepositOsr
+type DepositOsrResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DepositOsrResponse403Headers the declared response headers of an HTTP 403 response for DepositOsr
+type DepositOsrResponse403Headers struct {
+	XRequestId *string
+}
+
+// DepositOsrResponse409Headers the declared response headers of an HTTP 409 response for DepositOsr
+type DepositOsrResponse409Headers struct {
+	XRequestId *string
+}
+
+// DepositOsrResponse413Headers the declared response headers of an HTTP 413 response for DepositOsr
+type DepositOsrResponse413Headers struct {
+	XRequestId *string
+}
+
+// DepositOsrResponse429Headers the declared response headers of an HTTP 429 response for DepositOsr
+type DepositOsrResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DepositOsrResponse500Headers the declared response headers of an HTTP 500 response for DepositOsr
+type DepositOsrResponse500Headers struct {
+	XRequestId *string
+}
+
+// DepositOsrResponse503Headers the declared response headers of an HTTP 503 response for DepositOsr
+type DepositOsrResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DepositOsrResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NativeDepositResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DepositOsrResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DepositOsrResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DepositOsrResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DepositOsrResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DepositOsrResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DepositOsrResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DepositOsrResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DepositOsrResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DepositOsrResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DepositOsrResponse) GetJSON200() *NativeDepositResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DepositOsrResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DepositOsrResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DepositOsrResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DepositOsrResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DepositOsrResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DepositOsrResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DepositOsrResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DepositOsrResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DepositOsrResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DepositOsrResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DepositOsrResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DepositOsrResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DepositPyusdResponse200Headers the declared response headers of an HTTP 200 response for DepositPyusd
+type DepositPyusdResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DepositPyusdResponse400Headers the declared response headers of an HTTP 400 response for DepositPyusd
+type DepositPyusdResponse400Headers struct {
+	XRequestId *string
+}
+
+// DepositPyusdResponse401Headers the declared response headers of an HTTP 401 response for DepositPyusd
+type DepositPyusdResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DepositPyusdResponse403Headers the declared response headers of an HTTP 403 response for DepositPyusd
+type DepositPyusdResponse403Headers struct {
+	XRequestId *string
+}
+
+// DepositPyusdResponse409Headers the declared response headers of an HTTP 409 response for DepositPyusd
+type DepositPyusdResponse409Headers struct {
+	XRequestId *string
+}
+
+// DepositPyusdResponse413Headers the declared response headers of an HTTP 413 response for DepositPyusd
+type DepositPyusdResponse413Headers struct {
+	XRequestId *string
+}
+
+// DepositPyusdResponse429Headers the declared response headers of an HTTP 429 response for DepositPyusd
+type DepositPyusdResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DepositPyusdResponse500Headers the declared response headers of an HTTP 500 response for DepositPyusd
+type DepositPyusdResponse500Headers struct {
+	XRequestId *string
+}
+
+// DepositPyusdResponse503Headers the declared response headers of an HTTP 503 response for DepositPyusd
+type DepositPyusdResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DepositPyusdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StablecoinDepositResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DepositPyusdResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DepositPyusdResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DepositPyusdResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DepositPyusdResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DepositPyusdResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DepositPyusdResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DepositPyusdResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DepositPyusdResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DepositPyusdResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DepositPyusdResponse) GetJSON200() *StablecoinDepositResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DepositPyusdResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DepositPyusdResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DepositPyusdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DepositPyusdResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DepositPyusdResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DepositPyusdResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DepositPyusdResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DepositPyusdResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DepositPyusdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DepositPyusdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DepositPyusdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DepositPyusdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DepositSolResponse200Headers the declared response headers of an HTTP 200 response for DepositSol
+type DepositSolResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DepositSolResponse400Headers the declared response headers of an HTTP 400 response for DepositSol
+type DepositSolResponse400Headers struct {
+	XRequestId *string
+}
+
+// DepositSolResponse401Headers the declared response headers of an HTTP 401 response for DepositSol
+type DepositSolResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DepositSolResponse403Headers the declared response headers of an HTTP 403 response for DepositSol
+type DepositSolResponse403Headers struct {
+	XRequestId *string
+}
+
+// DepositSolResponse409Headers the declared response headers of an HTTP 409 response for DepositSol
+type DepositSolResponse409Headers struct {
+	XRequestId *string
+}
+
+// DepositSolResponse413Headers the declared response headers of an HTTP 413 response for DepositSol
+type DepositSolResponse413Headers struct {
+	XRequestId *string
+}
+
+// DepositSolResponse429Headers the declared response headers of an HTTP 429 response for DepositSol
+type DepositSolResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DepositSolResponse500Headers the declared response headers of an HTTP 500 response for DepositSol
+type DepositSolResponse500Headers struct {
+	XRequestId *string
+}
+
+// DepositSolResponse503Headers the declared response headers of an HTTP 503 response for DepositSol
+type DepositSolResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DepositSolResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SolDepositResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DepositSolResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DepositSolResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DepositSolResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DepositSolResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DepositSolResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DepositSolResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DepositSolResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DepositSolResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DepositSolResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DepositSolResponse) GetJSON200() *SolDepositResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DepositSolResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DepositSolResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DepositSolResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DepositSolResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DepositSolResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DepositSolResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DepositSolResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DepositSolResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DepositSolResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DepositSolResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DepositSolResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DepositSolResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DepositUsdcResponse200Headers the declared response headers of an HTTP 200 response for DepositUsdc
+type DepositUsdcResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DepositUsdcResponse400Headers the declared response headers of an HTTP 400 response for DepositUsdc
+type DepositUsdcResponse400Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdcResponse401Headers the declared response headers of an HTTP 401 response for DepositUsdc
+type DepositUsdcResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DepositUsdcResponse403Headers the declared response headers of an HTTP 403 response for DepositUsdc
+type DepositUsdcResponse403Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdcResponse409Headers the declared response headers of an HTTP 409 response for DepositUsdc
+type DepositUsdcResponse409Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdcResponse413Headers the declared response headers of an HTTP 413 response for DepositUsdc
+type DepositUsdcResponse413Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdcResponse429Headers the declared response headers of an HTTP 429 response for DepositUsdc
+type DepositUsdcResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DepositUsdcResponse500Headers the declared response headers of an HTTP 500 response for DepositUsdc
+type DepositUsdcResponse500Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdcResponse503Headers the declared response headers of an HTTP 503 response for DepositUsdc
+type DepositUsdcResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DepositUsdcResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StablecoinDepositResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DepositUsdcResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DepositUsdcResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DepositUsdcResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DepositUsdcResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DepositUsdcResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DepositUsdcResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DepositUsdcResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DepositUsdcResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DepositUsdcResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DepositUsdcResponse) GetJSON200() *StablecoinDepositResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DepositUsdcResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DepositUsdcResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DepositUsdcResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DepositUsdcResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DepositUsdcResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DepositUsdcResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DepositUsdcResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DepositUsdcResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DepositUsdcResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DepositUsdcResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DepositUsdcResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DepositUsdcResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DepositUsdtResponse200Headers the declared response headers of an HTTP 200 response for DepositUsdt
+type DepositUsdtResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DepositUsdtResponse400Headers the declared response headers of an HTTP 400 response for DepositUsdt
+type DepositUsdtResponse400Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdtResponse401Headers the declared response headers of an HTTP 401 response for DepositUsdt
+type DepositUsdtResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DepositUsdtResponse403Headers the declared response headers of an HTTP 403 response for DepositUsdt
+type DepositUsdtResponse403Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdtResponse409Headers the declared response headers of an HTTP 409 response for DepositUsdt
+type DepositUsdtResponse409Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdtResponse413Headers the declared response headers of an HTTP 413 response for DepositUsdt
+type DepositUsdtResponse413Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdtResponse429Headers the declared response headers of an HTTP 429 response for DepositUsdt
+type DepositUsdtResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DepositUsdtResponse500Headers the declared response headers of an HTTP 500 response for DepositUsdt
+type DepositUsdtResponse500Headers struct {
+	XRequestId *string
+}
+
+// DepositUsdtResponse503Headers the declared response headers of an HTTP 503 response for DepositUsdt
+type DepositUsdtResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DepositUsdtResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StablecoinDepositResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DepositUsdtResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DepositUsdtResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DepositUsdtResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DepositUsdtResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DepositUsdtResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DepositUsdtResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DepositUsdtResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DepositUsdtResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DepositUsdtResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DepositUsdtResponse) GetJSON200() *StablecoinDepositResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DepositUsdtResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DepositUsdtResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DepositUsdtResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DepositUsdtResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DepositUsdtResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DepositUsdtResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DepositUsdtResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DepositUsdtResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DepositUsdtResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DepositUsdtResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DepositUsdtResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DepositUsdtResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21316,6 +23820,32 @@ func (c *ClientWithResponses) SetLimitsWithResponse(ctx context.Context, params 
 	return ParseSetLimitsResponse(rsp)
 }
 
+// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+func (c *ClientWithResponses) LinkSolanaWalletWithBodyWithResponse(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LinkSolanaWalletResponse, error) {
+	rsp, err := c.LinkSolanaWalletWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLinkSolanaWalletResponse(rsp)
+}
+
+// LinkSolanaWalletWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
+func (c *ClientWithResponses) LinkSolanaWalletWithResponse(ctx context.Context, params *LinkSolanaWalletParams, body LinkSolanaWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*LinkSolanaWalletResponse, error) {
+	rsp, err := c.LinkSolanaWallet(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLinkSolanaWalletResponse(rsp)
+}
+
 // ListAgentsWithResponse All agents of the caller's owner
 //
 // Returns a wrapper object for the known response body format(s).
@@ -21394,6 +23924,32 @@ func (c *ClientWithResponses) RegisterAgentWithResponse(ctx context.Context, par
 	return ParseRegisterAgentResponse(rsp)
 }
 
+// SignInWithWalletWithBodyWithResponse Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+func (c *ClientWithResponses) SignInWithWalletWithBodyWithResponse(ctx context.Context, params *SignInWithWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SignInWithWalletResponse, error) {
+	rsp, err := c.SignInWithWalletWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSignInWithWalletResponse(rsp)
+}
+
+// SignInWithWalletWithResponse Sign in with a Solana wallet: a signed challenge <service>-auth:<wallet>:<unix seconds> creates a sandbox agent (201), or gives the wallet's agent a new key (200)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/agents/register-wallet (the `SignInWithWallet` operationId).
+func (c *ClientWithResponses) SignInWithWalletWithResponse(ctx context.Context, params *SignInWithWalletParams, body SignInWithWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*SignInWithWalletResponse, error) {
+	rsp, err := c.SignInWithWallet(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSignInWithWalletResponse(rsp)
+}
+
 // RotateApiKeyWithResponse Issue a new API key; the old one stops working
 //
 // Returns a wrapper object for the known response body format(s).
@@ -21420,7 +23976,7 @@ func (c *ClientWithResponses) GetBalanceWithResponse(ctx context.Context, params
 	return ParseGetBalanceResponse(rsp)
 }
 
-// DepositWithBodyWithResponse Generic deposit (verified; sandbox self-credit when enabled)
+// DepositWithBodyWithResponse Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21433,7 +23989,7 @@ func (c *ClientWithResponses) DepositWithBodyWithResponse(ctx context.Context, p
 	return ParseDepositResponse(rsp)
 }
 
-// DepositWithResponse Generic deposit (verified; sandbox self-credit when enabled)
+// DepositWithResponse Generic deposit: direct_transfer/x402 with on_chain_tx_hash verified as USDC (real funds); without it, sandbox self-credit of test funds when enabled
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21444,6 +24000,162 @@ func (c *ClientWithResponses) DepositWithResponse(ctx context.Context, params *D
 		return nil, err
 	}
 	return ParseDepositResponse(rsp)
+}
+
+// DepositNativeWithBodyWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+func (c *ClientWithResponses) DepositNativeWithBodyWithResponse(ctx context.Context, params *DepositNativeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositNativeResponse, error) {
+	rsp, err := c.DepositNativeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositNativeResponse(rsp)
+}
+
+// DepositNativeWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-native (the `DepositNative` operationId).
+func (c *ClientWithResponses) DepositNativeWithResponse(ctx context.Context, params *DepositNativeParams, body DepositNativeJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositNativeResponse, error) {
+	rsp, err := c.DepositNative(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositNativeResponse(rsp)
+}
+
+// DepositOsrWithBodyWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+func (c *ClientWithResponses) DepositOsrWithBodyWithResponse(ctx context.Context, params *DepositOsrParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositOsrResponse, error) {
+	rsp, err := c.DepositOsrWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositOsrResponse(rsp)
+}
+
+// DepositOsrWithResponse Credit a OSR transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-osr (the `DepositOsr` operationId).
+func (c *ClientWithResponses) DepositOsrWithResponse(ctx context.Context, params *DepositOsrParams, body DepositOsrJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositOsrResponse, error) {
+	rsp, err := c.DepositOsr(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositOsrResponse(rsp)
+}
+
+// DepositPyusdWithBodyWithResponse Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+func (c *ClientWithResponses) DepositPyusdWithBodyWithResponse(ctx context.Context, params *DepositPyusdParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositPyusdResponse, error) {
+	rsp, err := c.DepositPyusdWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositPyusdResponse(rsp)
+}
+
+// DepositPyusdWithResponse Credit a PYUSD transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-pyusd (the `DepositPyusd` operationId).
+func (c *ClientWithResponses) DepositPyusdWithResponse(ctx context.Context, params *DepositPyusdParams, body DepositPyusdJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositPyusdResponse, error) {
+	rsp, err := c.DepositPyusd(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositPyusdResponse(rsp)
+}
+
+// DepositSolWithBodyWithResponse Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+func (c *ClientWithResponses) DepositSolWithBodyWithResponse(ctx context.Context, params *DepositSolParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositSolResponse, error) {
+	rsp, err := c.DepositSolWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositSolResponse(rsp)
+}
+
+// DepositSolWithResponse Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-sol (the `DepositSol` operationId).
+func (c *ClientWithResponses) DepositSolWithResponse(ctx context.Context, params *DepositSolParams, body DepositSolJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositSolResponse, error) {
+	rsp, err := c.DepositSol(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositSolResponse(rsp)
+}
+
+// DepositUsdcWithBodyWithResponse Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+func (c *ClientWithResponses) DepositUsdcWithBodyWithResponse(ctx context.Context, params *DepositUsdcParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositUsdcResponse, error) {
+	rsp, err := c.DepositUsdcWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositUsdcResponse(rsp)
+}
+
+// DepositUsdcWithResponse Credit a USDC transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-usdc (the `DepositUsdc` operationId).
+func (c *ClientWithResponses) DepositUsdcWithResponse(ctx context.Context, params *DepositUsdcParams, body DepositUsdcJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositUsdcResponse, error) {
+	rsp, err := c.DepositUsdc(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositUsdcResponse(rsp)
+}
+
+// DepositUsdtWithBodyWithResponse Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+func (c *ClientWithResponses) DepositUsdtWithBodyWithResponse(ctx context.Context, params *DepositUsdtParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DepositUsdtResponse, error) {
+	rsp, err := c.DepositUsdtWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositUsdtResponse(rsp)
+}
+
+// DepositUsdtWithResponse Credit a USDT transfer to the treasury 1:1 as real funds (verified on chain, once)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/billing/deposit-usdt (the `DepositUsdt` operationId).
+func (c *ClientWithResponses) DepositUsdtWithResponse(ctx context.Context, params *DepositUsdtParams, body DepositUsdtJSONRequestBody, reqEditors ...RequestEditorFn) (*DepositUsdtResponse, error) {
+	rsp, err := c.DepositUsdt(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDepositUsdtResponse(rsp)
 }
 
 // GetPricingWithResponse Price table
@@ -23471,6 +26183,244 @@ func ParseSetLimitsResponse(rsp *http.Response) (*SetLimitsResponse, error) {
 	return response, nil
 }
 
+// ParseLinkSolanaWalletResponse parses an HTTP response from a LinkSolanaWalletWithResponse call
+func ParseLinkSolanaWalletResponse(rsp *http.Response) (*LinkSolanaWalletResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LinkSolanaWalletResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LinkWalletResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LinkSolanaWalletResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers LinkSolanaWalletResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers LinkSolanaWalletResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers LinkSolanaWalletResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers LinkSolanaWalletResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers LinkSolanaWalletResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers LinkSolanaWalletResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers LinkSolanaWalletResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers LinkSolanaWalletResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListAgentsResponse parses an HTTP response from a ListAgentsWithResponse call
 func ParseListAgentsResponse(rsp *http.Response) (*ListAgentsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24355,6 +27305,258 @@ func ParseRegisterAgentResponse(rsp *http.Response) (*RegisterAgentResponse, err
 	return response, nil
 }
 
+// ParseSignInWithWalletResponse parses an HTTP response from a SignInWithWalletWithResponse call
+func ParseSignInWithWalletResponse(rsp *http.Response) (*SignInWithWalletResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SignInWithWalletResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RegisterWalletResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest RegisterWalletResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SignInWithWalletResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers SignInWithWalletResponse201Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers SignInWithWalletResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers SignInWithWalletResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers SignInWithWalletResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SignInWithWalletResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers SignInWithWalletResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SignInWithWalletResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SignInWithWalletResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseRotateApiKeyResponse parses an HTTP response from a RotateApiKeyWithResponse call
 func ParseRotateApiKeyResponse(rsp *http.Response) (*RotateApiKeyResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24998,6 +28200,1434 @@ func ParseDepositResponse(rsp *http.Response) (*DepositResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers DepositResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDepositNativeResponse parses an HTTP response from a DepositNativeWithResponse call
+func ParseDepositNativeResponse(rsp *http.Response) (*DepositNativeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DepositNativeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NativeDepositResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DepositNativeResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DepositNativeResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DepositNativeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DepositNativeResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers DepositNativeResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DepositNativeResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers DepositNativeResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DepositNativeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DepositNativeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDepositOsrResponse parses an HTTP response from a DepositOsrWithResponse call
+func ParseDepositOsrResponse(rsp *http.Response) (*DepositOsrResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DepositOsrResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NativeDepositResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DepositOsrResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DepositOsrResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DepositOsrResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DepositOsrResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers DepositOsrResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DepositOsrResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers DepositOsrResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DepositOsrResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DepositOsrResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDepositPyusdResponse parses an HTTP response from a DepositPyusdWithResponse call
+func ParseDepositPyusdResponse(rsp *http.Response) (*DepositPyusdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DepositPyusdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StablecoinDepositResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DepositPyusdResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DepositPyusdResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DepositPyusdResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DepositPyusdResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers DepositPyusdResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DepositPyusdResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers DepositPyusdResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DepositPyusdResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DepositPyusdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDepositSolResponse parses an HTTP response from a DepositSolWithResponse call
+func ParseDepositSolResponse(rsp *http.Response) (*DepositSolResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DepositSolResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SolDepositResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DepositSolResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DepositSolResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DepositSolResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DepositSolResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers DepositSolResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DepositSolResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers DepositSolResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DepositSolResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DepositSolResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDepositUsdcResponse parses an HTTP response from a DepositUsdcWithResponse call
+func ParseDepositUsdcResponse(rsp *http.Response) (*DepositUsdcResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DepositUsdcResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StablecoinDepositResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DepositUsdcResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DepositUsdcResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DepositUsdcResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DepositUsdcResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers DepositUsdcResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DepositUsdcResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers DepositUsdcResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DepositUsdcResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DepositUsdcResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDepositUsdtResponse parses an HTTP response from a DepositUsdtWithResponse call
+func ParseDepositUsdtResponse(rsp *http.Response) (*DepositUsdtResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DepositUsdtResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StablecoinDepositResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DepositUsdtResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DepositUsdtResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DepositUsdtResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DepositUsdtResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers DepositUsdtResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DepositUsdtResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers DepositUsdtResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DepositUsdtResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DepositUsdtResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
