@@ -79,7 +79,8 @@ func TestGeneratedClientWalksTheREADME(t *testing.T) {
 	dep, err := c.DepositWithResponse(ctx, nil, client.DepositRequest{Amount: "5.00", FundingPath: client.DepositRequestFundingPathDirectTransfer}, withKey)
 	require.NoError(t, err)
 	require.NotNil(t, dep.JSON200, "%d %s", dep.StatusCode(), dep.Body)
-	assert.Equal(t, "5.00", dep.JSON200.Balance)
+	assert.Equal(t, "5.00", dep.JSON200.SandboxBalance, "self-credit is test money")
+	assert.Equal(t, "0.00", dep.JSON200.Balance, "never real money")
 
 	bal, err := c.GetBalanceWithResponse(ctx, nil, withKey)
 	require.NoError(t, err)
