@@ -27,6 +27,7 @@ require (
 	golang.org/x/text v0.38.0
 	golang.org/x/time v0.16.0
 	gonum.org/v1/gonum v0.17.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (

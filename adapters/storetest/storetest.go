@@ -58,6 +58,7 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		ledgerMachineCases(),
 		supportCases(),
 		guardianCases(),
 		ledgerPageCases(),
