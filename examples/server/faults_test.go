@@ -1,0 +1,325 @@
+//go:build faults
+
+// The fault suite (robustness issue, item 8): the reference server under
+// concurrent debits, killed database connections, a charge whose answer is
+// lost, and a graceful shutdown under load, with the books checked in SQL
+// after every case. It needs PostgreSQL and prints figures:
+//
+//	go test -tags faults -run Fault -v ./examples/server
+//
+// .ci/run runs it time-boxed.
+package main
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/driver/sqliteshim"
+)
+
+// noLimits switches the rate limits off: the suite loads one server from
+// one address on purpose.
+var noLimits = []string{"-rate-key", "off", "-rate-ip", "off", "-rate-register", "off", "-metrics-addr", "off"}
+
+const sizingBody = `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
+
+// faultDB is one database the suite runs servers on, and a connection of
+// its own for the SQL checks and the faults.
+type faultDB struct {
+	name string
+	dsn  string // what the servers are given
+	db   *sql.DB
+}
+
+func postgresFaultDB(t *testing.T) faultDB {
+	dsn := bunstoretest.PostgresURL(t)
+	schema := bunstoretest.FreshSchema(t, dsn)
+	u, err := url.Parse(dsn)
+	require.NoError(t, err)
+	q := u.Query()
+	q.Set("search_path", schema)
+	q.Set("application_name", "toolkit-fault")
+	u.RawQuery = q.Encode()
+	own := *u
+	oq := own.Query()
+	oq.Set("application_name", "toolkit-fault-checker")
+	own.RawQuery = oq.Encode()
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(own.String())))
+	t.Cleanup(func() { db.Close() })
+	return faultDB{name: "postgres", dsn: u.String(), db: db}
+}
+
+func sqliteFaultDB(t *testing.T) faultDB {
+	path := filepath.Join(t.TempDir(), "toolkit.db")
+	db, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?_pragma=busy_timeout(10000)")
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	return faultDB{name: "sqlite", dsn: path, db: db}
+}
+
+// booksHold checks every agent's books in SQL: each class's balance equals
+// its ledger sum, no balance_after is negative, every ledger row's
+// balance_after is the previous row's plus its amount (the running
+// balance chain, per agent and class), and usage equals the consumption
+// rows.
+func (f faultDB) booksHold(t *testing.T) {
+	t.Helper()
+	checks := map[string]string{
+		"balance = ledger sum (real)": `SELECT COUNT(*) FROM balances b WHERE b.micros <>
+			COALESCE((SELECT SUM(amount_micros) FROM ledger l WHERE l.agent_id = b.agent_id AND l.funds = 'real'), 0)`,
+		"balance = ledger sum (test)": `SELECT COUNT(*) FROM balances b WHERE b.test_micros <>
+			COALESCE((SELECT SUM(amount_micros) FROM ledger l WHERE l.agent_id = b.agent_id AND l.funds = 'test'), 0)`,
+		"no negative balance":       `SELECT COUNT(*) FROM balances WHERE micros < 0 OR test_micros < 0`,
+		"no negative balance_after": `SELECT COUNT(*) FROM ledger WHERE balance_after_micros < 0`,
+		"running-balance chain": `SELECT COUNT(*) FROM ledger l JOIN ledger p ON p.agent_id = l.agent_id AND p.funds = l.funds
+			AND p.seq = (SELECT MAX(seq) FROM ledger x WHERE x.agent_id = l.agent_id AND x.funds = l.funds AND x.seq < l.seq)
+			WHERE l.balance_after_micros <> p.balance_after_micros + l.amount_micros`,
+		"usage = ledger": `SELECT COUNT(*) FROM usage_totals u WHERE u.call_count <>
+			(SELECT COUNT(*) FROM ledger l WHERE l.agent_id = u.agent_id AND l.operation = u.operation AND l.type = 'consumption')
+			OR u.total_micros <> COALESCE((SELECT -SUM(amount_micros) FROM ledger l WHERE l.agent_id = u.agent_id
+			AND l.operation = u.operation AND l.type = 'consumption'), 0)`,
+	}
+	for name, q := range checks {
+		var bad int
+		require.NoError(t, f.db.QueryRow(q).Scan(&bad), name)
+		assert.Zero(t, bad, "%s: %s", f.name, name)
+	}
+}
+
+// funded registers an agent on s, self-credits amount of test funds, and
+// returns its key and id.
+func funded(t *testing.T, s *server, owner, amount string) (key, id string) {
+	status, reg := s.call("POST", "/v1/agents/register", nil, `{"owner_id":"`+owner+`","agent_name":"f","agent_type":"trading"}`)
+	require.Equal(t, http.StatusCreated, status, reg)
+	key = reg["api_key"].(string)
+	status, m := s.call("POST", "/v1/billing/deposit", map[string]string{"X-API-Key": key}, `{"amount":"`+amount+`","funding_path":"direct_transfer"}`)
+	require.Equal(t, http.StatusOK, status, m)
+	return key, reg["agent_id"].(string)
+}
+
+// charges counts an agent's consumption rows.
+func (f faultDB) charges(t *testing.T, agentID string) int64 {
+	var n int64
+	require.NoError(t, f.db.QueryRow(`SELECT COUNT(*) FROM ledger WHERE type = 'consumption' AND agent_id = $1`, agentID).Scan(&n))
+	return n
+}
+
+// post sends one sizing call and returns its status (0: no answer).
+func post(client *http.Client, base, key, idem string) (int, string) {
+	req, _ := http.NewRequest("POST", base+"/v1/sizing/calculate", strings.NewReader(sizingBody))
+	req.Header.Set("X-API-Key", key)
+	if idem != "" {
+		req.Header.Set("Idempotency-Key", idem)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// (a) 500 concurrent debits of 0.003 on 1.00: exactly 333 succeed and 167
+// get 402, the balance ends at 0.001 and the ledger moved exactly the
+// charges — on SQLite, on Postgres, and split over two servers on one
+// Postgres.
+func TestFaultConcurrentDebits(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		db      func(*testing.T) faultDB
+		servers int
+	}{{"sqlite", sqliteFaultDB, 1}, {"postgres", postgresFaultDB, 1}, {"postgres-two-servers", postgresFaultDB, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			f := c.db(t)
+			var servers []*server
+			for range c.servers {
+				servers = append(servers, startServer(t, append([]string{"-db", f.dsn}, noLimits...)...))
+			}
+			key, _ := funded(t, servers[0], "fault-"+c.name, "1.00")
+			var ok, poor, other atomic.Int64
+			var wg sync.WaitGroup
+			start := time.Now()
+			for i := range 500 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					switch status, _ := post(http.DefaultClient, servers[i%len(servers)].base, key, ""); status {
+					case 200:
+						ok.Add(1)
+					case 402:
+						poor.Add(1)
+					default:
+						other.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			t.Logf("FIGURE %s: 500 concurrent debits in %v: %d succeeded, %d got 402, %d other",
+				c.name, time.Since(start).Round(time.Millisecond), ok.Load(), poor.Load(), other.Load())
+			assert.Equal(t, int64(333), ok.Load())
+			assert.Equal(t, int64(167), poor.Load())
+			assert.Zero(t, other.Load())
+			status, bal := servers[0].call("GET", "/v1/billing/balance", map[string]string{"X-API-Key": key}, "")
+			require.Equal(t, http.StatusOK, status)
+			assert.Equal(t, "0.001", bal["sandbox_balance"])
+			f.booksHold(t)
+		})
+	}
+}
+
+// (b) Postgres kills the server's connections under load: answers are
+// 200 or 503 only (never a 500, never a partial write), and the first 200
+// after the kill comes within a second.
+func TestFaultTerminatedConnections(t *testing.T) {
+	f := postgresFaultDB(t)
+	s := startServer(t, append([]string{"-db", f.dsn}, noLimits...)...)
+	key, _ := funded(t, s, "fault-terminate", "100")
+	var (
+		mu        sync.Mutex
+		statuses  = map[int]int{}
+		killedAt  time.Time
+		recovered time.Duration
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				status, _ := post(http.DefaultClient, s.base, key, "")
+				mu.Lock()
+				statuses[status]++
+				if status == 200 && !killedAt.IsZero() && recovered == 0 {
+					recovered = time.Since(killedAt)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(time.Second)
+	var killed int
+	require.NoError(t, f.db.QueryRow(`SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'toolkit-fault'`).Scan(&killed))
+	mu.Lock()
+	killedAt = time.Now()
+	mu.Unlock()
+	wg.Wait()
+	t.Logf("FIGURE terminate: %d server connections killed under load; answers %v; first 200 after the kill in %v", killed, statuses, recovered)
+	assert.Positive(t, killed)
+	for status := range statuses {
+		assert.Contains(t, []int{200, 503}, status, "only successes and 503s")
+	}
+	assert.Positive(t, recovered)
+	assert.Less(t, recovered, time.Second, "recovery within a second")
+	f.booksHold(t)
+}
+
+// losingProxy forwards to the server but, for the first request carrying
+// Idempotency-Key "lose-me", reads the whole answer and then drops the
+// connection without passing it on: the charge committed, the client
+// never heard.
+func losingProxy(t *testing.T, target string) *httptest.Server {
+	var lost atomic.Bool
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, _ := http.NewRequest(r.Method, target+r.URL.RequestURI(), r.Body)
+		req.Header = r.Header.Clone()
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		if r.Header.Get("Idempotency-Key") == "lose-me" && lost.CompareAndSwap(false, true) {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		for k, v := range res.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(res.StatusCode)
+		_, _ = w.Write(body)
+	}))
+}
+
+// (c) a charge whose answer is lost after the debit committed: the retry
+// with the same Idempotency-Key answers the identical body, marked as a
+// replay, and the call is charged once.
+func TestFaultLostAnswerRetried(t *testing.T) {
+	f := postgresFaultDB(t)
+	s := startServer(t, append([]string{"-db", f.dsn}, noLimits...)...)
+	key, _ := funded(t, s, "fault-lost", "1.00")
+	proxy := losingProxy(t, s.base)
+	defer proxy.Close()
+	status, _ := post(http.DefaultClient, proxy.URL, key, "lose-me")
+	require.Zero(t, status, "the first answer is lost")
+	status, first := post(http.DefaultClient, proxy.URL, key, "lose-me")
+	require.Equal(t, http.StatusOK, status)
+	status, second := post(http.DefaultClient, proxy.URL, key, "lose-me")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, first, second, "identical body")
+	status, bal := s.call("GET", "/v1/billing/balance", map[string]string{"X-API-Key": key}, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "0.997", bal["sandbox_balance"], "charged once")
+	t.Logf("FIGURE lost answer: 3 attempts with one Idempotency-Key, charged once (balance %v)", bal["sandbox_balance"])
+	f.booksHold(t)
+}
+
+// (d) a graceful shutdown under load loses no request: every call the
+// server charged was answered (charges in the ledger = 200s the clients
+// received); calls it never took are refused or reset and safe to retry.
+func TestFaultGracefulShutdownUnderLoad(t *testing.T) {
+	f := postgresFaultDB(t)
+	s := startServer(t, append([]string{"-db", f.dsn}, noLimits...)...)
+	key, id := funded(t, s, "fault-shutdown", "100")
+	var answered, unanswered atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if status, _ := post(http.DefaultClient, s.base, key, ""); status == http.StatusOK {
+					answered.Add(1)
+				} else if status == 0 {
+					unanswered.Add(1)
+				}
+			}
+		}()
+	}
+	time.Sleep(time.Second)
+	s.stop()
+	close(stop)
+	wg.Wait()
+	charged := f.charges(t, id)
+	t.Logf("FIGURE shutdown: %d calls charged, %d answered 200, %d not taken after shutdown began, lost %d",
+		charged, answered.Load(), unanswered.Load(), charged-answered.Load())
+	assert.Equal(t, charged, answered.Load(), "every charged call was answered")
+	assert.Positive(t, answered.Load())
+	f.booksHold(t)
+}
