@@ -42,6 +42,7 @@ type Store struct {
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]billing.IdempotentResponse
 	limits      map[string]billing.SpendLimits
+	ws          workspaceTables
 }
 
 // New returns an empty store.
@@ -57,6 +58,7 @@ func New() *Store {
 		usage:       map[string]map[string]billing.UsageLine{},
 		idempotency: map[idempotencyKey]billing.IdempotentResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		ws:          newWorkspaceTables(),
 	}
 }
 
