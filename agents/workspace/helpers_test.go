@@ -25,8 +25,8 @@ var ctx = context.Background()
 // second per call), real Tink keys, and a recorder of what reaches the
 // store.
 type bench struct {
-	svc   *workspace.Service
-	store *memstore.Store
+	svc    *workspace.Service
+	store  *memstore.Store
 	rec    *recordingStore
 	now    time.Time
 	owners map[string]bool
