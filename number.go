@@ -7,10 +7,6 @@ import (
 	"strconv"
 )
 
-// MaxValues is the largest number of values (array items, bars) one tool
-// input may carry; larger inputs are rejected as TooLarge (413).
-const MaxValues = 100_000
-
 // Float is a float64 statistic that travels as a decimal string.
 //
 // It marshals as a JSON string in plain decimal notation ("0.0847", never
@@ -69,7 +65,9 @@ func (fs Floats) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler with a fast path that avoids
-// reflection: decoding 100,000 values costs a few milliseconds.
+// reflection: decoding 100,000 values costs a few milliseconds. It sets no
+// bound on the count: the tool argument decoder enforces each schema's
+// maxItems while scanning, before any value is decoded.
 func (fs *Floats) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
@@ -93,9 +91,6 @@ func (fs *Floats) UnmarshalJSON(b []byte) error {
 		v, err := parseFloatJSON(item)
 		if err != nil {
 			return fmt.Errorf("item %d: %w", i, err)
-		}
-		if len(out) == MaxValues {
-			return Errorf(TooLarge, "too many values: at most %d are accepted", MaxValues)
 		}
 		out = append(out, v)
 		if end < 0 {

@@ -24,8 +24,8 @@ const (
 	ModeTerminated Mode = "terminated" // permanently deactivated: every call gets 403
 )
 
-// Modes lists every mode in the spec's order.
-var Modes = []Mode{ModeSandbox, ModeLive, ModeSuspended, ModeTerminated}
+// Modes lists every mode in the spec's order (a fresh slice).
+func Modes() []Mode { return []Mode{ModeSandbox, ModeLive, ModeSuspended, ModeTerminated} }
 
 // Type is an agent's declared purpose.
 type Type string
@@ -38,8 +38,8 @@ const (
 	TypeComposite Type = "composite" // combines several
 )
 
-// Types lists every agent type.
-var Types = []Type{TypeTrading, TypeAnalysis, TypeRisk, TypeComposite}
+// Types lists every agent type (a fresh slice).
+func Types() []Type { return []Type{TypeTrading, TypeAnalysis, TypeRisk, TypeComposite} }
 
 // Agent is a registered agent.
 type Agent struct {

@@ -72,7 +72,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		if err != nil {
 			return Agent{}, "", err
 		}
-		newOwner = caller.OwnerID != in.OwnerID
+		newOwner = caller.OwnerID != a.OwnerID
 	}
 	id, err := randomAlphanumeric(s.random, 16)
 	if err != nil {
@@ -88,7 +88,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 	if err := s.store.CreateAgent(ctx, a, KeyDigest(key), newOwner); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) && newOwner {
 			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
-				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", in.OwnerID)}
+				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", a.OwnerID)}
 		}
 		return Agent{}, "", toolkit.WithOp(op, err)
 	}

@@ -78,3 +78,25 @@ func TestSuspendedKeyCannotRegisterForItsOwner(t *testing.T) {
 	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, key)
 	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err))
 }
+
+// Regression (robustness finding 9): look-alike owner ids do not create
+// distinct owners: compatibility forms fold to one id and invisible or
+// foreign-script characters are refused.
+func TestOwnerIDsAreNormalised(t *testing.T) {
+	svc := newService(t, agents.Config{})
+	ctx := context.Background()
+	a, _, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "ａｃｍｅ", AgentName: "x", AgentType: "risk"}, "")
+	require.NoError(t, err)
+	assert.Equal(t, "acme", a.OwnerID, "full-width letters fold to ASCII")
+	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, "")
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "the same owner, already claimed")
+	for _, bad := range []string{"ac\u200bme", "аcme", "acme corp", "acme/1", ""} {
+		_, _, err := svc.Register(ctx, agents.RegisterInput{OwnerID: bad, AgentName: "z", AgentType: "risk"}, "")
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "%q", bad)
+		assert.Contains(t, toolkit.MessageOf(err), "owner_id:", "%q", bad)
+	}
+	for _, ok := range []string{"acme-2", "team.alpha", "me@example.com", "wallet:ab12"} {
+		_, err := agents.NormalizeOwnerID(ok)
+		assert.NoError(t, err, ok)
+	}
+}

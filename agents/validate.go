@@ -37,7 +37,8 @@ func invalid(format string, args ...any) error {
 // validate checks in against the limits and returns the agent it describes
 // (without id, mode or creation time).
 func (in RegisterInput) validate() (Agent, error) {
-	if err := checkText("owner_id", in.OwnerID, 1, MaxOwnerIDLen); err != nil {
+	owner, err := NormalizeOwnerID(in.OwnerID)
+	if err != nil {
 		return Agent{}, err
 	}
 	if err := checkText("agent_name", in.AgentName, 1, MaxNameLen); err != nil {
@@ -74,7 +75,7 @@ func (in RegisterInput) validate() (Agent, error) {
 		}
 	}
 	return Agent{
-		OwnerID:               in.OwnerID,
+		OwnerID:               owner,
 		Name:                  in.AgentName,
 		Type:                  typ,
 		Description:           in.Description,
@@ -106,7 +107,7 @@ func checkText(field, s string, minLen, maxLen int) error {
 
 // ParseType parses an agent type, naming the allowed values on error.
 func ParseType(s string) (Type, error) {
-	for _, t := range Types {
+	for _, t := range Types() {
 		if string(t) == s {
 			return t, nil
 		}
@@ -116,7 +117,7 @@ func ParseType(s string) (Type, error) {
 
 // ParseMode parses a mode, naming the allowed values on error.
 func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes {
+	for _, m := range Modes() {
 		if string(m) == s {
 			return m, nil
 		}

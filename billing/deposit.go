@@ -15,8 +15,9 @@ const (
 	FundingX402           = "x402"
 )
 
-// FundingPaths lists the funding paths of the generic deposit.
-var FundingPaths = []string{FundingOnramp, FundingDirectTransfer, FundingX402}
+// FundingPaths lists the funding paths of the generic deposit (a fresh
+// slice).
+func FundingPaths() []string { return []string{FundingOnramp, FundingDirectTransfer, FundingX402} }
 
 // VerifiedPayment is a payment confirmed by a verifier.
 type VerifiedPayment struct {
@@ -56,8 +57,8 @@ type DepositInput struct {
 // is 87 or 88 base58 characters).
 const MaxTxHashLen = 128
 
-// MaxDeposit bounds one deposit (1,000,000 USD).
-var MaxDeposit = toolkit.MustParseAmount("1000000")
+// MaxDepositMicros bounds one deposit: 1,000,000 USD.
+const MaxDepositMicros int64 = 1_000_000 * toolkit.MicrosPerUnit
 
 // Deposit credits a generic deposit and returns the new balance. It never
 // credits an unverified amount in live use:
@@ -107,8 +108,8 @@ func validateDeposit(in DepositInput) (int64, error) {
 	if in.Amount.Sign() <= 0 {
 		return 0, toolkit.Errorf(toolkit.Invalid, "amount: must be greater than 0 (got %s)", in.Amount)
 	}
-	if in.Amount.Cmp(MaxDeposit) > 0 {
-		return 0, toolkit.Errorf(toolkit.Invalid, "amount: at most %s per deposit", MaxDeposit)
+	if in.Amount.Cmp(USD(MaxDepositMicros)) > 0 {
+		return 0, toolkit.Errorf(toolkit.Invalid, "amount: at most %s per deposit", USD(MaxDepositMicros))
 	}
 	micros, err := in.Amount.Micros()
 	if err != nil {

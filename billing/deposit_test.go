@@ -116,7 +116,7 @@ func TestDepositValidation(t *testing.T) {
 		{name: "negative amount", in: func(in *DepositInput) { in.Amount = amount("-5") },
 			wantKind: toolkit.Invalid, wantMsg: "amount: must be greater than 0 (got -5)"},
 		{name: "above the deposit maximum", in: func(in *DepositInput) { in.Amount = amount("1000000.000001") },
-			wantKind: toolkit.Invalid, wantMsg: "amount: at most 1000000 per deposit"},
+			wantKind: toolkit.Invalid, wantMsg: "amount: at most 1000000.00 per deposit"},
 		{name: "below a micro-USD", in: func(in *DepositInput) { in.Amount = amount("25.0000001") },
 			wantKind: toolkit.Invalid, wantMsg: "amount: at most 6 decimal places (got 25.0000001)"},
 		{name: "unknown funding path", in: func(in *DepositInput) { in.FundingPath = "paypal" },
@@ -125,9 +125,9 @@ func TestDepositValidation(t *testing.T) {
 			wantKind: toolkit.Invalid, wantMsg: "on_chain_tx_hash: at most 128 characters"},
 		{name: "deposit maximum and longest hash are accepted",
 			in: func(in *DepositInput) {
-				in.Amount, in.OnChainTxHash = MaxDeposit, long[1:]
+				in.Amount, in.OnChainTxHash = USD(MaxDepositMicros), long[1:]
 			},
-			cfg:        func(_ *Config, chain *fakeChain, _ *fakeOnramp) { chain.paid.Amount = MaxDeposit },
+			cfg:        func(_ *Config, chain *fakeChain, _ *fakeOnramp) { chain.paid.Amount = USD(MaxDepositMicros) },
 			chainCalls: 1, wantBalance: "1000000.00",
 			wantCredit: &CreditRequest{Micros: 1_000_000_000_000, FundingPath: FundingDirectTransfer, ExternalRef: ptr("solana:sig1")}},
 	})

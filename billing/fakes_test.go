@@ -33,6 +33,7 @@ type fakeStore struct {
 	calls     map[string]int
 	errs      map[string][]error
 	onCharge  func(f *fakeStore, req ChargeRequest) error // called with mu held
+	prunedAt  time.Time                                   // the cutoff of the last PruneStoredResponses
 }
 
 func newFakeStore() *fakeStore {
@@ -132,6 +133,13 @@ func (f *fakeStore) StoredResponse(_ context.Context, _, key string) (Idempotent
 		return IdempotentResponse{}, toolkit.Errorf(toolkit.NotFound, "not found")
 	}
 	return r, nil
+}
+
+func (f *fakeStore) PruneStoredResponses(_ context.Context, before time.Time) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.prunedAt = before
+	return int64(len(f.stored)), f.call("PruneStoredResponses")
 }
 
 func (f *fakeStore) SpendLimits(context.Context, string) (SpendLimits, error) {

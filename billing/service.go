@@ -39,6 +39,10 @@ type Config struct {
 	Chain ChainVerifier
 	// Onramp verifies onramp deposits. Nil: such deposits are refused.
 	Onramp OnrampVerifier
+	// IdempotencyRetention is how long a stored answer of a priced call is
+	// kept for Idempotency-Key retries before PruneStoredResponses may
+	// delete it (default 24 h, as Stripe does).
+	IdempotencyRetention time.Duration
 	// Now returns the current time (default time.Now).
 	Now func() time.Time
 	// Random is the source of transaction ids (default crypto/rand).
@@ -67,6 +71,9 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	}
 	if _, err := cfg.SandboxCreditCap.Micros(); err != nil {
 		return nil, fmt.Errorf("billing: sandbox credit cap: %w", err)
+	}
+	if cfg.IdempotencyRetention <= 0 {
+		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -127,6 +134,15 @@ func (s *Service) Transactions(ctx context.Context, agentID string, limit int) (
 func (s *Service) Usage(ctx context.Context, agentID string) ([]UsageLine, error) {
 	lines, err := s.store.Usage(ctx, agentID)
 	return lines, toolkit.WithOp("billing.Usage", err)
+}
+
+// PruneStoredResponses deletes the stored answers of priced calls older
+// than Config.IdempotencyRetention; a retry with such a key is then a new
+// call. It reports how many it deleted. Run it periodically (the reference
+// server does so every hour).
+func (s *Service) PruneStoredResponses(ctx context.Context) (int64, error) {
+	n, err := s.store.PruneStoredResponses(ctx, s.cfg.Now().Add(-s.cfg.IdempotencyRetention))
+	return n, toolkit.WithOp("billing.PruneStoredResponses", err)
 }
 
 func (s *Service) newTxID() (string, error) {

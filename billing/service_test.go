@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -141,4 +142,21 @@ func TestCapWindowsAreUTC(t *testing.T) {
 	local := time.Date(2026, 12, 1, 2, 0, 0, 0, time.FixedZone("AEDT", 11*3600)) // Nov 30 15:00 UTC
 	assert.Equal(t, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), utcDayStart(local))
 	assert.Equal(t, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), utcMonthStart(local))
+}
+
+func TestPruneStoredResponsesUsesTheRetention(t *testing.T) {
+	store := newFakeStore()
+	store.stored["k"] = IdempotentResponse{Key: "k"}
+	n, err := newService(t, store).PruneStoredResponses(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
+	assert.Equal(t, testNow.Add(-24*time.Hour), store.prunedAt, "default retention 24 h")
+
+	_, err = newService(t, store, func(c *Config) { c.IdempotencyRetention = time.Hour }).PruneStoredResponses(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, testNow.Add(-time.Hour), store.prunedAt)
+
+	store.errs["PruneStoredResponses"] = []error{errors.New("db down")}
+	_, err = newService(t, store).PruneStoredResponses(context.Background())
+	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
 }

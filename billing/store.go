@@ -108,6 +108,9 @@ type Store interface {
 	// StoredResponse returns the response stored under an idempotency key
 	// (toolkit.NotFound if none).
 	StoredResponse(ctx context.Context, agentID, key string) (IdempotentResponse, error)
+	// PruneStoredResponses deletes the idempotency records of every agent
+	// stored before a time and reports how many it deleted.
+	PruneStoredResponses(ctx context.Context, before time.Time) (int64, error)
 	// SpendLimits returns the agent's caps (zero value if never set).
 	SpendLimits(ctx context.Context, agentID string) (SpendLimits, error)
 	// SetSpendLimits replaces the agent's caps.

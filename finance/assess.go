@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
@@ -133,14 +134,14 @@ type DrawdownSection struct {
 // drawdown, what-if and variance-killer analyses of r and gives a verdict
 // by AssessVerdictRule. Errors: fewer than 5 R values, non-finite values,
 // starting_equity <= 0, pnl_values of another length (Invalid); more than
-// toolkit.MaxValues values (TooLarge).
+// 100,000 values (TooLarge).
 func AssessSystem(in AssessInput) (Assessment, error) {
 	r := []float64(in.RMultiples)
 	if err := performance.ValidateSeries("r_multiples", r, MinAssessTrades); err != nil {
 		return Assessment{}, err
 	}
-	if len(in.PnLValues) > toolkit.MaxValues {
-		return Assessment{}, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", toolkit.MaxValues, len(in.PnLValues))
+	if len(in.PnLValues) > limits.MaxItems {
+		return Assessment{}, toolkit.Errorf(toolkit.TooLarge, "pnl_values: at most %d values are accepted, got %d", limits.MaxItems, len(in.PnLValues))
 	}
 	start := DefaultStartingEquity
 	if in.StartingEquity != nil {
@@ -174,8 +175,8 @@ func AssessSystem(in AssessInput) (Assessment, error) {
 	out.Kelly = kellySection(r, float64(basic.ExpectedR))
 	startF := start.Float64()
 	if out.MonteCarlo, err = performance.RunMonteCarlo(r, performance.MonteCarloOptions{
-		StartingEquity: startF, NumSimulations: AssessSimulations, TradesPerSimulation: AssessTradesPerSimulation,
-		RiskPerTrade: AssessRiskPerTrade, Seed: &seed,
+		StartingEquity: startF, NumSimulations: ref(AssessSimulations), TradesPerSimulation: ref(AssessTradesPerSimulation),
+		RiskPerTrade: ref(AssessRiskPerTrade), Seed: &seed,
 	}); err != nil {
 		return Assessment{}, err
 	}
@@ -245,7 +246,7 @@ func kellySection(r []float64, mean float64) KellySection {
 	case minR >= 0:
 		return KellySection{Note: "no losing trade: the Kelly optimum is unbounded (null)"}
 	}
-	k, err := performance.CalculateKelly(r, performance.KellyOptions{RiskPerTrade: AssessRiskPerTrade})
+	k, err := performance.CalculateKelly(r, performance.KellyOptions{RiskPerTrade: ref(AssessRiskPerTrade)})
 	if err != nil { // 1 % risk at or past the ruin bound: report f* alone
 		f, ferr := performance.OptimalF(r)
 		if ferr != nil {
@@ -261,7 +262,7 @@ func kellySection(r []float64, mean float64) KellySection {
 // curve compounded at AssessRiskPerTrade.
 func drawdownSection(r []float64, pnl []toolkit.Amount, start toolkit.Amount) (DrawdownSection, error) {
 	if pnl == nil {
-		d, err := performance.AnalyzeDrawdownR(r, start.Float64(), AssessRiskPerTrade, nil)
+		d, err := performance.AnalyzeDrawdownR(r, start.Float64(), ref(AssessRiskPerTrade), nil)
 		return DrawdownSection{Basis: "r_multiples", Drawdown: d}, err
 	}
 	equity := make([]float64, len(pnl))

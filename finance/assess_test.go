@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,7 +163,7 @@ func TestAssessInvalid(t *testing.T) {
 		{AssessInput{RMultiples: []float64{1, 2, 3, 4, 5}, StartingEquity: &zero}, "starting_equity: must be greater than 0", toolkit.Invalid},
 		{AssessInput{RMultiples: []float64{1, 2, 3, 4, 5}, PnLValues: []toolkit.Amount{amt("1")}}, "pnl_values: must have the same length", toolkit.Invalid},
 		{AssessInput{RMultiples: []float64{-1, -2, 3, 4, 5}, PnLValues: []toolkit.Amount{amt("-60000"), amt("-60000"), amt("1"), amt("1"), amt("1")}}, "pnl_values: starting_equity plus the cumulative P&L falls below 0 at item 1", toolkit.Invalid},
-		{AssessInput{RMultiples: make([]float64, toolkit.MaxValues+1)}, "at most 100000 values", toolkit.TooLarge},
+		{AssessInput{RMultiples: make([]float64, limits.MaxItems+1)}, "at most 100000 values", toolkit.TooLarge},
 	}
 	for _, c := range cases {
 		_, err := AssessSystem(c.in)

@@ -122,20 +122,13 @@ var growthCurveFractions = [...]float64{0.005, 0.01, 0.02, 0.05}
 // Evaluate runs the evaluation of in.Tier ("" means basic); see
 // EvaluateBasic, EvaluateFull and EvaluateComprehensive.
 func Evaluate(in EvaluationInput) (Evaluation, error) {
-	window := 0
-	if in.WindowSize != nil {
-		window = *in.WindowSize
-		if window < 2 {
-			return Evaluation{}, invalid("window_size", "must be at least 2, got %d", window)
-		}
-	}
 	switch in.Tier {
 	case "", TierBasic:
 		return EvaluateBasic(in.RMultiples)
 	case TierFull:
-		return EvaluateFull(in.RMultiples, window)
+		return EvaluateFull(in.RMultiples, in.WindowSize)
 	case TierComprehensive:
-		return EvaluateComprehensive(in.RMultiples, window)
+		return EvaluateComprehensive(in.RMultiples, in.WindowSize)
 	}
 	return Evaluation{}, invalid("tier", "must be basic, full or comprehensive, got %q", in.Tier)
 }
@@ -228,7 +221,11 @@ func logGrowth(r []float64, mean float64) LogGrowth {
 	return lg
 }
 
+// floatPtr returns v as a nullable output number.
 func floatPtr(v float64) *toolkit.Float {
 	f := toolkit.Float(v)
 	return &f
 }
+
+// ref returns a pointer to v, for an optional input.
+func ref[T any](v T) *T { return &v }

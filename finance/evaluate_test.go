@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -181,7 +182,7 @@ func TestEvaluateInvalid(t *testing.T) {
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 		assert.Contains(t, toolkit.MessageOf(err), c.want)
 	}
-	_, err := EvaluateBasic(make([]float64, toolkit.MaxValues+1))
+	_, err := EvaluateBasic(make([]float64, limits.MaxItems+1))
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
 }
 

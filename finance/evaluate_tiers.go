@@ -40,18 +40,21 @@ type Lever struct {
 }
 
 // EvaluateFull computes the basic tier plus rolling G over windows of
-// window trades (0 means min(10, N); otherwise 2..N) with its trend
+// window trades (nil means min(10, N); otherwise 2..N) with its trend
 // (performance.RollingGTrendRule) and the System R Score (0–100, grade
 // A+ >= 90, A >= 80, B >= 70, C >= 60, D >= 50, F below).
-func EvaluateFull(r []float64, window int) (Evaluation, error) {
+func EvaluateFull(r []float64, window *int) (Evaluation, error) {
 	out, err := EvaluateBasic(r)
 	if err != nil {
 		return Evaluation{}, err
 	}
-	if window == 0 {
-		window = min(performance.DefaultWindowSize, len(r))
+	w := min(performance.DefaultWindowSize, len(r))
+	if window != nil {
+		if w = *window; w < 2 {
+			return Evaluation{}, invalid("window_size", "must be at least 2, got %d", w)
+		}
 	}
-	rolling, err := performance.CalculateRollingG(r, window)
+	rolling, err := performance.CalculateRollingG(r, &w)
 	if err != nil {
 		return Evaluation{}, err
 	}
@@ -69,7 +72,7 @@ func EvaluateFull(r []float64, window int) (Evaluation, error) {
 }
 
 // EvaluateComprehensive computes the full tier plus Impact.
-func EvaluateComprehensive(r []float64, window int) (Evaluation, error) {
+func EvaluateComprehensive(r []float64, window *int) (Evaluation, error) {
 	out, err := EvaluateFull(r, window)
 	if err != nil {
 		return Evaluation{}, err
@@ -84,7 +87,7 @@ func EvaluateComprehensive(r []float64, window int) (Evaluation, error) {
 }
 
 func impactOf(r []float64) (Impact, error) {
-	killers, err := performance.FindVarianceKillers(r, performance.KillerOptions{TopN: ImpactKillers})
+	killers, err := performance.FindVarianceKillers(r, performance.KillerOptions{TopN: ref(ImpactKillers)})
 	if err != nil {
 		return Impact{}, err
 	}

@@ -49,7 +49,7 @@ type Gate struct {
 //
 // Invalid input is reported as by the two underlying functions (a stop on
 // the wrong side is Invalid here, because sizing rejects it), plus
-// r_multiples with more than toolkit.MaxValues items (TooLarge).
+// r_multiples with more than 100,000 items (TooLarge).
 func PreTradeGate(in GateInput, limits AgentLimits) (Gate, error) {
 	sizing, err := CalculatePositionSize(SizingInput{
 		Equity:      in.Equity,

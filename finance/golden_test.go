@@ -3,18 +3,13 @@ package finance
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the testdata golden files from the current results")
 
 // goldenCase is one vector of a golden file: an input (the tool's JSON
 // arguments) and the expected output (the result's JSON).
@@ -54,56 +49,15 @@ func runGolden[In any](t *testing.T, file string, run func(In, AgentLimits) (any
 		}
 		got, err := json.Marshal(out)
 		require.NoError(t, err)
-		if *update {
+		if golden.Update() {
 			cases[i].Output = got
 			continue
 		}
-		var want, have any
-		require.NoError(t, json.Unmarshal(c.Output, &want), c.Name)
-		require.NoError(t, json.Unmarshal(got, &have))
-		assertJSONClose(t, want, have, c.Name)
+		golden.AssertJSON(t, c.Output, got, c.Name)
 	}
-	if *update {
+	if golden.Update() {
 		b, err := json.MarshalIndent(cases, "", "  ")
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
-	}
-}
-
-// assertJSONClose compares decoded JSON values, allowing 1e-9 relative
-// error on numeric strings (float statistics may differ in the last bits
-// across architectures).
-func assertJSONClose(t *testing.T, want, have any, where string) {
-	t.Helper()
-	switch w := want.(type) {
-	case map[string]any:
-		h, ok := have.(map[string]any)
-		if !assert.True(t, ok, "%s: want an object", where) {
-			return
-		}
-		assert.Len(t, h, len(w), "%s: keys", where)
-		for k, v := range w {
-			assertJSONClose(t, v, h[k], where+"."+k)
-		}
-	case []any:
-		h, ok := have.([]any)
-		if !assert.True(t, ok, "%s: want an array", where) || !assert.Len(t, h, len(w), where) {
-			return
-		}
-		for i := range w {
-			assertJSONClose(t, w[i], h[i], where+"["+strconv.Itoa(i)+"]")
-		}
-	case string:
-		h, ok := have.(string)
-		if ok && h != w {
-			a, errA := strconv.ParseFloat(w, 64)
-			b, errB := strconv.ParseFloat(h, 64)
-			if errA == nil && errB == nil && math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a)) {
-				return
-			}
-		}
-		assert.Equal(t, w, have, where)
-	default:
-		assert.Equal(t, want, have, where)
 	}
 }

@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentfinance/toolkit/agents"
@@ -67,6 +71,10 @@ type API struct {
 	bodies map[reflect.Type]any // request body type -> *strictjson.Decoder of it
 	mcp    *mcpHandler
 	hosts  []string // allowed Host names (see Options.AllowedHosts)
+	prefix string   // set by Mount with MountOptions.Prefix
+	// openAPIDocs caches the encoded OpenAPI document per base URL.
+	openAPIDocs  sync.Map
+	openAPICount atomic.Int32
 }
 
 // New returns the API over the given services.
@@ -120,11 +128,66 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (and streamable HTTP, for published clients) at /mcp/sse.
 var mcpPaths = []string{"/mcp", "/mcp/sse"}
 
-// Mount registers the API's paths on mux, next to whatever mux already
-// serves: the /v1/ subtree and the MCP endpoints.
-func (a *API) Mount(mux *http.ServeMux) {
-	mux.Handle("/v1/", a)
-	for _, p := range append(append([]string{}, mcpPaths...), publicPaths...) {
-		mux.Handle(p, a)
+// MountOptions choose what Mount registers on a host's mux.
+type MountOptions struct {
+	// Prefix, such as "/toolkit", serves the whole API under it
+	// (/toolkit/v1/..., /toolkit/mcp, /toolkit/llms.txt); the documents then
+	// carry the prefix in their URLs. Empty: the API's own paths at the
+	// root of the mux.
+	Prefix string
+	// NoDocuments leaves /.well-known/agent.json,
+	// /.well-known/mcp/server-card.json and /llms.txt to the host (root
+	// mounts only).
+	NoDocuments bool
+	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
+	NoMCP bool
+}
+
+// Mount registers the API on a host's mux next to its own routes: the
+// /v1/ subtree, MCP and the public documents, or everything under
+// opts.Prefix. It never panics: a path the mux already serves is an
+// error naming it, and nothing is registered.
+func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
+	var patterns []string
+	var handler http.Handler = a
+	if opts.Prefix != "" {
+		prefix := "/" + strings.Trim(opts.Prefix, "/")
+		a.prefix = prefix
+		patterns, handler = []string{prefix + "/"}, http.StripPrefix(prefix, a)
+	} else {
+		patterns = []string{"/v1/"}
+		if !opts.NoMCP {
+			patterns = append(patterns, mcpPaths...)
+		}
+		if !opts.NoDocuments {
+			patterns = append(patterns, publicPaths...)
+		}
 	}
+	probe := http.NewServeMux()
+	for _, p := range patterns {
+		if err := tryHandle(probe, p, handler); err != nil {
+			return err
+		}
+		if h, pattern := mux.Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: p}}); pattern == p && h != nil {
+			return fmt.Errorf("httpapi: the host mux already serves %s", p)
+		}
+	}
+	for _, p := range patterns {
+		if err := tryHandle(mux, p, handler); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tryHandle registers a pattern, turning the mux's panic on a conflicting
+// pattern into an error.
+func tryHandle(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("httpapi: cannot mount %s: %v", pattern, p)
+		}
+	}()
+	mux.Handle(pattern, h)
+	return nil
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -18,7 +19,7 @@ func (RegisterRequest) constrain(s *jsonschema.Schema) {
 	text(s, "owner_id", 1, agents.MaxOwnerIDLen)
 	text(s, "agent_name", 1, agents.MaxNameLen)
 	text(s, "description", 0, agents.MaxDescriptionLen)
-	enum(s, "agent_type", agents.Types)
+	enum(s, "agent_type", agents.Types())
 	for _, list := range []string{"authorized_instruments", "authorized_actions"} {
 		p := s.Properties[list]
 		p.MaxItems = ptr(agents.MaxListItems)
@@ -29,12 +30,12 @@ func (RegisterRequest) constrain(s *jsonschema.Schema) {
 	}
 }
 
-func (ModeRequest) constrain(s *jsonschema.Schema) { enum(s, "mode", agents.Modes) }
+func (ModeRequest) constrain(s *jsonschema.Schema) { enum(s, "mode", agents.Modes()) }
 
 func (DepositRequest) constrain(s *jsonschema.Schema) {
 	s.Properties["amount"].ExclusiveMinimum = ptr(0.0)
-	s.Properties["amount"].Maximum = ptr(billing.MaxDeposit.Float64())
-	enum(s, "funding_path", billing.FundingPaths)
+	s.Properties["amount"].Maximum = ptr(float64(billing.MaxDepositMicros / toolkit.MicrosPerUnit))
+	enum(s, "funding_path", billing.FundingPaths())
 	text(s, "on_chain_tx_hash", 1, billing.MaxTxHashLen)
 }
 

@@ -51,8 +51,8 @@ func (a *API) checkHost(r *http.Request) error {
 		"Host %q is not served here; the operator can add it to the allowed hosts (-allowed-hosts) or set the public base URL (-base-url)", r.Host)
 }
 
-// baseURL is Options.BaseURL, or the request's own scheme and Host when
-// that host is allowed.
+// baseURL is Options.BaseURL, or the request's own scheme and Host (and
+// the mount prefix) when that host is allowed.
 func (a *API) baseURL(r *http.Request) (string, error) {
 	if a.opts.BaseURL != "" {
 		return strings.TrimSuffix(a.opts.BaseURL, "/"), nil
@@ -64,5 +64,5 @@ func (a *API) baseURL(r *http.Request) (string, error) {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host, nil
+	return scheme + "://" + r.Host + a.prefix, nil
 }

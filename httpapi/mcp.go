@@ -186,7 +186,7 @@ func (h *mcpHandler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag a
 	// An SSE stream outlives any server WriteTimeout; lift the deadline for
 	// this connection only (the error is ignored where unsupported).
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) {
+	rec := &sessionRecorder{ResponseWriter: w, prefix: h.api.prefix, bind: func(id string) {
 		h.sseSessions.Store(id, &sseSession{agentID: ag.ID, idle: idle})
 	}}
 	defer func() {
@@ -213,8 +213,9 @@ func (h *mcpHandler) isStreamable(r *http.Request) bool {
 // ("data: /mcp/sse?sessionid=ID") and binds it to the agent.
 type sessionRecorder struct {
 	http.ResponseWriter
-	id   string
-	bind func(id string)
+	id     string
+	bind   func(id string)
+	prefix string // the mount prefix (see MountOptions.Prefix)
 }
 
 // Write passes b through, recording the session id on the way.
@@ -228,6 +229,14 @@ func (s *sessionRecorder) Write(b []byte) (int, error) {
 			}
 			s.id = string(rest[:end])
 			s.bind(s.id)
+			if s.prefix != "" {
+				// The SDK names the message endpoint from the path it saw,
+				// which a mount prefix was stripped from: put it back.
+				n := len(b)
+				b = bytes.Replace(b, []byte("data: /"), []byte("data: "+s.prefix+"/"), 1)
+				_, err := s.ResponseWriter.Write(b)
+				return n, err
+			}
 		}
 	}
 	return s.ResponseWriter.Write(b)

@@ -114,13 +114,6 @@ func (r *sessionRegistry) closeAgent(agentID string) int {
 	return len(list)
 }
 
-// count returns the number of sessions registered for agentID.
-func (r *sessionRegistry) count(agentID string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.byAgent[agentID])
-}
-
 // idleWatch ends ctx's SSE stream when the session has had no message for
 // idle; it returns when ctx ends. touch reports activity.
 type idleWatch struct {

@@ -205,10 +205,26 @@ func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if b, ok := a.openAPIDocs.Load(base); ok {
+		writeRawJSON(w, http.StatusOK, b.([]byte))
+		return nil
+	}
 	doc, err := a.openAPI(base)
 	if err != nil {
 		return toolkit.WithOp("httpapi.openAPI", err)
 	}
-	writeJSON(w, http.StatusOK, doc)
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return toolkit.WithOp("httpapi.openAPI", err)
+	}
+	// The document depends only on the base URL (routes and catalog are
+	// fixed once the API is built): one build per allowed base, bounded.
+	if a.openAPICount.Add(1) <= maxCachedOpenAPIDocs {
+		a.openAPIDocs.Store(base, b)
+	}
+	writeRawJSON(w, http.StatusOK, b)
 	return nil
 }
+
+// maxCachedOpenAPIDocs bounds the cached documents (one per base URL).
+const maxCachedOpenAPIDocs = 16

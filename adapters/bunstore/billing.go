@@ -227,6 +227,16 @@ func (s *Store) StoredResponse(ctx context.Context, agentID, key string) (billin
 	return billing.IdempotentResponse{Key: row.Key, RequestHash: row.RequestHash, Response: row.Response}, nil
 }
 
+// PruneStoredResponses implements billing.Store.
+func (s *Store) PruneStoredResponses(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.NewDelete().Model((*idempotencyRow)(nil)).Where("created_at < ?", before.UTC()).Exec(ctx)
+	if err != nil {
+		return 0, translate("bunstore.PruneStoredResponses", err)
+	}
+	n, err := res.RowsAffected()
+	return n, translate("bunstore.PruneStoredResponses", err)
+}
+
 // SpendLimits implements billing.Store.
 func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendLimits, error) {
 	var row spendLimitsRow

@@ -91,8 +91,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	line.TotalMicros += req.Micros
 	usage[req.Operation] = line
 	if req.Idempotency != nil {
-		s.idempotency[idem] = billing.IdempotentResponse{Key: req.Idempotency.Key,
-			RequestHash: req.Idempotency.RequestHash, Response: bytes.Clone(req.Idempotency.Response)}
+		s.idempotency[idem] = storedResponse{at: req.At, IdempotentResponse: billing.IdempotentResponse{Key: req.Idempotency.Key,
+			RequestHash: req.Idempotency.RequestHash, Response: bytes.Clone(req.Idempotency.Response)}}
 	}
 	return entry.out(), nil
 }
@@ -230,8 +230,31 @@ func (s *Store) StoredResponse(ctx context.Context, agentID, key string) (billin
 	if !ok {
 		return billing.IdempotentResponse{}, notFound(op)
 	}
-	r.Response = bytes.Clone(r.Response)
-	return r, nil
+	out := r.IdempotentResponse
+	out.Response = bytes.Clone(out.Response)
+	return out, nil
+}
+
+// storedResponse is an idempotency record with the time it was stored.
+type storedResponse struct {
+	billing.IdempotentResponse
+	at time.Time
+}
+
+// PruneStoredResponses implements billing.Store.
+func (s *Store) PruneStoredResponses(ctx context.Context, before time.Time) (int64, error) {
+	if err := s.lock(ctx, "memstore.PruneStoredResponses"); err != nil {
+		return 0, err
+	}
+	defer s.mu.Unlock()
+	var n int64
+	for k, r := range s.idempotency {
+		if r.at.Before(before) {
+			delete(s.idempotency, k)
+			n++
+		}
+	}
+	return n, nil
 }
 
 // SpendLimits implements billing.Store.

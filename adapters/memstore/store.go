@@ -40,7 +40,7 @@ type Store struct {
 	txIDs       map[string]struct{}      // every ledger transaction id
 	externalRef map[string]struct{}      // every credited external payment
 	usage       map[string]map[string]billing.UsageLine
-	idempotency map[idempotencyKey]billing.IdempotentResponse
+	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
 	ws          workspaceTables
 }
@@ -56,7 +56,7 @@ func New() *Store {
 		txIDs:       map[string]struct{}{},
 		externalRef: map[string]struct{}{},
 		usage:       map[string]map[string]billing.UsageLine{},
-		idempotency: map[idempotencyKey]billing.IdempotentResponse{},
+		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
 		ws:          newWorkspaceTables(),
 	}

@@ -26,6 +26,7 @@ func billingCases() []Case {
 		{Name: "SelfCreditCap", Test: testSelfCreditCap},
 		{Name: "SpendLimitsRoundTrip", Test: testSpendLimitsRoundTrip},
 		{Name: "IdempotencyStored", Test: testIdempotencyStored},
+		{Name: "IdempotencyPruned", Test: testIdempotencyPruned},
 		{Name: "CreditUnknownAgent", Test: testCreditUnknownAgent},
 		{Name: "DuplicateTxIDWritesNothing", Test: testDuplicateTxIDWritesNothing},
 		{Name: "SetSpendLimitsUnknownAgent", Test: testSetSpendLimitsUnknownAgent},
@@ -225,6 +226,30 @@ func testIdempotencyStored(t *testing.T, h Harness) {
 	other := newAgent(t, s)
 	_, err = s.StoredResponse(ctx, other.ID, "k1")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "keys are scoped to the agent")
+}
+
+func testIdempotencyPruned(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 1_000_000, nil)
+	for i, at := range []time.Time{t0, t0.Add(time.Hour), t0.Add(2 * time.Hour)} {
+		req := chargeReq(a.ID, "position_sizing", 3000)
+		req.At = at
+		req.Idempotency = &billing.IdempotentResponse{Key: fmt.Sprintf("k%d", i), RequestHash: "h", Response: []byte(`{}`)}
+		_, err := s.Charge(ctx, req)
+		require.NoError(t, err)
+	}
+	n, err := s.PruneStoredResponses(ctx, t0.Add(90*time.Minute))
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), n, "the records stored before the cutoff")
+	for key, kept := range map[string]bool{"k0": false, "k1": false, "k2": true} {
+		_, err := s.StoredResponse(ctx, a.ID, key)
+		assert.Equal(t, kept, err == nil, key)
+	}
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(991_000), b.Micros, "pruning touches no money")
+	checkLedger(t, s, a.ID)
 }
 
 func testCreditUnknownAgent(t *testing.T, h Harness) {

@@ -1,6 +1,8 @@
 // Command embed shows the toolkit mounted inside an existing application:
 // the application's own mux keeps its routes (a health page and a home
-// page here) and the toolkit serves /v1/ next to them.
+// page here) and the toolkit serves /v1/, MCP and its public documents next
+// to them. It uses only the module's exported packages, so it can be copied
+// into another module as it is.
 //
 //	go run ./examples/embed   # listens on :8081, SQLite in ./data/embed.db
 package main
@@ -11,9 +13,13 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
-	"github.com/agentfinance/toolkit/examples/internal/wiring"
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
 )
 
@@ -30,7 +36,8 @@ func main() {
 }
 
 // newMux builds the application's mux with its own routes and mounts the
-// toolkit API on it.
+// toolkit API on it: a store, the agents and billing services over it, the
+// tool catalog, and the HTTP API.
 func newMux(ctx context.Context, db string) (*http.ServeMux, func() error, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -41,15 +48,31 @@ func newMux(ctx context.Context, db string) (*http.ServeMux, func() error, error
 		fmt.Fprintln(w, "My trading dashboard. The finance API lives under /v1/.")
 	})
 
-	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, SandboxSelfCredit: true})
+	if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
+		return nil, nil, err
+	}
+	store, err := bunstore.Open(ctx, db, bunstore.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
-	api, err := httpapi.New(svc, httpapi.Options{AdminKey: os.Getenv("TOOLKIT_ADMIN_KEY")})
+	ag, err := agents.NewService(store, agents.Config{})
 	if err != nil {
 		store.Close()
 		return nil, nil, err
 	}
-	api.Mount(mux)
+	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()},
+		httpapi.Options{AdminKey: os.Getenv("TOOLKIT_ADMIN_KEY")})
+	if err == nil {
+		err = api.Mount(mux, httpapi.MountOptions{})
+	}
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
 	return mux, store.Close, nil
 }

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/agentfinance/toolkit/httpapi"
 )
@@ -77,6 +78,9 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
 	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
 	fs.StringVar(&cfg.baseURL, "base-url", env("TOOLKIT_BASE_URL", ""), "public base URL of the API, e.g. https://toolkit.example.com (TOOLKIT_BASE_URL)")
+	var retention string
+	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
+		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
@@ -84,6 +88,11 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
+	d, err := time.ParseDuration(retention)
+	if err != nil || d <= 0 {
+		return config{}, fmt.Errorf("-idempotency-retention: must be a positive duration like 24h, got %q", retention)
+	}
+	cfg.wiring.IdempotencyRetention = d
 	if cfg.baseURL != "" {
 		if u, err := url.Parse(cfg.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return config{}, fmt.Errorf("-base-url: must be an absolute http(s) URL like https://toolkit.example.com, got %q", cfg.baseURL)
@@ -94,7 +103,6 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 		return config{}, fmt.Errorf("TOOLKIT_ADMIN_KEY: must be at least %d characters (it guards every admin endpoint); unset it to have one generated", minAdminKeyLen)
 	}
 	cfg.wiring.SandboxSelfCredit = sandboxCredit
-	var err error
 	if cfg.wiring.SandboxCreditCap, err = toolkit.ParseAmount(creditCap); err != nil {
 		return config{}, fmt.Errorf("-sandbox-credit-cap: %w", err)
 	}
@@ -127,6 +135,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 			return err
 		}
 	}
+	go pruneStoredResponses(ctx, svc.Billing, time.Hour, logger)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -165,6 +174,31 @@ func generateAdminKey() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return "aft_admin_" + hex.EncodeToString(b)
+}
+
+// pruneStoredResponses deletes expired idempotency records every interval
+// until ctx ends. A failure is logged and retried at the next tick; a
+// panic is logged and ends the pruning, never the process.
+func pruneStoredResponses(ctx context.Context, bill *billing.Service, every time.Duration, logger *slog.Logger) {
+	defer func() {
+		if p := recover(); p != nil {
+			logger.Error("idempotency pruning stopped", "panic", fmt.Sprint(p))
+		}
+	}()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if n, err := bill.PruneStoredResponses(ctx); err != nil {
+			logger.Error("idempotency pruning", "error", err.Error())
+		} else if n > 0 {
+			logger.Info("idempotency pruning", "deleted", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // allowedHosts is the -allowed-hosts list, or the loopback names plus the

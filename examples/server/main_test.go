@@ -116,6 +116,8 @@ func TestParseConfigHostsAndAdminKey(t *testing.T) {
 	assert.Contains(t, err.Error(), "at least 32 characters")
 	_, err = parseConfig([]string{"-base-url", "toolkit.example.com"}, noEnv)
 	assert.Error(t, err, "a base URL needs a scheme")
+	_, err = parseConfig(nil, func(k string) string { return map[string]string{"TOOLKIT_IDEMPOTENCY_RETENTION": "forever"}[k] })
+	assert.ErrorContains(t, err, "-idempotency-retention")
 	cfg, err := parseConfig([]string{"-addr", "10.0.0.5:8080"}, noEnv)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"localhost", "127.0.0.1", "::1", "10.0.0.5"}, cfg.allowedHosts)

@@ -152,14 +152,19 @@ func (c *Catalog) Call(ctx context.Context, name string, call Call) (any, error)
 	return t.Run(ctx, call)
 }
 
+// toolSpec returns the Spec of a tool billed under its own name.
+func toolSpec(category, name, description string) Spec {
+	return Spec{Name: name, Description: description, Category: category, Operation: name}
+}
+
 // families lists the constructors of the built-in tool families, in the
 // order they appear in the catalog.
 var families = []func() []Tool{
 	coreTools,
-	performanceATools,
-	performanceBTools,
-	marketATools,
-	marketBTools,
+	performanceGrowthTools,
+	performanceStatisticsTools,
+	marketIndicatorTools,
+	marketPatternTools,
 	derivativesTools,
 }
 

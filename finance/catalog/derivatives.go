@@ -18,39 +18,39 @@ const (
 // its name; the price table decides what it costs (unlisted = free).
 func derivativesTools() []Tool {
 	return []Tool{
-		NewTool(Spec{Name: "size_options_position", Category: categoryDerivatives, Operation: "size_options_position",
-			Description: "Size an options position in whole contracts (floored, exact decimals): equity_risk, premium, " +
-				"delta_adjusted or spread mode; risk_pct is a fraction (0.02 = 2 %)."},
+		NewTool(toolSpec(categoryDerivatives, "size_options_position",
+			"Size an options position in whole contracts (floored, exact decimals): equity_risk, premium, "+
+				"delta_adjusted or spread mode; risk_pct is a fraction (0.02 = 2 %)."),
 			func(_ context.Context, _ Call, in derivatives.OptionsSizingInput) (any, error) {
 				return derivatives.SizeOptions(in)
 			}, tightenOptionsSizing),
-		NewTool(Spec{Name: "size_futures_position", Category: categoryDerivatives, Operation: "size_futures_position",
-			Description: "Size a futures position in whole contracts from tick value and a stop (tick_value), margin " +
-				"(margin_based) or a notional cap (notional); every constraint whose inputs are given is enforced."},
+		NewTool(toolSpec(categoryDerivatives, "size_futures_position",
+			"Size a futures position in whole contracts from tick value and a stop (tick_value), margin "+
+				"(margin_based) or a notional cap (notional); every constraint whose inputs are given is enforced."),
 			func(_ context.Context, _ Call, in derivatives.FuturesSizingInput) (any, error) {
 				return derivatives.SizeFutures(in)
 			}, tightenFuturesSizing),
-		NewTool(Spec{Name: "analyze_greeks", Category: categoryDerivatives, Operation: "analyze_greeks",
-			Description: "Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho " +
-				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."},
+		NewTool(toolSpec(categoryDerivatives, "analyze_greeks",
+			"Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho "+
+				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."),
 			func(_ context.Context, _ Call, in derivatives.GreeksInput) (any, error) {
 				return derivatives.AnalyzeGreeks(in)
 			}, tightenGreeks),
-		NewTool(Spec{Name: "analyze_futures_curve", Category: categoryDerivatives, Operation: "analyze_futures_curve",
-			Description: "Classify a futures curve as contango, backwardation or flat and measure annualised roll " +
-				"yield per adjacent pair and front to back, the slope, and the basis to spot."},
+		NewTool(toolSpec(categoryDerivatives, "analyze_futures_curve",
+			"Classify a futures curve as contango, backwardation or flat and measure annualised roll "+
+				"yield per adjacent pair and front to back, the slope, and the basis to spot."),
 			func(_ context.Context, _ Call, in derivatives.CurveInput) (any, error) {
 				return derivatives.AnalyzeFuturesCurve(in)
 			}, tightenCurve),
-		NewTool(Spec{Name: "calculate_margin", Category: categoryDerivatives, Operation: "calculate_margin",
-			Description: "Initial and maintenance margin of a book (rate of notional or per contract), free margin, " +
-				"usage, leverage and the margin-call flag, in exact decimals."},
+		NewTool(toolSpec(categoryDerivatives, "calculate_margin",
+			"Initial and maintenance margin of a book (rate of notional or per contract), free margin, "+
+				"usage, leverage and the margin-call flag, in exact decimals."),
 			func(_ context.Context, _ Call, in derivatives.MarginInput) (any, error) {
 				return derivatives.CalculateMargin(in)
 			}, tightenMargin),
-		NewTool(Spec{Name: "check_compliance", Category: categoryCompliance, Operation: "check_compliance",
-			Description: "Check a book or a proposed trade against position limits (and the agent's " +
-				"max_position_size_pct), concentration (largest share, HHI) and restricted or unauthorized symbols."},
+		NewTool(toolSpec(categoryCompliance, "check_compliance",
+			"Check a book or a proposed trade against position limits (and the agent's "+
+				"max_position_size_pct), concentration (largest share, HHI) and restricted or unauthorized symbols."),
 			func(_ context.Context, call Call, in derivatives.ComplianceInput) (any, error) {
 				return derivatives.CheckCompliance(in, call.Limits)
 			}, tightenCompliance),

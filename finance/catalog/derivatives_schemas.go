@@ -21,16 +21,16 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 		"mode": "equity_risk: budget / risk per contract; premium: budget / premium per contract; " +
 			"delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); " +
 			"spread: budget / max loss per spread",
-		"equity":              "account equity",
+		"equity":              "account equity in currency units, > 0",
 		"risk_pct":            "share of equity at risk (premium budget in mode premium), " + fractionText,
-		"entry_premium":       "option premium per unit (net debit in mode spread); required in equity_risk and premium",
-		"stop_premium":        "premium at which the position is exited, below entry_premium (optional)",
+		"entry_premium":       "option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium",
+		"stop_premium":        "premium per unit at which the position is exited, >= 0 and below entry_premium (optional)",
 		"delta":               "option delta in [-1, 1]; required in delta_adjusted",
-		"spread_width":        "distance between the spread strikes; required in spread",
-		"credit_received":     "net credit per unit of a credit spread, below spread_width",
-		"underlying_entry":    "underlying entry price; required in delta_adjusted",
-		"underlying_stop":     "underlying stop price; required in delta_adjusted",
-		"contract_multiplier": "units of underlying per contract (default 100)",
+		"spread_width":        "distance between the spread strikes in price units, > 0; required in spread",
+		"credit_received":     "net credit per unit of a credit spread in currency units, below spread_width",
+		"underlying_entry":    "underlying entry price, > 0; required in delta_adjusted",
+		"underlying_stop":     "underlying stop price, > 0; required in delta_adjusted",
+		"contract_multiplier": "units of underlying per contract, an integer >= 1 (default 100)",
 	})
 }
 
@@ -44,13 +44,18 @@ func tightenFuturesSizing(s *jsonschema.Schema) {
 	describeAll(s, map[string]string{
 		"mode": "primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), " +
 			"margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)",
+		"equity":                      "account equity in currency units, > 0",
 		"risk_pct":                    "share of equity at risk, " + fractionText,
-		"tick_size":                   "minimum price increment, e.g. 0.25 (ES) or 0.015625 (ZN)",
-		"tick_value":                  "dollar value of one tick, e.g. 12.50 (ES)",
+		"entry_price":                 "planned entry price, > 0",
+		"stop_price":                  "initial stop price, > 0",
+		"tick_size":                   "minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)",
+		"tick_value":                  "currency value of one tick, > 0, e.g. 12.50 (ES)",
+		"available_margin":            "margin available for the position in currency units, > 0",
 		"max_margin_usage_pct":        "share of available_margin that may be committed, " + fractionText + " (default 0.50)",
-		"contract_price":              "price used for the notional (defaults to entry_price)",
-		"contract_multiplier":         "point value: dollars per 1.0 price move (e.g. 50 for ES); defaults to tick_value / tick_size",
-		"initial_margin_per_contract": "exchange or broker initial margin per contract",
+		"max_notional":                "largest notional in currency units, > 0",
+		"contract_price":              "price used for the notional, > 0 (defaults to entry_price)",
+		"contract_multiplier":         "point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size",
+		"initial_margin_per_contract": "exchange or broker initial margin per contract in currency units, > 0",
 	})
 }
 
@@ -67,10 +72,20 @@ func tightenGreeks(s *jsonschema.Schema) {
 	dateProp(prop(rec, "expiration"), "expiry date")
 	setDefault(prop(rec, "quantity"), "1")
 	describeAll(rec, map[string]string{
-		"implied_volatility": "annualised volatility as a decimal (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
+		"symbol":             "option symbol",
+		"underlying_symbol":  "underlying symbol (one per chain)",
+		"strike":             "strike price, > 0",
+		"option_type":        "CALL or PUT",
+		"bid":                "bid premium per unit of underlying in currency units, >= 0",
+		"ask":                "ask premium per unit of underlying in currency units, >= 0",
+		"last":               "last traded premium per unit of underlying in currency units, >= 0",
+		"volume":             "contracts traded, >= 0",
+		"open_interest":      "open contracts, >= 0",
+		"implied_volatility": "annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
 		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
 	})
-	positives(s, "underlying_price")
+	describe(s, "chain", "option records of one underlying")
+	positiveDecimal(s, "underlying_price", "underlying price, > 0")
 	dateProp(prop(s, "as_of"), "valuation date (required: time to expiry = (expiration − as_of) / 365)")
 	r := prop(s, "risk_free_rate")
 	bound(r, f64(-1), nil, f64(1))
@@ -83,6 +98,7 @@ func tightenGreeks(s *jsonschema.Schema) {
 	m := prop(s, "contract_multiplier")
 	bound(m, f64(1), nil, nil)
 	setDefault(m, derivatives.DefaultContractMultiplier)
+	m.Description = "units of underlying per contract, an integer >= 1"
 }
 
 func tightenCurve(s *jsonschema.Schema) {
@@ -90,46 +106,60 @@ func tightenCurve(s *jsonschema.Schema) {
 	c.MinItems = intp(2)
 	dateProp(prop(c.Items, "expiry"), "contract expiry")
 	bound(prop(c.Items, "price"), nil, f64(0), nil)
-	positives(s, "spot")
+	describe(s, "contracts", "futures contracts of one underlying, distinct expiries")
+	describeAll(c.Items, map[string]string{"symbol": "contract symbol (optional)", "price": "futures price, > 0"})
+	positiveDecimal(s, "spot", "spot price of the underlying, > 0 (optional; adds the basis)")
 	dateProp(prop(s, "as_of"), "valuation date for days to expiry and the spot roll yield (optional)")
 	tol := prop(s, "flat_tolerance")
 	bound(tol, f64(0), nil, nil)
 	tol.ExclusiveMaximum = f64(1)
 	setDefault(tol, "0.005")
-	tol.Description = "relative front-to-back change within which the curve is flat (default 0.005 = 0.5 %)"
+	tol.Description = "relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %)"
 }
 
 func tightenMargin(s *jsonschema.Schema) {
 	p := prop(s, "positions")
 	p.MinItems = intp(1)
+	p.Description = "open positions"
 	pos := p.Items
+	describe(pos, "symbol", "instrument symbol")
 	positives(pos, "price", "multiplier")
 	fractions(pos, "margin_rate", "maintenance_margin_rate")
 	bound(prop(pos, "initial_margin_per_contract"), f64(0), nil, nil)
 	bound(prop(pos, "maintenance_margin_per_contract"), f64(0), nil, nil)
 	setDefault(prop(pos, "multiplier"), "1")
 	describeAll(pos, map[string]string{
-		"quantity":                    "signed quantity (negative = short); margin uses its absolute value",
-		"margin_rate":                 "initial margin as a share of notional, " + fractionText + "; or give initial_margin_per_contract",
-		"initial_margin_per_contract": "initial margin per contract; or give margin_rate",
-		"maintenance_margin_rate":     "maintenance margin as a share of notional (default: the initial margin)",
+		"quantity":                        "signed quantity (negative = short); margin uses its absolute value",
+		"price":                           "price per unit, > 0",
+		"multiplier":                      "units per contract, > 0 (default 1)",
+		"margin_rate":                     "initial margin as a share of notional, " + fractionText + "; or give initial_margin_per_contract",
+		"initial_margin_per_contract":     "initial margin per contract in currency units, >= 0; or give margin_rate",
+		"maintenance_margin_rate":         "maintenance margin as a share of notional, " + fractionText + " (default: the initial margin)",
+		"maintenance_margin_per_contract": "maintenance margin per contract in currency units, >= 0 (default: the initial margin)",
 	})
-	prop(s, "account_equity").Description = "account equity (net liquidation value)"
+	prop(s, "account_equity").Description = "account equity (net liquidation value) in currency units"
 }
 
 func tightenCompliance(s *jsonschema.Schema) {
 	positives(s, "equity")
-	fractions(s, "max_position_pct", "max_concentration_pct", "max_hhi")
+	fractions(s, "max_position_weight", "max_concentration_share", "max_hhi")
 	for _, h := range []*jsonschema.Schema{prop(s, "positions").Items, prop(s, "proposed_trade")} {
 		positives(h, "price", "multiplier")
 		setDefault(prop(h, "multiplier"), "1")
-		prop(h, "quantity").Description = "signed quantity: positive long (buy), negative short (sell)"
+		describeAll(h, map[string]string{
+			"symbol":     "instrument symbol (compared case-insensitively)",
+			"quantity":   "signed quantity: positive long (buy), negative short (sell)",
+			"price":      "price per unit, > 0",
+			"multiplier": "units per contract, > 0 (default 1)",
+		})
 	}
+	describe(s, "positions", "the current book (optional)")
 	describeAll(s, map[string]string{
-		"max_position_pct":      "cap on each symbol's |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (a percent) also applies",
-		"max_concentration_pct": "cap on the largest symbol's share of gross exposure, " + fractionText,
-		"max_hhi":               "cap on the Herfindahl index of exposure shares, in (0, 1]",
-		"restricted_symbols":    "symbols that may not be traded or held (case-insensitive)",
-		"proposed_trade":        "the trade to check against the book (optional)",
+		"equity":                  "account equity in currency units, > 0",
+		"max_position_weight":     "cap on each symbol's weight |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (percent points) also applies",
+		"max_concentration_share": "cap on the largest symbol's share of gross exposure, " + fractionText,
+		"max_hhi":                 "cap on the Herfindahl index of the exposure shares, " + fractionText,
+		"restricted_symbols":      "symbols that may not be traded or held (case-insensitive)",
+		"proposed_trade":          "the trade to check against the book (optional)",
 	})
 }

@@ -39,22 +39,22 @@ func TestDerivativesToolsJSON(t *testing.T) {
 	}{
 		{"size_options_position", `{"mode":"equity_risk","equity":"100000","risk_pct":"0.02","entry_premium":"5.35"}`, finance.AgentLimits{},
 			map[string]any{"contracts": 3.0, "risk_per_contract": "535.00", "total_risk": "1605.00", "contract_multiplier": 100.0,
-				"budget": "2000.00", "actual_risk_pct": "0.01605", "binding_constraint": "risk_budget", "credit_collected": nil}},
+				"budget": "2000.00", "actual_risk_fraction": "0.01605", "binding_constraint": "risk_budget", "credit_collected": nil}},
 		{"size_options_position", `{"mode":"spread","equity":25000,"risk_pct":0.02,"spread_width":5,"credit_received":"1.50"}`, finance.AgentLimits{},
 			map[string]any{"contracts": 1.0, "risk_per_contract": "350.00", "credit_collected": "150.00", "max_profit_per_contract": "150.00"}},
 		{"size_futures_position", `{"mode":"tick_value","equity":"100000","risk_pct":"0.01","entry_price":"5000.00","stop_price":"4990.00","tick_size":"0.25","tick_value":"12.50"}`,
 			finance.AgentLimits{}, map[string]any{"contracts": 2.0, "ticks_at_risk": 40.0, "risk_per_contract": "500.00",
 				"point_value": "50", "binding_constraint": "risk", "max_margin_usage_pct": "0.50", "margin_used": nil}},
 		{"size_futures_position", `{"mode":"margin_based","available_margin":"100000","initial_margin_per_contract":"12000"}`,
-			finance.AgentLimits{}, map[string]any{"contracts": 4.0, "margin_used": "48000", "margin_usage_pct": "0.48"}},
+			finance.AgentLimits{}, map[string]any{"contracts": 4.0, "margin_used": "48000", "margin_usage_fraction": "0.48"}},
 		{"analyze_futures_curve", `{"contracts":[{"symbol":"CLG5","expiry":"2025-02-20","price":"75.50"},{"symbol":"CLF5","expiry":"2025-01-20","price":75}],"spot":"74.60"}`,
 			finance.AgentLimits{}, map[string]any{"structure": "contango", "flat_tolerance": "0.005", "basis": "-0.40", "spot_roll_yield": nil}},
 		{"calculate_margin", `{"account_equity":"30000","positions":[{"symbol":"ESH5","quantity":-2,"price":"5000","multiplier":"50","initial_margin_per_contract":"12650","maintenance_margin_per_contract":"11500"}]}`,
 			finance.AgentLimits{}, map[string]any{"total_initial_margin": "25300", "total_maintenance_margin": "23000",
-				"free_margin": "4700", "margin_call": false, "status": "OK", "margin_usage_pct": "0.84333333"}},
+				"free_margin": "4700", "margin_call": false, "status": "OK", "margin_usage_fraction": "0.84333333"}},
 		{"check_compliance", `{"equity":"100000","positions":[{"symbol":"AAPL","quantity":"100","price":"185.50"}],"proposed_trade":{"symbol":"tsla","quantity":"10","price":"200"}}`,
 			finance.AgentLimits{AuthorizedInstruments: []string{"aapl"}, MaxPositionSizePct: ptrAmount("20")},
-			map[string]any{"compliant": false, "max_position_pct": "0.2", "max_position_source": "agent", "gross_exposure": "20550.00"}},
+			map[string]any{"compliant": false, "max_position_weight": "0.2", "max_position_source": "agent", "gross_exposure": "20550.00"}},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestDerivativesToolsBadInput(t *testing.T) {
 		{"calculate_margin", `{"account_equity":"1000","positions":[{"symbol":"A","quantity":"1","price":"10"}]}`, "positions[0].margin_rate or positions[0].initial_margin_per_contract is required"},
 		{"calculate_margin", `{"account_equity":"1000","positions":[{"symbol":"A","quantity":"1","price":"10","margin_rate":"50"}]}`, `positions[0].margin_rate: must be at most 1, got "50"`},
 		{"check_compliance", `{"equity":"1000"}`, "positions or proposed_trade is required"},
-		{"check_compliance", `{"equity":"1000","max_position_pct":"5","positions":[{"symbol":"A","quantity":"1","price":"10"}]}`, `max_position_pct: must be at most 1, got "5"`},
+		{"check_compliance", `{"equity":"1000","max_position_weight":"5","positions":[{"symbol":"A","quantity":"1","price":"10"}]}`, `max_position_weight: must be at most 1, got "5"`},
 		{"check_compliance", `{"equity":"1000","positions":[{"symbol":"A","quantity":"1","price":"10"},{"symbol":"a","quantity":"1","price":"10"}]}`, "positions[1].symbol: a appears twice"},
 	}
 	for _, c := range cases {
@@ -148,7 +148,7 @@ func BenchmarkDerivativesToolsCall(b *testing.B) {
 		{"analyze_greeks", `{"underlying_price":"185.50","as_of":"2024-02-15","chain":[{"symbol":"C","strike":"185","expiration":"2024-03-15","option_type":"CALL","bid":"5.20","ask":"5.50","implied_volatility":"0.25"},{"symbol":"P","strike":"185","expiration":"2024-03-15","option_type":"PUT","bid":"4.10","ask":"4.40"}]}`},
 		{"analyze_futures_curve", `{"contracts":[{"expiry":"2025-01-20","price":"75"},{"expiry":"2025-02-20","price":"75.5"},{"expiry":"2025-03-20","price":"76.2"}],"spot":"74.6","as_of":"2024-12-20"}`},
 		{"calculate_margin", `{"account_equity":"100000","positions":[{"symbol":"AAPL","quantity":"200","price":"185.50","margin_rate":"0.5","maintenance_margin_rate":"0.25"},{"symbol":"ES","quantity":"-2","price":"5000","multiplier":"50","initial_margin_per_contract":"12650"}]}`},
-		{"check_compliance", `{"equity":"100000","max_position_pct":"0.2","positions":[{"symbol":"AAPL","quantity":"100","price":"185.50"},{"symbol":"MSFT","quantity":"50","price":"400"}],"proposed_trade":{"symbol":"AAPL","quantity":"10","price":"186"}}`},
+		{"check_compliance", `{"equity":"100000","max_position_weight":"0.2","positions":[{"symbol":"AAPL","quantity":"100","price":"185.50"},{"symbol":"MSFT","quantity":"50","price":"400"}],"proposed_trade":{"symbol":"AAPL","quantity":"10","price":"186"}}`},
 	}
 	for _, cl := range calls {
 		b.Run(cl.tool, func(b *testing.B) {

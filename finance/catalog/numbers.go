@@ -28,3 +28,22 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[toolkit.Floats](): {Type: "array", Items: numberSchema()},
 	}
 }
+
+// floatPtr converts an optional number argument for the finance functions.
+func floatPtr(f *toolkit.Float) *float64 {
+	if f == nil {
+		return nil
+	}
+	v := float64(*f)
+	return &v
+}
+
+// amountFloat converts an optional money argument for the float statistics
+// of the finance functions.
+func amountFloat(a *toolkit.Amount) *float64 {
+	if a == nil {
+		return nil
+	}
+	v := a.Float64()
+	return &v
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -9,8 +10,9 @@ import (
 // so every array and string a client sends has a published limit that the
 // argument decoder enforces while scanning.
 const (
-	// MaxItems bounds every array argument (R-multiples, bars, trades).
-	MaxItems = 100_000
+	// MaxItems bounds every array argument (R-multiples, bars, trades);
+	// the finance functions enforce the same bound for Go callers.
+	MaxItems = limits.MaxItems
 	// MaxTextLen bounds every free-text string argument (symbols, ids,
 	// tags, dates) in characters.
 	MaxTextLen = 256

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -132,7 +133,7 @@ func BenchmarkCalculateMargin(b *testing.B) {
 }
 
 func BenchmarkCheckCompliance(b *testing.B) {
-	in := ComplianceInput{Equity: amt("1000000"), MaxPositionPct: pa("0.05"), MaxConcentrationPct: pa("0.2"),
+	in := ComplianceInput{Equity: amt("1000000"), MaxPositionWeight: pa("0.05"), MaxConcentrationShare: pa("0.2"),
 		RestrictedSymbols: []string{"S7"}, ProposedTrade: &Holding{Symbol: "s3", Quantity: amt("10"), Price: amt("99.5")}}
 	for i := range 50 {
 		in.Positions = append(in.Positions, Holding{Symbol: fmt.Sprintf("S%d", i), Quantity: amt(fmt.Sprintf("%d", 100+i)), Price: amt("99.50")})
@@ -147,12 +148,12 @@ func BenchmarkCheckCompliance(b *testing.B) {
 }
 
 func TestTooManyItems(t *testing.T) {
-	_, err := AnalyzeGreeks(GreeksInput{UnderlyingPrice: amt("1"), AsOf: "2024-01-01", Chain: make([]OptionRecord, toolkit.MaxValues+1)})
+	_, err := AnalyzeGreeks(GreeksInput{UnderlyingPrice: amt("1"), AsOf: "2024-01-01", Chain: make([]OptionRecord, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = CalculateMargin(MarginInput{Positions: make([]MarginPosition, toolkit.MaxValues+1)})
+	_, err = CalculateMargin(MarginInput{Positions: make([]MarginPosition, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = AnalyzeFuturesCurve(CurveInput{Contracts: make([]CurveContract, toolkit.MaxValues+1)})
+	_, err = AnalyzeFuturesCurve(CurveInput{Contracts: make([]CurveContract, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = CheckCompliance(ComplianceInput{Equity: amt("1"), Positions: make([]Holding, toolkit.MaxValues+1)}, finance.AgentLimits{})
+	_, err = CheckCompliance(ComplianceInput{Equity: amt("1"), Positions: make([]Holding, limits.MaxItems+1)}, finance.AgentLimits{})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
 }

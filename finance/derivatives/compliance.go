@@ -9,9 +9,9 @@ import (
 
 // The compliance rules.
 const (
-	RulePositionLimit     = "position_limit"          // exposure / equity above max_position_pct
+	RulePositionLimit     = "position_limit"          // exposure / equity above max_position_weight
 	RulePositionNearLimit = "position_limit_near"     // above 90 % of the limit (warning only)
-	RuleConcentration     = "concentration"           // largest share of gross exposure above max_concentration_pct
+	RuleConcentration     = "concentration"           // largest share of gross exposure above max_concentration_share
 	RuleHHI               = "hhi"                     // Herfindahl index above max_hhi, or above 0.25 without one (warning)
 	RuleUnauthorized      = "unauthorized_instrument" // symbol outside the agent's authorized_instruments
 	RuleRestricted        = "restricted_symbol"       // symbol in restricted_symbols
@@ -22,7 +22,7 @@ const (
 // merger guidelines); it raises a warning when no max_hhi is given.
 var HighHHI = toolkit.MustParseAmount("0.25")
 
-// nearLimit is the share of max_position_pct above which a warning is given.
+// nearLimit is the share of max_position_weight above which a warning is given.
 var nearLimit = toolkit.MustParseAmount("0.9")
 
 // Holding is a position or a proposed trade. Quantity is signed: positive
@@ -40,11 +40,11 @@ type ComplianceInput struct {
 	Equity        toolkit.Amount `json:"equity"`
 	Positions     []Holding      `json:"positions,omitempty"`
 	ProposedTrade *Holding       `json:"proposed_trade,omitempty"`
-	// MaxPositionPct caps each symbol's |exposure| / equity; combined with
+	// MaxPositionWeight caps each symbol's |exposure| / equity; combined with
 	// the agent's max_position_size_pct (a percent) by taking the smaller.
-	MaxPositionPct *toolkit.Amount `json:"max_position_pct,omitempty"`
-	// MaxConcentrationPct caps the largest symbol's share of gross exposure.
-	MaxConcentrationPct *toolkit.Amount `json:"max_concentration_pct,omitempty"`
+	MaxPositionWeight *toolkit.Amount `json:"max_position_weight,omitempty"`
+	// MaxConcentrationShare caps the largest symbol's share of gross exposure.
+	MaxConcentrationShare *toolkit.Amount `json:"max_concentration_share,omitempty"`
 	// MaxHHI caps the Herfindahl index of the exposure shares, in (0, 1].
 	MaxHHI *toolkit.Amount `json:"max_hhi,omitempty"`
 	// RestrictedSymbols may not be traded or held (case-insensitive).
@@ -85,9 +85,9 @@ type ComplianceResult struct {
 	LargestSymbol *string         `json:"largest_symbol"`
 	LargestShare  *toolkit.Amount `json:"largest_share"`
 	HHI           *toolkit.Amount `json:"hhi"`
-	// MaxPositionPct is the limit applied (null: none); its source is
+	// MaxPositionWeight is the limit applied (null: none); its source is
 	// input, agent, input+agent or none.
-	MaxPositionPct    *toolkit.Amount `json:"max_position_pct"`
+	MaxPositionWeight *toolkit.Amount `json:"max_position_weight"`
 	MaxPositionSource string          `json:"max_position_source"`
 }
 
@@ -122,19 +122,19 @@ func CheckCompliance(in ComplianceInput, limits finance.AgentLimits) (*Complianc
 		increases: post.expo[traded].Cmp(pre.expo[traded]) > 0}
 	c.describe()
 	c.positionLimits()
-	c.concentration(in.MaxConcentrationPct, in.MaxHHI)
+	c.concentration(in.MaxConcentrationShare, in.MaxHHI)
 	c.scope(in.RestrictedSymbols, limits.AuthorizedInstruments)
 	res.Compliant = len(res.Violations) == 0
 	return res, nil
 }
 
 // applyPositionLimit validates the fractional limits and combines
-// max_position_pct with the agent's percent limit.
+// max_position_weight with the agent's percent limit.
 func applyPositionLimit(in ComplianceInput, limits finance.AgentLimits, res *ComplianceResult) error {
 	for _, f := range []struct {
 		name string
 		v    *toolkit.Amount
-	}{{"max_position_pct", in.MaxPositionPct}, {"max_concentration_pct", in.MaxConcentrationPct}, {"max_hhi", in.MaxHHI}} {
+	}{{"max_position_weight", in.MaxPositionWeight}, {"max_concentration_share", in.MaxConcentrationShare}, {"max_hhi", in.MaxHHI}} {
 		if f.v != nil {
 			if err := fraction(f.name, *f.v); err != nil {
 				return err
@@ -142,16 +142,16 @@ func applyPositionLimit(in ComplianceInput, limits finance.AgentLimits, res *Com
 		}
 	}
 	res.MaxPositionSource = "none"
-	if in.MaxPositionPct != nil {
-		res.MaxPositionPct, res.MaxPositionSource = in.MaxPositionPct, "input"
+	if in.MaxPositionWeight != nil {
+		res.MaxPositionWeight, res.MaxPositionSource = in.MaxPositionWeight, "input"
 	}
 	if p := limits.MaxPositionSizePct; p != nil && p.Sign() > 0 {
 		agent := quo(*p, toolkit.AmountFromInt(100))
 		switch {
-		case res.MaxPositionPct == nil:
-			res.MaxPositionPct, res.MaxPositionSource = &agent, "agent"
+		case res.MaxPositionWeight == nil:
+			res.MaxPositionWeight, res.MaxPositionSource = &agent, "agent"
 		default:
-			res.MaxPositionPct, res.MaxPositionSource = ptr(minAmount(*res.MaxPositionPct, agent)), "input+agent"
+			res.MaxPositionWeight, res.MaxPositionSource = ptr(minAmount(*res.MaxPositionWeight, agent)), "input+agent"
 		}
 	}
 	return nil

@@ -56,7 +56,7 @@ func (c *checker) describe() {
 
 // positionLimits checks every symbol's exposure / equity against the limit.
 func (c *checker) positionLimits() {
-	limit := c.res.MaxPositionPct
+	limit := c.res.MaxPositionWeight
 	if limit == nil {
 		return
 	}

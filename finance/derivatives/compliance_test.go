@@ -30,7 +30,7 @@ func rules(fs []Finding) []string {
 
 func TestCheckComplianceBook(t *testing.T) {
 	in := complianceBook()
-	in.MaxPositionPct = pa("0.15")
+	in.MaxPositionWeight = pa("0.15")
 	res, err := CheckCompliance(in, finance.AgentLimits{})
 	require.NoError(t, err)
 	assert.False(t, res.Compliant)
@@ -60,19 +60,19 @@ func TestCheckComplianceAgentLimits(t *testing.T) {
 	res, err := CheckCompliance(in, agent)
 	require.NoError(t, err)
 	assert.True(t, res.Compliant)
-	assertAmount(t, "0.25", *res.MaxPositionPct)
+	assertAmount(t, "0.25", *res.MaxPositionWeight)
 	assert.Equal(t, "agent", res.MaxPositionSource)
 
-	in.MaxPositionPct = pa("0.3")
+	in.MaxPositionWeight = pa("0.3")
 	res, err = CheckCompliance(in, agent)
 	require.NoError(t, err)
-	assertAmount(t, "0.25", *res.MaxPositionPct)
+	assertAmount(t, "0.25", *res.MaxPositionWeight)
 	assert.Equal(t, "input+agent", res.MaxPositionSource)
 
-	in.MaxPositionPct = pa("0.21")
+	in.MaxPositionWeight = pa("0.21")
 	res, err = CheckCompliance(in, agent)
 	require.NoError(t, err)
-	assertAmount(t, "0.21", *res.MaxPositionPct)
+	assertAmount(t, "0.21", *res.MaxPositionWeight)
 	assert.Equal(t, []string{"position_limit_near:MSFT", "hhi:"}, rules(res.Warnings))
 }
 
@@ -86,11 +86,11 @@ func TestCheckComplianceTrades(t *testing.T) {
 		warnings   []string
 	}{
 		{"buy above the position limit", func(c *ComplianceInput) {
-			c.MaxPositionPct = pa("0.2")
+			c.MaxPositionWeight = pa("0.2")
 			c.ProposedTrade = &Holding{Symbol: "aapl", Quantity: amt("50"), Price: amt("190")}
 		}, finance.AgentLimits{}, false, []string{"position_limit:AAPL"}, []string{"position_limit_near:MSFT", "hhi:"}},
 		{"sell reducing an over-limit position is allowed", func(c *ComplianceInput) {
-			c.MaxPositionPct, c.MaxConcentrationPct = pa("0.05"), pa("0.4")
+			c.MaxPositionWeight, c.MaxConcentrationShare = pa("0.05"), pa("0.4")
 			c.ProposedTrade = &Holding{Symbol: "AAPL", Quantity: amt("-50"), Price: amt("185.50")}
 		}, finance.AgentLimits{}, true, []string{},
 			[]string{"position_limit:AAPL", "position_limit:MSFT", "position_limit:SPY", "concentration:MSFT", "hhi:"}},
@@ -165,7 +165,7 @@ func TestCheckComplianceErrors(t *testing.T) {
 		{"empty symbol", func(c *ComplianceInput) { c.Positions[0].Symbol = " " }, "positions[0].symbol: must not be empty"},
 		{"price", func(c *ComplianceInput) { c.Positions[1].Price = amt("-4") }, "positions[1].price: must be greater than 0"},
 		{"multiplier", func(c *ComplianceInput) { c.Positions[1].Multiplier = pa("0") }, "positions[1].multiplier: must be greater than 0"},
-		{"limit as percent", func(c *ComplianceInput) { c.MaxPositionPct = pa("5") }, "max_position_pct: must be a fraction in (0, 1] (0.02 means 2 %), got 5; if you meant 5 %, send 0.05"},
+		{"limit as percent", func(c *ComplianceInput) { c.MaxPositionWeight = pa("5") }, "max_position_weight: must be a fraction in (0, 1] (0.02 means 2 %), got 5; if you meant 5 %, send 0.05"},
 		{"hhi", func(c *ComplianceInput) { c.MaxHHI = pa("0") }, "max_hhi: must be a fraction greater than 0"},
 		{"trade price", func(c *ComplianceInput) {
 			c.ProposedTrade = &Holding{Symbol: "X", Quantity: amt("1"), Price: amt("0")}

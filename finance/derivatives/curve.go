@@ -54,7 +54,7 @@ type CurvePair struct {
 	Far         string         `json:"far"`
 	DaysBetween int            `json:"days_between"`
 	Spread      toolkit.Amount `json:"spread"`     // far − near
-	ChangePct   toolkit.Float  `json:"change_pct"` // far/near − 1
+	ChangePct   toolkit.Float  `json:"change_pct"` // (far/near − 1) × 100, percent points
 	// RollYield is ln(near/far) × 365 / days_between: the annualised,
 	// continuously compounded return a long position earns from rolling
 	// down the curve (positive in backwardation, negative in contango).
@@ -65,22 +65,26 @@ type CurvePair struct {
 // CurveResult is the result of AnalyzeFuturesCurve.
 type CurveResult struct {
 	// Structure compares the back contract with the front one.
-	Structure            string        `json:"structure"`
-	FlatTolerance        toolkit.Float `json:"flat_tolerance"`
-	Front                CurvePoint    `json:"front"`
-	Back                 CurvePoint    `json:"back"`
+	Structure     string        `json:"structure"`
+	FlatTolerance toolkit.Float `json:"flat_tolerance"`
+	Front         CurvePoint    `json:"front"`
+	Back          CurvePoint    `json:"back"`
+	// FrontToBackChangePct is (back/front − 1) × 100, in percent points.
 	FrontToBackChangePct toolkit.Float `json:"front_to_back_change_pct"`
 	// FrontToBackRollYield is ln(front/back) × 365 / days(front → back).
 	FrontToBackRollYield toolkit.Float `json:"front_to_back_roll_yield"`
 	// Slope is the least-squares slope of price on years from the front
-	// expiry (price units per year); SlopePct that of ln(price) (per year).
+	// expiry (price units per year); LogSlope that of ln(price), a
+	// continuously compounded rate per year (a fraction, like the roll
+	// yields).
 	Slope       toolkit.Float   `json:"slope"`
-	SlopePct    toolkit.Float   `json:"slope_pct"`
+	LogSlope    toolkit.Float   `json:"log_slope"`
 	IsMonotonic bool            `json:"is_monotonic"` // every spread ≥ 0, or every spread ≤ 0
 	Contracts   []CurvePoint    `json:"contracts"`    // sorted by expiry
 	Pairs       []CurvePair     `json:"pairs"`
 	Spot        *toolkit.Amount `json:"spot"`
-	// Basis is spot − front price; BasisPct is basis / spot.
+	// Basis is spot − front price; BasisPct is basis / spot × 100, in
+	// percent points.
 	Basis    *toolkit.Amount `json:"basis"`
 	BasisPct *toolkit.Float  `json:"basis_pct"`
 	// SpotRollYield is ln(spot/front) × 365 / days to the front expiry
@@ -134,12 +138,12 @@ func AnalyzeFuturesCurve(in CurveInput) (*CurveResult, error) {
 	res.Front, res.Back = res.Contracts[0], res.Contracts[len(pts)-1]
 	fb := comparePoints(front, back, tol)
 	res.Structure, res.FrontToBackChangePct, res.FrontToBackRollYield = fb.Structure, fb.ChangePct, fb.RollYield
-	res.Slope, res.SlopePct = toolkit.Float(olsSlope(xs, ys)), toolkit.Float(olsSlope(xs, ls))
+	res.Slope, res.LogSlope = toolkit.Float(olsSlope(xs, ys)), toolkit.Float(olsSlope(xs, ls))
 	if in.Spot != nil {
 		res.Spot = in.Spot
 		basis := in.Spot.Sub(front.Price)
 		res.Basis = &basis
-		res.BasisPct = ptr(toolkit.Float(basis.Float64() / in.Spot.Float64()))
+		res.BasisPct = ptr(toolkit.Float(basis.Float64() / in.Spot.Float64() * 100))
 		if in.AsOf != nil {
 			days := daysBetween(asOf, front.t)
 			res.SpotRollYield = ptr(toolkit.Float(math.Log(in.Spot.Float64()/front.Price.Float64()) * DaysPerYear / float64(days)))
@@ -216,7 +220,7 @@ func comparePoints(near, far datedContract, tol float64) CurvePair {
 	n, f := near.Price.Float64(), far.Price.Float64()
 	change := f/n - 1
 	p := CurvePair{Near: label(near), Far: label(far), DaysBetween: days, Spread: far.Price.Sub(near.Price),
-		ChangePct: toolkit.Float(change), RollYield: toolkit.Float(math.Log(n/f) * DaysPerYear / float64(days))}
+		ChangePct: toolkit.Float(change * 100), RollYield: toolkit.Float(math.Log(n/f) * DaysPerYear / float64(days))}
 	switch {
 	case math.Abs(change) <= tol:
 		p.Structure = Flat

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
@@ -26,7 +27,7 @@ func TestAnalyzeFuturesCurveContango(t *testing.T) {
 	assert.Equal(t, "CLF5", res.Front.Symbol)
 	assert.Equal(t, "CLH5", res.Back.Symbol)
 	assert.True(t, res.IsMonotonic)
-	assert.InDelta(t, 1.2/75, float64(res.FrontToBackChangePct), 1e-15)
+	assert.InDelta(t, 1.2/75*100, float64(res.FrontToBackChangePct), 1e-13)
 	assert.InDelta(t, math.Log(75/76.2)*365/59, float64(res.FrontToBackRollYield), 1e-14)
 	require.Len(t, res.Pairs, 2)
 	p := res.Pairs[0]
@@ -45,10 +46,10 @@ func TestAnalyzeFuturesCurveContango(t *testing.T) {
 	_, b := stat.LinearRegression(xs, []float64{75, 75.5, 76.2}, nil, false)
 	assert.InDelta(t, b, float64(res.Slope), 1e-9)
 	_, bl := stat.LinearRegression(xs, []float64{math.Log(75), math.Log(75.5), math.Log(76.2)}, nil, false)
-	assert.InDelta(t, bl, float64(res.SlopePct), 1e-12)
+	assert.InDelta(t, bl, float64(res.LogSlope), 1e-12)
 	assert.Nil(t, res.Basis)
 	assert.Nil(t, res.Front.DaysToExpiry)
-	checkGolden(t, "curve_cl.json", res)
+	golden.Check(t, "testdata/curve_cl.json", res)
 }
 
 func TestAnalyzeFuturesCurveShapes(t *testing.T) {
@@ -101,7 +102,7 @@ func TestAnalyzeFuturesCurveSpot(t *testing.T) {
 	res, err := AnalyzeFuturesCurve(in)
 	require.NoError(t, err)
 	assertAmount(t, "-0.40", *res.Basis)
-	assert.InDelta(t, -0.4/74.6, float64(*res.BasisPct), 1e-15)
+	assert.InDelta(t, -0.4/74.6*100, float64(*res.BasisPct), 1e-13)
 	assert.Equal(t, 31, *res.Front.DaysToExpiry)
 	assert.Equal(t, 90, *res.Back.DaysToExpiry)
 	assert.InDelta(t, math.Log(74.6/75)*365/31, float64(*res.SpotRollYield), 1e-14)

@@ -11,11 +11,14 @@
 //
 // Conventions shared by the whole package:
 //
-//   - Every input named *_pct (risk_pct, max_margin_usage_pct,
-//     max_position_pct, ...) and every output named *_pct is a fraction:
-//     0.02 means 2 %. Fractional limits must lie in (0, 1]; a value above 1
-//     (such as 2 meant as 2 %) is rejected with a message suggesting the
-//     fraction, never silently divided by 100.
+//   - Units follow the toolkit convention: plain ratio names (weight,
+//     share, *_rate, *_fraction, roll yields, hhi) are fractions, 0.02
+//     means 2 %; names ending in _pct (change_pct, basis_pct) are percent
+//     points, 2 means 2 %. The published inputs risk_pct and
+//     max_margin_usage_pct of the sizing tools keep their published
+//     meaning: fractions. Fractional inputs must lie in (0, 1]; a value
+//     above 1 (such as 2 meant as 2 %) is rejected with a message
+//     suggesting the fraction, never silently divided by 100.
 //   - Contract counts are floored (never rounded up), so a sized position
 //     never exceeds its budget.
 //   - Ratios of money (usage, weights, shares) are exact decimal quotients

@@ -85,7 +85,7 @@ func ExampleCalculateMargin() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.TotalInitialMargin, res.FreeMargin, *res.MarginUsagePct, res.Status)
+	fmt.Println(res.TotalInitialMargin, res.FreeMargin, *res.MarginUsageFraction, res.Status)
 	// Output: 25300 4700 0.84333333 OK
 }
 

@@ -48,7 +48,7 @@ func TestExtremeDecimalsNeverPanic(t *testing.T) {
 					{Symbol: "X", Quantity: amt(b), Price: amt(b), Multiplier: pa(b), MarginRate: pa("1")}}})
 			})
 			checkExtreme(t, "compliance "+a+" "+b, func() (any, error) {
-				return CheckCompliance(ComplianceInput{Equity: amt(a), MaxPositionPct: pa("0.1"), Positions: []Holding{
+				return CheckCompliance(ComplianceInput{Equity: amt(a), MaxPositionWeight: pa("0.1"), Positions: []Holding{
 					{Symbol: "X", Quantity: amt(b), Price: amt(b)}, {Symbol: "Y", Quantity: amt(a), Price: amt(a)}}},
 					finance.AgentLimits{MaxPositionSizePct: pa("5")})
 			})

@@ -36,7 +36,7 @@ const (
 var DefaultMaxMarginUsagePct = toolkit.MustParseAmount("0.50")
 
 // FuturesSizingInput are the inputs of SizeFutures. Optional fields are nil
-// (ContractMultiplier 0) when absent.
+// when absent.
 type FuturesSizingInput struct {
 	Mode                     FuturesMode     `json:"mode"`
 	Equity                   *toolkit.Amount `json:"equity,omitempty"`
@@ -50,9 +50,10 @@ type FuturesSizingInput struct {
 	MaxMarginUsagePct        *toolkit.Amount `json:"max_margin_usage_pct,omitempty"`
 	MaxNotional              *toolkit.Amount `json:"max_notional,omitempty"`
 	ContractPrice            *toolkit.Amount `json:"contract_price,omitempty"`
-	// ContractMultiplier is the point value ($ per 1.0 price move); 0 means
-	// absent (then tick_value / tick_size is used when both are given).
-	ContractMultiplier int64 `json:"contract_multiplier,omitempty"`
+	// ContractMultiplier is the point value ($ per 1.0 price move), at
+	// least 1; nil means absent (then tick_value / tick_size is used when
+	// both are given).
+	ContractMultiplier *int64 `json:"contract_multiplier,omitempty"`
 }
 
 // FuturesSizing is the result of SizeFutures. Figures that need inputs the
@@ -69,11 +70,11 @@ type FuturesSizing struct {
 	RiskPerContract     *toolkit.Amount  `json:"risk_per_contract"`
 	TotalRisk           *toolkit.Amount  `json:"total_risk"`
 	RiskBudget          *toolkit.Amount  `json:"risk_budget"`
-	ActualRiskPct       *toolkit.Amount  `json:"actual_risk_pct"`
+	ActualRiskFraction  *toolkit.Amount  `json:"actual_risk_fraction"`
 	MarginPerContract   *toolkit.Amount  `json:"margin_per_contract"`
 	MarginUsed          *toolkit.Amount  `json:"margin_used"`
 	MarginBudget        *toolkit.Amount  `json:"margin_budget"`
-	MarginUsagePct      *toolkit.Amount  `json:"margin_usage_pct"`
+	MarginUsageFraction *toolkit.Amount  `json:"margin_usage_fraction"`
 	MaxMarginUsagePct   toolkit.Amount   `json:"max_margin_usage_pct"`
 	NotionalPerContract *toolkit.Amount  `json:"notional_per_contract"`
 	Notional            *toolkit.Amount  `json:"notional"`
@@ -189,8 +190,8 @@ func checkFuturesInput(in FuturesSizingInput) error {
 			}
 		}
 	}
-	if in.ContractMultiplier < 0 {
-		return invalid("contract_multiplier", "must be an integer of at least 1, got %d", in.ContractMultiplier)
+	if in.ContractMultiplier != nil && *in.ContractMultiplier < 1 {
+		return invalid("contract_multiplier", "must be an integer of at least 1, got %d", *in.ContractMultiplier)
 	}
 	if in.EntryPrice != nil && in.StopPrice != nil && in.EntryPrice.Cmp(*in.StopPrice) == 0 {
 		return invalid("stop_price", "must differ from entry_price (%s)", *in.EntryPrice)
@@ -205,13 +206,13 @@ func pointValue(in FuturesSizingInput) (*toolkit.Amount, error) {
 	if in.TickSize != nil && in.TickValue != nil {
 		fromTicks = ptr(quo(*in.TickValue, *in.TickSize))
 	}
-	if in.ContractMultiplier == 0 {
+	if in.ContractMultiplier == nil {
 		return fromTicks, nil
 	}
-	m := toolkit.AmountFromInt(in.ContractMultiplier)
+	m := toolkit.AmountFromInt(*in.ContractMultiplier)
 	if fromTicks != nil && fromTicks.Cmp(m) != 0 {
 		return nil, invalid("contract_multiplier", "%d disagrees with tick_value / tick_size = %s / %s = %s",
-			in.ContractMultiplier, *in.TickValue, *in.TickSize, *fromTicks)
+			*in.ContractMultiplier, *in.TickValue, *in.TickSize, *fromTicks)
 	}
 	return &m, nil
 }
@@ -269,13 +270,13 @@ func finishFutures(in FuturesSizingInput, price *toolkit.Amount, out *FuturesSiz
 	c := toolkit.AmountFromInt(out.Contracts)
 	if out.RiskPerContract != nil {
 		out.TotalRisk = ptr(c.Mul(*out.RiskPerContract))
-		out.ActualRiskPct = ptr(ratio(*out.TotalRisk, *in.Equity))
+		out.ActualRiskFraction = ptr(ratio(*out.TotalRisk, *in.Equity))
 	}
 	if in.InitialMarginPerContract != nil {
 		out.MarginPerContract = in.InitialMarginPerContract
 		out.MarginUsed = ptr(c.Mul(*in.InitialMarginPerContract))
 		if in.AvailableMargin != nil {
-			out.MarginUsagePct = ptr(ratio(*out.MarginUsed, *in.AvailableMargin))
+			out.MarginUsageFraction = ptr(ratio(*out.MarginUsed, *in.AvailableMargin))
 		}
 	}
 	if price != nil && out.PointValue != nil {

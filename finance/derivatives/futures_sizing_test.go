@@ -22,7 +22,7 @@ func TestSizeFuturesHandChecked(t *testing.T) {
 		assertAmount(t, "500", *got.RiskPerContract)
 		assertAmount(t, "1000", *got.TotalRisk)
 		assertAmount(t, "1000", *got.RiskBudget)
-		assertAmount(t, "0.01", *got.ActualRiskPct)
+		assertAmount(t, "0.01", *got.ActualRiskFraction)
 		assertAmount(t, "50", *got.PointValue)
 		assertAmount(t, "250000", *got.NotionalPerContract)
 		assertAmount(t, "500000", *got.Notional)
@@ -56,13 +56,13 @@ func TestSizeFuturesHandChecked(t *testing.T) {
 		assertAmount(t, "0.50", got.MaxMarginUsagePct)
 		assertAmount(t, "50000", *got.MarginBudget)
 		assertAmount(t, "48000", *got.MarginUsed)
-		assertAmount(t, "0.48", *got.MarginUsagePct)
+		assertAmount(t, "0.48", *got.MarginUsageFraction)
 		assert.Nil(t, got.RiskPerContract)
 		assert.Nil(t, got.Notional)
 	})
 	t.Run("notional CL", func(t *testing.T) {
 		got, err := SizeFutures(FuturesSizingInput{Mode: FuturesNotional, MaxNotional: pa("1000000"),
-			ContractPrice: pa("75.50"), ContractMultiplier: 1000})
+			ContractPrice: pa("75.50"), ContractMultiplier: ptr[int64](1000)})
 		require.NoError(t, err)
 		assert.Equal(t, int64(13), got.Contracts)
 		assertAmount(t, "75500", *got.NotionalPerContract)
@@ -84,7 +84,7 @@ func TestSizeFuturesHandChecked(t *testing.T) {
 		assert.Equal(t, "margin", got.BindingConstraint)
 		assertAmount(t, "500", *got.TotalRisk)
 		assertAmount(t, "15000", *got.MarginUsed)
-		assertAmount(t, "0.3", *got.MarginUsagePct)
+		assertAmount(t, "0.3", *got.MarginUsageFraction)
 	})
 	t.Run("partial secondary constraint is reported", func(t *testing.T) {
 		got, err := SizeFutures(FuturesSizingInput{Mode: FuturesMarginBased, AvailableMargin: pa("100000"),
@@ -119,12 +119,12 @@ func TestSizeFuturesErrors(t *testing.T) {
 		{"notional needs point value", FuturesSizingInput{Mode: FuturesNotional, MaxNotional: pa("1"), ContractPrice: pa("5")},
 			"contract_multiplier (or tick_size and tick_value) is required in mode notional"},
 		{"multiplier disagrees", FuturesSizingInput{Mode: FuturesNotional, MaxNotional: pa("1"), ContractPrice: pa("5"),
-			TickSize: pa("0.25"), TickValue: pa("12.5"), ContractMultiplier: 20}, "contract_multiplier: 20 disagrees with tick_value / tick_size"},
+			TickSize: pa("0.25"), TickValue: pa("12.5"), ContractMultiplier: ptr[int64](20)}, "contract_multiplier: 20 disagrees with tick_value / tick_size"},
 		{"risk_pct percent", FuturesSizingInput{Mode: FuturesTickValue, RiskPct: pa("1.5")}, "risk_pct: must be a fraction in (0, 1]"},
 		{"usage percent", FuturesSizingInput{Mode: FuturesMarginBased, MaxMarginUsagePct: pa("50")}, "max_margin_usage_pct: must be a fraction in (0, 1]"},
 		{"stop equals entry", FuturesSizingInput{Mode: FuturesTickValue, EntryPrice: pa("10"), StopPrice: pa("10")}, "stop_price: must differ from entry_price"},
 		{"negative tick", FuturesSizingInput{Mode: FuturesTickValue, TickSize: pa("-0.25")}, "tick_size: must be greater than 0"},
-		{"negative multiplier", FuturesSizingInput{Mode: FuturesNotional, ContractMultiplier: -1}, "contract_multiplier: must be an integer of at least 1"},
+		{"negative multiplier", FuturesSizingInput{Mode: FuturesNotional, ContractMultiplier: ptr[int64](-1)}, "contract_multiplier: must be an integer of at least 1"},
 		{"bad mode", FuturesSizingInput{Mode: "options"}, "mode: must be one of margin_based, tick_value, notional"},
 	}
 	for _, c := range cases {

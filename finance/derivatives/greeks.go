@@ -64,8 +64,9 @@ type GreeksInput struct {
 	RiskFreeRate *toolkit.Float `json:"risk_free_rate,omitempty"`
 	// DividendYield is continuous (0.015 = 1.5 %); nil means 0.
 	DividendYield *toolkit.Float `json:"dividend_yield,omitempty"`
-	// ContractMultiplier scales the totals; 0 means DefaultContractMultiplier.
-	ContractMultiplier int64 `json:"contract_multiplier,omitempty"`
+	// ContractMultiplier scales the totals, at least 1; nil means
+	// DefaultContractMultiplier.
+	ContractMultiplier *int64 `json:"contract_multiplier,omitempty"`
 }
 
 // OptionGreeks is the analysis of one option. The model figures are null
@@ -139,7 +140,10 @@ func AnalyzeGreeks(in GreeksInput) (*GreeksResult, error) {
 		return nil, err
 	}
 	res := &GreeksResult{AsOf: in.AsOf, UnderlyingPrice: in.UnderlyingPrice, RiskFreeRate: DefaultRiskFreeRate,
-		ContractMultiplier: in.ContractMultiplier}
+		ContractMultiplier: DefaultContractMultiplier}
+	if in.ContractMultiplier != nil {
+		res.ContractMultiplier = *in.ContractMultiplier
+	}
 	if err := checkGreeksInput(in, res); err != nil {
 		return nil, err
 	}
@@ -220,9 +224,6 @@ func checkGreeksInput(in GreeksInput, res *GreeksResult) error {
 		if f.v < -1 || f.v > 1 {
 			return invalid(f.name, "must be a decimal rate between -1 and 1 (0.05 means 5 %%), got %v", float64(f.v))
 		}
-	}
-	if res.ContractMultiplier == 0 {
-		res.ContractMultiplier = DefaultContractMultiplier
 	}
 	if res.ContractMultiplier < 1 {
 		return invalid("contract_multiplier", "must be an integer of at least 1, got %d", res.ContractMultiplier)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -98,7 +99,7 @@ func TestAnalyzeGreeksChain(t *testing.T) {
 	assert.InDelta(t, 600.0/1300, float64(*tt.PutCallVolume), 1e-15)
 	assert.InDelta(t, 4000.0/7500, float64(*tt.PutCallOI), 1e-15)
 
-	checkGolden(t, "greeks_chain.json", res)
+	golden.Check(t, "testdata/greeks_chain.json", res)
 }
 
 func TestAnalyzeGreeksInputs(t *testing.T) {
@@ -106,7 +107,7 @@ func TestAnalyzeGreeksInputs(t *testing.T) {
 		in := sampleChain()
 		in.Chain = in.Chain[:1]
 		in.RiskFreeRate, in.DividendYield = ptr(toolkit.Float(0.04)), ptr(toolkit.Float(0.01))
-		in.ContractMultiplier = 10
+		in.ContractMultiplier = ptr[int64](10)
 		res, err := AnalyzeGreeks(in)
 		require.NoError(t, err)
 		want, err := BlackScholes(BSInput{Type: Call, Spot: 185.5, Strike: 185, Years: 29.0 / 365, Rate: 0.04, DividendYield: 0.01, Volatility: 0.25})
@@ -134,7 +135,7 @@ func TestAnalyzeGreeksInputs(t *testing.T) {
 		{"underlying price", func(g *GreeksInput) { g.UnderlyingPrice = amt("0") }, "underlying_price: must be greater than 0"},
 		{"rate as percent", func(g *GreeksInput) { g.RiskFreeRate = ptr(toolkit.Float(5)) }, "risk_free_rate: must be a decimal rate between -1 and 1"},
 		{"dividend as percent", func(g *GreeksInput) { g.DividendYield = ptr(toolkit.Float(1.5)) }, "dividend_yield: must be a decimal rate"},
-		{"multiplier", func(g *GreeksInput) { g.ContractMultiplier = -1 }, "contract_multiplier: must be an integer of at least 1"},
+		{"multiplier", func(g *GreeksInput) { g.ContractMultiplier = ptr[int64](-1) }, "contract_multiplier: must be an integer of at least 1"},
 		{"two underlyings", func(g *GreeksInput) { g.Chain[3].UnderlyingSymbol = "MSFT" }, "chain[3].underlying_symbol: MSFT differs from AAPL"},
 		{"option type", func(g *GreeksInput) { g.Chain[1].OptionType = "call" }, `chain[1].option_type: must be CALL or PUT, got "call"`},
 		{"strike", func(g *GreeksInput) { g.Chain[0].Strike = amt("-1") }, "chain[0].strike: must be greater than 0"},

@@ -59,8 +59,8 @@ type MarginResult struct {
 	FreeMargin toolkit.Amount `json:"free_margin"`
 	// ExcessOverMaintenance is account_equity − total_maintenance_margin.
 	ExcessOverMaintenance toolkit.Amount `json:"excess_over_maintenance"`
-	// MarginUsagePct is total_initial_margin / account_equity (null when equity ≤ 0).
-	MarginUsagePct *toolkit.Amount `json:"margin_usage_pct"`
+	// MarginUsageFraction is total_initial_margin / account_equity (null when equity ≤ 0).
+	MarginUsageFraction *toolkit.Amount `json:"margin_usage_fraction"`
 	// Leverage is total_notional / account_equity (null when equity ≤ 0).
 	Leverage *toolkit.Amount `json:"leverage"`
 	// MarginCall is true when account_equity < total_maintenance_margin.
@@ -100,7 +100,7 @@ func CalculateMargin(in MarginInput) (*MarginResult, error) {
 	res.FreeMargin = in.AccountEquity.Sub(res.TotalInitialMargin)
 	res.ExcessOverMaintenance = in.AccountEquity.Sub(res.TotalMaintenanceMargin)
 	if in.AccountEquity.Sign() > 0 {
-		res.MarginUsagePct = ptr(ratio(res.TotalInitialMargin, in.AccountEquity))
+		res.MarginUsageFraction = ptr(ratio(res.TotalInitialMargin, in.AccountEquity))
 		res.Leverage = ptr(ratio(res.TotalNotional, in.AccountEquity))
 	} else {
 		res.Warnings = append(res.Warnings, "account_equity is not positive: usage and leverage are undefined")

@@ -37,7 +37,7 @@ func TestCalculateMarginHandChecked(t *testing.T) {
 	assertAmount(t, "32275", res.TotalMaintenanceMargin)
 	assertAmount(t, "56150", res.FreeMargin)
 	assertAmount(t, "67725", res.ExcessOverMaintenance)
-	assertAmount(t, "0.4385", *res.MarginUsagePct)
+	assertAmount(t, "0.4385", *res.MarginUsageFraction)
 	assertAmount(t, "5.371", *res.Leverage)
 	assert.False(t, res.MarginCall)
 	assert.Equal(t, MarginOK, res.Status)
@@ -68,7 +68,7 @@ func TestCalculateMarginStatuses(t *testing.T) {
 	in.AccountEquity = amt("0")
 	res, err := CalculateMargin(in)
 	require.NoError(t, err)
-	assert.Nil(t, res.MarginUsagePct)
+	assert.Nil(t, res.MarginUsageFraction)
 	assert.Nil(t, res.Leverage)
 	assert.Contains(t, res.Warnings, "account_equity is not positive: usage and leverage are undefined")
 }

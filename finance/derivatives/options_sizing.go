@@ -50,9 +50,9 @@ type OptionsSizingInput struct {
 	CreditReceived  *toolkit.Amount `json:"credit_received,omitempty"`
 	UnderlyingEntry *toolkit.Amount `json:"underlying_entry,omitempty"`
 	UnderlyingStop  *toolkit.Amount `json:"underlying_stop,omitempty"`
-	// ContractMultiplier is the number of underlying units per contract;
-	// 0 means DefaultContractMultiplier.
-	ContractMultiplier int64 `json:"contract_multiplier,omitempty"`
+	// ContractMultiplier is the number of underlying units per contract,
+	// at least 1; nil means DefaultContractMultiplier.
+	ContractMultiplier *int64 `json:"contract_multiplier,omitempty"`
 }
 
 // OptionsSizing is the result of SizeOptions. Amounts are exact decimals.
@@ -63,8 +63,8 @@ type OptionsSizing struct {
 	Budget             toolkit.Amount `json:"budget"`             // equity × risk_pct
 	BindingConstraint  string         `json:"binding_constraint"` // "risk_budget" or "premium_budget"
 	RiskPerContract    toolkit.Amount `json:"risk_per_contract"`
-	TotalRisk          toolkit.Amount `json:"total_risk"`      // contracts × risk_per_contract
-	ActualRiskPct      toolkit.Amount `json:"actual_risk_pct"` // total_risk / equity
+	TotalRisk          toolkit.Amount `json:"total_risk"`           // contracts × risk_per_contract
+	ActualRiskFraction toolkit.Amount `json:"actual_risk_fraction"` // total_risk / equity
 	// PremiumPerContract is entry_premium × multiplier (null without an entry premium).
 	PremiumPerContract *toolkit.Amount `json:"premium_per_contract"`
 	// PremiumOutlay is the premium paid: contracts × premium_per_contract (null without one, or for a credit spread).
@@ -89,9 +89,9 @@ type OptionsSizing struct {
 // gives 0 contracts and a warning, not an error.
 func SizeOptions(in OptionsSizingInput) (*OptionsSizing, error) {
 	mode := string(in.Mode)
-	mult := in.ContractMultiplier
-	if mult == 0 {
-		mult = DefaultContractMultiplier
+	mult := int64(DefaultContractMultiplier)
+	if in.ContractMultiplier != nil {
+		mult = *in.ContractMultiplier
 	}
 	if err := checkOptionsInput(in, mult); err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func finishOptions(in OptionsSizingInput, m toolkit.Amount, n int64, per toolkit
 	c := toolkit.AmountFromInt(n)
 	out.Contracts = n
 	out.TotalRisk = c.Mul(out.RiskPerContract)
-	out.ActualRiskPct = ratio(out.TotalRisk, in.Equity)
+	out.ActualRiskFraction = ratio(out.TotalRisk, in.Equity)
 	switch {
 	case in.CreditReceived != nil:
 		out.CreditCollected = ptr(mul(c, *in.CreditReceived, m))

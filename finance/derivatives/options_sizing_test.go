@@ -34,7 +34,7 @@ func TestSizeOptionsHandChecked(t *testing.T) {
 			EntryPremium: pa("5.35"), StopPremium: pa("2.675")}, 7, "267.5", "1872.5", "2000", "0.018725"},
 		// The float trap of §7.1 in option form: float64 floors 4999.99… to 4999.
 		{"equity_risk exact boundary", OptionsSizingInput{Mode: OptionsEquityRisk, Equity: amt("25000"), RiskPct: amt("0.02"),
-			EntryPremium: pa("10.30"), StopPremium: pa("10.20"), ContractMultiplier: 1}, 5000, "0.10", "500", "500", "0.02"},
+			EntryPremium: pa("10.30"), StopPremium: pa("10.20"), ContractMultiplier: ptr[int64](1)}, 5000, "0.10", "500", "500", "0.02"},
 		{"premium budget", OptionsSizingInput{Mode: OptionsPremium, Equity: amt("50000"), RiskPct: amt("0.05"),
 			EntryPremium: pa("3.20")}, 7, "320", "2240", "2500", "0.0448"},
 		{"premium budget with stop", OptionsSizingInput{Mode: OptionsPremium, Equity: amt("50000"), RiskPct: amt("0.05"),
@@ -46,7 +46,7 @@ func TestSizeOptionsHandChecked(t *testing.T) {
 		{"credit spread", OptionsSizingInput{Mode: OptionsSpread, Equity: amt("25000"), RiskPct: amt("0.02"),
 			SpreadWidth: pa("5"), CreditReceived: pa("1.50")}, 1, "350", "350", "500", "0.014"},
 		{"debit spread, mini multiplier", OptionsSizingInput{Mode: OptionsSpread, Equity: amt("25000"), RiskPct: amt("0.02"),
-			SpreadWidth: pa("5"), EntryPremium: pa("2.10"), ContractMultiplier: 10}, 23, "21", "483", "500", "0.01932"},
+			SpreadWidth: pa("5"), EntryPremium: pa("2.10"), ContractMultiplier: ptr[int64](10)}, 23, "21", "483", "500", "0.01932"},
 		{"zero contracts", OptionsSizingInput{Mode: OptionsEquityRisk, Equity: amt("1000"), RiskPct: amt("0.01"),
 			EntryPremium: pa("12.00")}, 0, "1200", "0", "10", "0"},
 	}
@@ -58,7 +58,7 @@ func TestSizeOptionsHandChecked(t *testing.T) {
 			assertAmount(t, c.rpc, got.RiskPerContract, "risk_per_contract")
 			assertAmount(t, c.total, got.TotalRisk, "total_risk")
 			assertAmount(t, c.budget, got.Budget, "budget")
-			assertAmount(t, c.risk, got.ActualRiskPct, "actual_risk_pct")
+			assertAmount(t, c.risk, got.ActualRiskFraction, "actual_risk_fraction")
 			assert.NotNil(t, got.Warnings)
 		})
 	}
@@ -148,11 +148,13 @@ func TestSizeOptionsErrors(t *testing.T) {
 			"stop_premium: must not be negative"},
 		{"delta above 1", with(base(OptionsEquityRisk), func(i *OptionsSizingInput) { i.EntryPremium, i.Delta = pa("2"), pa("1.5") }),
 			"delta: must be between -1 and 1"},
-		{"bad multiplier", with(base(OptionsEquityRisk), func(i *OptionsSizingInput) { i.EntryPremium, i.ContractMultiplier = pa("2"), -5 }),
+		{"bad multiplier", with(base(OptionsEquityRisk), func(i *OptionsSizingInput) { i.EntryPremium, i.ContractMultiplier = pa("2"), ptr[int64](-5) }),
 			"contract_multiplier: must be an integer of at least 1"},
+		{"zero multiplier is not the default", with(base(OptionsEquityRisk), func(i *OptionsSizingInput) { i.EntryPremium, i.ContractMultiplier = pa("2"), ptr[int64](0) }),
+			"contract_multiplier: must be an integer of at least 1, got 0"},
 		{"bad mode", base("straddle"), "mode: must be one of"},
 		{"count out of range", with(base(OptionsEquityRisk), func(i *OptionsSizingInput) {
-			i.Equity, i.RiskPct, i.EntryPremium, i.ContractMultiplier = amt("9"+zeros(17)), amt("1"), pa("0."+zeros(15)+"1"), 1
+			i.Equity, i.RiskPct, i.EntryPremium, i.ContractMultiplier = amt("9"+zeros(17)), amt("1"), pa("0."+zeros(15)+"1"), ptr[int64](1)
 		}), "contracts: the result"},
 	}
 	for _, c := range cases {
@@ -218,7 +220,7 @@ func TestSizeOptionsProperty(t *testing.T) {
 		mode := modes[i%len(modes)]
 		equity, risk := randDecimal(r, 100000, 1000000000, 2), randDecimal(r, 1, 1000, 4)
 		mult := []int64{1, 10, 100, 1000}[r.IntN(4)]
-		in := OptionsSizingInput{Mode: mode, Equity: amt(equity), RiskPct: amt(risk), ContractMultiplier: mult}
+		in := OptionsSizingInput{Mode: mode, Equity: amt(equity), RiskPct: amt(risk), ContractMultiplier: ptr(mult)}
 		var per *big.Rat
 		m := new(big.Rat).SetInt64(mult)
 		switch mode {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // ratioPlaces is the number of decimal places of every exact ratio output.
@@ -25,10 +26,10 @@ func required(field, mode string) error {
 	return toolkit.Errorf(toolkit.Invalid, "%s is required in mode %s", field, mode)
 }
 
-// tooMany rejects inputs with more than toolkit.MaxValues items.
+// tooMany rejects inputs with more than limits.MaxItems items.
 func tooMany(field string, n int) error {
-	if n > toolkit.MaxValues {
-		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d items are accepted, got %d", field, toolkit.MaxValues, n)
+	if n > limits.MaxItems {
+		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d items are accepted, got %d", field, limits.MaxItems, n)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Bar is one OHLCV bar. On the wire every field is a decimal string
@@ -20,8 +21,8 @@ type Bar struct {
 // below low, and volume must not be negative. The error names the field
 // (as "<field>[<index>]") and the rule.
 func ValidateBars(field string, bars []Bar) error {
-	if len(bars) > toolkit.MaxValues {
-		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d bars are accepted", field, toolkit.MaxValues)
+	if len(bars) > limits.MaxItems {
+		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d bars are accepted", field, limits.MaxItems)
 	}
 	for i, b := range bars {
 		switch {
@@ -32,6 +33,19 @@ func ValidateBars(field string, bars []Bar) error {
 		case b.Volume < 0:
 			return toolkit.Errorf(toolkit.Invalid, "%s[%d]: volume must not be negative", field, i)
 		}
+	}
+	return nil
+}
+
+// checkBars validates bars (ValidateBars) and requires at least min of
+// them for tool; fewer is toolkit.Invalid (the catalog tools answer
+// InsufficientBars before calling, so this guards Go callers).
+func checkBars(tool string, bars []Bar, min int) error {
+	if err := ValidateBars("bars", bars); err != nil {
+		return err
+	}
+	if len(bars) < min {
+		return invalid("bars", "%s needs at least %d bars; %d provided", tool, min, len(bars))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/jsonscan"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Bars is a list of bars with a fast, strict JSON decoder (about ten times
@@ -18,7 +19,7 @@ import (
 // JSON number, within toolkit.ParseFloat's range. Errors are
 // toolkit.Invalid naming the bar index and field, e.g.
 // `bars[12].close: "x" is not a number like "1.5" or "1.5e-05"`;
-// more than toolkit.MaxValues bars is toolkit.TooLarge. Value rules (prices
+// more than 100,000 bars is toolkit.TooLarge. Value rules (prices
 // positive, high ≥ low) are checked by ValidateBars, not here.
 type Bars []Bar
 
@@ -43,18 +44,18 @@ func (bs *Bars) DecodeJSONPrefix(b []byte) (int, error) {
 	d := barDecoder{b: b}
 	d.space()
 	if !d.eat('[') {
-		return 0, invalid("bars", "must be an array of bar objects")
+		return 0, invalid("bars", "expected an array of bar objects")
 	}
 	// ~ 90 bytes per bar on the wire: a good first guess of the length.
-	out := make([]Bar, 0, min((len(b)-d.i)/60+1, toolkit.MaxValues))
+	out := make([]Bar, 0, min((len(b)-d.i)/60+1, limits.MaxItems))
 	d.space()
 	if d.eat(']') {
 		*bs = out
 		return d.i, nil
 	}
 	for i := 0; ; i++ {
-		if i == toolkit.MaxValues {
-			return 0, toolkit.Errorf(toolkit.TooLarge, "bars: at most %d bars are accepted", toolkit.MaxValues)
+		if i == limits.MaxItems {
+			return 0, toolkit.Errorf(toolkit.TooLarge, "bars: at most %d bars are accepted", limits.MaxItems)
 		}
 		bar, err := d.bar(i)
 		if err != nil {
@@ -115,7 +116,7 @@ func (d *barDecoder) bar(idx int) (Bar, error) {
 				if !ok {
 					return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: expected a field name", idx)
 				}
-				return Bar{}, toolkit.Errorf(toolkit.Invalid, "bars[%d]: unknown field %q", idx, key)
+				return Bar{}, toolkit.Errorf(toolkit.Invalid, "Unknown argument: bars[%d].%s", idx, key)
 			}
 			d.space()
 			if !d.eat(':') {

@@ -50,12 +50,12 @@ func TestBarsDecodeRules(t *testing.T) {
 	assert.Empty(t, b)
 
 	cases := map[string]string{
-		`{}`:               "must be an array",
+		`{}`:               "bars: expected an array",
 		`[` + good:         "expected ',' or ']'",
 		`[1]`:              "bars[0]",
 		`[` + good + `] x`: "unexpected data",
 		`[{"open":"1","high":"1","low":"1","close":"1"}]`:                           "Missing required argument: bars[0].volume",
-		`[{"open":"1","high":"1","low":"1","close":"1","volume":"1","x":"1"}]`:      `bars[0]: unknown field "x"`,
+		`[{"open":"1","high":"1","low":"1","close":"1","volume":"1","x":"1"}]`:      `Unknown argument: bars[0].x`,
 		`[{"open":"1e18","high":"1","low":"1","close":"1","volume":"1"}]`:           `bars[0].open: 1e18 is out of range`,
 		`[{"open":1e3e,"high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: 1e3e is not a number like`,
 		`[{"open":"1e","high":"1","low":"1","close":"1","volume":"1"}]`:             `bars[0].open: "1e" is not a number like`,
@@ -87,12 +87,12 @@ func TestSymbolsDataDecode(t *testing.T) {
 	assert.Equal(t, "C", sd[1].Symbol)
 
 	cases := map[string]string{
-		`{}`:                                     "symbols_data: must be an array",
+		`{}`:                                     "symbols_data: expected an array",
 		`[{"symbol":"A"}]`:                       "Missing required argument: symbols_data[0].bars",
 		`[{"bars":[]}]`:                          "Missing required argument: symbols_data[0].symbol",
 		`[{"symbol":"","bars":[]}]`:              "symbols_data[0].symbol: must not be empty",
 		`[{"symbol":1,"bars":[]}]`:               "symbols_data[0].symbol: must be a string",
-		`[{"symbol":"A","bars":[],"x":1}]`:       `symbols_data[0]: unknown field "x"`,
+		`[{"symbol":"A","bars":[],"x":1}]`:       `Unknown argument: symbols_data[0].x`,
 		`[{"symbol":"A","bars":[{"open":"x"}]}]`: `symbols_data[0].bars[0].open: "x" is not a number like`,
 		`[{"symbol":"A","bars":[]}`:              "expected ',' or ']'",
 	}

@@ -14,17 +14,23 @@ const (
 	IndicatorATR  = "atr"
 )
 
-// IndicatorRequest selects an indicator and its parameters. Zero values
-// take the defaults: period SMA/EMA 20, RSI 14, ATR 14, BB 20; MACD 12/26/9;
-// BB nbdev 2. Period applies to sma, ema, rsi, atr and bb; the MACD periods
-// only to macd; NbDev only to bb.
+// IndicatorRequest selects an indicator and its parameters. A nil
+// parameter takes its default: period SMA/EMA 20, RSI 14, ATR 14, BB 20;
+// MACD 12/26/9; BB nbdev 2. Period applies to sma, ema, rsi, atr and bb;
+// the MACD periods only to macd; NbDev only to bb.
 type IndicatorRequest struct {
 	Indicator    string
-	Period       int
-	FastPeriod   int
-	SlowPeriod   int
-	SignalPeriod int
-	NbDev        float64
+	Period       *int
+	FastPeriod   *int
+	SlowPeriod   *int
+	SignalPeriod *int
+	NbDev        *float64
+}
+
+// indicatorParams are the parameters of a request, defaults filled in.
+type indicatorParams struct {
+	period, fast, slow, signal int
+	nbdev                      float64
 }
 
 // IndicatorParams echoes the parameters used (defaults filled in).
@@ -53,43 +59,28 @@ type IndicatorResult struct {
 	Latest          map[string]toolkit.Float `json:"latest"`
 }
 
-// withDefaults fills the zero fields of r with the defaults.
-func (r IndicatorRequest) withDefaults() IndicatorRequest {
-	if r.Period == 0 {
-		switch r.Indicator {
-		case IndicatorRSI, IndicatorATR:
-			r.Period = 14
-		default:
-			r.Period = 20
-		}
+// params returns the parameters of r with the defaults filled in.
+func (r IndicatorRequest) params() indicatorParams {
+	period := 20
+	if r.Indicator == IndicatorRSI || r.Indicator == IndicatorATR {
+		period = 14
 	}
-	if r.FastPeriod == 0 {
-		r.FastPeriod = 12
-	}
-	if r.SlowPeriod == 0 {
-		r.SlowPeriod = 26
-	}
-	if r.SignalPeriod == 0 {
-		r.SignalPeriod = 9
-	}
-	if r.NbDev == 0 {
-		r.NbDev = 2
-	}
-	return r
+	return indicatorParams{period: orDefault(r.Period, period), fast: orDefault(r.FastPeriod, 12),
+		slow: orDefault(r.SlowPeriod, 26), signal: orDefault(r.SignalPeriod, 9), nbdev: orDefault(r.NbDev, 2)}
 }
 
 // IndicatorMinBars returns the number of bars the request needs for one
 // value (its lookback + 1), after filling in the defaults. It is 0 for an
 // unknown indicator.
 func IndicatorMinBars(r IndicatorRequest) int {
-	r = r.withDefaults()
+	p := r.params()
 	switch r.Indicator {
 	case IndicatorSMA, IndicatorEMA, IndicatorBB:
-		return r.Period
+		return p.period
 	case IndicatorRSI, IndicatorATR:
-		return r.Period + 1
+		return p.period + 1
 	case IndicatorMACD:
-		return MACDLookback(r.SlowPeriod, r.SignalPeriod) + 1
+		return MACDLookback(p.slow, p.signal) + 1
 	}
 	return 0
 }
@@ -110,7 +101,7 @@ func CalculateIndicators(bars []Bar, req IndicatorRequest) (*IndicatorResult, er
 		return nil, invalid("indicator", "must be one of sma, ema, rsi, macd, bb, atr (got %q)", req.Indicator)
 	}
 	need := IndicatorMinBars(req)
-	req = req.withDefaults()
+	p := req.params()
 	if len(bars) < need {
 		return nil, invalid("bars", "%s needs at least %d bars; %d provided", req.Indicator, need, len(bars))
 	}
@@ -120,29 +111,29 @@ func CalculateIndicators(bars []Bar, req IndicatorRequest) (*IndicatorResult, er
 	var err error
 	switch req.Indicator {
 	case IndicatorSMA, IndicatorEMA, IndicatorRSI, IndicatorATR:
-		res.Params.Period = req.Period
+		res.Params.Period = p.period
 		var s Series
 		switch req.Indicator {
 		case IndicatorSMA:
-			s, err = SMA(cols.Close, req.Period)
+			s, err = SMA(cols.Close, p.period)
 		case IndicatorEMA:
-			s, err = EMA(cols.Close, req.Period)
+			s, err = EMA(cols.Close, p.period)
 		case IndicatorRSI:
-			s, err = RSI(cols.Close, req.Period)
+			s, err = RSI(cols.Close, p.period)
 		default:
-			s, err = ATR(cols.High, cols.Low, cols.Close, req.Period)
+			s, err = ATR(cols.High, cols.Low, cols.Close, p.period)
 		}
 		out = map[string]Series{"value": s}
 	case IndicatorMACD:
-		res.Params.FastPeriod, res.Params.SlowPeriod, res.Params.SignalPeriod = req.FastPeriod, req.SlowPeriod, req.SignalPeriod
+		res.Params.FastPeriod, res.Params.SlowPeriod, res.Params.SignalPeriod = p.fast, p.slow, p.signal
 		var m MACDResult
-		m, err = MACD(cols.Close, req.FastPeriod, req.SlowPeriod, req.SignalPeriod)
+		m, err = MACD(cols.Close, p.fast, p.slow, p.signal)
 		out = map[string]Series{"macd": m.MACD, "signal": m.Signal, "histogram": m.Histogram}
 	case IndicatorBB:
-		nb := toolkit.Float(req.NbDev)
-		res.Params.Period, res.Params.NbDev = req.Period, &nb
+		nb := toolkit.Float(p.nbdev)
+		res.Params.Period, res.Params.NbDev = p.period, &nb
 		var b BBandsResult
-		b, err = BBands(cols.Close, req.Period, req.NbDev)
+		b, err = BBands(cols.Close, p.period, p.nbdev)
 		out = map[string]Series{"upper": b.Upper, "middle": b.Middle, "lower": b.Lower}
 	}
 	if err != nil {

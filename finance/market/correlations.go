@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -82,8 +83,8 @@ func AnalyzeCorrelations(data []SymbolBars) (*CorrelationResult, error) {
 		if len(d.Bars) < CorrelationMinBars {
 			return nil, invalid("symbols_data", "[%d].bars: at least %d bars per symbol are required (got %d)", i, CorrelationMinBars, len(d.Bars))
 		}
-		if total += len(d.Bars); total > toolkit.MaxValues {
-			return nil, toolkit.Errorf(toolkit.TooLarge, "symbols_data: at most %d bars in all are accepted", toolkit.MaxValues)
+		if total += len(d.Bars); total > limits.MaxItems {
+			return nil, toolkit.Errorf(toolkit.TooLarge, "symbols_data: at most %d bars in all are accepted", limits.MaxItems)
 		}
 		r := make([]float64, len(d.Bars)-1)
 		for k := range r {

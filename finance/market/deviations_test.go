@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	talib "github.com/markcheno/go-talib"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,7 +66,7 @@ func TestIndicatorArgumentErrors(t *testing.T) {
 	_, e4 := ATR(x, x, x[:2], 14)
 	_, e5 := MACD(x, 12, 12, 9)
 	_, e6 := BBands(x, 20, 0)
-	_, e7 := StdDev(x, toolkit.MaxValues+1)
+	_, e7 := StdDev(x, limits.MaxItems+1)
 	_, e8 := MACD(x, 12, 26, 0)
 	for i, err := range []error{e1, e2, e3, e4, e5, e6, e7, e8} {
 		require.Error(t, err, i)

@@ -48,7 +48,8 @@ func ExampleCalculateIndicators() {
 		c := toolkit.Float(100 + i%5) // 100, 101, 102, 103, 104, 100, ...
 		bars[i] = market.Bar{Open: c, High: c + 1, Low: c - 1, Close: c, Volume: 1000}
 	}
-	res, err := market.CalculateIndicators(bars, market.IndicatorRequest{Indicator: "bb", Period: 5})
+	period := 5 // optional parameters are pointers: nil takes the default
+	res, err := market.CalculateIndicators(bars, market.IndicatorRequest{Indicator: "bb", Period: &period})
 	if err != nil {
 		panic(err)
 	}

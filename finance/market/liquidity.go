@@ -47,8 +47,8 @@ type LiquidityResult struct {
 }
 
 // AnalyzeLiquidity classifies the liquidity of the last bar (bars oldest
-// first, at least 2; period ≥ 2 is the baseline window, default 20, shrunk
-// to bars-1 when fewer bars are given). Rules, first match wins:
+// first, at least 2; period ≥ 2 is the baseline window, nil for the
+// default 20, shrunk to bars-1 when fewer bars are given). Rules, first match wins:
 //
 //   - SPIKE: log-volume z-score ≥ 3 or relative volume ≥ 3;
 //   - STRESSED: Amihud illiquidity percentile ≥ 90 (needs ≥ 10 rolling
@@ -59,20 +59,15 @@ type LiquidityResult struct {
 //
 // The baseline is the bars before the last one, so the last bar is
 // compared with its own history.
-func AnalyzeLiquidity(bars []Bar, period int) (*LiquidityResult, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
+	if err := checkBars("analyze_liquidity", bars, LiquidityMinBars); err != nil {
 		return nil, err
 	}
-	if period == 0 {
-		period = LiquidityDefaultPeriod
-	}
+	period := orDefault(baseline, LiquidityDefaultPeriod)
 	if err := checkPeriod("period", period, 2); err != nil {
 		return nil, err
 	}
 	n := len(bars)
-	if n < LiquidityMinBars {
-		return nil, invalid("bars", "analyze_liquidity needs at least %d bars; %d provided", LiquidityMinBars, n)
-	}
 	c := Columns(bars)
 	last := n - 1
 	w := min(period, n-1)

@@ -24,7 +24,7 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 	noisy := func(int) float64 { return 1000 * math.Exp(0.2*r.NormFloat64()) }
 
 	normal := withVolumes(base, noisy)
-	res, err := AnalyzeLiquidity(normal, 0)
+	res, err := AnalyzeLiquidity(normal, nil)
 	require.NoError(t, err)
 	assert.Equal(t, LiquidityNormal, res.State)
 	assert.Equal(t, 20, res.Period)
@@ -34,7 +34,7 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 
 	spike := withVolumes(base, noisy)
 	spike[len(spike)-1].Volume *= 8
-	res, err = AnalyzeLiquidity(spike, 20)
+	res, err = AnalyzeLiquidity(spike, ref(20))
 	require.NoError(t, err)
 	assert.Equal(t, LiquiditySpike, res.State)
 	assert.GreaterOrEqual(t, float64(*res.VolumeZScore), 3.0)
@@ -45,7 +45,7 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 		}
 		return noisy(i)
 	})
-	res, err = AnalyzeLiquidity(thin, 20)
+	res, err = AnalyzeLiquidity(thin, ref(20))
 	require.NoError(t, err)
 	assert.Equal(t, LiquidityThinning, res.State)
 	assert.Less(t, float64(res.VolumeTrendRatio), 0.6)
@@ -56,13 +56,13 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 	prev := float64(stress[last-1].Close)
 	stress[last] = Bar{Open: toolkit.Float(prev), High: toolkit.Float(prev * 1.06), Low: toolkit.Float(prev * 0.94),
 		Close: toolkit.Float(prev * 0.95), Volume: 700}
-	res, err = AnalyzeLiquidity(stress, 20)
+	res, err = AnalyzeLiquidity(stress, ref(20))
 	require.NoError(t, err)
 	assert.Equal(t, LiquidityStressed, res.State)
 	assert.GreaterOrEqual(t, float64(*res.RangeExpansion), 1.5)
 
 	// Two bars: the baseline is one bar; no z-score (sd undefined), no stress ranking.
-	res, err = AnalyzeLiquidity(normal[:2], 20)
+	res, err = AnalyzeLiquidity(normal[:2], ref(20))
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.BaselineBars)
 	assert.Nil(t, res.VolumeZScore)
@@ -70,13 +70,13 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 
 	// Zero volumes are counted and skipped.
 	zero := withVolumes(base, func(i int) float64 { return float64(i % 2 * 1000) })
-	res, err = AnalyzeLiquidity(zero, 20)
+	res, err = AnalyzeLiquidity(zero, ref(20))
 	require.NoError(t, err)
 	assert.Equal(t, len(base)/2, res.ZeroVolumeBars)
 
-	_, err = AnalyzeLiquidity(normal[:1], 20)
+	_, err = AnalyzeLiquidity(normal[:1], ref(20))
 	require.Error(t, err)
-	_, err = AnalyzeLiquidity(normal, 1)
+	_, err = AnalyzeLiquidity(normal, ref(1))
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "period")
 }

@@ -2,6 +2,7 @@ package market
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/agentfinance/toolkit"
@@ -80,13 +81,10 @@ type RegimeResult struct {
 // stationary series from being called VOLATILE or LOW_VOLATILITY merely for
 // being at the edge of its own ordinary range.
 func DetectRegime(bars []Bar) (*RegimeResult, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("detect_regime", bars, RegimeMinBars); err != nil {
 		return nil, err
 	}
 	n := len(bars)
-	if n < RegimeMinBars {
-		return nil, invalid("bars", "detect_regime needs at least %d bars; %d provided", RegimeMinBars, n)
-	}
 	c := Columns(bars)
 	dir, err := Directional(c.High, c.Low, c.Close, RegimeADXPeriod)
 	if err != nil {
@@ -147,7 +145,7 @@ func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, t
 			[]string{fmt.Sprintf("NATR percentile %.1f >= %.0f", pct, RegimeVolatilePct),
 				fmt.Sprintf("NATR %.2fx its median >= %.2fx", ratio, RegimeVolatileRatio)}
 	}
-	trendConf := 0.4 + 0.3*clamp01((adx-RegimeADXRange)/20) + 0.3*clamp01(abs(slope)/regimeSlopeForFull)
+	trendConf := 0.4 + 0.3*clamp01((adx-RegimeADXRange)/20) + 0.3*clamp01(math.Abs(slope)/regimeSlopeForFull)
 	if adx >= RegimeADXTrend {
 		adxWhy := fmt.Sprintf("ADX %.1f >= %.0f", adx, RegimeADXTrend)
 		if slope >= RegimeSlopeMin && closeT > sma {
@@ -187,13 +185,6 @@ func midRank(xs []float64, v float64) float64 {
 		}
 	}
 	return (float64(below) + 0.5*float64(equal)) / float64(len(xs))
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // median returns the median of xs (0 when empty) without modifying xs.

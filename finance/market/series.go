@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Series is an indicator output aligned to its input by an offset: Values[k]
@@ -90,8 +91,8 @@ func checkPeriod(field string, period, min int) error {
 	if period < min {
 		return toolkit.Errorf(toolkit.Invalid, "%s: must be at least %d (got %d)", field, min, period)
 	}
-	if period > toolkit.MaxValues {
-		return toolkit.Errorf(toolkit.Invalid, "%s: must be at most %d (got %d)", field, toolkit.MaxValues, period)
+	if period > limits.MaxItems {
+		return toolkit.Errorf(toolkit.Invalid, "%s: must be at most %d (got %d)", field, limits.MaxItems, period)
 	}
 	return nil
 }
@@ -103,6 +104,15 @@ func checkOHLC(high, low, close []float64) error {
 			len(high), len(low), len(close))
 	}
 	return nil
+}
+
+// orDefault returns *p, or def when p is nil: an optional input is a
+// pointer, nil when omitted (never "0 means the default").
+func orDefault[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
 }
 
 // invalid returns a toolkit.Invalid error naming field and the rule.

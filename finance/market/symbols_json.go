@@ -31,7 +31,7 @@ func (sd *SymbolsData) DecodeJSONPrefix(b []byte) (int, error) {
 	d := barDecoder{b: b}
 	d.space()
 	if !d.eat('[') {
-		return 0, invalid("symbols_data", "must be an array of {symbol, bars} objects")
+		return 0, invalid("symbols_data", "expected an array of {symbol, bars} objects")
 	}
 	var out SymbolsData
 	d.space()
@@ -107,7 +107,7 @@ func (d *barDecoder) symbolEntry(idx int) (SymbolBars, error) {
 			d.i += n
 			hasBars = true
 		default:
-			return fail(": unknown field %q", key)
+			return SymbolBars{}, toolkit.Errorf(toolkit.Invalid, "Unknown argument: symbols_data[%d].%s", idx, key)
 		}
 		d.space()
 	}

@@ -78,13 +78,10 @@ type TrendResult struct {
 // each of the last two bars with an unchanged sign; DECELERATING when |m|
 // fell on the last bar or its sign flipped; STEADY otherwise.
 func AnalyzeTrendStructure(bars []Bar) (*TrendResult, error) {
-	if err := ValidateBars("bars", bars); err != nil {
+	if err := checkBars("analyze_trend_structure", bars, TrendMinBars); err != nil {
 		return nil, err
 	}
 	n := len(bars)
-	if n < TrendMinBars {
-		return nil, invalid("bars", "analyze_trend_structure needs at least %d bars; %d provided", TrendMinBars, n)
-	}
 	c := Columns(bars)
 	bb, err := BBands(c.Close, TrendBBPeriod, TrendBBDev)
 	if err != nil {

@@ -5,30 +5,20 @@ import (
 	"sync"
 )
 
-// pbGolden is the SplitMix64 increment (2^64 / golden ratio).
-const pbGolden = 0x9e3779b97f4a7c15
-
-// pbMix is the SplitMix64 output function (Stafford's variant 13).
-func pbMix(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-// pbStreamState returns the initial SplitMix64 state of stream i of seed.
+// streamState returns the initial SplitMix64 state of stream i of seed.
 // Both halves go through the mixer so neighbouring seeds and neighbouring
 // indices land far apart.
-func pbStreamState(seed, i uint64) uint64 {
-	return pbMix(seed^0x6a09e667f3bcc909) ^ pbMix(i+pbGolden)
+func streamState(seed, i uint64) uint64 {
+	return splitMix(seed^0x6a09e667f3bcc909) ^ splitMix(i+splitMixIncrement)
 }
 
-// pbBootstrap fills means[i] and winCounts[i] with the mean and the number
+// bootstrapMeans fills means[i] and winCounts[i] with the mean and the number
 // of wins (R > 0) of resample i of r (n draws with replacement). Resample i
 // uses its own stream seeded by (seed, i), so the output does not depend on
 // how the work is split across goroutines; the work is split into
 // contiguous chunks over GOMAXPROCS goroutines. It allocates only the
 // per-call win table and the goroutines.
-func pbBootstrap(r []float64, seed uint64, means []float64, winCounts []int32) {
+func bootstrapMeans(r []float64, seed uint64, means []float64, winCounts []int32) {
 	n := len(r)
 	win := make([]uint8, n)
 	for i, x := range r {
@@ -43,32 +33,32 @@ func pbBootstrap(r []float64, seed uint64, means []float64, winCounts []int32) {
 		workers = maxW
 	}
 	if workers <= 1 {
-		pbBootstrapRange(r, win, seed, 0, samples, means, winCounts)
+		bootstrapRange(r, win, seed, 0, samples, means, winCounts)
 		return
 	}
 	chunk := (samples + workers - 1) / workers
 	var wg sync.WaitGroup
 	for lo := 0; lo < samples; lo += chunk {
 		hi := min(lo+chunk, samples)
-		wg.Go(func() { pbBootstrapRange(r, win, seed, lo, hi, means, winCounts) })
+		wg.Go(func() { bootstrapRange(r, win, seed, lo, hi, means, winCounts) })
 	}
 	wg.Wait()
 }
 
-// pbBootstrapRange computes resamples lo..hi-1. Each 64-bit draw yields two
+// bootstrapRange computes resamples lo..hi-1. Each 64-bit draw yields two
 // indices by Lemire's multiply-shift on its 32-bit halves.
-func pbBootstrapRange(r []float64, win []uint8, seed uint64, lo, hi int, means []float64, winCounts []int32) {
+func bootstrapRange(r []float64, win []uint8, seed uint64, lo, hi int, means []float64, winCounts []int32) {
 	n := len(r)
 	un := uint64(n)
 	nf := float64(n)
 	for i := lo; i < hi; i++ {
-		state := pbStreamState(seed, uint64(i))
+		state := streamState(seed, uint64(i))
 		var sum float64
 		var w int32
 		j := 0
 		for ; j+1 < n; j += 2 {
-			state += pbGolden
-			z := pbMix(state)
+			state += splitMixIncrement
+			z := splitMix(state)
 			a := ((z & 0xffffffff) * un) >> 32
 			b := ((z >> 32) * un) >> 32
 			sum += r[a]
@@ -76,8 +66,8 @@ func pbBootstrapRange(r []float64, win []uint8, seed uint64, lo, hi int, means [
 			w += int32(win[a]) + int32(win[b])
 		}
 		if j < n {
-			state += pbGolden
-			z := pbMix(state)
+			state += splitMixIncrement
+			z := splitMix(state)
 			a := ((z & 0xffffffff) * un) >> 32
 			sum += r[a]
 			w += int32(win[a])

@@ -24,14 +24,15 @@ const (
 	MaxConfidenceLevel = 0.999
 )
 
-// ConfidenceOptions configures AnalyzeConfidence. Zero values select the
-// defaults.
+// ConfidenceOptions configures AnalyzeConfidence. A nil option takes its
+// default.
 type ConfidenceOptions struct {
-	// Level is the two-sided confidence level in [0.5, 0.999]; 0 means 0.95.
-	Level float64
-	// Samples is the number of bootstrap resamples in [100, 10000]; 0 means
-	// 10000.
-	Samples int
+	// Level is the two-sided confidence level in [0.5, 0.999], a fraction;
+	// nil means 0.95.
+	Level *float64
+	// Samples is the number of bootstrap resamples in [100, 10000]; nil
+	// means 10000.
+	Samples *int
 	// Seed seeds the bootstrap; the same seed and input give bit-identical
 	// results on any number of cores.
 	Seed uint64
@@ -100,18 +101,12 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
-	level, samples := opt.Level, opt.Samples
-	if level == 0 {
-		level = DefaultConfidenceLevel
-	}
-	if samples == 0 {
-		samples = DefaultBootstrapSamples
-	}
+	level, samples := orDefault(opt.Level, DefaultConfidenceLevel), orDefault(opt.Samples, DefaultBootstrapSamples)
 	if !(level >= MinConfidenceLevel && level <= MaxConfidenceLevel) {
 		return nil, invalid("confidence", "must be between %v and %v", MinConfidenceLevel, MaxConfidenceLevel)
 	}
-	if samples < MinBootstrapSamples || samples > DefaultBootstrapSamples {
-		return nil, invalid("bootstrap_samples", "must be between %d and %d", MinBootstrapSamples, DefaultBootstrapSamples)
+	if err := validateCount("bootstrap_samples", samples, MinBootstrapSamples, DefaultBootstrapSamples); err != nil {
+		return nil, err
 	}
 	n := len(r)
 	nf := float64(n)
@@ -124,7 +119,7 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 
 	means := make([]float64, samples)
 	winCounts := make([]int32, samples)
-	pbBootstrap(r, opt.Seed, means, winCounts)
+	bootstrapMeans(r, opt.Seed, means, winCounts)
 	positive := 0
 	for _, m := range means {
 		if m > 0 {
@@ -152,10 +147,10 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 		},
 		WinRate: toolkit.Float(p),
 		WinRateBootstrapCI: Interval{
-			toolkit.Float(pbHistQuantile(hist, samples, alpha/2) / nf),
-			toolkit.Float(pbHistQuantile(hist, samples, 1-alpha/2) / nf),
+			toolkit.Float(histQuantile(hist, samples, alpha/2) / nf),
+			toolkit.Float(histQuantile(hist, samples, 1-alpha/2) / nf),
 		},
-		WinRateWilsonCI:         pbWilson(wins, n, distuv.UnitNormal.Quantile(1-alpha/2)),
+		WinRateWilsonCI:         wilsonInterval(wins, n, distuv.UnitNormal.Quantile(1-alpha/2)),
 		ProbabilityEdgePositive: toolkit.Float(float64(positive) / float64(samples)),
 		Warnings:                []string{},
 		Conventions: []string{
@@ -183,9 +178,9 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 	return res, nil
 }
 
-// pbWilson returns the Wilson score interval of wins successes in n trials
+// wilsonInterval returns the Wilson score interval of wins successes in n trials
 // at normal quantile z.
-func pbWilson(wins, n int, z float64) Interval {
+func wilsonInterval(wins, n int, z float64) Interval {
 	nf := float64(n)
 	p := float64(wins) / nf
 	z2 := z * z
@@ -195,21 +190,21 @@ func pbWilson(wins, n int, z float64) Interval {
 	return Interval{toolkit.Float(math.Max(0, center-half)), toolkit.Float(math.Min(1, center+half))}
 }
 
-// pbHistQuantile returns the type-7 p-quantile of total integer samples
+// histQuantile returns the type-7 p-quantile of total integer samples
 // given as a histogram (hist[v] = how many samples equal v).
-func pbHistQuantile(hist []int, total int, p float64) float64 {
+func histQuantile(hist []int, total int, p float64) float64 {
 	h := float64(total-1) * p
 	lo := int(math.Floor(h))
-	a := pbHistOrderStat(hist, lo)
+	a := histOrderStat(hist, lo)
 	if lo+1 >= total {
 		return float64(a)
 	}
-	b := pbHistOrderStat(hist, lo+1)
+	b := histOrderStat(hist, lo+1)
 	return float64(a) + (h-float64(lo))*float64(b-a)
 }
 
-// pbHistOrderStat returns the k-th smallest (0-based) sample of a histogram.
-func pbHistOrderStat(hist []int, k int) int {
+// histOrderStat returns the k-th smallest (0-based) sample of a histogram.
+func histOrderStat(hist []int, k int) int {
 	seen := 0
 	for v, c := range hist {
 		seen += c

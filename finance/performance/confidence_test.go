@@ -7,46 +7,47 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
 )
 
-var pbPublished = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
+var publishedR = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
 
-// pbRel asserts |got - want| <= tol·max(1, |want|).
-func pbRel(t *testing.T, want, got float64, tol float64, msg ...any) {
+// assertRel asserts |got - want| <= tol·max(1, |want|).
+func assertRel(t *testing.T, want, got float64, tol float64, msg ...any) {
 	t.Helper()
 	assert.InDelta(t, want, got, tol*math.Max(1, math.Abs(want)), msg...)
 }
 
 func TestConfidenceClosedForms(t *testing.T) {
-	res, err := AnalyzeConfidence(pbPublished, ConfidenceOptions{Seed: 1, Samples: 1000})
+	res, err := AnalyzeConfidence(publishedR, ConfidenceOptions{Seed: 1, Samples: ref(1000)})
 	require.NoError(t, err)
-	n := float64(len(pbPublished))
-	mean := stat.Mean(pbPublished, nil)
-	sd := math.Sqrt(stat.Variance(pbPublished, nil))
-	pbRel(t, mean, float64(res.MeanR), 1e-12)
-	pbRel(t, sd, float64(res.StdDevR), 1e-12)
+	n := float64(len(publishedR))
+	mean := stat.Mean(publishedR, nil)
+	sd := math.Sqrt(stat.Variance(publishedR, nil))
+	assertRel(t, mean, float64(res.MeanR), 1e-12)
+	assertRel(t, sd, float64(res.StdDevR), 1e-12)
 	// t(0.975, 7) = 2.364624251592785 (tables: 2.3646)
-	pbRel(t, 2.364624251592785, float64(res.TCritical), 1e-9)
+	assertRel(t, 2.364624251592785, float64(res.TCritical), 1e-9)
 	se := sd / math.Sqrt(n)
-	pbRel(t, mean-2.364624251592785*se, float64(res.MeanRTInterval.Lower), 1e-9)
-	pbRel(t, mean+2.364624251592785*se, float64(res.MeanRTInterval.Upper), 1e-9)
-	pbRel(t, 5.0/8, float64(res.WinRate), 1e-15)
-	pbRel(t, mean/se, float64(*res.TStatistic), 1e-12)
+	assertRel(t, mean-2.364624251592785*se, float64(res.MeanRTInterval.Lower), 1e-9)
+	assertRel(t, mean+2.364624251592785*se, float64(res.MeanRTInterval.Upper), 1e-9)
+	assertRel(t, 5.0/8, float64(res.WinRate), 1e-15)
+	assertRel(t, mean/se, float64(*res.TStatistic), 1e-12)
 	// Wilson interval, written out independently.
 	p, z := 5.0/8, 1.959963984540054
 	c := (p + z*z/(2*n)) / (1 + z*z/n)
 	h := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / (1 + z*z/n)
-	pbRel(t, c-h, float64(res.WinRateWilsonCI.Lower), 1e-12)
-	pbRel(t, c+h, float64(res.WinRateWilsonCI.Upper), 1e-12)
+	assertRel(t, c-h, float64(res.WinRateWilsonCI.Lower), 1e-12)
+	assertRel(t, c+h, float64(res.WinRateWilsonCI.Upper), 1e-12)
 	assert.Len(t, res.Warnings, 1)
 }
 
 func TestConfidenceTCriticalCheckValue(t *testing.T) {
-	r := pbNormalR(3, 30, 0.2, 1)
-	res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: 100})
+	r := normalR(3, 30, 0.2, 1)
+	res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: ref(100)})
 	require.NoError(t, err)
 	assert.InDelta(t, 2.0452, float64(res.TCritical), 5e-5) // t(0.975, 29)
 	assert.Empty(t, res.Warnings)
@@ -55,11 +56,11 @@ func TestConfidenceTCriticalCheckValue(t *testing.T) {
 // TestBootstrapMatchesIndependentLoop re-implements the documented
 // resampling (stream per resample, two 32-bit indices per draw) naively.
 func TestBootstrapMatchesIndependentLoop(t *testing.T) {
-	r := pbNormalR(5, 37, 0.1, 1.2) // odd n exercises the trailing draw
+	r := normalR(5, 37, 0.1, 1.2) // odd n exercises the trailing draw
 	const samples, seed = 500, 99
 	means := make([]float64, samples)
 	wins := make([]int32, samples)
-	pbBootstrap(r, seed, means, wins)
+	bootstrapMeans(r, seed, means, wins)
 	for i := 0; i < samples; i++ {
 		mix := func(z uint64) uint64 {
 			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
@@ -87,7 +88,7 @@ func TestBootstrapMatchesIndependentLoop(t *testing.T) {
 }
 
 func TestConfidenceIdenticalAcrossGOMAXPROCS(t *testing.T) {
-	r := pbNormalR(8, 200, 0.2, 1.3)
+	r := normalR(8, 200, 0.2, 1.3)
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
 	one, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 42})
@@ -102,7 +103,7 @@ func TestConfidenceIdenticalAcrossGOMAXPROCS(t *testing.T) {
 }
 
 func TestConfidenceBootstrapSanity(t *testing.T) {
-	r := pbNormalR(11, 200, 0.2, 1.3)
+	r := normalR(11, 200, 0.2, 1.3)
 	res, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 1})
 	require.NoError(t, err)
 	// With n = 200 the percentile interval is close to the t interval.
@@ -114,7 +115,7 @@ func TestConfidenceBootstrapSanity(t *testing.T) {
 }
 
 func TestConfidenceConstantSeries(t *testing.T) {
-	res, err := AnalyzeConfidence([]float64{0.5, 0.5, 0.5}, ConfidenceOptions{Samples: 100})
+	res, err := AnalyzeConfidence([]float64{0.5, 0.5, 0.5}, ConfidenceOptions{Samples: ref(100)})
 	require.NoError(t, err)
 	assert.Nil(t, res.TStatistic)
 	assert.Nil(t, res.PValueOneSided)
@@ -135,8 +136,8 @@ func TestBootstrapCoverage(t *testing.T) {
 		wg.Go(func() {
 			b, ti := 0, 0
 			for rep := w; rep < reps; rep += workers {
-				r := pbNormalR(uint64(1000+rep), n, mu, 1)
-				res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: 1000, Seed: uint64(rep)})
+				r := normalR(uint64(1000+rep), n, mu, 1)
+				res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: ref(1000), Seed: uint64(rep)})
 				if err != nil {
 					panic(err)
 				}
@@ -163,7 +164,7 @@ func TestBootstrapCoverage(t *testing.T) {
 }
 
 func TestConfidenceBadInput(t *testing.T) {
-	big := make([]float64, toolkit.MaxValues+1)
+	big := make([]float64, limits.MaxItems+1)
 	cases := []struct {
 		name string
 		r    []float64
@@ -175,10 +176,10 @@ func TestConfidenceBadInput(t *testing.T) {
 		{"nan", []float64{1, math.NaN()}, ConfidenceOptions{}, toolkit.Invalid, "r_multiples: item 1 must be a finite"},
 		{"inf", []float64{math.Inf(1), 1}, ConfidenceOptions{}, toolkit.Invalid, "r_multiples: item 0"},
 		{"too many", big, ConfidenceOptions{}, toolkit.TooLarge, "r_multiples: at most"},
-		{"level", []float64{1, 2}, ConfidenceOptions{Level: 1.2}, toolkit.Invalid, "confidence: must be between"},
-		{"level nan", []float64{1, 2}, ConfidenceOptions{Level: math.NaN()}, toolkit.Invalid, "confidence:"},
-		{"samples high", []float64{1, 2}, ConfidenceOptions{Samples: 10001}, toolkit.Invalid, "bootstrap_samples: must be between"},
-		{"samples low", []float64{1, 2}, ConfidenceOptions{Samples: 99}, toolkit.Invalid, "bootstrap_samples:"},
+		{"level", []float64{1, 2}, ConfidenceOptions{Level: ref(1.2)}, toolkit.Invalid, "confidence: must be between"},
+		{"level nan", []float64{1, 2}, ConfidenceOptions{Level: ref(math.NaN())}, toolkit.Invalid, "confidence:"},
+		{"samples high", []float64{1, 2}, ConfidenceOptions{Samples: ref(10001)}, toolkit.Invalid, "bootstrap_samples: must be between"},
+		{"samples low", []float64{1, 2}, ConfidenceOptions{Samples: ref(99)}, toolkit.Invalid, "bootstrap_samples:"},
 	}
 	for _, c := range cases {
 		_, err := AnalyzeConfidence(c.r, c.opt)

@@ -3,6 +3,7 @@ package performance
 import (
 	"math"
 	"slices"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -18,9 +19,9 @@ const (
 
 // ConsistencyOptions configures AnalyzeConsistency.
 type ConsistencyOptions struct {
-	// WindowSize is the rolling window in trades, 2..min(n, 1000); 0 means
-	// min(10, n).
-	WindowSize int
+	// WindowSize is the rolling window in trades, 2..min(n, 1000); nil
+	// means min(10, n).
+	WindowSize *int
 	// Dates are optional trade dates parallel to the R values
 	// ("YYYY-MM-DD" or RFC 3339); nil when absent.
 	Dates []string
@@ -107,22 +108,19 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		return nil, err
 	}
 	n := len(r)
-	w := opt.WindowSize
-	if w == 0 {
-		w = min(DefaultConsistencyWindow, n)
-	}
+	w := orDefault(opt.WindowSize, min(DefaultConsistencyWindow, n))
 	if w < 2 || w > n || w > MaxConsistencyWindow {
 		return nil, invalid("window_size", "must be between 2 and min(number of r_multiples, %d) = %d, got %d",
 			MaxConsistencyWindow, min(n, MaxConsistencyWindow), w)
 	}
-	var dates []pbDate
+	var dates []time.Time
 	if opt.Dates != nil {
 		if err := validateParallel("dates", len(opt.Dates), n); err != nil {
 			return nil, err
 		}
-		dates = make([]pbDate, n)
+		dates = make([]time.Time, n)
 		for i, s := range opt.Dates {
-			d, ok := pbParseDate(s)
+			d, ok := parseTradeDate(s)
 			if !ok {
 				return nil, invalid("dates", "item %d (%q) must be YYYY-MM-DD or an RFC 3339 date-time", i, s)
 			}
@@ -135,8 +133,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	for i := range means {
 		means[i], gs[i] = meanG(r[i : i+w])
 	}
-	res.RollingExpectancy = pbRollingSummary(means)
-	res.RollingG = pbRollingSummary(gs)
+	res.RollingExpectancy = rollingSummary(means)
+	res.RollingG = rollingSummary(gs)
 	res.ExpectancyCV = ratioOrNil(float64(res.RollingExpectancy.StdDev), math.Abs(float64(res.RollingExpectancy.Mean)))
 	res.BlockCount = n / w
 	profitable := 0
@@ -150,8 +148,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		}
 	}
 	res.ProfitableBlockShare = toolkit.Float(float64(profitable) / float64(res.BlockCount))
-	res.EquityCurveR2 = pbCurveR2(r)
-	res.LongestLosingStreak, res.ExpectedLongestLosingStreak = pbLosingStreak(r)
+	res.EquityCurveR2 = curveR2(r)
+	res.LongestLosingStreak, res.ExpectedLongestLosingStreak = losingStreak(r)
 	mean := Mean(r)
 	switch share := float64(res.RollingExpectancy.PositiveShare); {
 	case share >= 0.7 && mean > 0:
@@ -162,8 +160,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		res.Verdict = ConsistencyMixed
 	}
 	if dates != nil {
-		res.Monthly = pbCalendar(r, dates, false)
-		res.Weekly = pbCalendar(r, dates, true)
+		res.Monthly = calendarSummary(r, dates, false)
+		res.Weekly = calendarSummary(r, dates, true)
 	}
 	if n < 2*w {
 		res.Warnings = append(res.Warnings, "fewer than two windows' worth of trades: the rolling figures overlap heavily")
@@ -180,8 +178,8 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	return res, nil
 }
 
-// pbRollingSummary summarises per-window values.
-func pbRollingSummary(xs []float64) RollingSummary {
+// rollingSummary summarises per-window values.
+func rollingSummary(xs []float64) RollingSummary {
 	mean, sd := meanStd(xs)
 	pos := winCount(xs)
 	return RollingSummary{
@@ -191,9 +189,9 @@ func pbRollingSummary(xs []float64) RollingSummary {
 	}
 }
 
-// pbCurveR2 returns the R² of the OLS line through (i, cumsum(r)_i), i =
+// curveR2 returns the R² of the OLS line through (i, cumsum(r)_i), i =
 // 1..n, or nil when the curve or n is degenerate.
-func pbCurveR2(r []float64) *toolkit.Float {
+func curveR2(r []float64) *toolkit.Float {
 	n := len(r)
 	cum := make([]float64, n)
 	var c, sy float64
@@ -217,9 +215,9 @@ func pbCurveR2(r []float64) *toolkit.Float {
 	return finiteOrNil(sxy * sxy / (sxx * syy))
 }
 
-// pbLosingStreak returns the longest run of R <= 0 and its Schilling
+// losingStreak returns the longest run of R <= 0 and its Schilling
 // expectation.
-func pbLosingStreak(r []float64) (int, *toolkit.Float) {
+func losingStreak(r []float64) (int, *toolkit.Float) {
 	longest, run, losses := 0, 0, 0
 	for _, x := range r {
 		if x <= 0 {
@@ -237,17 +235,12 @@ func pbLosingStreak(r []float64) (int, *toolkit.Float) {
 	return longest, finiteOrNil(math.Max(0, math.Log(float64(len(r))*(1-q))/math.Log(1/q)))
 }
 
-// pbCalendar buckets r by month or ISO week of dates.
-func pbCalendar(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
+// calendarSummary buckets r by month or ISO week of dates.
+func calendarSummary(r []float64, dates []time.Time, weekly bool) *CalendarSummary {
 	n := len(r)
 	keys := make([]int, n)
 	for i, d := range dates {
-		if weekly {
-			y, wk := pbISOWeek(d)
-			keys[i] = y*100 + wk
-		} else {
-			keys[i] = d.year*100 + d.month
-		}
+		keys[i] = periodKey(d, weekly)
 	}
 	vals := r
 	if !slices.IsSorted(keys) {
@@ -286,7 +279,7 @@ func pbCalendar(r []float64, dates []pbDate, weekly bool) *CalendarSummary {
 				wins++
 			}
 		}
-		period := pbPeriodName(keys[lo]/100, keys[lo]%100, weekly)
+		period := periodName(keys[lo], weekly)
 		cs.Periods = append(cs.Periods, PeriodBucket{
 			Period: period, Count: len(seg), WinRate: toolkit.Float(float64(wins) / float64(len(seg))),
 			Expectancy: toolkit.Float(mean), G: toolkit.Float(g), TotalR: toolkit.Float(total),

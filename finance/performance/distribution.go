@@ -80,21 +80,19 @@ type DistributionResult struct {
 // Histogram: bucketCount equal-width buckets from min(R) to max(R), edge i
 // = min + i·(max - min)/k, bucket i = [edge i, edge i+1), the last bucket
 // closed; with max = min every value is in bucket 0 and all edges equal
-// min. bucketCount 0 means 10; it must be 1..1000. Skewness and kurtosis
+// min. buckets nil means 10; it must be 1..1000. Skewness and kurtosis
 // are the bias-adjusted G1 and excess G2 (as pandas, Excel and gonum):
 // G1 = g1·√(n(n-1))/(n-2), G2 = ((n+1)g2 + 6)(n-1)/((n-2)(n-3)), with the
 // moment estimators g1 = m3/m2^1.5, g2 = m4/m2² - 3 (m_k central moments
 // dividing by n). Jarque–Bera uses g1 and g2. Quantiles are Hyndman–Fan
 // type 7. It needs at least 2 values.
-func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, error) {
+func AnalyzeDistribution(r []float64, buckets *int) (*DistributionResult, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
-	if bucketCount == 0 {
-		bucketCount = DefaultBucketCount
-	}
-	if bucketCount < 1 || bucketCount > MaxBucketCount {
-		return nil, invalid("bucket_count", "must be between 1 and %d", MaxBucketCount)
+	bucketCount := orDefault(buckets, DefaultBucketCount)
+	if err := validateCount("bucket_count", bucketCount, 1, MaxBucketCount); err != nil {
+		return nil, err
 	}
 	n := len(r)
 	nf := float64(n)
@@ -113,7 +111,7 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 	res := &DistributionResult{
 		TradeCount:  n,
 		BucketCount: bucketCount,
-		Histogram:   pbHistogram(r, s[0], s[n-1], bucketCount),
+		Histogram:   histogramBuckets(r, s[0], s[n-1], bucketCount),
 		Mean:        toolkit.Float(mean),
 		Median:      q(0.5),
 		StdDev:      toolkit.Float(sd),
@@ -169,10 +167,10 @@ func AnalyzeDistribution(r []float64, bucketCount int) (*DistributionResult, err
 	return res, nil
 }
 
-// pbHistogram buckets r into k equal-width buckets between lo and hi.
+// histogramBuckets buckets r into k equal-width buckets between lo and hi.
 // Bucket i holds lo+i·w <= x < lo+(i+1)·w as computed in float64 (the last
 // one also holds hi), so membership agrees with the reported edges.
-func pbHistogram(r []float64, lo, hi float64, k int) []HistogramBucket {
+func histogramBuckets(r []float64, lo, hi float64, k int) []HistogramBucket {
 	w := (hi - lo) / float64(k)
 	edges := make([]float64, k+1)
 	for i := range edges {

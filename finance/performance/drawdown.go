@@ -94,15 +94,17 @@ func drawdownEpisodes(points []float64) []DrawdownPeriod {
 }
 
 // Drawdown is the result of AnalyzeDrawdown. Fields ending in _pct are
-// percents (12.5 = 12.5 %); time_in_drawdown is a fraction (0–1).
+// percent points (12.5 = 12.5 %); current_drawdown, avg_drawdown and
+// time_in_drawdown are fractions (0.125 = 12.5 %); *_usd fields are in
+// equity units.
 type Drawdown struct {
 	MaxDrawdownPct toolkit.Float `json:"max_drawdown_pct"` // deepest (peak − E)/peak × 100
 	// MaxDrawdownUSD is the largest peak − E in equity units; on a growing
 	// account it may come from a different episode than max_drawdown_pct.
 	MaxDrawdownUSD     toolkit.Float `json:"max_drawdown_usd"`
-	CurrentDrawdown    toolkit.Float `json:"current_drawdown"`     // percent below the running peak at the last point
+	CurrentDrawdown    toolkit.Float `json:"current_drawdown"`     // (peak − last equity)/peak, a fraction
 	CurrentDrawdownUSD toolkit.Float `json:"current_drawdown_usd"` // peak − last equity
-	AvgDrawdown        toolkit.Float `json:"avg_drawdown"`         // mean depth_pct of the episodes (0 without any)
+	AvgDrawdown        toolkit.Float `json:"avg_drawdown"`         // mean depth of the episodes, a fraction (0 without any)
 	DrawdownCount      int           `json:"drawdown_count"`       // episodes, including an open one
 	LongestDuration    int           `json:"longest_duration"`     // longest episode in trades (peak to recovery or to the end)
 	// TimeInDrawdown is the fraction of points 1..n below the running peak.
@@ -111,7 +113,8 @@ type Drawdown struct {
 	// drawdown. net_profit defaults to last equity − starting equity.
 	RecoveryFactor *toolkit.Float `json:"recovery_factor"`
 	NetProfit      toolkit.Float  `json:"net_profit"`
-	// UlcerIndex = sqrt(mean over points 1..n of drawdown_pct²) (Martin 1987), in percent.
+	// UlcerIndex = sqrt(mean over points 1..n of drawdown_pct²) (Martin
+	// 1987), in percent points as Martin defines it.
 	UlcerIndex toolkit.Float `json:"ulcer_index"`
 	// RecoveryTrades is the number of trades from the valley of the
 	// deepest episode (by percent; the first on ties) to its recovery;
@@ -127,30 +130,42 @@ type Drawdown struct {
 // (> 0). netProfit, when not nil, replaces last − start in the recovery
 // factor.
 func AnalyzeDrawdown(equity []float64, startingEquity float64, netProfit *float64) (Drawdown, error) {
-	if err := ValidateSeries("equity_values", equity, 1); err != nil {
+	points, err := curvePoints(equity, startingEquity)
+	if err != nil {
 		return Drawdown{}, err
-	}
-	if err := validatePositive("starting_equity", startingEquity); err != nil {
-		return Drawdown{}, err
-	}
-	for i, e := range equity {
-		if e < 0 {
-			return Drawdown{}, invalid("equity_values", "item %d must be >= 0, got %v", i, e)
-		}
 	}
 	if netProfit != nil && (math.IsNaN(*netProfit) || math.IsInf(*netProfit, 0)) {
 		return Drawdown{}, invalid("net_profit", "must be a finite number")
 	}
-	points := make([]float64, len(equity)+1)
-	points[0] = startingEquity
-	copy(points[1:], equity)
 	return drawdownOfPoints(points, netProfit), nil
 }
 
+// curvePoints validates an equity curve given as equity_values (at least
+// 1 value, each >= 0) and starting_equity (> 0) and returns its points
+// 0..n, starting equity first.
+func curvePoints(equity []float64, startingEquity float64) ([]float64, error) {
+	if err := ValidateSeries("equity_values", equity, 1); err != nil {
+		return nil, err
+	}
+	if err := validatePositive("starting_equity", startingEquity); err != nil {
+		return nil, err
+	}
+	for i, e := range equity {
+		if e < 0 {
+			return nil, invalid("equity_values", "item %d must be >= 0, got %v", i, e)
+		}
+	}
+	points := make([]float64, len(equity)+1)
+	points[0] = startingEquity
+	copy(points[1:], equity)
+	return points, nil
+}
+
 // AnalyzeDrawdownR builds the compounded equity curve of r (see
-// EquityFromR) and analyses it like AnalyzeDrawdown.
-func AnalyzeDrawdownR(r []float64, startingEquity, riskPerTrade float64, netProfit *float64) (Drawdown, error) {
-	points, err := equityPoints(r, startingEquity, riskPerTrade)
+// EquityFromR) at riskPerTrade per 1R (a fraction; nil = default 0.01) and
+// analyses it like AnalyzeDrawdown.
+func AnalyzeDrawdownR(r []float64, startingEquity float64, riskPerTrade, netProfit *float64) (Drawdown, error) {
+	points, err := equityPoints(r, startingEquity, orDefault(riskPerTrade, DefaultRiskPerTrade))
 	if err != nil {
 		return Drawdown{}, err
 	}
@@ -179,7 +194,7 @@ func drawdownOfPoints(points []float64, netProfit *float64) Drawdown {
 	}
 	out.MaxDrawdownPct, out.MaxDrawdownUSD = toolkit.Float(maxPct), toolkit.Float(maxUSD)
 	out.CurrentDrawdownUSD = toolkit.Float(peak - points[n])
-	out.CurrentDrawdown = toolkit.Float((peak - points[n]) / peak * 100)
+	out.CurrentDrawdown = toolkit.Float((peak - points[n]) / peak)
 	out.TimeInDrawdown = toolkit.Float(float64(under) / float64(n))
 	out.UlcerIndex = toolkit.Float(math.Sqrt(sumSq / float64(n)))
 	np := points[n] - points[0]
@@ -202,7 +217,7 @@ func drawdownOfPoints(points []float64, netProfit *float64) Drawdown {
 		}
 	}
 	if out.DrawdownCount > 0 {
-		out.AvgDrawdown = toolkit.Float(sumDepth / float64(out.DrawdownCount))
+		out.AvgDrawdown = toolkit.Float(sumDepth / float64(out.DrawdownCount) / 100) // depth_pct is in percent points
 		out.RecoveryTrades = out.DrawdownPeriods[deepest].RecoveryTrades
 	}
 	return out

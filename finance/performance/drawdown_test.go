@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,9 +17,9 @@ func TestDrawdownHandCase(t *testing.T) {
 	require.NoError(t, err)
 	relEq(t, 20, float64(got.MaxDrawdownPct))   // 121 → 96.8
 	relEq(t, 24.2, float64(got.MaxDrawdownUSD)) // 121 − 96.8
-	relEq(t, (121-108.9)/121*100, float64(got.CurrentDrawdown))
+	relEq(t, (121-108.9)/121, float64(got.CurrentDrawdown))
 	assert.Equal(t, 2, got.DrawdownCount)
-	relEq(t, (10+20)/2.0, float64(got.AvgDrawdown))
+	relEq(t, (0.10+0.20)/2, float64(got.AvgDrawdown))
 	assert.Equal(t, 2, got.LongestDuration) // 1→3 recovered, 3→5 open
 	relEq(t, 3.0/5, float64(got.TimeInDrawdown))
 	relEq(t, 8.9/24.2, float64(*got.RecoveryFactor))
@@ -78,7 +79,7 @@ func TestDrawdownAgainstReference(t *testing.T) {
 	relEq(t, maxPct*100, float64(got.MaxDrawdownPct))
 	relEq(t, maxUSD, float64(got.MaxDrawdownUSD))
 	relEq(t, math.Sqrt(ss/500)*100, float64(got.UlcerIndex))
-	viaR, err := AnalyzeDrawdownR(r, 25000, 0.02, nil)
+	viaR, err := AnalyzeDrawdownR(r, 25000, ref(0.02), nil)
 	require.NoError(t, err)
 	assert.Equal(t, got, viaR)
 }
@@ -110,13 +111,13 @@ func TestDrawdownBadInput(t *testing.T) {
 		{"zero start", func() error { _, err := AnalyzeDrawdown([]float64{1}, 0, nil); return err }, "starting_equity", toolkit.Invalid},
 		{"inf", func() error { _, err := AnalyzeDrawdown([]float64{math.Inf(1)}, 1, nil); return err }, "equity_values: item 0 must be a finite", toolkit.Invalid},
 		{"nan net profit", func() error { np := math.NaN(); _, err := AnalyzeDrawdown([]float64{1}, 1, &np); return err }, "net_profit", toolkit.Invalid},
-		{"risk", func() error { _, err := AnalyzeDrawdownR([]float64{1}, 1, 0, nil); return err }, "risk_per_trade", toolkit.Invalid},
-		{"too large", func() error { _, err := AnalyzeDrawdown(make([]float64, toolkit.MaxValues+1), 1, nil); return err }, "equity_values: at most", toolkit.TooLarge},
+		{"risk", func() error { _, err := AnalyzeDrawdownR([]float64{1}, 1, ref(0.0), nil); return err }, "risk_per_trade", toolkit.Invalid},
+		{"too large", func() error { _, err := AnalyzeDrawdown(make([]float64, limits.MaxItems+1), 1, nil); return err }, "equity_values: at most", toolkit.TooLarge},
 		{"peak-valley start", func() error { _, err := DetectPeakValley([]float64{1}, -1); return err }, "starting_equity", toolkit.Invalid},
 		{"peak-valley empty", func() error { _, err := DetectPeakValley(nil, 1); return err }, "equity_values: needs at least 1", toolkit.Invalid},
-		{"recovery empty", func() error { _, err := AnalyzeRecovery(nil, 0, 0); return err }, "r_multiples: needs at least 1", toolkit.Invalid},
-		{"recovery equity", func() error { _, err := AnalyzeRecovery([]float64{1}, -5, 0); return err }, "initial_equity: must be", toolkit.Invalid},
-		{"curve trades per year", func() error { _, err := CalculateEquityCurve([]float64{1}, 1, 0, -1); return err }, "trades_per_year", toolkit.Invalid},
+		{"recovery empty", func() error { _, err := AnalyzeRecovery(nil, nil, nil); return err }, "r_multiples: needs at least 1", toolkit.Invalid},
+		{"recovery equity", func() error { _, err := AnalyzeRecovery([]float64{1}, ref(-5.0), nil); return err }, "initial_equity: must be", toolkit.Invalid},
+		{"curve trades per year", func() error { _, err := CalculateEquityCurve([]float64{1}, ref(1.0), nil, ref(-1.0)); return err }, "trades_per_year", toolkit.Invalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -164,7 +165,7 @@ func TestPeakValleyStates(t *testing.T) {
 func TestRecovery(t *testing.T) {
 	// at 10 % risk: 100000 → 110000 → 99000 → 89100 → 98010 → 107811 → 118592.1
 	r := []float64{1, -1, -1, 1, 1, 1, -0.5}
-	got, err := AnalyzeRecovery(r, 100000, 0.1)
+	got, err := AnalyzeRecovery(r, ref(100000.0), ref(0.1))
 	require.NoError(t, err)
 	require.Len(t, got.Drawdowns, 2)
 	assert.Equal(t, 1, got.RecoveredCount)
@@ -175,7 +176,7 @@ func TestRecovery(t *testing.T) {
 	assert.True(t, got.CurrentlyInDrawdown)
 	relEq(t, (1/0.95-1)*100, float64(*got.CurrentGainToRecoverPct))
 	relEq(t, 19.0, float64(got.MaxDrawdownPct))
-	def, err := AnalyzeRecovery(r, 0, 0)
+	def, err := AnalyzeRecovery(r, nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, toolkit.Float(100000), def.InitialEquity)
 	assert.Equal(t, toolkit.Float(0.01), def.RiskPerTrade)
@@ -183,7 +184,7 @@ func TestRecovery(t *testing.T) {
 
 func TestEquityCurve(t *testing.T) {
 	r := benchR(300)
-	got, err := CalculateEquityCurve(r, 50000, 0.02, 250)
+	got, err := CalculateEquityCurve(r, ref(50000.0), ref(0.02), ref(250.0))
 	require.NoError(t, err)
 	e, peak, mdd, sum := 50000.0, 50000.0, 0.0, 0.0
 	for i, x := range r {
@@ -198,7 +199,7 @@ func TestEquityCurve(t *testing.T) {
 	relEq(t, e/50000-1, float64(got.TotalReturn))
 	relEq(t, mdd*100, float64(got.MaxDrawdownPct))
 	relEq(t, math.Pow(e/50000, 250.0/300)-1, float64(*got.CAGR))
-	noCAGR, err := CalculateEquityCurve(r, 50000, 0, 0)
+	noCAGR, err := CalculateEquityCurve(r, ref(50000.0), nil, nil)
 	require.NoError(t, err)
 	assert.Nil(t, noCAGR.CAGR)
 	assert.Equal(t, toolkit.Float(0.01), noCAGR.RiskPerTrade)

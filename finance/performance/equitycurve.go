@@ -30,30 +30,34 @@ type EquityCurve struct {
 }
 
 // CalculateEquityCurve builds the compounded equity curve of r (at least 1
-// trade) from startingEquity (> 0) at riskPerTrade per 1R (0 = default
-// 0.01). tradesPerYear > 0 adds a CAGR; 0 leaves it null.
-func CalculateEquityCurve(r []float64, startingEquity, riskPerTrade, tradesPerYear float64) (EquityCurve, error) {
+// trade) from startingEquity (> 0; nil = default 100000) at riskPerTrade
+// per 1R (a fraction; nil = default 0.01). tradesPerYear (> 0) adds a CAGR;
+// nil leaves it null.
+func CalculateEquityCurve(r []float64, startingEquity, riskPerTrade, tradesPerYear *float64) (EquityCurve, error) {
+	start := orDefault(startingEquity, DefaultInitialEquity)
 	risk := orDefault(riskPerTrade, DefaultRiskPerTrade)
-	points, err := equityPoints(r, startingEquity, risk)
+	points, err := equityPoints(r, start, risk)
 	if err != nil {
 		return EquityCurve{}, err
 	}
-	if math.IsNaN(tradesPerYear) || math.IsInf(tradesPerYear, 0) || tradesPerYear < 0 {
-		return EquityCurve{}, invalid("trades_per_year", "must be a finite number > 0 when given, got %v", tradesPerYear)
+	if tradesPerYear != nil {
+		if err := validatePositive("trades_per_year", *tradesPerYear); err != nil {
+			return EquityCurve{}, err
+		}
 	}
 	n := len(r)
 	final := points[n]
 	out := EquityCurve{
-		StartingEquity: toolkit.Float(startingEquity),
+		StartingEquity: toolkit.Float(start),
 		FinalEquity:    toolkit.Float(final),
-		TotalReturn:    toolkit.Float(final/startingEquity - 1),
-		TotalReturnPct: toolkit.Float((final/startingEquity - 1) * 100),
+		TotalReturn:    toolkit.Float(final/start - 1),
+		TotalReturnPct: toolkit.Float((final/start - 1) * 100),
 		RiskPerTrade:   toolkit.Float(risk),
 		TradeCount:     n,
 		EquityCurve:    toolkit.Floats(points),
 	}
 	cum := make([]float64, n+1)
-	peak := startingEquity
+	peak := start
 	var maxPct, maxUSD, s float64
 	for i, x := range r {
 		s += x
@@ -65,8 +69,8 @@ func CalculateEquityCurve(r []float64, startingEquity, riskPerTrade, tradesPerYe
 	}
 	out.CumulativeR, out.TotalR = toolkit.Floats(cum), toolkit.Float(s)
 	out.MaxDrawdownPct, out.MaxDrawdownUSD, out.PeakEquity = toolkit.Float(maxPct), toolkit.Float(maxUSD), toolkit.Float(peak)
-	if tradesPerYear > 0 {
-		out.CAGR = ptr(math.Pow(final/startingEquity, tradesPerYear/float64(n)) - 1)
+	if tradesPerYear != nil {
+		out.CAGR = ptr(math.Pow(final/start, *tradesPerYear/float64(n)) - 1)
 	}
 	return out, nil
 }

@@ -116,8 +116,8 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 	scratch := make([]float64, n)
 	var mae, mfe []float64
 	if in.MAE != nil {
-		mae = pbAbs(in.MAE)
-		res.MAE = pbExcursionStats(mae, r, scratch)
+		mae = absValues(in.MAE)
+		res.MAE = excursionStats(mae, r, scratch)
 		breach := 0
 		for _, v := range mae {
 			if v > 1 {
@@ -127,12 +127,12 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 		res.StopBreachShare = finiteOrNil(float64(breach) / float64(n))
 	}
 	if in.MFE != nil {
-		mfe = pbAbs(in.MFE)
-		res.MFE = pbExcursionStats(mfe, r, scratch)
-		pbCapture(res, r, mfe)
+		mfe = absValues(in.MFE)
+		res.MFE = excursionStats(mfe, r, scratch)
+		fillCapture(res, r, mfe)
 	}
 	if in.HoldTimesHours != nil {
-		res.HoldTimeHours = pbExcursionStats(in.HoldTimesHours, r, scratch)
+		res.HoldTimeHours = excursionStats(in.HoldTimesHours, r, scratch)
 	}
 	if mae != nil && mfe != nil {
 		res.EdgeRatio = ratioOrNil(float64(res.MFE.Mean), float64(res.MAE.Mean))
@@ -143,8 +143,8 @@ func AnalyzeExecutionQuality(in ExecutionInput) (*ExecutionQualityResult, error)
 	return res, nil
 }
 
-// pbCapture fills the MFE-based efficiency figures.
-func pbCapture(res *ExecutionQualityResult, r, mfe []float64) {
+// fillCapture fills the MFE-based efficiency figures.
+func fillCapture(res *ExecutionQualityResult, r, mfe []float64) {
 	var sumR, sumMFE, winR, winMFE, exitEff, giveBack float64
 	effN, winN := 0, 0
 	for i, x := range r {
@@ -167,8 +167,8 @@ func pbCapture(res *ExecutionQualityResult, r, mfe []float64) {
 	res.AverageGiveBackR = ratioOrNil(giveBack, float64(winN))
 }
 
-// pbAbs returns |x| element-wise in a new slice.
-func pbAbs(xs []float64) []float64 {
+// absValues returns |x| element-wise in a new slice.
+func absValues(xs []float64) []float64 {
 	out := make([]float64, len(xs))
 	for i, x := range xs {
 		out[i] = math.Abs(x)
@@ -176,9 +176,9 @@ func pbAbs(xs []float64) []float64 {
 	return out
 }
 
-// pbExcursionStats summarises xs, split by the sign of the parallel r.
+// excursionStats summarises xs, split by the sign of the parallel r.
 // scratch must have len(xs) items; it is overwritten.
-func pbExcursionStats(xs, r, scratch []float64) *ExcursionStats {
+func excursionStats(xs, r, scratch []float64) *ExcursionStats {
 	var sum, mx, winSum, lossSum float64
 	winN, lossN := 0, 0
 	mx = xs[0]

@@ -18,27 +18,27 @@ func TestExecutionQualityClosedForms(t *testing.T) {
 	require.NoError(t, err)
 	meanMAE := (0.2 + 1.0 + 0.4 + 0.3 + 1.3) / 5
 	meanMFE := (2.0 + 0.3 + 2.5 + 0.5 + 0) / 5
-	pbRel(t, meanMFE/meanMAE, float64(*res.EdgeRatio), 1e-12)
-	pbRel(t, (1.5-1+2.3+0-1.2)/(2.0+0.3+2.5+0.5+0), float64(*res.CaptureEfficiency), 1e-12)
-	pbRel(t, (1.5+2.3)/(2.0+2.5), float64(*res.WinnerCaptureEfficiency), 1e-12)
-	pbRel(t, (1.5/2.0+(-1.0/0.3)+2.3/2.5+0/0.5)/4, float64(*res.AverageExitEfficiency), 1e-12)
-	pbRel(t, ((2.0-1.5)+(2.5-2.3))/2, float64(*res.AverageGiveBackR), 1e-12)
-	pbRel(t, 1.0/5, float64(*res.StopBreachShare), 1e-15) // only 1.3 > 1
-	pbRel(t, 1.0/5, float64(res.LossBeyondOneRShare), 1e-15)
-	pbRel(t, meanMAE, float64(res.MAE.Mean), 1e-12)
+	assertRel(t, meanMFE/meanMAE, float64(*res.EdgeRatio), 1e-12)
+	assertRel(t, (1.5-1+2.3+0-1.2)/(2.0+0.3+2.5+0.5+0), float64(*res.CaptureEfficiency), 1e-12)
+	assertRel(t, (1.5+2.3)/(2.0+2.5), float64(*res.WinnerCaptureEfficiency), 1e-12)
+	assertRel(t, (1.5/2.0+(-1.0/0.3)+2.3/2.5+0/0.5)/4, float64(*res.AverageExitEfficiency), 1e-12)
+	assertRel(t, ((2.0-1.5)+(2.5-2.3))/2, float64(*res.AverageGiveBackR), 1e-12)
+	assertRel(t, 1.0/5, float64(*res.StopBreachShare), 1e-15) // only 1.3 > 1
+	assertRel(t, 1.0/5, float64(res.LossBeyondOneRShare), 1e-15)
+	assertRel(t, meanMAE, float64(res.MAE.Mean), 1e-12)
 	assert.Equal(t, toolkit.Float(0.4), res.MAE.Median)
-	pbRel(t, pbType7([]float64{0.2, 1.0, 0.4, 0.3, 1.3}, 0.9), float64(res.MAE.P90), 1e-12)
+	assertRel(t, type7Quantile([]float64{0.2, 1.0, 0.4, 0.3, 1.3}, 0.9), float64(res.MAE.P90), 1e-12)
 	assert.Equal(t, toolkit.Float(1.3), res.MAE.Max)
-	pbRel(t, (0.2+0.4)/2, float64(*res.MAE.WinnersMean), 1e-12)
-	pbRel(t, (1.0+1.3)/2, float64(*res.MAE.LosersMean), 1e-12)
-	pbRel(t, 4, float64(res.HoldTimeHours.Mean), 1e-12)
+	assertRel(t, (0.2+0.4)/2, float64(*res.MAE.WinnersMean), 1e-12)
+	assertRel(t, (1.0+1.3)/2, float64(*res.MAE.LosersMean), 1e-12)
+	assertRel(t, 4, float64(res.HoldTimeHours.Mean), 1e-12)
 	assert.Equal(t, toolkit.Float(3), res.HoldTimeHours.Median)
 	assert.Empty(t, res.Warnings)
 }
 
 func TestSelectQuantileMatchesSort(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 10, 101, 1000} {
-		x := pbNormalR(uint64(n), n, 0, 1)
+		x := normalR(uint64(n), n, 0, 1)
 		for i := 0; i < n; i += 3 {
 			x[i] = math.Round(x[i]) // ties
 		}
@@ -56,7 +56,7 @@ func TestExecutionQualityWithoutExcursions(t *testing.T) {
 	assert.Nil(t, res.CaptureEfficiency)
 	assert.Nil(t, res.MAE)
 	assert.Nil(t, res.HoldTimeHours)
-	pbRel(t, 1.0/3, float64(res.LossBeyondOneRShare), 1e-15)
+	assertRel(t, 1.0/3, float64(res.LossBeyondOneRShare), 1e-15)
 	assert.NotEmpty(t, res.Warnings)
 }
 

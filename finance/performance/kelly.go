@@ -10,14 +10,14 @@ import (
 // that counts as ruin in the Kelly risk-of-ruin figure.
 const DefaultRuinDrawdown = 0.5
 
-// KellyOptions tunes CalculateKelly. Zero fields take their defaults.
+// KellyOptions tunes CalculateKelly. A nil option takes its default.
 type KellyOptions struct {
 	// RiskPerTrade is the caller's fraction of equity risked per 1R, at
 	// which risk_of_ruin is evaluated (default 0.01).
-	RiskPerTrade float64
+	RiskPerTrade *float64
 	// RuinDrawdown is the loss from the starting equity that counts as
 	// ruin, as a fraction in (0, 1) (default 0.5: losing half).
-	RuinDrawdown float64
+	RuinDrawdown *float64
 }
 
 // Kelly is the result of CalculateKelly. Fractions are of equity risked per

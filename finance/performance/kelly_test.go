@@ -108,8 +108,8 @@ func TestKellyErrors(t *testing.T) {
 		{"no losses", []float64{1, 2, 0}, KellyOptions{}, "r_multiples: no finite Kelly"},
 		{"too few", []float64{1}, KellyOptions{}, "r_multiples: needs at least 2"},
 		{"NaN", []float64{1, math.NaN()}, KellyOptions{}, "r_multiples: item 1 must be a finite"},
-		{"risk past bound", []float64{5, -4}, KellyOptions{RiskPerTrade: 0.3}, "risk_per_trade: must be below the ruin bound"},
-		{"risk >= 1", []float64{2, -1}, KellyOptions{RiskPerTrade: 1}, "risk_per_trade: must be a fraction"},
+		{"risk past bound", []float64{5, -4}, KellyOptions{RiskPerTrade: ref(0.3)}, "risk_per_trade: must be below the ruin bound"},
+		{"risk >= 1", []float64{2, -1}, KellyOptions{RiskPerTrade: ref(1.0)}, "risk_per_trade: must be a fraction"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

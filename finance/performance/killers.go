@@ -44,11 +44,11 @@ type VarianceKillers struct {
 	VarianceShareTop5Pct toolkit.Float `json:"variance_share_top_5pct"`
 }
 
-// KillerOptions tunes FindVarianceKillers. Zero fields take defaults.
+// KillerOptions tunes FindVarianceKillers. A nil option takes its default.
 type KillerOptions struct {
 	TradeIDs []string // optional, parallel to r
 	Symbols  []string // optional, parallel to r
-	TopN     int      // default 10, 1..1000
+	TopN     *int     // default 10, 1..1000
 }
 
 // FindVarianceKillers ranks the trades of r (at least 2) by how much
@@ -62,24 +62,23 @@ func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error
 		return VarianceKillers{}, err
 	}
 	n := len(r)
-	if opt.TradeIDs != nil && len(opt.TradeIDs) != n {
-		return VarianceKillers{}, invalid("trade_ids", "must have the same length as r_multiples (%d), got %d", n, len(opt.TradeIDs))
+	for _, labels := range []struct {
+		field string
+		items []string
+	}{{"trade_ids", opt.TradeIDs}, {"symbols", opt.Symbols}} {
+		if labels.items == nil {
+			continue
+		}
+		if err := validateParallel(labels.field, len(labels.items), n); err != nil {
+			return VarianceKillers{}, err
+		}
+		if err := nonEmptyStrings(labels.field, labels.items); err != nil {
+			return VarianceKillers{}, err
+		}
 	}
-	if opt.Symbols != nil && len(opt.Symbols) != n {
-		return VarianceKillers{}, invalid("symbols", "must have the same length as r_multiples (%d), got %d", n, len(opt.Symbols))
-	}
-	if err := nonEmptyStrings("trade_ids", opt.TradeIDs); err != nil {
+	top := orDefault(opt.TopN, DefaultKillerCount)
+	if err := validateCount("top_n", top, 1, MaxKillerCount); err != nil {
 		return VarianceKillers{}, err
-	}
-	if err := nonEmptyStrings("symbols", opt.Symbols); err != nil {
-		return VarianceKillers{}, err
-	}
-	top := opt.TopN
-	if top == 0 {
-		top = DefaultKillerCount
-	}
-	if top < 1 || top > MaxKillerCount {
-		return VarianceKillers{}, invalid("top_n", "must be between 1 and %d, got %d", MaxKillerCount, top)
 	}
 	mean, m2 := meanM2(r)
 	fn := float64(n)

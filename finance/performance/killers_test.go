@@ -15,7 +15,7 @@ import (
 func TestVarianceKillersLeaveOneOut(t *testing.T) {
 	r := benchR(120)
 	r[17], r[60] = -4, 6 // an outsized loss and an outsized win
-	got, err := FindVarianceKillers(r, KillerOptions{TopN: 1000})
+	got, err := FindVarianceKillers(r, KillerOptions{TopN: ref(1000)})
 	require.NoError(t, err)
 	g := G(r)
 	scale := PopVariance(r)
@@ -46,7 +46,7 @@ func TestVarianceKillersOptions(t *testing.T) {
 	r := []float64{1, -3, 1, -3, 0.5}
 	ids := []string{"a", "b", "c", "d", "e"}
 	syms := []string{"X", "Y", "X", "Y", "Z"}
-	got, err := FindVarianceKillers(r, KillerOptions{TradeIDs: ids, Symbols: syms, TopN: 1})
+	got, err := FindVarianceKillers(r, KillerOptions{TradeIDs: ids, Symbols: syms, TopN: ref(1)})
 	require.NoError(t, err)
 	require.Len(t, got.Killers, 1)
 	k := got.Killers[0]
@@ -77,7 +77,7 @@ func TestVarianceKillersBadInput(t *testing.T) {
 		{KillerOptions{Symbols: []string{"a", "b", "c"}}, []float64{1, 2}, "symbols: must have the same length"},
 		{KillerOptions{Symbols: []string{"a", ""}}, []float64{1, 2}, "symbols: item 1 must not be empty"},
 		{KillerOptions{TradeIDs: []string{"", "b"}}, []float64{1, 2}, "trade_ids: item 0 must not be empty"},
-		{KillerOptions{TopN: 1001}, []float64{1, 2}, "top_n: must be between 1 and 1000"},
+		{KillerOptions{TopN: ref(1001)}, []float64{1, 2}, "top_n: must be between 1 and 1000"},
 	}
 	for _, c := range cases {
 		_, err := FindVarianceKillers(c.r, c.opt)

@@ -21,12 +21,13 @@ const (
 	MaxSeed = 1<<53 - 1
 )
 
-// MonteCarloOptions configures RunMonteCarlo. Zero fields take defaults.
+// MonteCarloOptions configures RunMonteCarlo. A nil option takes its
+// default.
 type MonteCarloOptions struct {
-	StartingEquity      float64 // required, > 0
-	NumSimulations      int     // default 1000, 1..10000
-	TradesPerSimulation int     // default 100, 1..1000
-	RiskPerTrade        float64 // fraction of equity per 1R, default 0.01, 0 < f < 1
+	StartingEquity      float64  // required, > 0
+	NumSimulations      *int     // default 1000, 1..10000
+	TradesPerSimulation *int     // default 100, 1..1000
+	RiskPerTrade        *float64 // fraction of equity per 1R, default 0.01, 0 < f < 1
 	// Seed makes the run reproducible; when nil SeedSource picks one and
 	// the result echoes it.
 	Seed *uint64
@@ -91,19 +92,13 @@ func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
 	if err := validatePositive("starting_equity", opt.StartingEquity); err != nil {
 		return MonteCarlo{}, err
 	}
-	sims := opt.NumSimulations
-	if sims == 0 {
-		sims = DefaultSimulations
+	sims := orDefault(opt.NumSimulations, DefaultSimulations)
+	if err := validateCount("num_simulations", sims, 1, MaxSimulations); err != nil {
+		return MonteCarlo{}, err
 	}
-	if sims < 1 || sims > MaxSimulations {
-		return MonteCarlo{}, invalid("num_simulations", "must be between 1 and %d, got %d", MaxSimulations, sims)
-	}
-	trades := opt.TradesPerSimulation
-	if trades == 0 {
-		trades = DefaultTradesPerSimulation
-	}
-	if trades < 1 || trades > MaxTradesPerSimulation {
-		return MonteCarlo{}, invalid("trades_per_simulation", "must be between 1 and %d, got %d", MaxTradesPerSimulation, trades)
+	trades := orDefault(opt.TradesPerSimulation, DefaultTradesPerSimulation)
+	if err := validateCount("trades_per_simulation", trades, 1, MaxTradesPerSimulation); err != nil {
+		return MonteCarlo{}, err
 	}
 	risk := orDefault(opt.RiskPerTrade, DefaultRiskPerTrade)
 	if err := validateRiskFraction("risk_per_trade", risk); err != nil {
@@ -184,10 +179,10 @@ func simulateRange(steps []mcStep, seed uint64, trades, lo, hi int, finalLog, ma
 		sa, sb := streamSeed(seed, uint64(i)), streamSeed(seed, uint64(i+1))
 		var la, pa, da, ra, lb, pb, db, rb float64
 		for range trades {
-			sa += golden
-			sb += golden
-			ja, _ := bits.Mul64(mixState(sa), n)
-			jb, _ := bits.Mul64(mixState(sb), n)
+			sa += splitMixIncrement
+			sb += splitMixIncrement
+			ja, _ := bits.Mul64(splitMix(sa), n)
+			jb, _ := bits.Mul64(splitMix(sb), n)
 			a, b := steps[ja], steps[jb]
 			la += a.lg
 			lb += b.lg
@@ -205,8 +200,8 @@ func simulateRange(steps []mcStep, seed uint64, trades, lo, hi int, finalLog, ma
 		s := streamSeed(seed, uint64(i))
 		var l, p, d, rs float64
 		for range trades {
-			s += golden
-			j, _ := bits.Mul64(mixState(s), n)
+			s += splitMixIncrement
+			j, _ := bits.Mul64(splitMix(s), n)
 			st := steps[j]
 			l += st.lg
 			rs += st.r
@@ -217,16 +212,6 @@ func simulateRange(steps []mcStep, seed uint64, trades, lo, hi int, finalLog, ma
 	}
 }
 
-// golden is the splitmix64 increment (2^64/φ, odd).
-const golden = 0x9e3779b97f4a7c15
-
-// mixState is the splitmix64 output function applied to an advanced state.
-func mixState(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // streamSeed derives the splitmix64 state of simulation i from the seed:
 // two rounds of the splitmix64 finaliser over seed and index, so that
 // neighbouring seeds and indexes start far apart in the sequence.
@@ -235,7 +220,7 @@ func streamSeed(seed, i uint64) uint64 {
 }
 
 // mix64 is the splitmix64 output function (Stafford variant 13).
-func mix64(z uint64) uint64 { return mixState(z + golden) }
+func mix64(z uint64) uint64 { return splitMix(z + splitMixIncrement) }
 
 // summarizeMonteCarlo turns per-path results into the published figures.
 func summarizeMonteCarlo(start, risk float64, seed uint64, trades int, finalLog, maxDD, finalR []float64) MonteCarlo {

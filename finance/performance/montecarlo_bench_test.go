@@ -24,7 +24,7 @@ func benchR(n int) []float64 {
 func BenchmarkMonteCarlo10kx100(b *testing.B) {
 	r := benchR(200)
 	seed := uint64(7)
-	opt := MonteCarloOptions{StartingEquity: 100000, NumSimulations: 10000, TradesPerSimulation: 100, Seed: &seed}
+	opt := MonteCarloOptions{StartingEquity: 100000, NumSimulations: ref(10000), TradesPerSimulation: ref(100), Seed: &seed}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := RunMonteCarlo(r, opt); err != nil {

@@ -2,9 +2,12 @@ package performance
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -12,7 +15,7 @@ import (
 func TestMonteCarloSameSeedBitIdentical(t *testing.T) {
 	r := benchR(50)
 	seed := uint64(12345)
-	base := MonteCarloOptions{StartingEquity: 100000, NumSimulations: 3001, TradesPerSimulation: 57, Seed: &seed}
+	base := MonteCarloOptions{StartingEquity: 100000, NumSimulations: ref(3001), TradesPerSimulation: ref(57), Seed: &seed}
 	var results []MonteCarlo
 	for _, w := range []int{1, 2, 3, 7} {
 		opt := base
@@ -42,7 +45,7 @@ func TestMonteCarloMeanFinalR(t *testing.T) {
 	const trades = 100
 	want := trades * Mean(r)
 	z := func(seed uint64, sims int) float64 {
-		res, err := RunMonteCarlo(r, MonteCarloOptions{StartingEquity: 1000, NumSimulations: sims, TradesPerSimulation: trades, Seed: &seed})
+		res, err := RunMonteCarlo(r, MonteCarloOptions{StartingEquity: 1000, NumSimulations: ref(sims), TradesPerSimulation: ref(trades), Seed: &seed})
 		require.NoError(t, err)
 		return (float64(res.MeanFinalR) - want) / math.Sqrt(trades*PopVariance(r)/float64(sims))
 	}
@@ -65,7 +68,7 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 	r := []float64{2, -1, 0.5, -0.5, 3, -1.2}
 	seed := uint64(99)
 	const sims, trades, risk, start = 501, 40, 0.05, 10000.0
-	res, err := RunMonteCarlo(r, MonteCarloOptions{StartingEquity: start, NumSimulations: sims, TradesPerSimulation: trades, RiskPerTrade: risk, Seed: &seed})
+	res, err := RunMonteCarlo(r, MonteCarloOptions{StartingEquity: start, NumSimulations: ref(sims), TradesPerSimulation: ref(trades), RiskPerTrade: ref(risk), Seed: &seed})
 	require.NoError(t, err)
 	finals := make([]float64, sims)
 	dds := make([]float64, sims)
@@ -75,8 +78,8 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 		state := streamSeed(seed, uint64(i))
 		e, peak, mdd := start, start, 0.0
 		for range trades {
-			state += golden
-			hi, _ := mulHi(mixState(state), uint64(len(r)))
+			state += splitMixIncrement
+			hi, _ := bits.Mul64(splitMix(state), uint64(len(r)))
 			e *= 1 + risk*r[hi]
 			peak = math.Max(peak, e)
 			mdd = math.Max(mdd, 1-e/peak)
@@ -96,8 +99,8 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 			d50++
 		}
 	}
-	sortFloats(finals)
-	sortFloats(dds)
+	slices.Sort(finals)
+	slices.Sort(dds)
 	rel := 1e-11
 	assert.InEpsilon(t, sum/sims, float64(res.MeanFinalEquity), rel)
 	assert.InEpsilon(t, quantileSorted(finals, 0.5), float64(res.MedianFinalEquity), rel)
@@ -118,7 +121,7 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 func TestMonteCarloRuinIsAbsorbing(t *testing.T) {
 	seed := uint64(3)
 	// risk 0.5 and R = -2 wipe the account out
-	res, err := RunMonteCarlo([]float64{1, -2}, MonteCarloOptions{StartingEquity: 100, NumSimulations: 200, TradesPerSimulation: 20, RiskPerTrade: 0.5, Seed: &seed})
+	res, err := RunMonteCarlo([]float64{1, -2}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(200), TradesPerSimulation: ref(20), RiskPerTrade: ref(0.5), Seed: &seed})
 	require.NoError(t, err)
 	assert.Greater(t, float64(res.ProbabilityOfRuin), 0.99)
 	assert.Equal(t, toolkit.Float(0), res.WorstCase)
@@ -129,13 +132,13 @@ func TestMonteCarloRuinIsAbsorbing(t *testing.T) {
 
 func TestMonteCarloSeedSource(t *testing.T) {
 	calls := 0
-	opt := MonteCarloOptions{StartingEquity: 100, NumSimulations: 10, TradesPerSimulation: 5, SeedSource: func() uint64 { calls++; return 77 }}
+	opt := MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), SeedSource: func() uint64 { calls++; return 77 }}
 	res, err := RunMonteCarlo([]float64{1, -1}, opt)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(77), res.Seed)
 	assert.Equal(t, 1, calls)
 	seed := uint64(77)
-	again, err := RunMonteCarlo([]float64{1, -1}, MonteCarloOptions{StartingEquity: 100, NumSimulations: 10, TradesPerSimulation: 5, Seed: &seed})
+	again, err := RunMonteCarlo([]float64{1, -1}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), Seed: &seed})
 	require.NoError(t, err)
 	assert.Equal(t, res, again)
 }
@@ -152,12 +155,12 @@ func TestMonteCarloBadInput(t *testing.T) {
 	}{
 		{"too few", []float64{1}, nil, toolkit.Invalid, "r_multiples: needs at least 2"},
 		{"inf", []float64{1, math.Inf(1)}, nil, toolkit.Invalid, "r_multiples: item 1"},
-		{"too many values", make([]float64, toolkit.MaxValues+1), nil, toolkit.TooLarge, "r_multiples: at most"},
-		{"sims over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.NumSimulations = 10001 }, toolkit.Invalid, "num_simulations: must be between 1 and 10000"},
-		{"sims negative", []float64{1, -1}, func(o *MonteCarloOptions) { o.NumSimulations = -1 }, toolkit.Invalid, "num_simulations"},
-		{"trades over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.TradesPerSimulation = 1001 }, toolkit.Invalid, "trades_per_simulation: must be between 1 and 1000"},
+		{"too many values", make([]float64, limits.MaxItems+1), nil, toolkit.TooLarge, "r_multiples: at most"},
+		{"sims over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.NumSimulations = ref(10001) }, toolkit.Invalid, "num_simulations: must be between 1 and 10000"},
+		{"sims negative", []float64{1, -1}, func(o *MonteCarloOptions) { o.NumSimulations = ref(-1) }, toolkit.Invalid, "num_simulations"},
+		{"trades over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.TradesPerSimulation = ref(1001) }, toolkit.Invalid, "trades_per_simulation: must be between 1 and 1000"},
 		{"equity", []float64{1, -1}, func(o *MonteCarloOptions) { o.StartingEquity = 0 }, toolkit.Invalid, "starting_equity"},
-		{"risk", []float64{1, -1}, func(o *MonteCarloOptions) { o.RiskPerTrade = 1.5 }, toolkit.Invalid, "risk_per_trade"},
+		{"risk", []float64{1, -1}, func(o *MonteCarloOptions) { o.RiskPerTrade = ref(1.5) }, toolkit.Invalid, "risk_per_trade"},
 		{"no seed", []float64{1, -1}, func(o *MonteCarloOptions) { o.Seed = nil }, toolkit.Invalid, "seed"},
 	}
 	for _, c := range cases {
@@ -181,7 +184,7 @@ func TestRadixSortMatchesSort(t *testing.T) {
 	}
 	xs = append(xs, math.Inf(-1), math.Inf(1), 0, -1e-300, 1e300)
 	want := append([]float64(nil), xs...)
-	sortFloats(want)
+	slices.Sort(want)
 	radixSortFloat64(xs, make([]uint64, 2*len(xs)))
 	assert.Equal(t, want, xs)
 }

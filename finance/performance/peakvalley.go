@@ -51,20 +51,10 @@ type PeakPoint struct {
 // each trade, at least 1 value, each >= 0; startingEquity > 0) and lists
 // the peaks and valleys of its drawdown episodes.
 func DetectPeakValley(equity []float64, startingEquity float64) (PeakValley, error) {
-	if err := ValidateSeries("equity_values", equity, 1); err != nil {
+	points, err := curvePoints(equity, startingEquity)
+	if err != nil {
 		return PeakValley{}, err
 	}
-	if err := validatePositive("starting_equity", startingEquity); err != nil {
-		return PeakValley{}, err
-	}
-	for i, e := range equity {
-		if e < 0 {
-			return PeakValley{}, invalid("equity_values", "item %d must be >= 0, got %v", i, e)
-		}
-	}
-	points := make([]float64, len(equity)+1)
-	points[0] = startingEquity
-	copy(points[1:], equity)
 	out := PeakValley{Tolerance: PeakValleyTolerance, Peaks: []PeakPoint{}, Valleys: []PeakPoint{}}
 	peak, peakIdx := points[0], 0
 	valley, valleyIdx := peak, 0

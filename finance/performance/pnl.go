@@ -6,10 +6,11 @@ import (
 	"github.com/agentfinance/toolkit"
 )
 
-// Trade directions of CalculatePnL (input is case-insensitive).
+// Trade directions of CalculatePnL: the output spelling is lower case,
+// the input may use any letter case.
 const (
-	DirectionLong  = "LONG"
-	DirectionShort = "SHORT"
+	DirectionLong  = "long"
+	DirectionShort = "short"
 )
 
 // RMultipleDecimals is the number of decimal places of the R-multiples of
@@ -22,7 +23,7 @@ type PnLInput struct {
 	ExitPrice  toolkit.Amount
 	// Quantity is the number of units, at least 1.
 	Quantity int64
-	// Direction is LONG or SHORT, case-insensitive.
+	// Direction is "long" or "short", in any letter case.
 	Direction string
 	// StopPrice is the initial stop; nil when unknown (no R-multiple).
 	StopPrice *toolkit.Amount
@@ -32,8 +33,8 @@ type PnLInput struct {
 
 // PnLResult is the answer of CalculatePnL. Money is exact.
 type PnLResult struct {
-	Direction string `json:"direction"`
-	// PnLPerUnit = exit - entry (LONG) or entry - exit (SHORT).
+	Direction string `json:"direction"` // "long" or "short"
+	// PnLPerUnit = exit - entry (long) or entry - exit (short).
 	PnLPerUnit toolkit.Amount `json:"pnl_per_unit"`
 	// GrossPnL = PnLPerUnit × quantity.
 	GrossPnL toolkit.Amount `json:"gross_pnl"`
@@ -57,14 +58,14 @@ type PnLResult struct {
 
 // CalculatePnL computes a closed trade's profit and loss in exact decimal
 // arithmetic. Prices must be positive, quantity at least 1, fees not
-// negative; a stop must lie below the entry for LONG and above it for
-// SHORT. The R-multiple includes fees (net P&L over the initial risk);
+// negative; a stop must lie below the entry for a long and above it for a
+// short. The R-multiple includes fees (net P&L over the initial risk);
 // gross_r_multiple excludes them.
 func CalculatePnL(in PnLInput) (*PnLResult, error) {
-	dir := strings.ToUpper(in.Direction)
+	dir := strings.ToLower(strings.TrimSpace(in.Direction))
 	switch {
 	case dir != DirectionLong && dir != DirectionShort:
-		return nil, invalid("direction", "must be LONG or SHORT")
+		return nil, invalid("direction", "must be \"long\" or \"short\" (any letter case), got %q", in.Direction)
 	case in.EntryPrice.Sign() <= 0:
 		return nil, invalid("entry_price", "must be greater than 0")
 	case in.ExitPrice.Sign() <= 0:
@@ -102,9 +103,9 @@ func CalculatePnL(in PnLInput) (*PnLResult, error) {
 		case stop.Sign() <= 0:
 			return nil, invalid("stop_price", "must be greater than 0")
 		case dir == DirectionLong && stop.Cmp(in.EntryPrice) >= 0:
-			return nil, invalid("stop_price", "must be below entry_price for a LONG trade")
+			return nil, invalid("stop_price", "must be below entry_price for a long trade")
 		case dir == DirectionShort && stop.Cmp(in.EntryPrice) <= 0:
-			return nil, invalid("stop_price", "must be above entry_price for a SHORT trade")
+			return nil, invalid("stop_price", "must be above entry_price for a short trade")
 		}
 		oneR := in.EntryPrice.Sub(stop).Abs().Mul(qty)
 		r, err := quoRound(res.NetPnL, oneR)

@@ -35,9 +35,9 @@ type Recovery struct {
 }
 
 // AnalyzeRecovery compounds r (at least 1 trade) from initialEquity
-// (0 = default 100000) at riskPerTrade per 1R (0 = default 0.01) and
-// measures how long each drawdown took to recover.
-func AnalyzeRecovery(r []float64, initialEquity, riskPerTrade float64) (Recovery, error) {
+// (> 0; nil = default 100000) at riskPerTrade per 1R (a fraction; nil =
+// default 0.01) and measures how long each drawdown took to recover.
+func AnalyzeRecovery(r []float64, initialEquity, riskPerTrade *float64) (Recovery, error) {
 	initial := orDefault(initialEquity, DefaultInitialEquity)
 	risk := orDefault(riskPerTrade, DefaultRiskPerTrade)
 	points, err := equityPoints(r, initial, risk)

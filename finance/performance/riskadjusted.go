@@ -14,9 +14,9 @@ type RiskAdjustedOptions struct {
 	// TargetR is the minimum acceptable return (MAR) of the Sortino ratio,
 	// in R per trade; 0 by default.
 	TargetR float64
-	// TradesPerYear, when > 0, annualises the ratios; 0 means per trade
-	// only. At most 1,000,000.
-	TradesPerYear float64
+	// TradesPerYear, when given, annualises the ratios: > 0 and at most
+	// 1,000,000; nil means per trade only.
+	TradesPerYear *float64
 }
 
 // RiskAdjustedConventions states how each ratio was computed.
@@ -82,8 +82,8 @@ func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedRes
 	if math.IsNaN(opt.TargetR) || math.IsInf(opt.TargetR, 0) {
 		return nil, invalid("target_r", "must be a finite number")
 	}
-	if !(opt.TradesPerYear >= 0 && opt.TradesPerYear <= MaxTradesPerYear) {
-		return nil, invalid("trades_per_year", "must be between 0 (per trade only) and %d", MaxTradesPerYear)
+	if tpy := opt.TradesPerYear; tpy != nil && !(*tpy > 0 && *tpy <= MaxTradesPerYear) {
+		return nil, invalid("trades_per_year", "must be greater than 0 and at most %d, got %v", MaxTradesPerYear, *tpy)
 	}
 	n := len(r)
 	mean, sd := meanStd(r)
@@ -126,8 +126,8 @@ func AnalyzeRiskAdjusted(r []float64, opt RiskAdjustedOptions) (*RiskAdjustedRes
 	if res.CalmarRatio == nil {
 		res.Warnings = append(res.Warnings, "calmar_ratio is null: the cumulative R curve never fell below a peak")
 	}
-	if opt.TradesPerYear > 0 {
-		tpy := opt.TradesPerYear
+	if opt.TradesPerYear != nil {
+		tpy := *opt.TradesPerYear
 		root := math.Sqrt(tpy)
 		res.TradesPerYear = finiteOrNil(tpy)
 		if res.SharpeRatio != nil {

@@ -49,16 +49,13 @@ type RollingG struct {
 const RollingGTrendRule = "compare G of the last w trades with G of the w trades before them (non-overlapping blocks; needs N >= 2w): z = delta/sqrt((s2_last+s2_prev)/w) with sample variances; IMPROVING if z > 1.96, DECLINING if z < -1.96, STABLE otherwise; with zero variance in both blocks the sign of delta decides; with fewer than two blocks the trend is STABLE (no evidence of change)"
 
 // CalculateRollingG computes G over rolling windows of window trades
-// (0 = default 10; at least 2 and at most len(r)) and classifies the
+// (nil = default 10; at least 2 and at most len(r)) and classifies the
 // trend by RollingGTrendRule. r needs at least 2 trades.
-func CalculateRollingG(r []float64, window int) (RollingG, error) {
+func CalculateRollingG(r []float64, window *int) (RollingG, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return RollingG{}, err
 	}
-	w := window
-	if w == 0 {
-		w = DefaultWindowSize
-	}
+	w := orDefault(window, DefaultWindowSize)
 	if w < 2 {
 		return RollingG{}, invalid("window_size", "must be at least 2, got %d", w)
 	}

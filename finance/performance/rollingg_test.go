@@ -12,7 +12,7 @@ import (
 func TestRollingGMatchesDirectWindows(t *testing.T) {
 	r := benchR(700)
 	for _, w := range []int{2, 10, 33, 700} {
-		got, err := CalculateRollingG(r, w)
+		got, err := CalculateRollingG(r, ref(w))
 		require.NoError(t, err)
 		require.Len(t, got.RollingG, len(r)-w+1)
 		for k, g := range got.RollingG {
@@ -55,33 +55,33 @@ func TestRollingGTrend(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := CalculateRollingG(c.r, c.w)
+			got, err := CalculateRollingG(c.r, ref(c.w))
 			require.NoError(t, err)
 			assert.Equal(t, c.trend, got.Trend)
 		})
 	}
-	got, err := CalculateRollingG(drift(80, -1, 1.5), 20)
+	got, err := CalculateRollingG(drift(80, -1, 1.5), ref(20))
 	require.NoError(t, err)
 	last, prev := drift(80, -1, 1.5)[60:], drift(80, -1, 1.5)[40:60]
 	se := math.Sqrt((SampleStdDev(last)*SampleStdDev(last) + SampleStdDev(prev)*SampleStdDev(prev)) / 20)
 	relEq(t, G(last)-G(prev), float64(*got.TrendDelta))
 	relEq(t, (G(last)-G(prev))/se, float64(*got.TrendZ))
-	one, err := CalculateRollingG(drift(30, -1, 2), 20)
+	one, err := CalculateRollingG(drift(30, -1, 2), ref(20))
 	require.NoError(t, err)
 	assert.Nil(t, one.TrendDelta)
 	assert.Nil(t, one.TrendZ)
 }
 
 func TestRollingGBadInput(t *testing.T) {
-	_, err := CalculateRollingG([]float64{1, 2, 3}, 4)
+	_, err := CalculateRollingG([]float64{1, 2, 3}, ref(4))
 	assert.Contains(t, toolkit.MessageOf(err), "window_size: must not exceed the number of r_multiples (3), got 4")
-	_, err = CalculateRollingG(benchR(20), 0) // default 10 fits
+	_, err = CalculateRollingG(benchR(20), nil) // default 10 fits
 	assert.NoError(t, err)
-	_, err = CalculateRollingG(benchR(9), 0) // default 10 does not
+	_, err = CalculateRollingG(benchR(9), nil) // default 10 does not
 	assert.Contains(t, toolkit.MessageOf(err), "window_size")
-	_, err = CalculateRollingG([]float64{1, 2, 3}, 1)
+	_, err = CalculateRollingG([]float64{1, 2, 3}, ref(1))
 	assert.Contains(t, toolkit.MessageOf(err), "window_size: must be at least 2")
-	_, err = CalculateRollingG([]float64{1}, 2)
+	_, err = CalculateRollingG([]float64{1}, ref(2))
 	assert.Contains(t, toolkit.MessageOf(err), "r_multiples: needs at least 2")
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Segmentation keys of SegmentTrades.
@@ -20,8 +21,8 @@ const (
 	MinSegmentSample = 30
 )
 
-// pbDayNames are the day_of_week labels, 0 = Monday.
-var pbDayNames = [7]string{"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"}
+// dayNames are the day_of_week labels, 0 = Monday.
+var dayNames = [7]string{"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"}
 
 // SegmentTrade is one trade of SegmentTrades.
 type SegmentTrade struct {
@@ -84,8 +85,8 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	if by == "" {
 		by = SegmentBySymbol
 	}
-	if len(trades) > toolkit.MaxValues {
-		return nil, toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", toolkit.MaxValues)
+	if len(trades) > limits.MaxItems {
+		return nil, toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", limits.MaxItems)
 	}
 	if len(trades) == 0 {
 		return nil, invalid("trades", "needs at least 1 trade")
@@ -101,7 +102,7 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 		if t.DayOfWeek != nil && (*t.DayOfWeek < 0 || *t.DayOfWeek > 6) {
 			return nil, invalid("trades", "item %d: day_of_week must be 0 (Monday) to 6 (Sunday)", i)
 		}
-		keys[i] = pbSegmentKey(t, by)
+		keys[i] = segmentKey(t, by)
 	}
 	index := make(map[string]int)
 	var names []string
@@ -119,7 +120,7 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return pbCompareSegments(names[a], names[b], by) })
+	slices.SortFunc(order, func(a, b int) int { return compareSegments(names[a], names[b], by) })
 	rank := make([]int, len(names))
 	for pos, g := range order {
 		rank[g] = pos
@@ -204,8 +205,8 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	return res, nil
 }
 
-// pbSegmentKey returns the segmentation key of t.
-func pbSegmentKey(t SegmentTrade, by string) string {
+// segmentKey returns the segmentation key of t.
+func segmentKey(t SegmentTrade, by string) string {
 	var k string
 	switch by {
 	case SegmentBySymbol:
@@ -216,7 +217,7 @@ func pbSegmentKey(t SegmentTrade, by string) string {
 		k = t.Regime
 	case SegmentByDayOfWeek:
 		if t.DayOfWeek != nil {
-			k = pbDayNames[*t.DayOfWeek]
+			k = dayNames[*t.DayOfWeek]
 		}
 	}
 	if k == "" {
@@ -225,9 +226,9 @@ func pbSegmentKey(t SegmentTrade, by string) string {
 	return k
 }
 
-// pbCompareSegments orders segment keys: UNKNOWN last, weekdays in week
+// compareSegments orders segment keys: UNKNOWN last, weekdays in week
 // order, other keys in byte order.
-func pbCompareSegments(a, b, by string) int {
+func compareSegments(a, b, by string) int {
 	switch {
 	case a == b:
 		return 0
@@ -236,7 +237,7 @@ func pbCompareSegments(a, b, by string) int {
 	case b == SegmentUnknown:
 		return -1
 	case by == SegmentByDayOfWeek:
-		return slices.Index(pbDayNames[:], a) - slices.Index(pbDayNames[:], b)
+		return slices.Index(dayNames[:], a) - slices.Index(dayNames[:], b)
 	}
 	return strings.Compare(a, b)
 }

@@ -5,25 +5,26 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func pbDay(d int) *int { return &d }
+func dayPtr(d int) *int { return &d }
 
-func pbTrades() []SegmentTrade {
+func sampleTrades() []SegmentTrade {
 	a := toolkit.MustParseAmount
 	return []SegmentTrade{
-		{PnLR: 1.5, PnLUSD: a("150.10"), Symbol: "MSFT", DayOfWeek: pbDay(4), StrategyID: "breakout", Regime: "TRENDING_UP"},
-		{PnLR: -1, PnLUSD: a("-100.05"), Symbol: "AAPL", DayOfWeek: pbDay(0), StrategyID: "breakout"},
-		{PnLR: 2.3, PnLUSD: a("230.00"), Symbol: "AAPL", DayOfWeek: pbDay(0), StrategyID: "pullback", Regime: "RANGING"},
+		{PnLR: 1.5, PnLUSD: a("150.10"), Symbol: "MSFT", DayOfWeek: dayPtr(4), StrategyID: "breakout", Regime: "TRENDING_UP"},
+		{PnLR: -1, PnLUSD: a("-100.05"), Symbol: "AAPL", DayOfWeek: dayPtr(0), StrategyID: "breakout"},
+		{PnLR: 2.3, PnLUSD: a("230.00"), Symbol: "AAPL", DayOfWeek: dayPtr(0), StrategyID: "pullback", Regime: "RANGING"},
 		{PnLR: 0, PnLUSD: a("0"), Symbol: "", DayOfWeek: nil, StrategyID: "pullback", Regime: "RANGING"},
-		{PnLR: -0.5, PnLUSD: a("-50.01"), Symbol: "MSFT", DayOfWeek: pbDay(6), Regime: "RANGING"},
+		{PnLR: -0.5, PnLUSD: a("-50.01"), Symbol: "MSFT", DayOfWeek: dayPtr(6), Regime: "RANGING"},
 	}
 }
 
 func TestSegmentBySymbol(t *testing.T) {
-	res, err := SegmentTrades(pbTrades(), "")
+	res, err := SegmentTrades(sampleTrades(), "")
 	require.NoError(t, err)
 	assert.Equal(t, SegmentBySymbol, res.SegmentBy)
 	require.Len(t, res.Segments, 3)
@@ -33,8 +34,8 @@ func TestSegmentBySymbol(t *testing.T) {
 	assert.Equal(t, 2, aapl.Count)
 	assert.Equal(t, 1, aapl.Wins)
 	assert.Equal(t, 1, aapl.Losses)
-	pbRel(t, 0.65, float64(aapl.Expectancy), 1e-15)
-	pbRel(t, G([]float64{-1, 2.3}), float64(aapl.G), 1e-12)
+	assertRel(t, 0.65, float64(aapl.Expectancy), 1e-15)
+	assertRel(t, G([]float64{-1, 2.3}), float64(aapl.G), 1e-12)
 	assert.Equal(t, "129.95", aapl.TotalPnLUSD.String())
 	unk := res.Segments[2]
 	assert.Equal(t, 1, unk.Breakevens)
@@ -46,7 +47,7 @@ func TestSegmentBySymbol(t *testing.T) {
 }
 
 func TestSegmentByDayOfWeekOrdersTheWeek(t *testing.T) {
-	res, err := SegmentTrades(pbTrades(), SegmentByDayOfWeek)
+	res, err := SegmentTrades(sampleTrades(), SegmentByDayOfWeek)
 	require.NoError(t, err)
 	var names []string
 	for _, s := range res.Segments {
@@ -58,7 +59,7 @@ func TestSegmentByDayOfWeekOrdersTheWeek(t *testing.T) {
 // TestSegmentTotalsAddUp is a property check: segment counts, R and USD
 // totals add up to the whole, whatever the key.
 func TestSegmentTotalsAddUp(t *testing.T) {
-	r := pbNormalR(51, 997, 0.1, 1)
+	r := normalR(51, 997, 0.1, 1)
 	symbols := []string{"AAPL", "MSFT", "TSLA", "NVDA", "SPY", ""}
 	trades := make([]SegmentTrade, len(r))
 	var wantUSD toolkit.Amount
@@ -67,7 +68,7 @@ func TestSegmentTotalsAddUp(t *testing.T) {
 		usd := toolkit.AmountFromMicros(int64(math.Round(x * 1e8)))
 		wantUSD = wantUSD.Add(usd)
 		wantR += x
-		trades[i] = SegmentTrade{PnLR: x, PnLUSD: usd, Symbol: symbols[i%6], DayOfWeek: pbDay(i % 7), StrategyID: symbols[(i/7)%6]}
+		trades[i] = SegmentTrade{PnLR: x, PnLUSD: usd, Symbol: symbols[i%6], DayOfWeek: dayPtr(i % 7), StrategyID: symbols[(i/7)%6]}
 	}
 	for _, by := range []string{SegmentBySymbol, SegmentByDayOfWeek, SegmentByStrategy, SegmentByRegime} {
 		res, err := SegmentTrades(trades, by)
@@ -94,10 +95,10 @@ func TestSegmentBadInput(t *testing.T) {
 		msg    string
 	}{
 		{nil, "", toolkit.Invalid, "trades: needs at least 1 trade"},
-		{pbTrades(), "hour", toolkit.Invalid, "segment_by: must be one of"},
+		{sampleTrades(), "hour", toolkit.Invalid, "segment_by: must be one of"},
 		{[]SegmentTrade{{PnLR: math.NaN()}}, "", toolkit.Invalid, "trades: item 0: pnl_r must be a finite"},
-		{[]SegmentTrade{{PnLR: 1, DayOfWeek: pbDay(7)}}, "", toolkit.Invalid, "trades: item 0: day_of_week must be 0"},
-		{make([]SegmentTrade, toolkit.MaxValues+1), "", toolkit.TooLarge, "trades: at most"},
+		{[]SegmentTrade{{PnLR: 1, DayOfWeek: dayPtr(7)}}, "", toolkit.Invalid, "trades: item 0: day_of_week must be 0"},
+		{make([]SegmentTrade, limits.MaxItems+1), "", toolkit.TooLarge, "trades: at most"},
 	} {
 		_, err := SegmentTrades(c.trades, c.by)
 		require.Error(t, err)

@@ -86,16 +86,14 @@ func DefaultLjungBoxLags(n int) int {
 //     approximation, two-sided p-value; Z < 0 means streaky.
 //
 // It needs at least 3 values.
-func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, error) {
+func AnalyzeSerialCorrelation(r []float64, ljungBoxLags *int) (*SerialCorrelationResult, error) {
 	if err := ValidateSeries("r_multiples", r, 3); err != nil {
 		return nil, err
 	}
 	n := len(r)
-	if lags < 0 || lags > min(MaxLjungBoxLags, n-1) {
+	lags := orDefault(ljungBoxLags, DefaultLjungBoxLags(n))
+	if lags < 1 || lags > min(MaxLjungBoxLags, n-1) {
 		return nil, invalid("lags", "must be between 1 and %d (min(100, n-1)) for %d values", min(MaxLjungBoxLags, n-1), n)
-	}
-	if lags == 0 {
-		lags = DefaultLjungBoxLags(n)
 	}
 	nf := float64(n)
 	res := &SerialCorrelationResult{
@@ -110,7 +108,7 @@ func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, 
 			"significance level 0.05 throughout",
 		},
 	}
-	acf := pbACF(r, lags)
+	acf := sampleACF(r, lags)
 	if acf != nil {
 		res.Autocorrelations = acf
 		res.AutocorrelationLag1 = finiteOrNil(acf[0])
@@ -127,7 +125,7 @@ func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, 
 		res.Autocorrelations = toolkit.Floats{}
 		res.Warnings = append(res.Warnings, "all R values are equal: autocorrelations and Ljung–Box are undefined")
 	}
-	res.RunsTest = pbRunsTest(r)
+	res.RunsTest = runsTest(r)
 	if res.RunsTest.Dependence == DependenceUndefined {
 		res.Warnings = append(res.Warnings, "the runs test needs both wins and non-wins")
 	}
@@ -138,8 +136,8 @@ func AnalyzeSerialCorrelation(r []float64, lags int) (*SerialCorrelationResult, 
 	return res, nil
 }
 
-// pbACF returns ρ_1..ρ_h of x, or nil when x has zero variance.
-func pbACF(x []float64, h int) []float64 {
+// sampleACF returns ρ_1..ρ_h of x, or nil when x has zero variance.
+func sampleACF(x []float64, h int) []float64 {
 	n := len(x)
 	var s float64
 	for _, v := range x {
@@ -166,8 +164,8 @@ func pbACF(x []float64, h int) []float64 {
 	return out
 }
 
-// pbRunsTest runs the Wald–Wolfowitz test on win (R > 0) / non-win.
-func pbRunsTest(r []float64) RunsTest {
+// runsTest runs the Wald–Wolfowitz test on win (R > 0) / non-win.
+func runsTest(r []float64) RunsTest {
 	var rt RunsTest
 	for i, x := range r {
 		w := x > 0

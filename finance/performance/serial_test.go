@@ -18,8 +18,8 @@ func TestChiSquaredCheckValue(t *testing.T) {
 }
 
 func TestSerialCorrelationClosedForms(t *testing.T) {
-	r := pbNormalR(21, 60, 0.1, 1)
-	res, err := AnalyzeSerialCorrelation(r, 0)
+	r := normalR(21, 60, 0.1, 1)
+	res, err := AnalyzeSerialCorrelation(r, nil)
 	require.NoError(t, err)
 	h := 10 // min(10, 60/4)
 	require.Equal(t, h, res.LjungBox.Lags)
@@ -38,19 +38,19 @@ func TestSerialCorrelationClosedForms(t *testing.T) {
 			num += (r[t] - mean) * (r[t+k] - mean)
 		}
 		rho := num / den
-		pbRel(t, rho, res.Autocorrelations[k-1], 1e-12, "lag %d", k)
+		assertRel(t, rho, res.Autocorrelations[k-1], 1e-12, "lag %d", k)
 		q += rho * rho / float64(n-k)
 	}
 	q *= float64(n * (n + 2))
-	pbRel(t, q, float64(*res.LjungBox.Q), 1e-12)
-	pbRel(t, distuv.ChiSquared{K: float64(h)}.Survival(q), float64(*res.LjungBox.PValue), 1e-12)
-	pbRel(t, res.Autocorrelations[0], float64(*res.AutocorrelationLag1), 0)
+	assertRel(t, q, float64(*res.LjungBox.Q), 1e-12)
+	assertRel(t, distuv.ChiSquared{K: float64(h)}.Survival(q), float64(*res.LjungBox.PValue), 1e-12)
+	assertRel(t, res.Autocorrelations[0], float64(*res.AutocorrelationLag1), 0)
 }
 
 func TestRunsTestByHand(t *testing.T) {
 	// W W L W L L W W W L: wins 6, non-wins 4, runs 6.
 	r := []float64{1, 2, -1, 1, 0, -1, 3, 1, 1, -2}
-	res, err := AnalyzeSerialCorrelation(r, 1)
+	res, err := AnalyzeSerialCorrelation(r, ref(1))
 	require.NoError(t, err)
 	rt := res.RunsTest
 	assert.Equal(t, 6, rt.Runs)
@@ -58,11 +58,11 @@ func TestRunsTestByHand(t *testing.T) {
 	assert.Equal(t, 4, rt.NonWins)
 	mu := 2.0*6*4/10 + 1                          // 5.8
 	v := 2.0 * 6 * 4 * (2*6*4 - 10) / (100 * 9.0) // 2.0266...
-	pbRel(t, mu, float64(*rt.ExpectedRuns), 1e-15)
-	pbRel(t, math.Sqrt(v), float64(*rt.StdDev), 1e-12)
+	assertRel(t, mu, float64(*rt.ExpectedRuns), 1e-15)
+	assertRel(t, math.Sqrt(v), float64(*rt.StdDev), 1e-12)
 	z := (6 - mu) / math.Sqrt(v)
-	pbRel(t, z, float64(*rt.Z), 1e-12)
-	pbRel(t, math.Erfc(math.Abs(z)/math.Sqrt2), float64(*rt.PValue), 1e-12)
+	assertRel(t, z, float64(*rt.Z), 1e-12)
+	assertRel(t, math.Erfc(math.Abs(z)/math.Sqrt2), float64(*rt.PValue), 1e-12)
 	assert.Equal(t, DependenceRandom, rt.Dependence)
 }
 
@@ -76,18 +76,18 @@ func TestRunsTestStreakyAndAlternating(t *testing.T) {
 		}
 		alt[i] = float64(2*(i%2) - 1)
 	}
-	res, err := AnalyzeSerialCorrelation(streaky, 0)
+	res, err := AnalyzeSerialCorrelation(streaky, nil)
 	require.NoError(t, err)
 	assert.Equal(t, DependenceStreaky, res.RunsTest.Dependence)
 	assert.True(t, res.SerialDependence)
-	res, err = AnalyzeSerialCorrelation(alt, 0)
+	res, err = AnalyzeSerialCorrelation(alt, nil)
 	require.NoError(t, err)
 	assert.Equal(t, DependenceAlternating, res.RunsTest.Dependence)
 	assert.InDelta(t, -1, float64(*res.AutocorrelationLag1), 0.05)
 }
 
 func TestSerialCorrelationDegenerate(t *testing.T) {
-	res, err := AnalyzeSerialCorrelation([]float64{1, 1, 1, 1}, 0)
+	res, err := AnalyzeSerialCorrelation([]float64{1, 1, 1, 1}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, res.AutocorrelationLag1)
 	assert.Nil(t, res.LjungBox.Q)
@@ -109,7 +109,7 @@ func TestSerialTestsSize(t *testing.T) {
 		for i := range r {
 			r[i] = rng.NormFloat64()
 		}
-		res, err := AnalyzeSerialCorrelation(r, 0)
+		res, err := AnalyzeSerialCorrelation(r, nil)
 		require.NoError(t, err)
 		if res.LjungBox.Significant {
 			lb++
@@ -137,9 +137,10 @@ func TestSerialCorrelationBadInput(t *testing.T) {
 		{"nan", []float64{1, 2, math.NaN()}, 0, "r_multiples: item 2"},
 		{"lags too big", []float64{1, 2, 3}, 3, "lags: must be between 1 and 2"},
 		{"lags negative", []float64{1, 2, 3}, -1, "lags:"},
+		{"lags zero", []float64{1, 2, 3}, 0, "lags: must be between 1 and 2"},
 	}
 	for _, c := range cases {
-		_, err := AnalyzeSerialCorrelation(c.r, c.lags)
+		_, err := AnalyzeSerialCorrelation(c.r, ref(c.lags))
 		require.Error(t, err, c.name)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.name)
 		assert.Contains(t, toolkit.MessageOf(err), c.msg, c.name)

@@ -22,3 +22,6 @@ func TestInvalidNamesField(t *testing.T) {
 	err := invalid("r_multiples", "needs at least %d values", 2)
 	assert.EqualError(t, err, "invalid: r_multiples: needs at least 2 values")
 }
+
+// ref returns a pointer to v, for an optional input.
+func ref[T any](v T) *T { return &v }

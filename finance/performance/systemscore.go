@@ -91,26 +91,21 @@ func CalculateSystemScore(r []float64) (SystemScore, error) {
 		peak = max(peak, cum)
 		maxDD = max(maxDD, peak-cum)
 	}
-	var pfVal *toolkit.Float
-	pfScore := 0.0
-	switch {
-	case loss > 0:
-		pf := gross / loss
-		pfVal, pfScore = ptr(pf), lin(pf, 1, 2.5)
-	case gross > 0:
-		pfScore = 100
+	// ratio scores num/den linearly from lo to hi; without a denominator
+	// the ratio is undefined (null) and scores 100 for a positive
+	// numerator, 0 otherwise.
+	ratio := func(num, den, lo, hi float64) (*toolkit.Float, float64) {
+		switch {
+		case den > 0:
+			return ptr(num / den), lin(num/den, lo, hi)
+		case num > 0:
+			return nil, 100
+		}
+		return nil, 0
 	}
+	pfVal, pfScore := ratio(gross, loss, 1, 2.5)
 	add("profit_factor", pfVal, pfScore, 0.20, "gross win R / gross loss R: 0 at <= 1, 100 at >= 2.5")
-
-	var rfVal *toolkit.Float
-	rfScore := 0.0
-	switch {
-	case maxDD > 0:
-		rf := cum / maxDD
-		rfVal, rfScore = ptr(rf), lin(rf, 0, 3)
-	case cum > 0:
-		rfScore = 100
-	}
+	rfVal, rfScore := ratio(cum, maxDD, 0, 3)
 	add("recovery_factor", rfVal, rfScore, 0.15, "total R / max drawdown in R: 0 at <= 0, 100 at >= 3")
 	add("sample_size", ptr(float64(n)), lin(float64(n), 0, 100), 0.15, "trade count: 0 at 0, 100 at >= 100")
 

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func pbAmt(s string) *toolkit.Amount { a := toolkit.MustParseAmount(s); return &a }
-func pbFl(v float64) *float64        { return &v }
+func amountPtr(s string) *toolkit.Amount { a := toolkit.MustParseAmount(s); return &a }
+func floatPtr(v float64) *float64        { return &v }
 
 func TestCalculatePnL(t *testing.T) {
 	cases := []struct {
@@ -18,13 +18,13 @@ func TestCalculatePnL(t *testing.T) {
 		in                                        PnLInput
 		gross, net, oneR, r, grossR, ret, outcome string
 	}{
-		{"long with stop and fees", PnLInput{*pbAmt("100.50"), *pbAmt("103.25"), 100, "long", pbAmt("99.00"), pbAmt("2.10")},
+		{"long with stop and fees", PnLInput{*amountPtr("100.50"), *amountPtr("103.25"), 100, "long", amountPtr("99.00"), amountPtr("2.10")},
 			"275.00", "272.90", "150.00", "1.819333", "1.833333", "2.715423", OutcomeWin},
-		{"short loss", PnLInput{*pbAmt("50"), *pbAmt("51.5"), 10, "Short", pbAmt("52"), nil},
+		{"short loss", PnLInput{*amountPtr("50"), *amountPtr("51.5"), 10, "Short", amountPtr("52"), nil},
 			"-15.0", "-15.0", "20", "-0.75", "-0.75", "-3", OutcomeLoss},
-		{"breakeven without stop", PnLInput{*pbAmt("0.1"), *pbAmt("0.1"), 3, "LONG", nil, nil},
+		{"breakeven without stop", PnLInput{*amountPtr("0.1"), *amountPtr("0.1"), 3, "LONG", nil, nil},
 			"0.0", "0.0", "", "", "", "0", OutcomeBreakeven},
-		{"fees turn a win into a loss", PnLInput{*pbAmt("10"), *pbAmt("10.01"), 100, "LONG", nil, pbAmt("1.5")},
+		{"fees turn a win into a loss", PnLInput{*amountPtr("10"), *amountPtr("10.01"), 100, "LONG", nil, amountPtr("1.5")},
 			"1.00", "-0.50", "", "", "", "-0.05", OutcomeLoss},
 	}
 	for _, c := range cases {
@@ -50,27 +50,27 @@ func TestCalculatePnL(t *testing.T) {
 
 func TestCalculatePnLIsExact(t *testing.T) {
 	// 0.1 + 0.2 style inputs stay exact: (0.3 - 0.1) × 3 = 0.6 exactly.
-	res, err := CalculatePnL(PnLInput{EntryPrice: *pbAmt("0.1"), ExitPrice: *pbAmt("0.3"), Quantity: 3, Direction: "long"})
+	res, err := CalculatePnL(PnLInput{EntryPrice: *amountPtr("0.1"), ExitPrice: *amountPtr("0.3"), Quantity: 3, Direction: "long"})
 	require.NoError(t, err)
 	assert.Equal(t, "0.6", res.GrossPnL.String())
 }
 
 func TestCalculatePnLBadInput(t *testing.T) {
-	ok := PnLInput{EntryPrice: *pbAmt("10"), ExitPrice: *pbAmt("11"), Quantity: 1, Direction: "LONG"}
+	ok := PnLInput{EntryPrice: *amountPtr("10"), ExitPrice: *amountPtr("11"), Quantity: 1, Direction: "LONG"}
 	mod := func(f func(*PnLInput)) PnLInput { in := ok; f(&in); return in }
 	for _, c := range []struct {
 		in  PnLInput
 		msg string
 	}{
-		{mod(func(p *PnLInput) { p.Direction = "up" }), "direction: must be LONG or SHORT"},
+		{mod(func(p *PnLInput) { p.Direction = "up" }), `direction: must be "long" or "short" (any letter case), got "up"`},
 		{mod(func(p *PnLInput) { p.Direction = "" }), "direction:"},
-		{mod(func(p *PnLInput) { p.EntryPrice = *pbAmt("0") }), "entry_price: must be greater than 0"},
-		{mod(func(p *PnLInput) { p.ExitPrice = *pbAmt("-1") }), "exit_price: must be greater than 0"},
+		{mod(func(p *PnLInput) { p.EntryPrice = *amountPtr("0") }), "entry_price: must be greater than 0"},
+		{mod(func(p *PnLInput) { p.ExitPrice = *amountPtr("-1") }), "exit_price: must be greater than 0"},
 		{mod(func(p *PnLInput) { p.Quantity = 0 }), "quantity: must be at least 1"},
-		{mod(func(p *PnLInput) { p.Fees = pbAmt("-0.01") }), "fees: must not be negative"},
-		{mod(func(p *PnLInput) { p.StopPrice = pbAmt("10") }), "stop_price: must be below entry_price"},
-		{mod(func(p *PnLInput) { p.Direction = "short"; p.StopPrice = pbAmt("9") }), "stop_price: must be above entry_price"},
-		{mod(func(p *PnLInput) { p.StopPrice = pbAmt("0") }), "stop_price: must be greater than 0"},
+		{mod(func(p *PnLInput) { p.Fees = amountPtr("-0.01") }), "fees: must not be negative"},
+		{mod(func(p *PnLInput) { p.StopPrice = amountPtr("10") }), "stop_price: must be below entry_price"},
+		{mod(func(p *PnLInput) { p.Direction = "short"; p.StopPrice = amountPtr("9") }), "stop_price: must be above entry_price"},
+		{mod(func(p *PnLInput) { p.StopPrice = amountPtr("0") }), "stop_price: must be greater than 0"},
 	} {
 		_, err := CalculatePnL(c.in)
 		require.Error(t, err)
@@ -80,32 +80,32 @@ func TestCalculatePnLBadInput(t *testing.T) {
 }
 
 func TestExpectedValueForms(t *testing.T) {
-	res, err := CalculateExpectedValue(ExpectedValueInput{WinRate: pbFl(0.45), AvgWin: pbFl(2.1), AvgLoss: pbFl(-1)})
+	res, err := CalculateExpectedValue(ExpectedValueInput{WinRate: floatPtr(0.45), AvgWin: floatPtr(2.1), AvgLoss: floatPtr(-1)})
 	require.NoError(t, err)
-	pbRel(t, 0.45*2.1-0.55*1, float64(res.ExpectedValue), 1e-15)
-	pbRel(t, 2.1, float64(*res.PayoffRatio), 1e-15)
-	pbRel(t, 1/3.1, float64(*res.BreakevenWinRate), 1e-15)
+	assertRel(t, 0.45*2.1-0.55*1, float64(res.ExpectedValue), 1e-15)
+	assertRel(t, 2.1, float64(*res.PayoffRatio), 1e-15)
+	assertRel(t, 1/3.1, float64(*res.BreakevenWinRate), 1e-15)
 	assert.Equal(t, EdgePositive, res.Edge)
 	assert.Equal(t, EVFromParameters, res.Method)
 
 	// From R: EV = p·W - q·L = mean(R), with breakevens in n.
-	r := append([]float64{0, 0}, pbNormalR(61, 300, 0.05, 1)...)
+	r := append([]float64{0, 0}, normalR(61, 300, 0.05, 1)...)
 	res, err = CalculateExpectedValue(ExpectedValueInput{RMultiples: r})
 	require.NoError(t, err)
 	var sum float64
 	for _, x := range r {
 		sum += x
 	}
-	pbRel(t, sum/float64(len(r)), float64(res.ExpectedValue), 1e-12)
+	assertRel(t, sum/float64(len(r)), float64(res.ExpectedValue), 1e-12)
 	decomposed := float64(res.WinRate)*float64(res.AverageWin) - float64(res.LossRate)*float64(res.AverageLoss)
-	pbRel(t, decomposed, float64(res.ExpectedValue), 1e-12)
-	pbRel(t, 2.0/302, float64(res.BreakevenRate), 1e-15)
+	assertRel(t, decomposed, float64(res.ExpectedValue), 1e-12)
+	assertRel(t, 2.0/302, float64(res.BreakevenRate), 1e-15)
 	assert.Equal(t, 302, res.TradeCount)
 
-	res, err = CalculateExpectedValue(ExpectedValueInput{WinRate: pbFl(0.5), AvgWin: pbFl(1), AvgLoss: pbFl(1)})
+	res, err = CalculateExpectedValue(ExpectedValueInput{WinRate: floatPtr(0.5), AvgWin: floatPtr(1), AvgLoss: floatPtr(1)})
 	require.NoError(t, err)
 	assert.Equal(t, EdgeNone, res.Edge)
-	res, err = CalculateExpectedValue(ExpectedValueInput{WinRate: pbFl(1), AvgWin: pbFl(0), AvgLoss: pbFl(0)})
+	res, err = CalculateExpectedValue(ExpectedValueInput{WinRate: floatPtr(1), AvgWin: floatPtr(0), AvgLoss: floatPtr(0)})
 	require.NoError(t, err)
 	assert.Nil(t, res.PayoffRatio)
 	assert.Nil(t, res.BreakevenWinRate)
@@ -117,12 +117,12 @@ func TestExpectedValueBadInput(t *testing.T) {
 		msg string
 	}{
 		{ExpectedValueInput{}, "win_rate: is required unless r_multiples"},
-		{ExpectedValueInput{WinRate: pbFl(0.5), AvgWin: pbFl(1)}, "avg_loss: is required"},
-		{ExpectedValueInput{WinRate: pbFl(0.5), AvgLoss: pbFl(1)}, "avg_win: is required"},
-		{ExpectedValueInput{WinRate: pbFl(1.5), AvgWin: pbFl(1), AvgLoss: pbFl(1)}, "win_rate: must be a fraction between 0 and 1"},
-		{ExpectedValueInput{WinRate: pbFl(0.5), AvgWin: pbFl(-1), AvgLoss: pbFl(1)}, "avg_win: must be a finite number >= 0"},
-		{ExpectedValueInput{WinRate: pbFl(0.5), AvgWin: pbFl(1), AvgLoss: pbFl(math.NaN())}, "avg_loss: must be a finite"},
-		{ExpectedValueInput{WinRate: pbFl(0.5), RMultiples: []float64{1, 2}}, "r_multiples: give either"},
+		{ExpectedValueInput{WinRate: floatPtr(0.5), AvgWin: floatPtr(1)}, "avg_loss: is required"},
+		{ExpectedValueInput{WinRate: floatPtr(0.5), AvgLoss: floatPtr(1)}, "avg_win: is required"},
+		{ExpectedValueInput{WinRate: floatPtr(1.5), AvgWin: floatPtr(1), AvgLoss: floatPtr(1)}, "win_rate: must be a fraction between 0 and 1"},
+		{ExpectedValueInput{WinRate: floatPtr(0.5), AvgWin: floatPtr(-1), AvgLoss: floatPtr(1)}, "avg_win: must be a finite number >= 0"},
+		{ExpectedValueInput{WinRate: floatPtr(0.5), AvgWin: floatPtr(1), AvgLoss: floatPtr(math.NaN())}, "avg_loss: must be a finite"},
+		{ExpectedValueInput{WinRate: floatPtr(0.5), RMultiples: []float64{1, 2}}, "r_multiples: give either"},
 		{ExpectedValueInput{RMultiples: []float64{1}}, "r_multiples: needs at least 2"},
 	} {
 		_, err := CalculateExpectedValue(c.in)
@@ -134,51 +134,51 @@ func TestExpectedValueBadInput(t *testing.T) {
 
 func TestAnalyzeTradeOutcome(t *testing.T) {
 	res, err := AnalyzeTradeOutcome(TradeOutcomeInput{
-		RealizedPnL: *pbAmt("250"), RealizedR: 2.5, MFE: *pbAmt("400"), OneRDollars: *pbAmt("100"), ExpectedValueR: pbFl(0.5),
+		RealizedPnL: *amountPtr("250"), RealizedR: 2.5, MFE: *amountPtr("400"), OneRDollars: *amountPtr("100"), ExpectedValueR: floatPtr(0.5),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, OutcomeWin, res.Outcome)
-	pbRel(t, 4, float64(res.MFER), 1e-15)
-	pbRel(t, 62.5, float64(*res.EfficiencyScore), 1e-15)
-	pbRel(t, 0.625, float64(*res.EdgeCaptured), 1e-15)
-	pbRel(t, 1.5, float64(res.LeftOnTableR), 1e-15)
-	pbRel(t, 5, float64(*res.ExpectationAccuracy), 1e-15)
-	pbRel(t, 2, float64(*res.ExpectationGapR), 1e-15)
+	assertRel(t, 4, float64(res.MFER), 1e-15)
+	assertRel(t, 62.5, float64(*res.EfficiencyScore), 1e-15)
+	assertRel(t, 0.625, float64(*res.EdgeCaptured), 1e-15)
+	assertRel(t, 1.5, float64(res.LeftOnTableR), 1e-15)
+	assertRel(t, 5, float64(*res.ExpectationAccuracy), 1e-15)
+	assertRel(t, 2, float64(*res.ExpectationGapR), 1e-15)
 	assert.Empty(t, res.Warnings)
 
 	res, err = AnalyzeTradeOutcome(TradeOutcomeInput{
-		RealizedPnL: *pbAmt("-100"), RealizedR: -1, MFE: *pbAmt("50"), OneRDollars: *pbAmt("100"),
+		RealizedPnL: *amountPtr("-100"), RealizedR: -1, MFE: *amountPtr("50"), OneRDollars: *amountPtr("100"),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, OutcomeLoss, res.Outcome)
 	assert.Equal(t, toolkit.Float(0), *res.EfficiencyScore) // clamped at 0
-	pbRel(t, -2, float64(*res.EdgeCaptured), 1e-15)
+	assertRel(t, -2, float64(*res.EdgeCaptured), 1e-15)
 	assert.Nil(t, res.ExpectationAccuracy)
 
-	res, err = AnalyzeTradeOutcome(TradeOutcomeInput{RealizedPnL: *pbAmt("0.00"), MFE: *pbAmt("0"), OneRDollars: *pbAmt("1"), ExpectedValueR: pbFl(0)})
+	res, err = AnalyzeTradeOutcome(TradeOutcomeInput{RealizedPnL: *amountPtr("0.00"), MFE: *amountPtr("0"), OneRDollars: *amountPtr("1"), ExpectedValueR: floatPtr(0)})
 	require.NoError(t, err)
 	assert.Equal(t, OutcomeBreakeven, res.Outcome)
 	assert.Nil(t, res.EfficiencyScore)
 	assert.Nil(t, res.ExpectationAccuracy)
 	assert.Len(t, res.Warnings, 2)
 
-	res, err = AnalyzeTradeOutcome(TradeOutcomeInput{RealizedPnL: *pbAmt("300"), RealizedR: 2, MFE: *pbAmt("200"), OneRDollars: *pbAmt("100")})
+	res, err = AnalyzeTradeOutcome(TradeOutcomeInput{RealizedPnL: *amountPtr("300"), RealizedR: 2, MFE: *amountPtr("200"), OneRDollars: *amountPtr("100")})
 	require.NoError(t, err)
 	assert.Len(t, res.Warnings, 2) // pnl above mfe; R disagrees with pnl/1R
 	assert.Equal(t, toolkit.Float(100), *res.EfficiencyScore)
 }
 
 func TestAnalyzeTradeOutcomeBadInput(t *testing.T) {
-	ok := TradeOutcomeInput{RealizedPnL: *pbAmt("1"), RealizedR: 1, MFE: *pbAmt("2"), OneRDollars: *pbAmt("1")}
+	ok := TradeOutcomeInput{RealizedPnL: *amountPtr("1"), RealizedR: 1, MFE: *amountPtr("2"), OneRDollars: *amountPtr("1")}
 	mod := func(f func(*TradeOutcomeInput)) TradeOutcomeInput { in := ok; f(&in); return in }
 	for _, c := range []struct {
 		in  TradeOutcomeInput
 		msg string
 	}{
-		{mod(func(p *TradeOutcomeInput) { p.OneRDollars = *pbAmt("0") }), "one_r_dollars: must be greater than 0"},
-		{mod(func(p *TradeOutcomeInput) { p.MFE = *pbAmt("-1") }), "mfe: must not be negative"},
+		{mod(func(p *TradeOutcomeInput) { p.OneRDollars = *amountPtr("0") }), "one_r_dollars: must be greater than 0"},
+		{mod(func(p *TradeOutcomeInput) { p.MFE = *amountPtr("-1") }), "mfe: must not be negative"},
 		{mod(func(p *TradeOutcomeInput) { p.RealizedR = math.Inf(1) }), "realized_r: must be a finite"},
-		{mod(func(p *TradeOutcomeInput) { p.ExpectedValueR = pbFl(math.NaN()) }), "expected_value_r: must be a finite"},
+		{mod(func(p *TradeOutcomeInput) { p.ExpectedValueR = floatPtr(math.NaN()) }), "expected_value_r: must be a finite"},
 	} {
 		_, err := AnalyzeTradeOutcome(c.in)
 		require.Error(t, err)
@@ -188,14 +188,14 @@ func TestAnalyzeTradeOutcomeBadInput(t *testing.T) {
 }
 
 func TestScoreSignal(t *testing.T) {
-	res, err := ScoreSignal(SignalInput{ConditionsMet: 4, TotalConditions: 5, RegimeAligned: true, IndicatorConfluence: 2, RiskRewardRatio: pbFl(2.5)})
+	res, err := ScoreSignal(SignalInput{ConditionsMet: 4, TotalConditions: 5, RegimeAligned: true, IndicatorConfluence: 2, RiskRewardRatio: floatPtr(2.5)})
 	require.NoError(t, err)
 	conf := 50*0.8 + 20 + 15*2.0/3
-	pbRel(t, conf, float64(res.Confidence), 1e-12)
-	pbRel(t, 0.75*conf+25*2.5/3, float64(res.QualityScore), 1e-12)
+	assertRel(t, conf, float64(res.Confidence), 1e-12)
+	assertRel(t, 0.75*conf+25*2.5/3, float64(res.QualityScore), 1e-12)
 	assert.Equal(t, "HIGH", res.Quality)
 
-	best, err := ScoreSignal(SignalInput{ConditionsMet: 3, TotalConditions: 3, RegimeAligned: true, IndicatorConfluence: 9, VolumeConfirmed: true, RiskRewardRatio: pbFl(10)})
+	best, err := ScoreSignal(SignalInput{ConditionsMet: 3, TotalConditions: 3, RegimeAligned: true, IndicatorConfluence: 9, VolumeConfirmed: true, RiskRewardRatio: floatPtr(10)})
 	require.NoError(t, err)
 	assert.Equal(t, toolkit.Float(100), best.Confidence)
 	assert.Equal(t, toolkit.Float(100), best.QualityScore)
@@ -206,7 +206,7 @@ func TestScoreSignal(t *testing.T) {
 	assert.Equal(t, "LOW", worst.Quality)
 	assert.Len(t, worst.Warnings, 1)
 
-	mid, err := ScoreSignal(SignalInput{ConditionsMet: 1, TotalConditions: 2, RegimeAligned: true, VolumeConfirmed: true, RiskRewardRatio: pbFl(1.8)})
+	mid, err := ScoreSignal(SignalInput{ConditionsMet: 1, TotalConditions: 2, RegimeAligned: true, VolumeConfirmed: true, RiskRewardRatio: floatPtr(1.8)})
 	require.NoError(t, err)
 	assert.Equal(t, "MEDIUM", mid.Quality) // 0.75·60 + 15 = 60
 }
@@ -220,7 +220,7 @@ func TestScoreSignalBadInput(t *testing.T) {
 		{SignalInput{ConditionsMet: 3, TotalConditions: 2}, "conditions_met: must be between 0 and total_conditions (2)"},
 		{SignalInput{ConditionsMet: -1, TotalConditions: 2}, "conditions_met:"},
 		{SignalInput{TotalConditions: 2, IndicatorConfluence: -1}, "indicator_confluence: must not be negative"},
-		{SignalInput{TotalConditions: 2, RiskRewardRatio: pbFl(-1)}, "risk_reward_ratio: must be a finite number >= 0"},
+		{SignalInput{TotalConditions: 2, RiskRewardRatio: floatPtr(-1)}, "risk_reward_ratio: must be a finite number >= 0"},
 	} {
 		_, err := ScoreSignal(c.in)
 		require.Error(t, err)

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Defaults shared by the R-multiple tools of the package.
@@ -20,18 +21,18 @@ const (
 )
 
 // tooLarge returns the TooLarge error for an input named field holding n
-// values, more than toolkit.MaxValues.
+// values, more than limits.MaxItems.
 func tooLarge(field string, n int) error {
-	return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d values are accepted, got %d", field, toolkit.MaxValues, n)
+	return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d values are accepted, got %d", field, limits.MaxItems, n)
 }
 
 // ValidateSeries checks a numeric series input named field (R-multiples,
-// equity values): more than toolkit.MaxValues values is toolkit.TooLarge;
+// equity values): more than 100,000 values is toolkit.TooLarge;
 // fewer than min values or a value that is not finite is toolkit.Invalid.
 // Messages name the field and the rule ("r_multiples: needs at least 2
 // values, got 1", "r_multiples: item 3 must be a finite number").
 func ValidateSeries(field string, xs []float64, min int) error {
-	if len(xs) > toolkit.MaxValues {
+	if len(xs) > limits.MaxItems {
 		return tooLarge(field, len(xs))
 	}
 	if len(xs) < min {
@@ -46,14 +47,23 @@ func ValidateSeries(field string, xs []float64, min int) error {
 }
 
 // validateParallel checks the length got of an optional array that must be
-// parallel to r_multiples (n items): at most toolkit.MaxValues (TooLarge)
+// parallel to r_multiples (n items): at most limits.MaxItems (TooLarge)
 // and exactly n (Invalid).
 func validateParallel(field string, got, n int) error {
-	if got > toolkit.MaxValues {
+	if got > limits.MaxItems {
 		return tooLarge(field, got)
 	}
 	if got != n {
 		return invalid(field, "must have the same length as r_multiples (%d), got %d", n, got)
+	}
+	return nil
+}
+
+// validateCount checks that the integer input named field lies in
+// [lo, hi].
+func validateCount(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return invalid(field, "must be between %d and %d, got %d", lo, hi, v)
 	}
 	return nil
 }
@@ -84,10 +94,11 @@ func nonEmptyStrings(field string, xs []string) error {
 	return nil
 }
 
-// orDefault returns def when x is 0 (the zero value of an option).
-func orDefault(x, def float64) float64 {
-	if x == 0 {
+// orDefault returns *p, or def when p is nil: an optional input is a
+// pointer, nil when omitted (never "0 means the default").
+func orDefault[T any](p *T, def T) T {
+	if p == nil {
 		return def
 	}
-	return x
+	return *p
 }

@@ -22,12 +22,13 @@ const (
 	DefaultSkipAfterLosses = 3
 )
 
-// WhatIfOptions sets the scenario parameters. Zero fields take defaults.
+// WhatIfOptions sets the scenario parameters. A nil option takes its
+// default.
 type WhatIfOptions struct {
-	RemoveCount     int     // trades removed by remove_worst / remove_best (1..N−1)
-	LossCap         float64 // cap losses at −LossCap R (> 0)
-	WinnerScale     float64 // multiply every R > 0 by this (> 0)
-	SkipAfterLosses int     // skip the trade after this many consecutive losses (>= 1)
+	RemoveCount     *int     // trades removed by remove_worst / remove_best (1..N−1; default ceil(5 % of N))
+	LossCap         *float64 // cap losses at −LossCap R (> 0; default 1)
+	WinnerScale     *float64 // multiply every R > 0 by this (> 0; default 0.9)
+	SkipAfterLosses *int     // skip the trade after this many consecutive losses (>= 1; default 3)
 }
 
 // WhatIfStats are the metrics of one scenario.
@@ -75,10 +76,7 @@ func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
 		return WhatIf{}, err
 	}
 	n := len(r)
-	rc := opt.RemoveCount
-	if rc == 0 {
-		rc = min(max(int(math.Ceil(DefaultRemovePct*float64(n))), 1), n-1)
-	}
+	rc := orDefault(opt.RemoveCount, min(max(int(math.Ceil(DefaultRemovePct*float64(n))), 1), n-1))
 	if rc < 1 || rc > n-1 {
 		return WhatIf{}, invalid("remove_count", "must be between 1 and %d (N−1), got %d", n-1, rc)
 	}
@@ -90,10 +88,7 @@ func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
 	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 {
 		return WhatIf{}, invalid("winner_scale", "must be a finite number > 0, got %v", scale)
 	}
-	skip := opt.SkipAfterLosses
-	if skip == 0 {
-		skip = DefaultSkipAfterLosses
-	}
+	skip := orDefault(opt.SkipAfterLosses, DefaultSkipAfterLosses)
 	if skip < 1 {
 		return WhatIf{}, invalid("skip_after_losses", "must be at least 1, got %d", skip)
 	}

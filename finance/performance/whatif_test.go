@@ -12,7 +12,7 @@ import (
 
 func TestWhatIfAgainstReference(t *testing.T) {
 	r := benchR(200)
-	got, err := RunWhatIf(r, WhatIfOptions{RemoveCount: 7, LossCap: 0.8, WinnerScale: 1.25, SkipAfterLosses: 2})
+	got, err := RunWhatIf(r, WhatIfOptions{RemoveCount: ref(7), LossCap: ref(0.8), WinnerScale: ref(1.25), SkipAfterLosses: ref(2)})
 	require.NoError(t, err)
 	sorted := slices.Clone(r)
 	sort.Float64s(sorted)
@@ -71,11 +71,11 @@ func TestWhatIfBadInput(t *testing.T) {
 		opt WhatIfOptions
 		msg string
 	}{
-		{WhatIfOptions{RemoveCount: 2}, "remove_count: must be between 1 and 1"},
-		{WhatIfOptions{RemoveCount: -1}, "remove_count"},
-		{WhatIfOptions{LossCap: -1}, "loss_cap"},
-		{WhatIfOptions{WinnerScale: -1}, "winner_scale"},
-		{WhatIfOptions{SkipAfterLosses: -2}, "skip_after_losses"},
+		{WhatIfOptions{RemoveCount: ref(2)}, "remove_count: must be between 1 and 1"},
+		{WhatIfOptions{RemoveCount: ref(-1)}, "remove_count"},
+		{WhatIfOptions{LossCap: ref(-1.0)}, "loss_cap"},
+		{WhatIfOptions{WinnerScale: ref(-1.0)}, "winner_scale"},
+		{WhatIfOptions{SkipAfterLosses: ref(-2)}, "skip_after_losses"},
 	}
 	for _, c := range cases {
 		_, err := RunWhatIf([]float64{1, -1}, c.opt)

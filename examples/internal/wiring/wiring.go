@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore"
@@ -30,6 +31,9 @@ type Config struct {
 	SandboxCreditCap toolkit.Amount
 	// LowBalance is the is_low threshold (default 0.01).
 	LowBalance toolkit.Amount
+	// IdempotencyRetention is how long answers are kept for
+	// Idempotency-Key retries (default 24 h).
+	IdempotencyRetention time.Duration
 }
 
 // Open opens the store and builds the services over it. Close the
@@ -51,6 +55,7 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 	}
 	bill, err := billing.NewService(store, billing.Config{
 		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
+		IdempotencyRetention: cfg.IdempotencyRetention,
 	})
 	if err != nil {
 		store.Close()

@@ -1,0 +1,165 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/market"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// marketCategory is the category of the tools on OHLCV bars.
+const marketCategory = "market"
+
+// marketIndicatorTools returns the indicator and bar-analysis tools of
+// finance/market (docs/tools-market-indicators.md): calculate_indicators,
+// detect_regime, analyze_trend_structure, analyze_liquidity and
+// analyze_correlations. Below a tool's bar minimum each answers with
+// market.InsufficientBars (never charged) instead of an error.
+func marketIndicatorTools() []Tool {
+	return []Tool{
+		NewTool(toolSpec(marketCategory, "calculate_indicators",
+			"TA-Lib-compatible indicator over OHLCV bars (sma, ema, rsi, macd, bb, atr): series aligned to the bars "+
+				"with null warm-up slots, the first valid index and the latest values."),
+			runIndicators, func(s *jsonschema.Schema) {
+				barsSchema(s, "bars")
+				minItems(s, "bars", 1)
+				prop(s, "indicator").Enum = []any{"sma", "ema", "rsi", "macd", "bb", "atr"}
+				intRange(s, "period", 2, limits.MaxItems)
+				setDefault(intRange(s, "fast_period", 2, limits.MaxItems), 12)
+				setDefault(intRange(s, "slow_period", 2, limits.MaxItems), 26)
+				setDefault(intRange(s, "signal_period", 1, limits.MaxItems), 9)
+				positives(s, "nbdev")
+				setDefault(prop(s, "nbdev"), "2")
+				describeAll(s, map[string]string{
+					"indicator":     "indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)",
+					"period":        "period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)",
+					"fast_period":   "macd fast EMA period in bars",
+					"slow_period":   "macd slow EMA period in bars",
+					"signal_period": "macd signal EMA period in bars",
+					"nbdev":         "bb: band width in population standard deviations, > 0" + decimalText,
+				})
+			}),
+		barsOnlyTool("detect_regime",
+			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
+				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
+			market.RegimeMinBars, func(bars []market.Bar) (any, error) { return market.DetectRegime(bars) }),
+		barsOnlyTool("analyze_trend_structure",
+			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
+				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
+			market.TrendMinBars, func(bars []market.Bar) (any, error) { return market.AnalyzeTrendStructure(bars) }),
+		NewTool(toolSpec(marketCategory, "analyze_liquidity",
+			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
+				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
+			func(_ context.Context, _ Call, in liquidityInput) (any, error) {
+				return barAnalysis("analyze_liquidity", in.Bars, market.LiquidityMinBars, func() (any, error) {
+					return market.AnalyzeLiquidity(in.Bars, in.Period)
+				})
+			}, func(s *jsonschema.Schema) {
+				barsSchema(s, "bars")
+				minItems(s, "bars", 1)
+				setDefault(intRange(s, "period", 2, limits.MaxItems), market.LiquidityDefaultPeriod)
+				describe(s, "period", "baseline window in bars (shrunk to bars-1 when fewer bars)")
+			}),
+		NewTool(toolSpec(marketCategory, "analyze_correlations",
+			"Correlation matrix of log returns across symbols (aligned at the latest bar), with "+
+				"significance and the most and least correlated pairs; 2+ symbols, 10+ bars each."),
+			runCorrelations, func(s *jsonschema.Schema) {
+				minItems(s, "symbols_data", 2)
+				describe(s, "symbols_data", "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)")
+				item := prop(s, "symbols_data").Items
+				nonEmpty(item, "symbol")
+				describe(item, "symbol", "symbol name, unique within symbols_data")
+				barsSchema(item, "bars")
+				minItems(item, "bars", 1)
+			}),
+	}
+}
+
+// barsInput is the input of the tools that take only bars.
+type barsInput struct {
+	Bars market.Bars `json:"bars"`
+}
+
+// barsOnlyTool is a tool whose only input is bars (at least one): it
+// answers insufficient_bars below minBars and otherwise runs analyse.
+func barsOnlyTool(name, description string, minBars int, analyse func(bars []market.Bar) (any, error)) Tool {
+	return NewTool(toolSpec(marketCategory, name, description),
+		func(_ context.Context, _ Call, in barsInput) (any, error) {
+			return barAnalysis(name, in.Bars, minBars, func() (any, error) { return analyse(in.Bars) })
+		}, func(s *jsonschema.Schema) {
+			barsSchema(s, "bars")
+			minItems(s, "bars", 1)
+		})
+}
+
+// liquidityInput is the input of analyze_liquidity.
+type liquidityInput struct {
+	Bars   market.Bars `json:"bars"`
+	Period *int        `json:"period,omitempty"`
+}
+
+// correlationsInput is the input of analyze_correlations.
+type correlationsInput struct {
+	SymbolsData market.SymbolsData `json:"symbols_data"`
+}
+
+// barAnalysis validates the bars, answers InsufficientBars below the
+// tool's minimum, and otherwise runs the analysis.
+func barAnalysis(tool string, bars []market.Bar, required int, run func() (any, error)) (any, error) {
+	if err := market.ValidateBars("bars", bars); err != nil {
+		return nil, err
+	}
+	if len(bars) < required {
+		return market.NewInsufficientBars(tool, len(bars), required), nil
+	}
+	return run()
+}
+
+func runCorrelations(_ context.Context, _ Call, in correlationsInput) (any, error) {
+	for i, d := range in.SymbolsData {
+		if err := market.ValidateBars(fmt.Sprintf("symbols_data[%d].bars", i), d.Bars); err != nil {
+			return nil, err
+		}
+		if len(d.Bars) < market.CorrelationMinBars {
+			ib := market.NewInsufficientBars("analyze_correlations", len(d.Bars), market.CorrelationMinBars)
+			ib.Message = fmt.Sprintf("analyze_correlations needs at least %d bars per symbol (latest last); symbol %q has %d. Fetch more history and retry.",
+				market.CorrelationMinBars, d.Symbol, len(d.Bars))
+			return ib, nil
+		}
+	}
+	return market.AnalyzeCorrelations(in.SymbolsData)
+}
+
+// indicatorsInput is the input of calculate_indicators.
+type indicatorsInput struct {
+	Bars         market.Bars    `json:"bars"`
+	Indicator    string         `json:"indicator"`
+	Period       *int           `json:"period,omitempty"`
+	FastPeriod   *int           `json:"fast_period,omitempty"`
+	SlowPeriod   *int           `json:"slow_period,omitempty"`
+	SignalPeriod *int           `json:"signal_period,omitempty"`
+	NbDev        *toolkit.Float `json:"nbdev,omitempty"`
+}
+
+func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
+	req := market.IndicatorRequest{Indicator: in.Indicator, Period: in.Period,
+		FastPeriod: in.FastPeriod, SlowPeriod: in.SlowPeriod, SignalPeriod: in.SignalPeriod, NbDev: floatPtr(in.NbDev)}
+	return barAnalysis("calculate_indicators", in.Bars, market.IndicatorMinBars(req), func() (any, error) {
+		return market.CalculateIndicators(in.Bars, req)
+	})
+}
+
+// barsSchema documents the bars property name. Fewer bars than a tool
+// needs is an insufficient_bars answer, not a schema error.
+func barsSchema(s *jsonschema.Schema, name string) {
+	describe(s, name, "OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) "+
+		"and volume (>= 0) as decimal strings or numbers")
+	bar := prop(s, name).Items
+	for _, f := range []string{"open", "high", "low", "close"} {
+		describe(bar, f, f+" price, > 0"+decimalText)
+	}
+	describe(bar, "volume", "traded volume in units, >= 0"+decimalText)
+}

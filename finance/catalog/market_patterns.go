@@ -1,0 +1,84 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/market"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// patternsInput is the input of detect_patterns.
+type patternsInput struct {
+	Bars           market.Bars `json:"bars"`
+	BreakoutPeriod *int        `json:"breakout_period,omitempty"`
+}
+
+// structuralBreakInput is the input of detect_structural_break.
+type structuralBreakInput struct {
+	Bars  market.Bars    `json:"bars"`
+	Alpha *toolkit.Float `json:"alpha,omitempty"`
+	Trim  *toolkit.Float `json:"trim,omitempty"`
+}
+
+// priceStructureInput is the input of analyze_price_structure.
+type priceStructureInput struct {
+	Bars                market.Bars `json:"bars"`
+	SwingWindow         *int        `json:"swing_window,omitempty"`
+	ConsolidationWindow *int        `json:"consolidation_window,omitempty"`
+}
+
+// marketPatternTools returns the pattern and structure tools of
+// finance/market (docs/tools-market-patterns.md): detect_patterns,
+// detect_structural_break and analyze_price_structure. Each answers
+// insufficient_bars (never charged) below its bar minimum; invalid bars are
+// an Invalid error naming the bar.
+func marketPatternTools() []Tool {
+	return []Tool{
+		NewTool(toolSpec(marketCategory, "detect_patterns",
+			"Candlestick patterns (TA-Lib CDL semantics: engulfing, hammer, shooting star, doji, morning/evening star, "+
+				"three white soldiers/black crows, harami, piercing, dark cloud cover) and chart patterns (N-bar breakouts, "+
+				"SMA 10/30 crossovers, RSI divergences, gaps, double tops/bottoms) with bar index, direction and strength 0-100. "+
+				"Needs at least 35 OHLCV bars, latest last."),
+			func(_ context.Context, _ Call, in patternsInput) (any, error) {
+				return barAnalysis("detect_patterns", in.Bars, market.PatternsMinBars, func() (any, error) {
+					return market.DetectPatterns(in.Bars, market.PatternOptions{BreakoutPeriod: in.BreakoutPeriod})
+				})
+			}, func(s *jsonschema.Schema) {
+				barsSchema(s, "bars")
+				setDefault(intRange(s, "breakout_period", 5, 100), market.DefaultBreakoutPeriod)
+				describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
+			}),
+		NewTool(toolSpec(marketCategory, "detect_structural_break",
+			"Tests the log returns for a break in their mean (sup-F / Andrews QLR with trimming, and OLS-CUSUM): "+
+				"break detected, location, statistics, p-values, and mean and volatility before and after. "+
+				"Needs at least 221 OHLCV bars, latest last."),
+			func(_ context.Context, _ Call, in structuralBreakInput) (any, error) {
+				return barAnalysis("detect_structural_break", in.Bars, market.StructuralBreakMinBars, func() (any, error) {
+					return market.DetectStructuralBreak(in.Bars, market.BreakOptions{Alpha: floatPtr(in.Alpha), Trim: floatPtr(in.Trim)})
+				})
+			}, func(s *jsonschema.Schema) {
+				barsSchema(s, "bars")
+				describe(s, "alpha", "significance level of both tests, a fraction, 0.001 to 0.20"+decimalText)
+				setDefault(prop(s, "alpha"), "0.05")
+				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30"+decimalText)
+				setDefault(prop(s, "trim"), "0.15")
+			}),
+		NewTool(toolSpec(marketCategory, "analyze_price_structure",
+			"Swing highs and lows (fractals), the HH/HL/LH/LL sequence and structure (uptrend, downtrend, range), "+
+				"support and resistance levels (clustered swings with touch counts), consolidation zones and floor pivots. "+
+				"Needs at least 21 OHLCV bars, latest last."),
+			func(_ context.Context, _ Call, in priceStructureInput) (any, error) {
+				return barAnalysis("analyze_price_structure", in.Bars, market.PriceStructureMinBars, func() (any, error) {
+					return market.AnalyzePriceStructure(in.Bars, market.PriceStructureOptions{
+						SwingWindow: in.SwingWindow, ConsolidationWindow: in.ConsolidationWindow})
+				})
+			}, func(s *jsonschema.Schema) {
+				barsSchema(s, "bars")
+				setDefault(intRange(s, "swing_window", 1, 10), market.DefaultSwingWindow)
+				setDefault(intRange(s, "consolidation_window", 5, 50), market.DefaultConsolidationWindow)
+				describe(s, "swing_window", "fractal half-window: bars each side of a swing point")
+				describe(s, "consolidation_window", "bars in a consolidation window")
+			}),
+	}
+}

@@ -1,0 +1,291 @@
+package catalog
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/performance"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// performanceCategory is the category of the R-multiple analytics tools.
+const performanceCategory = "performance"
+
+// performanceGrowthTools returns the R-multiple tools about equity growth
+// (docs/tools-performance-growth.md): Monte Carlo, Kelly, drawdown, win/loss,
+// what-if, variance killers, rolling G, equity curve, system score,
+// peak/valley and recovery.
+func performanceGrowthTools() []Tool {
+	return []Tool{
+		monteCarloTool(),
+		kellyTool(),
+		drawdownTool(),
+		varianceKillersTool(),
+		winLossTool(),
+		whatIfTool(),
+		rollingGTool(),
+		equityCurveTool(),
+		systemScoreTool(),
+		peakValleyTool(),
+		recoveryTool(),
+	}
+}
+
+type monteCarloInput struct {
+	RMultiples          toolkit.Floats `json:"r_multiples"`
+	StartingEquity      toolkit.Amount `json:"starting_equity"`
+	NumSimulations      *int           `json:"num_simulations,omitempty"`
+	TradesPerSimulation *int           `json:"trades_per_simulation,omitempty"`
+	RiskPerTrade        *toolkit.Float `json:"risk_per_trade,omitempty"`
+	Seed                *uint64        `json:"seed,omitempty"`
+}
+
+func monteCarloTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
+		func(_ context.Context, _ Call, in monteCarloInput) (any, error) {
+			return performance.RunMonteCarlo(in.RMultiples, performance.MonteCarloOptions{
+				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
+				TradesPerSimulation: in.TradesPerSimulation, RiskPerTrade: floatPtr(in.RiskPerTrade),
+				Seed: in.Seed, SeedSource: randomSeed,
+			})
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 2, "trade results in R, resampled with replacement")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
+			setDefault(intRange(s, "num_simulations", 1, performance.MaxSimulations), performance.DefaultSimulations)
+			describe(s, "num_simulations", "equity paths simulated")
+			setDefault(intRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation), performance.DefaultTradesPerSimulation)
+			describe(s, "trades_per_simulation", "trades drawn per path")
+			riskPerTrade(s)
+			intRange(s, "seed", 0, performance.MaxSeed)
+			describe(s, "seed", "optional seed; omitted: one is picked and echoed in the result")
+		})
+}
+
+// randomSeed picks a seed from crypto/rand, below 2^53 so that JSON
+// clients read it back exactly.
+func randomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics instead)
+	return binary.LittleEndian.Uint64(b[:]) & performance.MaxSeed
+}
+
+type kellyInput struct {
+	RMultiples   toolkit.Floats `json:"r_multiples"`
+	RiskPerTrade *toolkit.Float `json:"risk_per_trade,omitempty"`
+	RuinDrawdown *toolkit.Float `json:"ruin_drawdown,omitempty"`
+}
+
+func kellyTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."),
+		func(_ context.Context, _ Call, in kellyInput) (any, error) {
+			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{
+				RiskPerTrade: floatPtr(in.RiskPerTrade), RuinDrawdown: floatPtr(in.RuinDrawdown)})
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 2, "trade results in R")
+			riskPerTrade(s)
+			positiveDecimal(s, "ruin_drawdown", "loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half)")
+			setDefault(prop(s, "ruin_drawdown"), "0.5")
+		})
+}
+
+type drawdownInput struct {
+	EquityValues   toolkit.Floats `json:"equity_values,omitempty"`
+	RMultiples     toolkit.Floats `json:"r_multiples,omitempty"`
+	StartingEquity toolkit.Amount `json:"starting_equity"`
+	NetProfit      *toolkit.Float `json:"net_profit,omitempty"`
+	RiskPerTrade   *toolkit.Float `json:"risk_per_trade,omitempty"`
+}
+
+func drawdownTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
+		func(_ context.Context, _ Call, in drawdownInput) (any, error) {
+			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
+			switch {
+			case in.EquityValues != nil && in.RMultiples != nil:
+				return nil, toolkit.Errorf(toolkit.Invalid, "equity_values: give either equity_values or r_multiples, not both")
+			case in.EquityValues != nil:
+				return performance.AnalyzeDrawdown(in.EquityValues, start, np)
+			case in.RMultiples != nil:
+				return performance.AnalyzeDrawdownR(in.RMultiples, start, floatPtr(in.RiskPerTrade), np)
+			}
+			return nil, toolkit.Errorf(toolkit.Invalid, "Missing required argument: equity_values (or r_multiples)")
+		},
+		func(s *jsonschema.Schema) {
+			minItems(s, "equity_values", 1)
+			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
+			minItems(s, "r_multiples", 1)
+			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
+			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity"+decimalText)
+			riskPerTrade(s)
+		})
+}
+
+type killersInput struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+	TradeIDs   []string       `json:"trade_ids,omitempty"`
+	Symbols    []string       `json:"symbols,omitempty"`
+	TopN       *int           `json:"top_n,omitempty"`
+}
+
+func varianceKillersTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."),
+		func(_ context.Context, _ Call, in killersInput) (any, error) {
+			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
+				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 2, "trade results in R")
+			setDefault(intRange(s, "top_n", 1, performance.MaxKillerCount), performance.DefaultKillerCount)
+			describe(s, "top_n", "trades listed")
+			nonEmptyItems(s, "trade_ids")
+			describe(s, "trade_ids", "optional trade ids, parallel to r_multiples")
+			nonEmptyItems(s, "symbols")
+			describe(s, "symbols", "optional symbols, parallel to r_multiples")
+		})
+}
+
+type winLossInput struct {
+	RMultiples toolkit.Floats   `json:"r_multiples"`
+	PnLValues  []toolkit.Amount `json:"pnl_values,omitempty"`
+}
+
+func winLossTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."),
+		func(_ context.Context, _ Call, in winLossInput) (any, error) {
+			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 1, "trade results in R")
+			describe(s, "pnl_values", "optional P&L of each trade in currency units, parallel to r_multiples")
+		})
+}
+
+type whatIfInput struct {
+	RMultiples      toolkit.Floats `json:"r_multiples"`
+	RemoveCount     *int           `json:"remove_count,omitempty"`
+	LossCap         *toolkit.Float `json:"loss_cap,omitempty"`
+	WinnerScale     *toolkit.Float `json:"winner_scale,omitempty"`
+	SkipAfterLosses *int           `json:"skip_after_losses,omitempty"`
+}
+
+func whatIfTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "run_what_if", "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."),
+		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
+			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
+				RemoveCount: in.RemoveCount, LossCap: floatPtr(in.LossCap), WinnerScale: floatPtr(in.WinnerScale),
+				SkipAfterLosses: in.SkipAfterLosses,
+			})
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 2, "trade results in R, oldest first")
+			intRange(s, "remove_count", 1, limits.MaxItems)
+			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
+			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
+			describe(s, "skip_after_losses", "losing streak (in trades) after which the next trade is skipped")
+			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R, > 0")
+			setDefault(prop(s, "loss_cap"), "1")
+			positiveDecimal(s, "winner_scale", "factor applied to every winning R, > 0 (0.9 = winners 10 % smaller)")
+			setDefault(prop(s, "winner_scale"), "0.9")
+		})
+}
+
+type rollingGInput struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+	WindowSize *int           `json:"window_size,omitempty"`
+}
+
+func rollingGTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."),
+		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
+			return performance.CalculateRollingG(in.RMultiples, in.WindowSize)
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 2, "trade results in R, oldest first")
+			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
+			describe(s, "window_size", "trades per window, at most N")
+		})
+}
+
+type equityCurveInput struct {
+	RMultiples     toolkit.Floats  `json:"r_multiples"`
+	StartingEquity *toolkit.Amount `json:"starting_equity,omitempty"`
+	RiskPerTrade   *toolkit.Float  `json:"risk_per_trade,omitempty"`
+	TradesPerYear  *toolkit.Float  `json:"trades_per_year,omitempty"`
+}
+
+func equityCurveTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."),
+		func(_ context.Context, _ Call, in equityCurveInput) (any, error) {
+			return performance.CalculateEquityCurve(in.RMultiples, amountFloat(in.StartingEquity),
+				floatPtr(in.RiskPerTrade), floatPtr(in.TradesPerYear))
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 1, "trade results in R, oldest first")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
+			setDefault(prop(s, "starting_equity"), "100000")
+			riskPerTrade(s)
+			positiveDecimal(s, "trades_per_year", "trades per year, > 0; adds the CAGR")
+		})
+}
+
+type rOnlyInput struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+}
+
+func systemScoreTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."),
+		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
+			return performance.CalculateSystemScore(in.RMultiples)
+		},
+		func(s *jsonschema.Schema) { rMultiples(s, 2, "trade results in R, oldest first") })
+}
+
+type peakValleyInput struct {
+	EquityValues   toolkit.Floats `json:"equity_values"`
+	StartingEquity toolkit.Amount `json:"starting_equity"`
+}
+
+func peakValleyTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "detect_peak_valley", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."),
+		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
+			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
+		},
+		func(s *jsonschema.Schema) {
+			minItems(s, "equity_values", 1)
+			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
+		})
+}
+
+type recoveryInput struct {
+	RMultiples    toolkit.Floats  `json:"r_multiples"`
+	InitialEquity *toolkit.Amount `json:"initial_equity,omitempty"`
+	RiskPerTrade  *toolkit.Float  `json:"risk_per_trade,omitempty"`
+}
+
+func recoveryTool() Tool {
+	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."),
+		func(_ context.Context, _ Call, in recoveryInput) (any, error) {
+			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
+		},
+		func(s *jsonschema.Schema) {
+			rMultiples(s, 1, "trade results in R, oldest first")
+			positiveDecimal(s, "initial_equity", "starting account equity in currency units, > 0")
+			setDefault(prop(s, "initial_equity"), "100000")
+			riskPerTrade(s)
+		})
+}
+
+// riskPerTrade documents risk_per_trade: the fraction of equity risked per
+// 1R, 0 < f < 1, default 0.01. The schema states the lower bound; the tool
+// checks the upper one.
+func riskPerTrade(s *jsonschema.Schema) {
+	positiveDecimal(s, "risk_per_trade", "fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %)")
+	setDefault(prop(s, "risk_per_trade"), "0.01")
+}

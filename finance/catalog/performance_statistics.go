@@ -1,0 +1,271 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/performance"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+type confidenceArgs struct {
+	RMultiples       toolkit.Floats `json:"r_multiples"`
+	Confidence       *toolkit.Float `json:"confidence,omitempty"`
+	BootstrapSamples *int           `json:"bootstrap_samples,omitempty"`
+	Seed             *uint64        `json:"seed,omitempty"`
+}
+
+type consistencyArgs struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+	Dates      []string       `json:"dates,omitempty"`
+	WindowSize *int           `json:"window_size,omitempty"`
+}
+
+type serialArgs struct {
+	RMultiples toolkit.Floats `json:"r_multiples"`
+	Lags       *int           `json:"lags,omitempty"`
+}
+
+type distributionArgs struct {
+	RMultiples  toolkit.Floats `json:"r_multiples"`
+	BucketCount *int           `json:"bucket_count,omitempty"`
+}
+
+type riskAdjustedArgs struct {
+	RMultiples    toolkit.Floats `json:"r_multiples"`
+	TargetR       *toolkit.Float `json:"target_r,omitempty"`
+	TradesPerYear *toolkit.Float `json:"trades_per_year,omitempty"`
+}
+
+type executionArgs struct {
+	RMultiples     toolkit.Floats `json:"r_multiples"`
+	MAEValues      toolkit.Floats `json:"mae_values,omitempty"`
+	MFEValues      toolkit.Floats `json:"mfe_values,omitempty"`
+	HoldTimesHours toolkit.Floats `json:"hold_times_hours,omitempty"`
+}
+
+type segmentTradeArg struct {
+	PnLR       toolkit.Float  `json:"pnl_r"`
+	PnLUSD     toolkit.Amount `json:"pnl_usd"`
+	Symbol     string         `json:"symbol,omitempty"`
+	DayOfWeek  *int           `json:"day_of_week,omitempty"`
+	StrategyID string         `json:"strategy_id,omitempty"`
+	Regime     string         `json:"regime,omitempty"`
+}
+
+type segmentArgs struct {
+	Trades    []segmentTradeArg `json:"trades"`
+	SegmentBy string            `json:"segment_by,omitempty"`
+}
+
+type pnlArgs struct {
+	EntryPrice toolkit.Amount  `json:"entry_price"`
+	ExitPrice  toolkit.Amount  `json:"exit_price"`
+	Quantity   int64           `json:"quantity"`
+	Direction  string          `json:"direction"`
+	StopPrice  *toolkit.Amount `json:"stop_price,omitempty"`
+	Fees       *toolkit.Amount `json:"fees,omitempty"`
+}
+
+type expectedValueArgs struct {
+	WinRate    *toolkit.Float `json:"win_rate,omitempty"`
+	AvgWin     *toolkit.Float `json:"avg_win,omitempty"`
+	AvgLoss    *toolkit.Float `json:"avg_loss,omitempty"`
+	RMultiples toolkit.Floats `json:"r_multiples,omitempty"`
+}
+
+type tradeOutcomeArgs struct {
+	RealizedPnL    toolkit.Amount `json:"realized_pnl"`
+	RealizedR      toolkit.Float  `json:"realized_r"`
+	MFE            toolkit.Amount `json:"mfe"`
+	OneRDollars    toolkit.Amount `json:"one_r_dollars"`
+	ExpectedValueR *toolkit.Float `json:"expected_value_r,omitempty"`
+}
+
+type signalArgs struct {
+	ConditionsMet       int            `json:"conditions_met"`
+	TotalConditions     int            `json:"total_conditions"`
+	RegimeAligned       bool           `json:"regime_aligned,omitempty"`
+	IndicatorConfluence int            `json:"indicator_confluence,omitempty"`
+	VolumeConfirmed     bool           `json:"volume_confirmed,omitempty"`
+	RiskRewardRatio     *toolkit.Float `json:"risk_reward_ratio,omitempty"`
+}
+
+// performanceStatisticsTools returns the confidence, consistency, serial
+// correlation, distribution, risk-adjusted, execution-quality,
+// segmentation and trade-level tools.
+func performanceStatisticsTools() []Tool {
+	return []Tool{
+		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
+			func(_ context.Context, _ Call, in confidenceArgs) (any, error) {
+				opt := performance.ConfidenceOptions{Level: floatPtr(in.Confidence), Samples: in.BootstrapSamples}
+				if in.Seed != nil {
+					opt.Seed = *in.Seed
+				}
+				return performance.AnalyzeConfidence(in.RMultiples, opt)
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 2, "trade results in R")
+				describe(s, "confidence", "two-sided confidence level, a fraction from 0.5 to 0.999"+decimalText)
+				setDefault(prop(s, "confidence"), "0.95")
+				setDefault(intRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples), performance.DefaultBootstrapSamples)
+				describe(s, "bootstrap_samples", "bootstrap resamples")
+				setDefault(prop(s, "seed"), 0)
+				describe(s, "seed", "PRNG seed of the bootstrap, echoed in the output")
+			}),
+		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
+			func(_ context.Context, _ Call, in consistencyArgs) (any, error) {
+				return performance.AnalyzeConsistency(in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 2, "trade results in R, oldest first")
+				describe(s, "dates", "trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)")
+				intRange(s, "window_size", 2, performance.MaxConsistencyWindow)
+				describe(s, "window_size", "rolling window in trades, at most the number of r_multiples; default min(10, n)")
+			}),
+		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
+			func(_ context.Context, _ Call, in serialArgs) (any, error) {
+				return performance.AnalyzeSerialCorrelation(in.RMultiples, in.Lags)
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 3, "trade results in R, oldest first")
+				intRange(s, "lags", 1, performance.MaxLjungBoxLags)
+				describe(s, "lags", "Ljung-Box lags, at most n-1; default max(1, min(10, n/4))")
+			}),
+		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
+			func(_ context.Context, _ Call, in distributionArgs) (any, error) {
+				return performance.AnalyzeDistribution(in.RMultiples, in.BucketCount)
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 2, "trade results in R")
+				setDefault(intRange(s, "bucket_count", 1, performance.MaxBucketCount), performance.DefaultBucketCount)
+				describe(s, "bucket_count", "histogram buckets")
+			}),
+		NewTool(toolSpec(performanceCategory, "analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
+			func(_ context.Context, _ Call, in riskAdjustedArgs) (any, error) {
+				opt := performance.RiskAdjustedOptions{TradesPerYear: floatPtr(in.TradesPerYear)}
+				if in.TargetR != nil {
+					opt.TargetR = float64(*in.TargetR)
+				}
+				return performance.AnalyzeRiskAdjusted(in.RMultiples, opt)
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 2, "trade results in R, oldest first")
+				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade"+decimalText)
+				setDefault(prop(s, "target_r"), "0")
+				positiveDecimal(s, "trades_per_year", "trades per year, > 0; annualises the ratios (omitted: per trade only)")
+			}),
+		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
+			func(_ context.Context, _ Call, in executionArgs) (any, error) {
+				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
+					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
+				})
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 2, "trade results in R")
+				describeAll(s, map[string]string{
+					"mae_values":       "maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples",
+					"mfe_values":       "maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples",
+					"hold_times_hours": "holding time of each trade in hours, >= 0, parallel to r_multiples",
+				})
+			}),
+		NewTool(toolSpec(performanceCategory, "segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
+			func(_ context.Context, _ Call, in segmentArgs) (any, error) {
+				trades := make([]performance.SegmentTrade, len(in.Trades))
+				for i, t := range in.Trades {
+					trades[i] = performance.SegmentTrade{
+						PnLR: float64(t.PnLR), PnLUSD: t.PnLUSD, Symbol: t.Symbol,
+						DayOfWeek: t.DayOfWeek, StrategyID: t.StrategyID, Regime: t.Regime,
+					}
+				}
+				return performance.SegmentTrades(trades, in.SegmentBy)
+			},
+			func(s *jsonschema.Schema) {
+				minItems(s, "trades", 1)
+				describe(s, "trades", "closed trades")
+				item := prop(s, "trades").Items
+				intRange(item, "day_of_week", 0, 6)
+				nonEmpty(item, "symbol", "strategy_id", "regime")
+				describeAll(item, map[string]string{
+					"pnl_r":       "realised result in R" + decimalText,
+					"pnl_usd":     "realised P&L in USD" + decimalText,
+					"day_of_week": "0 = Monday to 6 = Sunday",
+					"symbol":      "instrument symbol (segment key)",
+					"strategy_id": "strategy identifier (segment key)",
+					"regime":      "market regime at entry (segment key)",
+				})
+				describe(s, "segment_by", "symbol, day_of_week, strategy or regime")
+				by := prop(s, "segment_by")
+				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
+				setDefault(by, performance.SegmentBySymbol)
+			}),
+		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimal arithmetic."),
+			func(_ context.Context, _ Call, in pnlArgs) (any, error) {
+				return performance.CalculatePnL(performance.PnLInput{
+					EntryPrice: in.EntryPrice, ExitPrice: in.ExitPrice, Quantity: in.Quantity,
+					Direction: in.Direction, StopPrice: in.StopPrice, Fees: in.Fees,
+				})
+			},
+			func(s *jsonschema.Schema) {
+				positiveDecimal(s, "entry_price", "entry price, > 0")
+				positiveDecimal(s, "exit_price", "exit price, > 0")
+				intAtLeast(s, "quantity", 1)
+				describe(s, "quantity", "units traded, an integer >= 1")
+				direction(s)
+				describe(s, "stop_price", "initial stop price, > 0; enables the R-multiple"+decimalText)
+				describe(s, "fees", "total round-trip fees in currency units, >= 0"+decimalText)
+				setDefault(prop(s, "fees"), "0")
+			}),
+		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
+			func(_ context.Context, _ Call, in expectedValueArgs) (any, error) {
+				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
+					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
+					RMultiples: in.RMultiples,
+				})
+			},
+			func(s *jsonschema.Schema) {
+				rMultiples(s, 2, "alternatively, trade results in R")
+				describeAll(s, map[string]string{
+					"win_rate": "probability of a win, a fraction from 0 to 1" + decimalText,
+					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)" + decimalText,
+					"avg_loss": "average loss in the unit of avg_win (sign ignored)" + decimalText,
+				})
+			}),
+		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
+			func(_ context.Context, _ Call, in tradeOutcomeArgs) (any, error) {
+				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
+					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,
+					OneRDollars: in.OneRDollars, ExpectedValueR: floatPtr(in.ExpectedValueR),
+				})
+			}, func(s *jsonschema.Schema) {
+				describeAll(s, map[string]string{
+					"realized_pnl":     "realised P&L in currency units" + decimalText,
+					"realized_r":       "realised result in R" + decimalText,
+					"mfe":              "maximum favourable excursion in currency units, >= 0" + decimalText,
+					"one_r_dollars":    "initial risk (1R) in currency units, > 0" + decimalText,
+					"expected_value_r": "the system's expected result per trade, in R" + decimalText,
+				})
+			}),
+		NewTool(toolSpec(performanceCategory, "score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
+			func(_ context.Context, _ Call, in signalArgs) (any, error) {
+				return performance.ScoreSignal(performance.SignalInput{
+					ConditionsMet: in.ConditionsMet, TotalConditions: in.TotalConditions,
+					RegimeAligned: in.RegimeAligned, IndicatorConfluence: in.IndicatorConfluence,
+					VolumeConfirmed: in.VolumeConfirmed, RiskRewardRatio: floatPtr(in.RiskRewardRatio),
+				})
+			},
+			func(s *jsonschema.Schema) {
+				intAtLeast(s, "conditions_met", 0)
+				intAtLeast(s, "total_conditions", 1)
+				intAtLeast(s, "indicator_confluence", 0)
+				describeAll(s, map[string]string{
+					"conditions_met":       "entry conditions met, 0 to total_conditions",
+					"total_conditions":     "entry conditions checked, >= 1",
+					"regime_aligned":       "the signal agrees with the market regime (default false)",
+					"indicator_confluence": "agreeing indicators, >= 0 (default 0; 3 or more count fully)",
+					"volume_confirmed":     "volume confirms the signal (default false)",
+					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)" + decimalText,
+				})
+			}),
+	}
+}

@@ -1,0 +1,36 @@
+package market
+
+import "testing"
+
+// BenchmarkIndicatorAnalyses5000 runs the bar analyses of the indicator
+// family on 5,000 bars (detect_regime, analyze_trend_structure,
+// analyze_liquidity and analyze_correlations over two symbols), one
+// sub-benchmark each plus all together. The goal is all bar analyses (with detect_patterns,
+// detect_structural_break, analyze_price_structure) under 2 ms.
+func BenchmarkIndicatorAnalyses5000(b *testing.B) {
+	bars := synthBars(8, 5000, 100, 0.0002, 0.01)
+	other := synthBars(9, 5000, 50, 0, 0.02)
+	syms := []SymbolBars{{Symbol: "A", Bars: bars}, {Symbol: "B", Bars: other}}
+	steps := map[string]func(){
+		"regime":       func() { _, _ = DetectRegime(bars) },
+		"trend":        func() { _, _ = AnalyzeTrendStructure(bars) },
+		"liquidity":    func() { _, _ = AnalyzeLiquidity(bars, ref(20)) },
+		"correlations": func() { _, _ = AnalyzeCorrelations(syms) },
+	}
+	for _, name := range []string{"regime", "trend", "liquidity", "correlations"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				steps[name]()
+			}
+		})
+	}
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, f := range steps {
+				f()
+			}
+		}
+	})
+}

@@ -1,0 +1,57 @@
+package market
+
+import (
+	"testing"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/stretchr/testify/require"
+)
+
+// The bar-analysis speed goal is for every analysis together on 5,000 bars
+// (≤ 2 ms); these are this family's three shares of it.
+
+func BenchmarkDetectPatterns5000(b *testing.B) {
+	bars := randomBars(77, 5000, 0.012)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DetectPatterns(bars, PatternOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDetectStructuralBreak5000(b *testing.B) {
+	bars := randomBars(77, 5000, 0.012)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DetectStructuralBreak(bars, BreakOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAnalyzePriceStructure5000(b *testing.B) {
+	bars := randomBars(77, 5000, 0.012)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := AnalyzePriceStructure(bars, PriceStructureOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestBarToolsRejectTooManyBars: more than limits.MaxItems bars is
+// TooLarge for each analysis.
+func TestBarToolsRejectTooManyBars(t *testing.T) {
+	bars := make([]Bar, limits.MaxItems+1)
+	for i := range bars {
+		bars[i] = Bar{Open: 1, High: 1, Low: 1, Close: 1}
+	}
+	_, err := DetectPatterns(bars, PatternOptions{})
+	require.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
+	_, err = DetectStructuralBreak(bars, BreakOptions{})
+	require.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
+	_, err = AnalyzePriceStructure(bars, PriceStructureOptions{})
+	require.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
+}
