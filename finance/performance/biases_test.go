@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func ref[T any](v T) *T { return &v }
 
 var biasStart = time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 
