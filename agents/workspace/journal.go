@@ -245,7 +245,7 @@ func (in TradeInput) checkTexts(lab labels) error {
 	}
 	for i, t := range in.Tags {
 		if err := checkText("tags", t, 1, MaxTagLen); err != nil {
-			return invalid("tags: item %d: %s", i, strings.TrimPrefix(err.Error(), "tags: "))
+			return invalid("tags: item %d: %s", i, strings.TrimPrefix(messageOf(err), "tags: "))
 		}
 	}
 	return checkText("notes", in.Notes, 0, MaxNotesLen)

@@ -115,14 +115,14 @@ func (s *Service) Stats(ctx context.Context, agentID string, f TradeFilter) (Jou
 	if err != nil {
 		return JournalStats{}, toolkit.WithOp("workspace.Stats", err)
 	}
-	st := JournalStats{TradeCount: len(recs), TotalPnL: toolkit.AmountFromInt(0).Trim(2)}
+	st := JournalStats{TradeCount: len(recs), TotalPnL: toolkit.AmountFromMicros(0).Trim(2)}
 	if len(recs) == 0 {
 		return st, nil
 	}
 	r := make([]float64, len(recs))
 	pnl := make([]toolkit.Amount, len(recs))
 	for i, rec := range recs {
-		r[i], pnl[i] = rec.RMultiple, toolkit.AmountFromMicros(rec.PnLMicros)
+		r[i], pnl[i] = rec.RMultiple, toolkit.AmountFromMicros(rec.PnLMicros).Trim(2)
 	}
 	wl, err := performance.AnalyzeWinLoss(r, pnl)
 	if err != nil {

@@ -245,10 +245,10 @@ func biasTrades(args []biasTradeArgs) ([]performance.BiasTrade, error) {
 			Size: floatPtr(a.Size), MFER: floatPtr(a.MFER)}
 		var err error
 		if t.EntryTime, err = ParseTime("entry_time", a.EntryTime); err != nil {
-			return nil, invalid("trades: item %d: %s", i, err.(*toolkit.Error).Msg)
+			return nil, invalid("trades: item %d: %s", i, messageOf(err))
 		}
 		if t.ExitTime, err = ParseTime("exit_time", a.ExitTime); err != nil {
-			return nil, invalid("trades: item %d: %s", i, err.(*toolkit.Error).Msg)
+			return nil, invalid("trades: item %d: %s", i, messageOf(err))
 		}
 		out[i] = t
 	}

@@ -189,6 +189,16 @@ func invalid(format string, args ...any) error {
 	return toolkit.Errorf(toolkit.Invalid, format, args...)
 }
 
+// messageOf returns the client-safe message of a toolkit error (the
+// error's text otherwise).
+func messageOf(err error) string {
+	var e *toolkit.Error
+	if errors.As(err, &e) && e.Msg != "" {
+		return e.Msg
+	}
+	return err.Error()
+}
+
 // MemoryCountExceeded is the error of a memory that would exceed the
 // agent's count quota (toolkit.Conflict). Stores return it.
 func MemoryCountExceeded(max int64) error {

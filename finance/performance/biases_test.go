@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-
 var biasStart = time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 
 // outcomes is a fixed, irregular sequence of wins (+) and losses (-).
