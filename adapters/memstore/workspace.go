@@ -9,20 +9,22 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents/broker"
 	"github.com/agentfinance/toolkit/agents/workspace"
 )
 
 var _ workspace.Store = (*Store)(nil)
 
 // workspaceTables hold the agents' workspaces: memories by id with their
-// postings, each agent's term index and quota usage, and journal trades by
-// id.
+// postings, each agent's term index and quota usage, journal trades by
+// id, and broker connections by agent.
 type workspaceTables struct {
-	memories map[string]workspace.MemoryRecord           // by memory id, postings included
-	terms    map[string]map[string]map[string]int64      // agent -> term hash -> memory id -> count
-	usage    map[string]*workspaceUsage                  // by agent id
-	trades   map[string]workspace.TradeRecord            // by trade id
-	journals map[string]map[string]workspace.TradeRecord // agent -> trade id -> trade
+	connections map[string]broker.ConnectionRecord          // by agent id
+	memories    map[string]workspace.MemoryRecord           // by memory id, postings included
+	terms       map[string]map[string]map[string]int64      // agent -> term hash -> memory id -> count
+	usage       map[string]*workspaceUsage                  // by agent id
+	trades      map[string]workspace.TradeRecord            // by trade id
+	journals    map[string]map[string]workspace.TradeRecord // agent -> trade id -> trade
 }
 
 // workspaceUsage is what an agent's workspace holds, for the quotas and
@@ -33,11 +35,12 @@ type workspaceUsage struct {
 
 func newWorkspaceTables() workspaceTables {
 	return workspaceTables{
-		memories: map[string]workspace.MemoryRecord{},
-		terms:    map[string]map[string]map[string]int64{},
-		usage:    map[string]*workspaceUsage{},
-		trades:   map[string]workspace.TradeRecord{},
-		journals: map[string]map[string]workspace.TradeRecord{},
+		connections: map[string]broker.ConnectionRecord{},
+		memories:    map[string]workspace.MemoryRecord{},
+		terms:       map[string]map[string]map[string]int64{},
+		usage:       map[string]*workspaceUsage{},
+		trades:      map[string]workspace.TradeRecord{},
+		journals:    map[string]map[string]workspace.TradeRecord{},
 	}
 }
 
