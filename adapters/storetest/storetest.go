@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/stretchr/testify/require"
 )
@@ -26,6 +28,8 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	workspace.Store
+	broker.Store
 }
 
 // Harness opens stores for the suite.
@@ -54,6 +58,7 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		workspaceCases(),
 	)
 }
 
