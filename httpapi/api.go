@@ -19,6 +19,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/support"
 )
 
 // Services are the domain services the API serves.
@@ -26,6 +27,9 @@ type Services struct {
 	Agents  *agents.Service
 	Billing *billing.Service
 	Catalog *catalog.Catalog
+	// Support is the support desk. Nil: the support endpoints are not
+	// served.
+	Support *support.Service
 	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
 	// Nil: a toolcall.Service over Catalog and Billing with default options.
 	Calls *toolcall.Service

@@ -17,8 +17,10 @@ import (
 const smallBodyBytes = 64 << 10
 
 // bodyLimits bound every ordinary request body (registration, limits,
-// modes, deposits) whatever its schema, while it is scanned.
-var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 16 << 10}
+// modes, deposits, support requests) whatever its schema, while it is
+// scanned. MaxStringBytes fits the longest text of any schema (a 5,000
+// character description) written as raw UTF-8, up to 20,000 bytes.
+var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 32 << 10}
 
 // requestType is the body type of a route: its prototype (for the OpenAPI
 // document) and how to build its decoder.

@@ -12,10 +12,13 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 )
@@ -87,9 +90,15 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if cfg.catalog == nil {
 		cfg.catalog = e.demoCatalog()
 	}
+	master, lookup, err := tinkkeys.NewKeysets()
+	require.NoError(t, err)
+	keys, err := tinkkeys.New(master, lookup)
+	require.NoError(t, err)
+	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(keys)})
+	require.NoError(t, err)
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, slog.New(slog.NewTextHandler(e.logs, nil))
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog}, apiOpts)
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)

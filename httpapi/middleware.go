@@ -110,6 +110,9 @@ func (a *API) wrap(rt route) http.Handler {
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, limit)
 		r, cause = a.authenticate(r, rt.auth)
+		if cause == nil {
+			cause = checkQuery(r, rt.query)
+		}
 		if cause != nil {
 			writeError(rec, cause)
 			return

@@ -121,9 +121,9 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
 		}
-		if rt.path == "/v1/billing/transactions" {
-			params = append(params, map[string]any{"name": "limit", "in": "query", "required": false,
-				"schema": map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}})
+		for _, q := range rt.query {
+			params = append(params, map[string]any{"name": q.name, "in": "query", "required": false,
+				"description": q.description, "schema": q.schema})
 		}
 		if params != nil {
 			op["parameters"] = params

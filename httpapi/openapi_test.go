@@ -24,12 +24,25 @@ func TestOpenAPIDocument(t *testing.T) {
 		"/v1/agents/limits", "/v1/admin/agents/{agent_id}/mode", "/v1/billing/pricing", "/v1/billing/balance", "/v1/billing/deposit",
 		"/v1/billing/transactions", "/v1/billing/usage", "/v1/tools/list", "/v1/tools/call", "/v1/openapi.json",
 		"/v1/sizing/calculate", "/v1/risk/check", "/v1/eval/basic", "/v1/eval/full", "/v1/eval/comprehensive",
-		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system"} {
+		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system",
+		"/v1/support/feedback", "/v1/support/ticket", "/v1/support/suggestion", "/v1/support/enterprise", "/v1/support/bug",
+		"/v1/support/tickets", "/v1/support/ticket/{ticket_id}", "/v1/admin/support/tickets", "/v1/admin/support/tickets/{ticket_id}",
+		"/v1/admin/support/tickets/{ticket_id}/status", "/v1/admin/support/submissions"} {
 		assert.Contains(t, paths, p)
 	}
 	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
 	assert.Contains(t, schemes, "ApiKey")
 	assert.Contains(t, schemes, "AdminKey")
+	ticket := paths["/v1/support/ticket"].(map[string]any)["post"].(map[string]any)
+	assert.Contains(t, ticket["responses"], "201", "support creations answer 201")
+	tbody := ticket["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	subject := tbody["properties"].(map[string]any)["subject"].(map[string]any)
+	assert.EqualValues(t, 200, subject["maxLength"], "limits are published")
+	var listParams []string
+	for _, p := range paths["/v1/support/tickets"].(map[string]any)["get"].(map[string]any)["parameters"].([]any) {
+		listParams = append(listParams, p.(map[string]any)["name"].(string))
+	}
+	assert.Equal(t, []string{"status", "limit", "cursor"}, listParams)
 	sizing := paths["/v1/sizing/calculate"].(map[string]any)["post"].(map[string]any)
 	body := sizing["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
 	assert.Contains(t, body["required"], "equity", "shortcut bodies are the tool's input schema")
@@ -62,4 +75,7 @@ func TestPublicDocuments(t *testing.T) {
 	assert.Contains(t, string(txt), "X-API-Key")
 	assert.Contains(t, string(txt), "calculate_position_size")
 	assert.Contains(t, string(txt), "POST /v1/tools/call")
+	assert.Contains(t, string(txt), "POST /v1/support/ticket (key)")
+	assert.Contains(t, string(txt), "closed is final")
+	assert.Contains(t, card["capabilities"].(map[string]any)["support"], "GET /v1/support/ticket/{ticket_id}")
 }

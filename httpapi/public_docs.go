@@ -70,6 +70,9 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false},
 		Auth:         a.cardAuth(base),
 	}
+	if support := a.supportEndpoints(); len(support) > 0 {
+		card.Capabilities["support"] = support
+	}
 	for _, t := range a.svc.Catalog.Tools() {
 		card.Skills = append(card.Skills, CardSkill{ID: t.Name, Name: t.Name, Description: t.Description,
 			Tags: []string{t.Category}, Price: a.svc.Billing.Price(t.Operation, false).String()})
@@ -105,6 +108,13 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 		auth := map[authLevel]string{authPublic: "public", authAgent: "key", authAdmin: "admin"}[rt.auth]
 		fmt.Fprintf(&b, "- %s %s (%s): %s\n", rt.method, rt.path, auth, rt.summary)
 	}
+	if a.svc.Support != nil {
+		fmt.Fprintf(&b, "\n## Support\n\nFile feedback, tickets, suggestions, enterprise inquiries and bug reports with the POST /v1/support/* endpoints (201). ")
+		fmt.Fprintf(&b, "A ticket gets a ticket_id like SR-000142 and starts open; an administrator moves it: open -> in_progress|resolved|closed, ")
+		fmt.Fprintf(&b, "in_progress -> open|resolved|closed, resolved -> open|closed; closed is final (other moves: 409). ")
+		fmt.Fprintf(&b, "Lists page with ?limit= and ?cursor= (next_cursor of the previous answer). Agents see only their own tickets; ")
+		fmt.Fprintf(&b, "everything written in free text is encrypted at rest with the agent's own key.\n")
+	}
 	fmt.Fprintf(&b, "\n## Tools\n\nCall with POST /v1/tools/call {\"tool_name\": \"...\", \"arguments\": {...}}. Numbers are decimal strings.\n\n")
 	for _, t := range a.svc.Catalog.Tools() {
 		fmt.Fprintf(&b, "- %s ($%s): %s\n", t.Name, a.svc.Billing.Price(t.Operation, false), t.Description)
@@ -115,4 +125,16 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, _ = w.Write([]byte(b.String()))
 	return nil
+}
+
+// supportEndpoints lists the support endpoints an agent may call, as
+// "METHOD path", for the agent card.
+func (a *API) supportEndpoints() []string {
+	var out []string
+	for _, rt := range a.routes {
+		if rt.auth == authAgent && strings.HasPrefix(rt.path, "/v1/support/") {
+			out = append(out, rt.method+" "+rt.path)
+		}
+	}
+	return out
 }

@@ -1,6 +1,11 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/support"
+)
 
 type authLevel int
 
@@ -20,6 +25,9 @@ type route struct {
 	request  *requestType // nil: no body
 	response any
 	status   int // success status
+	// query declares the route's query parameters; when not nil, any
+	// other parameter is refused (see checkQuery).
+	query []queryParam
 	// toolBody marks routes whose body carries tool arguments: they take
 	// Options.MaxBodyBytes; every other body is capped at smallBodyBytes.
 	toolBody bool
@@ -54,6 +62,7 @@ func (a *API) routeTable() []route {
 		{method: "POST", path: "/v1/billing/deposit", auth: authAgent, summary: "Generic deposit (verified; sandbox self-credit when enabled)",
 			request: bodyOf[DepositRequest](), response: BalanceResponse{}, status: http.StatusOK, handle: a.deposit},
 		{method: "GET", path: "/v1/billing/transactions", auth: authAgent, summary: "Ledger, newest first (?limit=1..1000, default 100)",
+			query:    []queryParam{limitParam(billing.DefaultTransactionsLimit, billing.MaxTransactionsLimit)},
 			response: TransactionsResponse{}, status: http.StatusOK, handle: a.transactions},
 		{method: "GET", path: "/v1/billing/usage", auth: authAgent, summary: "Usage totals by operation",
 			response: UsageResponse{}, status: http.StatusOK, handle: a.usage},
@@ -65,9 +74,46 @@ func (a *API) routeTable() []route {
 		{method: "POST", path: "/v1/tools/call", auth: authAgent, summary: "Call any tool (metered)",
 			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true, handle: a.toolsCall},
 	}
+	if a.svc.Support != nil {
+		rs = append(rs, a.supportRoutes()...)
+	}
 	for _, s := range shortcuts {
 		rs = append(rs, route{method: "POST", path: s.path, auth: authAgent, summary: s.summary,
 			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})
 	}
 	return rs
+}
+
+// supportRoutes are the support desk's endpoints: agents file and read
+// their own records; administrators list everything and move tickets.
+func (a *API) supportRoutes() []route {
+	page := []queryParam{limitParam(support.DefaultListLimit, support.MaxListLimit), cursorParam}
+	status := enumParam("status", "Only tickets in this status", support.Statuses)
+	agent := textParam("agent_id", "Only this agent's records", support.MaxAgentIDLen)
+	kind := enumParam("type", "Only submissions of this type", support.Kinds)
+	return []route{
+		{method: "POST", path: "/v1/support/feedback", auth: authAgent, summary: "Send feedback (rating 1-5, message, category)",
+			request: bodyOf[FeedbackRequest](), response: FeedbackResponse{}, status: http.StatusCreated, handle: a.createFeedback},
+		{method: "POST", path: "/v1/support/ticket", auth: authAgent, summary: "Open a support ticket (status open; ticket_id like SR-000142)",
+			request: bodyOf[TicketRequest](), response: TicketResponse{}, status: http.StatusCreated, handle: a.createTicket},
+		{method: "POST", path: "/v1/support/suggestion", auth: authAgent, summary: "Suggest a feature",
+			request: bodyOf[SuggestionRequest](), response: SuggestionResponse{}, status: http.StatusCreated, handle: a.createSuggestion},
+		{method: "POST", path: "/v1/support/enterprise", auth: authAgent, summary: "Send an enterprise inquiry (the answer echoes every field)",
+			request: bodyOf[EnterpriseRequest](), response: EnterpriseResponse{}, status: http.StatusCreated, handle: a.createInquiry},
+		{method: "POST", path: "/v1/support/bug", auth: authAgent, summary: "Report a bug",
+			request: bodyOf[BugReportRequest](), response: BugReportResponse{}, status: http.StatusCreated, handle: a.createBugReport},
+		{method: "GET", path: "/v1/support/tickets", auth: authAgent, summary: "The caller's tickets without descriptions, newest first (?status=, ?limit=1..1000, ?cursor=)",
+			query: append([]queryParam{status}, page...), response: TicketListResponse{}, status: http.StatusOK, handle: a.listTickets},
+		{method: "GET", path: "/v1/support/ticket/{ticket_id}", auth: authAgent, summary: "One of the caller's tickets, with its description",
+			query: []queryParam{}, response: TicketResponse{}, status: http.StatusOK, handle: a.getTicket},
+		{method: "GET", path: "/v1/admin/support/tickets", auth: authAdmin, summary: "Every agent's tickets without descriptions, newest first (admin)",
+			query: append([]queryParam{status, agent}, page...), response: TicketListResponse{}, status: http.StatusOK, handle: a.adminListTickets},
+		{method: "GET", path: "/v1/admin/support/tickets/{ticket_id}", auth: authAdmin, summary: "Any ticket, with its description (admin)",
+			query: []queryParam{}, response: TicketResponse{}, status: http.StatusOK, handle: a.adminGetTicket},
+		{method: "PUT", path: "/v1/admin/support/tickets/{ticket_id}/status", auth: authAdmin,
+			summary: "Move a ticket: open -> in_progress|resolved|closed, in_progress -> open|resolved|closed, resolved -> open|closed; closed is final (admin)",
+			request: bodyOf[TicketStatusRequest](), response: TicketResponse{}, status: http.StatusOK, handle: a.adminSetTicketStatus},
+		{method: "GET", path: "/v1/admin/support/submissions", auth: authAdmin, summary: "Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)",
+			query: append([]queryParam{kind, agent}, page...), response: SubmissionListResponse{}, status: http.StatusOK, handle: a.adminListSubmissions},
+	}
 }

@@ -1,7 +1,7 @@
 // Package bunstore implements the toolkit's stores (agents.Store,
-// billing.Store) with Bun on SQLite (the embedded default, pure Go via
-// modernc) or PostgreSQL, from one DSN. Migrations are compiled in and run
-// at Open.
+// billing.Store, support.Store, workspace.Store, broker.Store) with Bun on
+// SQLite (the embedded default, pure Go via modernc) or PostgreSQL, from
+// one DSN. Migrations are compiled in and run at Open.
 package bunstore
 
 import (

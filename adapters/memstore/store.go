@@ -1,7 +1,8 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store) in memory, with the semantics of adapters/bunstore: the
-// same uniqueness rules, the same error kinds, the same ordering, and the
-// same all-or-nothing writes. It passes the full adapters/storetest suite.
+// billing.Store, support.Store, workspace.Store, broker.Store) in memory,
+// with the semantics of adapters/bunstore: the same uniqueness rules, the
+// same error kinds, the same ordering, and the same all-or-nothing writes.
+// It passes the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -42,6 +43,7 @@ type Store struct {
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
+	support     supportTables
 	ws          workspaceTables
 }
 
@@ -58,6 +60,7 @@ func New() *Store {
 		usage:       map[string]map[string]billing.UsageLine{},
 		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		support:     newSupportTables(),
 		ws:          newWorkspaceTables(),
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/agentfinance/toolkit/agents/broker"
 	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,6 +29,7 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	support.Store
 	workspace.Store
 	broker.Store
 }
@@ -58,6 +60,7 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		supportCases(),
 		workspaceCases(),
 	)
 }

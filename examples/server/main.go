@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -77,6 +78,10 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&creditCap, "sandbox-credit-cap", env("TOOLKIT_SANDBOX_CREDIT_CAP", "100"), "max test funds per sandbox agent, USD (TOOLKIT_SANDBOX_CREDIT_CAP)")
 	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
 	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
+	fs.StringVar(&cfg.wiring.Keys, "keys", env("TOOLKIT_KEYS", "data/keys.json"), "vault key file; created on first start in development (TOOLKIT_KEYS)")
+	fs.StringVar(&cfg.wiring.KEKFile, "keys-kek-file", env("TOOLKIT_KEYS_KEK_FILE", ""), "Tink AEAD keyset file encrypting the key file (production; TOOLKIT_KEYS_KEK_FILE)")
+	fs.StringVar(&cfg.wiring.KeysAD, "keys-ad", env("TOOLKIT_KEYS_AD", ""), "deployment name bound to a KEK-protected key file, e.g. prod/agentfin-keys (TOOLKIT_KEYS_AD)")
+	fs.BoolVar(&cfg.wiring.CreateKeys, "keys-create", env("TOOLKIT_KEYS_CREATE", "false") == "true", "create a missing KEK-protected key file (TOOLKIT_KEYS_CREATE)")
 	fs.StringVar(&cfg.baseURL, "base-url", env("TOOLKIT_BASE_URL", ""), "public base URL of the API, e.g. https://toolkit.example.com (TOOLKIT_BASE_URL)")
 	var retention string
 	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
@@ -98,6 +103,12 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 			return config{}, fmt.Errorf("-base-url: must be an absolute http(s) URL like https://toolkit.example.com, got %q", cfg.baseURL)
 		}
 	}
+	if cfg.wiring.KEKFile != "" && cfg.wiring.KeysAD == "" {
+		return config{}, fmt.Errorf("-keys-kek-file needs -keys-ad (TOOLKIT_KEYS_AD): a deployment name such as prod/agentfin-keys")
+	}
+	if cfg.wiring.KEKFile == "" && (cfg.wiring.KeysAD != "" || cfg.wiring.CreateKeys) {
+		return config{}, fmt.Errorf("-keys-ad and -keys-create apply only with -keys-kek-file (TOOLKIT_KEYS_KEK_FILE)")
+	}
 	cfg.adminKey = getenv("TOOLKIT_ADMIN_KEY")
 	if cfg.adminKey != "" && len(cfg.adminKey) < minAdminKeyLen {
 		return config{}, fmt.Errorf("TOOLKIT_ADMIN_KEY: must be at least %d characters (it guards every admin endpoint); unset it to have one generated", minAdminKeyLen)
@@ -117,11 +128,13 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
+	_, statErr := os.Stat(cfg.wiring.Keys)
 	svc, store, err := wiring.Open(ctx, cfg.wiring)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
@@ -226,4 +239,20 @@ func redactDSN(dsn string) string {
 		return u.Redacted()
 	}
 	return dsn
+}
+
+// keysNotice says which key file the vault uses and how it is protected.
+func keysNotice(w wiring.Config, created bool) string {
+	verb := "using"
+	if created {
+		verb = "created"
+	}
+	if w.KEKFile == "" {
+		msg := fmt.Sprintf("vault: %s development key file %s (cleartext, mode 0600; not for production)", verb, w.Keys)
+		if created {
+			msg += "; back it up: losing it makes sealed data unreadable"
+		}
+		return msg
+	}
+	return fmt.Sprintf("vault: %s key file %s encrypted under the KEK in %s (deployment %q)", verb, w.Keys, w.KEKFile, w.KeysAD)
 }
