@@ -14,6 +14,8 @@ import (
 	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -61,11 +63,18 @@ func (e *env) demoCatalog() *catalog.Catalog {
 
 // envConfig tunes newEnv.
 type envConfig struct {
-	billing  billing.Config
-	adminKey string
-	catalog  *catalog.Catalog // default: the demo catalog
-	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
+	billing   billing.Config
+	adminKey  string
+	catalog   *catalog.Catalog // default: the demo catalog
+	api       httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
+	workspace workspace.Config // Vault is set by newEnv
+	// fullCatalog serves the built-in tools and the workspace tools (45).
+	fullCatalog bool
 }
+
+// withFullCatalog serves all 45 tools: the built-in ones and the
+// workspace's.
+func withFullCatalog(c *envConfig) { c.fullCatalog = true }
 
 // withDefaultCatalog serves the real built-in tools.
 func withDefaultCatalog(c *envConfig) { c.catalog = catalog.Default() }
@@ -94,11 +103,24 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	require.NoError(t, err)
 	keys, err := tinkkeys.New(master, lookup)
 	require.NoError(t, err)
-	desk, err := support.NewService(store, support.Config{Vault: cryptovault.New(keys)})
+	vault := cryptovault.New(keys)
+	desk, err := support.NewService(store, support.Config{Vault: vault})
 	require.NoError(t, err)
+	cfg.workspace.Vault = vault
+	ws, err := workspace.NewService(store, cfg.workspace)
+	require.NoError(t, err)
+	brokers, err := broker.NewService(store, broker.Config{Vault: vault})
+	require.NoError(t, err)
+	if cfg.fullCatalog {
+		cfg.catalog = catalog.Default()
+		for _, tool := range ws.Tools() {
+			require.NoError(t, cfg.catalog.Register(tool))
+		}
+	}
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, slog.New(slog.NewTextHandler(e.logs, nil))
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk}, apiOpts)
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk,
+		Workspace: ws, Brokers: brokers}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)

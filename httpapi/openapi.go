@@ -21,6 +21,8 @@ func openAPISchemas() map[reflect.Type]*jsonschema.Schema {
 	decimal := &jsonschema.Schema{Type: "string", Pattern: toolkit.DecimalPattern, Description: "decimal number as a string"}
 	return map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[toolkit.Amount]():    decimal,
+		reflect.TypeFor[toolkit.Float]():     decimal,
+		reflect.TypeFor[toolkit.Floats]():    {Type: "array", Items: decimal},
 		reflect.TypeFor[time.Time]():         {Type: "string", Format: "date-time"},
 		reflect.TypeFor[json.RawMessage]():   {Type: "object", Description: "JSON object"},
 		reflect.TypeFor[jsonschema.Schema](): {Type: "object", Description: "JSON Schema (draft 2020-12)"},
@@ -182,7 +184,7 @@ func (a *API) requestSchema(rt route) (*jsonschema.Schema, error) {
 }
 
 func shortcutFor(path string) (shortcutSpec, bool) {
-	for _, s := range shortcuts {
+	for _, s := range append(shortcuts[:len(shortcuts):len(shortcuts)], journalShortcut) {
 		if s.path == path {
 			return s, true
 		}
