@@ -48,6 +48,7 @@ func scenarioSteps() []scenarioStep {
 	return slices.Concat(
 		billingSteps(),
 		supportSteps(),
+		workspaceSteps(),
 	)
 }
 

@@ -1,6 +1,7 @@
 // Package wiring assembles the toolkit for the example programs: a
 // bunstore on SQLite or Postgres, the vault's keys (adapters/tinkkeys),
-// the domain services, and the catalog.
+// the domain services, and the catalog (the built-in tools and the
+// workspace tools).
 // It is the one place that shows how adapters plug into the services.
 package wiring
 
@@ -18,6 +19,8 @@ import (
 	"github.com/agentfinance/toolkit/adapters/bunstore"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -54,6 +57,12 @@ type Config struct {
 	// off by default so that a mistyped path fails at start instead of
 	// sealing new data under new keys.
 	CreateKeys bool
+	// MaxMemories, MaxMemoryBytes and MaxTrades are the per-agent
+	// workspace quotas (defaults: workspace.DefaultMaxMemories,
+	// DefaultMaxMemoryBytes and DefaultMaxTrades).
+	MaxMemories    int64
+	MaxMemoryBytes int64
+	MaxTrades      int64
 }
 
 // Open opens the store and builds the services over it. Close the
@@ -91,7 +100,35 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Support: desk}, store, nil
+	ws, err := workspace.NewService(store, workspace.Config{Vault: vault,
+		MaxMemories: cfg.MaxMemories, MaxMemoryBytes: cfg.MaxMemoryBytes, MaxTrades: cfg.MaxTrades})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	brokers, err := broker.NewService(store, broker.Config{Vault: vault})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	tools, err := Catalog(ws)
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	return httpapi.Services{Agents: ag, Billing: bill, Catalog: tools, Support: desk, Workspace: ws, Brokers: brokers}, store, nil
+}
+
+// Catalog returns the served tool catalog: the 41 built-in tools of
+// catalog.Default and the 4 workspace tools of ws (45).
+func Catalog(ws *workspace.Service) (*catalog.Catalog, error) {
+	c := catalog.Default()
+	for _, t := range ws.Tools() {
+		if err := c.Register(t); err != nil {
+			return nil, fmt.Errorf("wiring: %w", err)
+		}
+	}
+	return c, nil
 }
 
 // OpenKeys returns the vault's key manager: the development key file at
