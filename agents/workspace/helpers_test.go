@@ -34,7 +34,7 @@ type bench struct {
 
 type option func(*workspace.Config)
 
-func newBench(t *testing.T, opts ...option) *bench {
+func newBench(t testing.TB, opts ...option) *bench {
 	t.Helper()
 	b := &bench{store: memstore.New(), now: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), owners: map[string]bool{}}
 	b.rec = &recordingStore{Store: b.store}
@@ -55,7 +55,7 @@ func newBench(t *testing.T, opts ...option) *bench {
 }
 
 // agent stores an agent of owner and returns its id.
-func (b *bench) agent(t *testing.T, id, owner string) string {
+func (b *bench) agent(t testing.TB, id, owner string) string {
 	t.Helper()
 	digest := sha256.Sum256([]byte(id))
 	require.NoError(t, b.store.CreateAgent(ctx, agents.Agent{ID: id, OwnerID: owner, Name: id, Type: agents.TypeTrading,
