@@ -123,7 +123,7 @@ func (s *Store) MemoryIndex(ctx context.Context, q workspace.IndexQuery) (worksp
 		Docs     int64  `bun:"docs"`
 	}
 	err = s.db.NewSelect().Model((*memoryTermRow)(nil)).Column("term_hash").ColumnExpr("COUNT(*) AS docs").
-		Where("agent_id = ?", q.AgentID).Where("term_hash IN (?)", bun.In(q.TermHashes)).Group("term_hash").Scan(ctx, &freqs)
+		Where("agent_id = ?", q.AgentID).Where("term_hash IN (?)", bun.List(q.TermHashes)).Group("term_hash").Scan(ctx, &freqs)
 	if err != nil {
 		return snap, translate(op, err)
 	}
@@ -140,7 +140,7 @@ func (s *Store) MemoryIndex(ctx context.Context, q workspace.IndexQuery) (worksp
 	sel := s.db.NewSelect().Model((*memoryTermRow)(nil)).
 		Column("t.memory_id", "t.term_hash", "t.occurrences", "m.term_count", "m.stored_at").
 		Join("JOIN memories AS m ON m.id = t.memory_id").
-		Where("t.agent_id = ?", q.AgentID).Where("t.term_hash IN (?)", bun.In(q.TermHashes)).
+		Where("t.agent_id = ?", q.AgentID).Where("t.term_hash IN (?)", bun.List(q.TermHashes)).
 		Order("t.memory_id")
 	if q.CategoryHash != nil {
 		sel = sel.Where("m.category_hash = ?", q.CategoryHash)
@@ -167,7 +167,7 @@ func (s *Store) Memories(ctx context.Context, agentID string, ids []string) ([]w
 		return out, nil
 	}
 	var rows []memoryRow
-	if err := s.db.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate("bunstore.Memories", err)
 	}
 	for _, r := range rows {

@@ -75,4 +75,3 @@ func BenchmarkBiases10000(b *testing.B) {
 		}
 	}
 }
-
