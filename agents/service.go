@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // MaxAgentsPerOwner bounds the agents listed for one owner.
@@ -24,6 +25,9 @@ type Config struct {
 	Now func() time.Time
 	// Random is the source of key and id randomness (default crypto/rand).
 	Random io.Reader
+	// Recorder receives security events: refused owner claims,
+	// suspensions and terminations (default: discarded).
+	Recorder guardian.Recorder
 }
 
 // Service implements agent registration, authentication and management.
@@ -32,6 +36,7 @@ type Service struct {
 	prefix string
 	now    func() time.Time
 	random io.Reader
+	rec    guardian.Recorder
 }
 
 // NewService returns a Service over store.
@@ -48,7 +53,7 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
-	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random}, nil
+	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder)}, nil
 }
 
 // Register creates an agent in sandbox mode and returns it with its API
@@ -87,6 +92,8 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	if err := s.store.CreateAgent(ctx, a, KeyDigest(key), newOwner); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) && newOwner {
+			s.rec.Record(ctx, guardian.Event{Type: guardian.TypeOwnerClaimRefused,
+				Description: fmt.Sprintf("Registration refused: owner_id %q belongs to another owner", in.OwnerID)})
 			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", a.OwnerID)}
 		}
@@ -156,11 +163,16 @@ func (s *Service) ListByOwner(ctx context.Context, caller Agent) ([]Agent, error
 // never gets here: Authenticate refuses it, so it cannot lift its own
 // suspension (an admin can, with AdminSetMode).
 func (s *Service) SetMode(ctx context.Context, caller Agent, mode string) (Agent, error) {
-	return s.AdminSetMode(ctx, caller.ID, mode)
+	return s.setMode(ctx, caller.ID, mode, "by the agent itself")
 }
 
 // AdminSetMode changes any agent's mode on an administrator's behalf.
 func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent, error) {
+	return s.setMode(ctx, agentID, mode, "by an admin")
+}
+
+// setMode changes a mode and records suspensions and terminations.
+func (s *Service) setMode(ctx context.Context, agentID, mode, by string) (Agent, error) {
 	m, err := ParseMode(mode)
 	if err != nil {
 		return Agent{}, err
@@ -170,7 +182,16 @@ func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent
 		return Agent{}, &toolkit.Error{Kind: toolkit.Conflict, Op: "agents.SetMode", Err: err,
 			Msg: "Agent is terminated: its mode can no longer change"}
 	}
-	return a, toolkit.WithOp("agents.SetMode", err)
+	if err != nil {
+		return Agent{}, toolkit.WithOp("agents.SetMode", err)
+	}
+	switch m {
+	case ModeSuspended:
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeAgentSuspended, AgentID: a.ID, Description: "Agent suspended " + by})
+	case ModeTerminated:
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeAgentTerminated, AgentID: a.ID, Description: "Agent terminated " + by})
+	}
+	return a, nil
 }
 
 // RotateKey issues a new API key for the caller; the old key stops working

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // Funding paths of the generic deposit.
@@ -86,6 +87,8 @@ func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (B
 			return Balance{}, err
 		}
 		if paid.Amount.Cmp(in.Amount) != 0 {
+			s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositVerificationFailed, AgentID: acct.AgentID,
+				Description: "A deposit claimed another amount than the verified payment; nothing was credited"})
 			return Balance{}, toolkit.Errorf(toolkit.Invalid,
 				"amount: the verified payment is %s, not %s", paid.Amount, in.Amount)
 		}
@@ -96,6 +99,9 @@ func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (B
 	}
 	if _, err := s.store.Credit(ctx, req); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) {
+			if req.ExternalRef != nil {
+				s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositReplay, AgentID: acct.AgentID})
+			}
 			return Balance{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: "This payment was already credited (replay refused)"}
 		}
@@ -150,6 +156,9 @@ func (s *Service) verify(ctx context.Context, agentID string, in DepositInput) (
 		paid, err = s.cfg.Chain.VerifyPayment(ctx, agentID, in.OnChainTxHash)
 	}
 	if err != nil {
+		if toolkit.IsKind(err, toolkit.Invalid) { // the payment failed a check (an outage is not recorded)
+			s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositVerificationFailed, AgentID: agentID})
+		}
 		return paid, verifierError(err)
 	}
 	if paid.Ref == "" {

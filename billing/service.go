@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // Account is who a billing call is for.
@@ -47,6 +48,9 @@ type Config struct {
 	Now func() time.Time
 	// Random is the source of transaction ids (default crypto/rand).
 	Random io.Reader
+	// Recorder receives security events: replayed payments and failed
+	// payment verifications (default: discarded).
+	Recorder guardian.Recorder
 }
 
 // Service is the billing domain service.
@@ -81,6 +85,7 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
+	cfg.Recorder = guardian.OrDiscard(cfg.Recorder)
 	return &Service{store: store, cfg: cfg}, nil
 }
 

@@ -30,6 +30,7 @@ func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
 	b, err := a.svc.Billing.Deposit(r.Context(), agentFrom(r).Account(), billing.DepositInput{
 		Amount: req.Amount, FundingPath: req.FundingPath, OnChainTxHash: req.OnChainTxHash,
 	})
+	a.opts.Metrics.deposit(req.FundingPath, err)
 	if err != nil {
 		return err
 	}

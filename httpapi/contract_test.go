@@ -47,6 +47,19 @@ func (c *contract) check(t *testing.T, req *http.Request, reqBody []byte, res *h
 	if !strings.HasPrefix(req.URL.Path, "/v1/") {
 		return
 	}
+	if res.StatusCode == http.StatusMethodNotAllowed {
+		// Every method in Allow is documented for this path.
+		for _, m := range strings.Split(res.Header.Get("Allow"), ", ") {
+			if m == http.MethodHead {
+				continue
+			}
+			probe := req.Clone(req.Context())
+			probe.Method = m
+			_, _, err := c.router.FindRoute(probe)
+			require.NoError(t, err, "405 for %s %s allows %s, which the document does not list", req.Method, req.URL.Path, m)
+		}
+		return
+	}
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
 		require.Equal(t, http.StatusNotFound, res.StatusCode, "undocumented route %s %s answered %d", req.Method, req.URL.Path, res.StatusCode)

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
@@ -19,6 +21,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -32,8 +35,27 @@ type env struct {
 	srv      *httptest.Server
 	contract *contract
 	store    *memstore.Store
+	guardian *guardian.Service
 	runs     int
-	logs     *strings.Builder
+	logs     *syncBuilder
+}
+
+// syncBuilder is a log sink safe for the concurrent writes of handlers.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 type demoInput struct {
@@ -63,13 +85,27 @@ func (e *env) demoCatalog() *catalog.Catalog {
 
 // envConfig tunes newEnv.
 type envConfig struct {
-	billing   billing.Config
-	adminKey  string
-	catalog   *catalog.Catalog // default: the demo catalog
-	api       httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
-	workspace workspace.Config // Vault is set by newEnv
+	billing  billing.Config
+	adminKey string
+	catalog  *catalog.Catalog // default: the demo catalog
+	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
+	now      func() time.Time // the guardian's clock (default time.Now)
+	probe    guardian.Probe   // the guardian's readiness probe (default: none)
+	// workspace configures the workspace (Vault is set by newEnv).
+	workspace workspace.Config
 	// fullCatalog serves the built-in tools and the workspace tools (45).
 	fullCatalog bool
+}
+
+// withRateLimits sets the API's rate limits (zero fields: the defaults),
+// keeping a limiter set by withClock.
+func withRateLimits(l httpapi.RateLimits) func(*envConfig) {
+	return func(c *envConfig) {
+		if l.Limiter == nil {
+			l.Limiter = c.api.RateLimits.Limiter
+		}
+		c.api.RateLimits = l
+	}
 }
 
 // withFullCatalog serves all 45 tools: the built-in ones and the
@@ -85,15 +121,20 @@ func newEnvWithoutAdmin(t *testing.T) *env {
 
 func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	t.Helper()
-	e := &env{t: t, logs: &strings.Builder{}}
+	e := &env{t: t, logs: &syncBuilder{}}
 	store := memstore.New()
 	e.store = store
-	ag, err := agents.NewService(store, agents.Config{})
-	require.NoError(t, err)
 	cfg := envConfig{billing: billing.Config{SandboxSelfCredit: true}, adminKey: adminKey}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	logger := slog.New(slog.NewTextHandler(e.logs, nil))
+	var err error
+	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
+	require.NoError(t, err)
+	ag, err := agents.NewService(store, agents.Config{Recorder: e.guardian})
+	require.NoError(t, err)
+	cfg.billing.Recorder = e.guardian
 	bill, err := billing.NewService(store, cfg.billing)
 	require.NoError(t, err)
 	if cfg.catalog == nil {
@@ -103,7 +144,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	require.NoError(t, err)
 	keys, err := tinkkeys.New(master, lookup)
 	require.NoError(t, err)
-	vault := cryptovault.New(keys)
+	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(e.guardian)))
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	require.NoError(t, err)
 	cfg.workspace.Vault = vault
@@ -118,8 +159,11 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 		}
 	}
 	apiOpts := cfg.api
-	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, slog.New(slog.NewTextHandler(e.logs, nil))
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk,
+	apiOpts.AdminKey, apiOpts.Logger = cfg.adminKey, logger
+	if apiOpts.MaxBodyBytes == 0 {
+		apiOpts.MaxBodyBytes = 64 << 10
+	}
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
 		Workspace: ws, Brokers: brokers}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
@@ -130,6 +174,13 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 
 // do sends a request and decodes the JSON answer.
 func (e *env) do(method, path string, headers map[string]string, body string) (int, map[string]any) {
+	e.t.Helper()
+	status, _, m := e.exchange(method, path, headers, body)
+	return status, m
+}
+
+// exchange is do that also returns the response headers.
+func (e *env) exchange(method, path string, headers map[string]string, body string) (int, http.Header, map[string]any) {
 	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
 	require.NoError(e.t, err)
@@ -151,7 +202,69 @@ func (e *env) do(method, path string, headers map[string]string, body string) (i
 		require.Contains(e.t, m, "detail", "error bodies carry detail")
 		require.Contains(e.t, m, "code", "error bodies carry code")
 	}
-	return res.StatusCode, m
+	return res.StatusCode, res.Header, m
+}
+
+// testClock is a settable clock shared by the guardian and the limiter.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// withClock runs the guardian and an in-process limiter on c (a limiter
+// set with withRateLimits is kept).
+func withClock(c *testClock) func(*envConfig) {
+	return func(cfg *envConfig) {
+		cfg.now = c.Now
+		if cfg.api.RateLimits.Limiter == nil {
+			cfg.api.RateLimits.Limiter = guardian.NewMemoryLimiter(guardian.MemoryLimiterConfig{Now: c.Now})
+		}
+	}
+}
+
+func newTestClock() *testClock {
+	return &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+}
+
+// from sends the request as if from addr behind a trusted proxy (see
+// withTrustedProxy).
+func from(addr string, h map[string]string) map[string]string {
+	out := map[string]string{"X-Forwarded-For": addr}
+	for k, v := range h {
+		out[k] = v
+	}
+	return out
+}
+
+// withTrustedProxy trusts X-Forwarded-For from any peer.
+func withTrustedProxy(c *envConfig) {
+	c.api.TrustedProxy = httpapi.TrustedProxy{Header: "X-Forwarded-For"}
+}
+
+// eventsOf lists the admin's events of one type.
+func (e *env) eventsOf(typ guardian.Type) []map[string]any {
+	e.t.Helper()
+	status, m := e.do("GET", "/v1/guardian/events?limit=1000", admin(), "")
+	require.Equal(e.t, http.StatusOK, status, m)
+	var out []map[string]any
+	for _, ev := range m["events"].([]any) {
+		if ev := ev.(map[string]any); ev["type"] == string(typ) {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 func key(k string) map[string]string { return map[string]string{"X-API-Key": k} }

@@ -85,6 +85,7 @@ func (a *API) openAPI(baseURL string) (map[string]any, error) {
 		responses := map[string]any{
 			"400": errResp("Invalid request: the detail names the field and the rule"),
 			"413": errResp("Request body too large"),
+			"429": errResp("Rate limit exceeded (Retry-After says when to retry; RateLimit-Limit, -Remaining and -Reset describe the bucket)"),
 			"500": errResp("Internal error"),
 		}
 		switch rt.auth {

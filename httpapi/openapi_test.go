@@ -27,9 +27,18 @@ func TestOpenAPIDocument(t *testing.T) {
 		"/v1/compound/pre-trade-gate", "/v1/compound/assess-system",
 		"/v1/support/feedback", "/v1/support/ticket", "/v1/support/suggestion", "/v1/support/enterprise", "/v1/support/bug",
 		"/v1/support/tickets", "/v1/support/ticket/{ticket_id}", "/v1/admin/support/tickets", "/v1/admin/support/tickets/{ticket_id}",
-		"/v1/admin/support/tickets/{ticket_id}/status", "/v1/admin/support/submissions"} {
+		"/v1/admin/support/tickets/{ticket_id}/status", "/v1/admin/support/submissions",
+		"/v1/guardian/status", "/v1/guardian/report", "/v1/guardian/events", "/v1/guardian/alerts",
+		"/v1/guardian/alerts/{event_id}/acknowledge", "/v1/guardian/metrics", "/v1/guardian/maintenance"} {
 		assert.Contains(t, paths, p)
 	}
+	events := paths["/v1/guardian/events"].(map[string]any)["get"].(map[string]any)
+	var params []string
+	for _, p := range events["parameters"].([]any) {
+		params = append(params, p.(map[string]any)["name"].(string))
+	}
+	assert.Equal(t, []string{"limit", "category", "severity", "cursor"}, params, "declared query parameters are published")
+	assert.Contains(t, events["responses"], "429", "every route documents its rate limit")
 	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
 	assert.Contains(t, schemes, "ApiKey")
 	assert.Contains(t, schemes, "AdminKey")
@@ -78,4 +87,10 @@ func TestPublicDocuments(t *testing.T) {
 	assert.Contains(t, string(txt), "POST /v1/support/ticket (key)")
 	assert.Contains(t, string(txt), "closed is final")
 	assert.Contains(t, card["capabilities"].(map[string]any)["support"], "GET /v1/support/ticket/{ticket_id}")
+	assert.Contains(t, string(txt), "GET /v1/guardian/status (public)")
+	assert.Contains(t, string(txt), "RateLimit-Remaining")
+	assert.Contains(t, string(txt), e.srv.URL+"/readyz")
+	caps := card["capabilities"].(map[string]any)
+	assert.Equal(t, e.srv.URL+"/v1/guardian/status", caps["status"])
+	assert.Equal(t, e.srv.URL+"/healthz", caps["health"])
 }

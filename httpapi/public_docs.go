@@ -67,8 +67,12 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 		Name:        "Agent Finance Toolkit",
 		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures; a private workspace per agent (sealed memories, trade journal, bias analysis, read-only broker). Never places orders.",
 		URL:         base, Version: Version,
-		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false},
-		Auth:         a.cardAuth(base),
+		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false,
+			"health": base + healthPath},
+		Auth: a.cardAuth(base),
+	}
+	if a.svc.Guardian != nil {
+		card.Capabilities["status"] = base + "/v1/guardian/status"
 	}
 	if support := a.supportEndpoints(); len(support) > 0 {
 		card.Capabilities["support"] = support
@@ -120,7 +124,17 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 		fmt.Fprintf(&b, "- %s ($%s): %s\n", t.Name, a.svc.Billing.Price(t.Operation, false), t.Description)
 	}
 	fmt.Fprintf(&b, "\n## Errors\n\nBody: {\"detail\": \"...\", \"code\": \"...\"}. 400 invalid (detail names the field), 401 bad key, ")
-	fmt.Fprintf(&b, "402 insufficient balance (nothing ran, nothing charged), 403 suspended/not allowed, 404 unknown, 409 conflict, 413 too large.\n\n")
+	fmt.Fprintf(&b, "402 insufficient balance (nothing ran, nothing charged), 403 suspended/not allowed, 404 unknown, 405 wrong method (see Allow), ")
+	fmt.Fprintf(&b, "409 conflict, 413 too large, 429 rate limited (wait Retry-After seconds).\n\n")
+	fmt.Fprintf(&b, "## Rate limits\n\nToken buckets per API key, per client address on public routes (registration and reports stricter), ")
+	fmt.Fprintf(&b, "and per address for failed authentications (too many bad keys block the address for a while). ")
+	fmt.Fprintf(&b, "Limited answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the bucket is full); a 429 carries Retry-After.\n\n")
+	fmt.Fprintf(&b, "## Operations\n\nGET %s/healthz (liveness), GET %s/readyz (store reachable and migrated, else 503)", base, base)
+	if a.svc.Guardian != nil {
+		fmt.Fprintf(&b, ", GET %s/v1/guardian/status (operational, degraded or maintenance; public). ", base)
+		fmt.Fprintf(&b, "Report a wrong result, slowness or suspicious activity with POST /v1/guardian/report; send your X-API-Key to have it verified")
+	}
+	fmt.Fprintf(&b, ".\n\n")
 	fmt.Fprintf(&b, "## Example\n\n```\ncurl -X POST %s/v1/tools/call -H 'X-API-Key: <api_key>' \\\n  -d '{\"tool_name\":\"calculate_position_size\",\"arguments\":{\"equity\":\"100000\",\"entry_price\":\"185.50\",\"stop_price\":\"180.00\",\"direction\":\"long\"}}'\n```\n", base)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, _ = w.Write([]byte(b.String()))

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/support"
 )
 
@@ -31,7 +32,15 @@ type route struct {
 	// toolBody marks routes whose body carries tool arguments: they take
 	// Options.MaxBodyBytes; every other body is capped at smallBodyBytes.
 	toolBody bool
-	handle   func(w http.ResponseWriter, r *http.Request) error
+	// limit is the rate class (default: per address for public routes,
+	// per key for agent routes, none but failed authentications for
+	// admin routes).
+	limit rateClass
+	// pattern labels the route in metrics ("GET /v1/agents/me"); set by New.
+	pattern string
+	// quiet routes (health probes) are access-logged only when failing.
+	quiet  bool
+	handle func(w http.ResponseWriter, r *http.Request) error
 }
 
 // routeTable lists every endpoint of the API, in one place.
@@ -39,7 +48,7 @@ func (a *API) routeTable() []route {
 	rs := []route{
 		{method: "POST", path: "/v1/agents/register", auth: authPublic,
 			summary: "Register an agent (send X-API-Key of an agent of an existing owner to add another agent to it)",
-			request: bodyOf[RegisterRequest](), response: RegisterResponse{}, status: http.StatusCreated, handle: a.register},
+			request: bodyOf[RegisterRequest](), response: RegisterResponse{}, status: http.StatusCreated, limit: rateRegister, handle: a.register},
 		{method: "GET", path: "/v1/agents/me", auth: authAgent, summary: "The calling agent's record",
 			response: AgentResponse{}, status: http.StatusOK, handle: a.me},
 		{method: "GET", path: "/v1/agents/list", auth: authAgent, summary: "All agents of the caller's owner",
@@ -77,6 +86,9 @@ func (a *API) routeTable() []route {
 	if a.svc.Support != nil {
 		rs = append(rs, a.supportRoutes()...)
 	}
+	if a.svc.Guardian != nil {
+		rs = append(rs, a.guardianRoutes()...)
+	}
 	if a.svc.Workspace != nil {
 		rs = append(rs, a.workspaceRoutes()...)
 	}
@@ -89,6 +101,42 @@ func (a *API) routeTable() []route {
 	}
 	return rs
 }
+
+// guardianRoutes are the health and security endpoints.
+func (a *API) guardianRoutes() []route {
+	return []route{
+		{method: "GET", path: "/v1/guardian/status", auth: authPublic,
+			summary:  "Platform status: operational, degraded (store slow or unreachable, or many 5xx) or maintenance",
+			response: StatusResponse{}, status: http.StatusOK, query: []queryParam{}, handle: a.guardianStatus},
+		{method: "POST", path: "/v1/guardian/report", auth: authPublic,
+			summary: "Report an error, degradation or suspicious activity; verified when sent with the X-API-Key of the agent named",
+			request: bodyOf[ReportRequest](), response: ReportResponse{}, status: http.StatusOK, limit: rateReport, handle: a.guardianReport},
+		{method: "GET", path: "/v1/guardian/events", auth: authAdmin,
+			summary:  "Security events, newest first (admin); bursts are one event with a count",
+			response: EventsResponse{}, status: http.StatusOK,
+			query: []queryParam{limitParam(guardian.DefaultEventsLimit, guardian.MaxEventsLimit),
+				enumParam("category", "Only events of this category", guardian.Categories), severityParam, cursorParam},
+			handle: a.guardianEvents},
+		{method: "GET", path: "/v1/guardian/alerts", auth: authAdmin,
+			summary:  "Active alerts: critical and emergency events not yet acknowledged (admin)",
+			response: AlertsResponse{}, status: http.StatusOK,
+			query:  []queryParam{limitParam(guardian.DefaultAlertsLimit, guardian.MaxAlertsLimit), cursorParam},
+			handle: a.guardianAlerts},
+		{method: "POST", path: "/v1/guardian/alerts/{event_id}/acknowledge", auth: authAdmin,
+			summary:  "Acknowledge an alert: it leaves the active alerts (admin)",
+			response: EventResponse{}, status: http.StatusOK, handle: a.guardianAcknowledge},
+		{method: "GET", path: "/v1/guardian/metrics", auth: authAdmin,
+			summary:  "Uptime, events, error rate, latency percentiles, active agents, tool calls in 24 h (admin)",
+			response: MetricsResponse{}, status: http.StatusOK, query: []queryParam{}, handle: a.guardianMetrics},
+		{method: "PUT", path: "/v1/guardian/maintenance", auth: authAdmin,
+			summary: "Switch maintenance on or off for every instance (admin)",
+			request: bodyOf[MaintenanceRequest](), response: StatusResponse{}, status: http.StatusOK, handle: a.guardianMaintenance},
+	}
+}
+
+// severityParam accepts the severities in any letter case (the published
+// service shows both "critical" and "CRITICAL"), so it has no enum.
+var severityParam = textParam("severity", "Only events of this severity: info, warning, critical or emergency, in any letter case", 16)
 
 // supportRoutes are the support desk's endpoints: agents file and read
 // their own records; administrators list everything and move tickets.

@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 )
 
@@ -34,7 +36,7 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 		if err != nil {
 			return err
 		}
-		res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
+		res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
 			Tool: s.tool, Tier: s.tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 		})
 		if err != nil {
@@ -61,7 +63,7 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	if name == "" {
 		return toolkit.Errorf(toolkit.Invalid, "Missing required field: tool_name")
 	}
-	res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
+	res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
 		Tool: name, Arguments: args, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 	})
 	if err != nil {
@@ -70,6 +72,17 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	writeCallHeaders(w, res)
 	writeJSON(w, http.StatusOK, ToolCallResponse{ToolName: res.Tool, Result: res.Response})
 	return nil
+}
+
+// call runs a tool call for every transport and counts it: the guardian's
+// 24-hour tool-call count and the charge metrics.
+func (a *API) call(ctx context.Context, ag agents.Agent, req toolcall.Request) (toolcall.Result, error) {
+	res, err := a.calls.Call(ctx, ag, req)
+	a.svc.Guardian.CountToolCall()
+	if err == nil {
+		a.opts.Metrics.call(res)
+	}
+	return res, err
 }
 
 // writeCallHeaders says what a priced answer cost and what is left, and

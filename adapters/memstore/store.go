@@ -1,8 +1,8 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store, support.Store, workspace.Store, broker.Store) in memory,
-// with the semantics of adapters/bunstore: the same uniqueness rules, the
-// same error kinds, the same ordering, and the same all-or-nothing writes.
-// It passes the full adapters/storetest suite.
+// billing.Store, support.Store, guardian.Store, workspace.Store,
+// broker.Store) in memory, with the semantics of adapters/bunstore: the
+// same uniqueness rules, the same error kinds, the same ordering, and the
+// same all-or-nothing writes. It passes the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -44,6 +44,7 @@ type Store struct {
 	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
 	support     supportTables
+	guardian    guardianData
 	ws          workspaceTables
 }
 
@@ -61,6 +62,7 @@ func New() *Store {
 		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
 		support:     newSupportTables(),
+		guardian:    newGuardianData(),
 		ws:          newWorkspaceTables(),
 	}
 }

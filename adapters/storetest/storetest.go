@@ -21,6 +21,7 @@ import (
 	"github.com/agentfinance/toolkit/agents/broker"
 	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
@@ -30,6 +31,7 @@ type Store interface {
 	agents.Store
 	billing.Store
 	support.Store
+	guardian.Store
 	workspace.Store
 	broker.Store
 }
@@ -61,6 +63,7 @@ func cases() []Case {
 		concurrencyCases(),
 		contextCases(),
 		supportCases(),
+		guardianCases(),
 		workspaceCases(),
 	)
 }

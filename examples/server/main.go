@@ -30,6 +30,7 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 )
 
@@ -41,6 +42,7 @@ type config struct {
 	allowedHosts []string
 	wiring       wiring.Config
 	logFormat    string
+	ops          operations
 }
 
 // minAdminKeyLen is the shortest admin key the server accepts.
@@ -102,7 +104,12 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
+	readOps := operationFlags(fs, env)
 	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	var err error
+	if cfg.ops, err = readOps(); err != nil {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
@@ -148,18 +155,42 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
+	var metrics *httpapi.Metrics
+	if cfg.ops.metricsAddr != "" {
+		reg, m, err := newMetrics()
+		if err != nil {
+			return err
+		}
+		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+		metrics = m
+		cfg.wiring.OnStoreError = metrics.StoreError
+	}
+	cfg.wiring.Logger = logger
 	_, statErr := os.Stat(cfg.wiring.Keys)
 	svc, store, err := wiring.Open(ctx, cfg.wiring)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	guardCtx, stopGuard := context.WithCancel(context.WithoutCancel(ctx))
+	guardDone := make(chan struct{})
+	go func() { defer close(guardDone); svc.Guardian.Run(guardCtx) }()
+	defer func() { stopGuard(); <-guardDone }() // stores the open event windows before the store closes
 	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
 	}
-	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts})
+	limits := cfg.ops.rateLimits
+	if cfg.ops.rateStore {
+		limits.Limiter = guardian.NewStoreLimiter(store, nil)
+	}
+	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts,
+		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics})
 	if err != nil {
 		return err
 	}

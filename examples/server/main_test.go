@@ -24,7 +24,7 @@ import (
 func TestServerWalkThrough(t *testing.T) {
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "data", "keys.json")
-	cfg, err := parseConfig([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", keys}, func(string) string { return "" })
+	cfg, err := parseConfig([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", keys, "-metrics-addr", "off"}, func(string) string { return "" })
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

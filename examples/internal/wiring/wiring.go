@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/agentfinance/toolkit/support"
 )
@@ -40,6 +42,11 @@ type Config struct {
 	SandboxCreditCap toolkit.Amount
 	// LowBalance is the is_low threshold (default 0.01).
 	LowBalance toolkit.Amount
+	// Logger receives the guardian's recording errors (default
+	// slog.Default()).
+	Logger *slog.Logger
+	// OnStoreError is told about database faults (for metrics).
+	OnStoreError bunstore.ErrorObserver
 	// IdempotencyRetention is how long answers are kept for
 	// Idempotency-Key retries (default 24 h).
 	IdempotencyRetention time.Duration
@@ -65,8 +72,9 @@ type Config struct {
 	MaxTrades      int64
 }
 
-// Open opens the store and builds the services over it. Close the
-// returned store when done.
+// Open opens the store and builds the services over it, the guardian
+// recording the security events of the others. Run svc.Guardian.Run while
+// serving, and close the returned store when done.
 func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, error) {
 	if !strings.HasPrefix(cfg.DB, "postgres://") && !strings.HasPrefix(cfg.DB, "postgresql://") {
 		if err := os.MkdirAll(filepath.Dir(cfg.DB), 0o700); err != nil {
@@ -77,24 +85,29 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	vault := cryptovault.New(keys)
-	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{})
+	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{OnError: cfg.OnStoreError})
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
-	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix})
+	guard, err := guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: store.Ready, Logger: cfg.Logger})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix, Recorder: guard})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
 	bill, err := billing.NewService(store, billing.Config{
 		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
-		IdempotencyRetention: cfg.IdempotencyRetention,
+		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard,
 	})
 	if err != nil {
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
+	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(guard)))
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	if err != nil {
 		store.Close()
@@ -116,7 +129,8 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	return httpapi.Services{Agents: ag, Billing: bill, Catalog: tools, Support: desk, Workspace: ws, Brokers: brokers}, store, nil
+	return httpapi.Services{Agents: ag, Billing: bill, Catalog: tools, Support: desk, Guardian: guard,
+		Workspace: ws, Brokers: brokers}, store, nil
 }
 
 // Catalog returns the served tool catalog: the 41 built-in tools of
