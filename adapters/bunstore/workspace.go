@@ -118,6 +118,9 @@ func (s *Store) MemoryIndex(ctx context.Context, q workspace.IndexQuery) (worksp
 		return snap, translate(op, err)
 	}
 	snap.Memories, snap.Length = u.MemoryCount, u.MemoryTerms
+	if len(q.TermHashes) == 0 {
+		return snap, nil // nothing can match (and SQL has no empty IN list)
+	}
 	var freqs []struct {
 		TermHash []byte `bun:"term_hash"`
 		Docs     int64  `bun:"docs"`
