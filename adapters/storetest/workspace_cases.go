@@ -95,6 +95,10 @@ func testMemoryIndexAndRead(t *testing.T, h Harness) {
 	assert.Equal(t, m2.ID, snap.Matches[0].MemoryID)
 	assert.EqualValues(t, 2, snap.DocFreq[string(termHash(a.ID, "aapl"))], "document frequency over every category")
 
+	none := indexOf(t, s, a.ID, "")
+	assert.EqualValues(t, 2, none.Memories, "no terms: the corpus figures and no match")
+	assert.Empty(t, none.Matches)
+
 	empty := indexOf(t, s, newAgent(t, s).ID, "", "aapl")
 	assert.Zero(t, empty.Memories)
 	assert.Empty(t, empty.Matches)
