@@ -20,18 +20,20 @@ type workspaceUsage1 struct {
 }
 
 // memory1 is a memory; content, category and metadata are ciphertexts,
-// category_hash a keyed hash.
+// category_hash a keyed hash. The fixed-size columns come first, so a
+// search reads term_count and stored_at without walking the overflow pages
+// of a long content.
 type memory1 struct {
 	bun.BaseModel `bun:"table:memories"`
 	ID            string    `bun:"id,pk"`
 	AgentID       string    `bun:"agent_id,notnull"`
-	Content       []byte    `bun:"content,notnull"`
-	Category      []byte    `bun:"category,notnull"`
 	CategoryHash  []byte    `bun:"category_hash,notnull"`
-	Metadata      []byte    `bun:"metadata"`
 	SizeBytes     int64     `bun:"size_bytes,notnull"`
 	TermCount     int64     `bun:"term_count,notnull"`
 	StoredAt      time.Time `bun:"stored_at,notnull"`
+	Content       []byte    `bun:"content,notnull"`
+	Category      []byte    `bun:"category,notnull"`
+	Metadata      []byte    `bun:"metadata"`
 }
 
 // memoryTerm1 is a posting of the search index: the keyed hash of one
@@ -108,7 +110,8 @@ func init() {
 				table((*memory1)(nil), fk),
 				index((*memory1)(nil), "memories_agent_category_idx", "agent_id", "category_hash"),
 				table((*memoryTerm1)(nil), fk, `("memory_id") REFERENCES "memories" ("id") ON DELETE CASCADE`),
-				index((*memoryTerm1)(nil), "memory_terms_agent_term_idx", "agent_id", "term_hash"),
+				// Covering: a search reads its postings from the index alone.
+				index((*memoryTerm1)(nil), "memory_terms_agent_term_idx", "agent_id", "term_hash", "memory_id", "occurrences"),
 				table((*journalTrade1)(nil), fk),
 				index((*journalTrade1)(nil), "journal_trades_agent_idx", "agent_id", "closed_at", "id"),
 				index((*journalTrade1)(nil), "journal_trades_symbol_idx", "agent_id", "symbol_hash", "closed_at", "id"),
