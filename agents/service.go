@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/guardian"
 )
 
@@ -28,15 +29,28 @@ type Config struct {
 	// Recorder receives security events: refused owner claims,
 	// suspensions and terminations (default: discarded).
 	Recorder guardian.Recorder
+	// WalletService is the service name in signed wallet messages
+	// ("<service>-auth:..."; default DefaultWalletService).
+	WalletService string
+	// Vault seals wallet addresses per agent and hashes them for lookups.
+	// Nil: register-wallet and link-wallet are toolkit.Unavailable.
+	Vault *cryptovault.Vault
+	// Presale reads presale purchases on chain for link-wallet. Nil:
+	// wallets link without a presale check (is_presale_buyer false, and
+	// the answer says why).
+	Presale PresaleChecker
 }
 
 // Service implements agent registration, authentication and management.
 type Service struct {
-	store  Store
-	prefix string
-	now    func() time.Time
-	random io.Reader
-	rec    guardian.Recorder
+	store   Store
+	prefix  string
+	now     func() time.Time
+	random  io.Reader
+	rec     guardian.Recorder
+	wallets *WalletAuth
+	vault   *cryptovault.Vault
+	presale PresaleChecker
 }
 
 // NewService returns a Service over store.
@@ -53,7 +67,12 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
-	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder)}, nil
+	wallets, err := NewWalletAuth(cfg.WalletService)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder),
+		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale}, nil
 }
 
 // Register creates an agent in sandbox mode and returns it with its API
@@ -79,15 +98,14 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		}
 		newOwner = caller.OwnerID != a.OwnerID
 	}
-	id, err := randomAlphanumeric(s.random, 16)
+	if newOwner && strings.HasPrefix(a.OwnerID, walletOwnerPrefix) {
+		return Agent{}, "", invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
+	}
+	id, key, err := s.newIdentity()
 	if err != nil {
 		return Agent{}, "", toolkit.WithOp(op, err)
 	}
-	key, err := s.newKey()
-	if err != nil {
-		return Agent{}, "", toolkit.WithOp(op, err)
-	}
-	a.ID = "agt_" + strings.ToLower(id)
+	a.ID = id
 	a.Mode = ModeSandbox
 	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	if err := s.store.CreateAgent(ctx, a, KeyDigest(key), newOwner); err != nil {
@@ -100,6 +118,16 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		return Agent{}, "", toolkit.WithOp(op, err)
 	}
 	return a, key, nil
+}
+
+// newIdentity returns a fresh agent id and API key.
+func (s *Service) newIdentity() (id, key string, err error) {
+	r, err := randomAlphanumeric(s.random, 16)
+	if err != nil {
+		return "", "", err
+	}
+	key, err = s.newKey()
+	return "agt_" + strings.ToLower(r), key, err
 }
 
 func (s *Service) newKey() (string, error) {

@@ -107,6 +107,8 @@ type API struct {
 	mcp      *mcpHandler
 	hosts    []string // allowed Host names (see Options.AllowedHosts)
 	prefix   string   // set by Mount with MountOptions.Prefix
+	// openAPIDoc is the OpenAPI document without its servers, built by New.
+	openAPIDoc schema
 	// openAPIDocs caches the encoded OpenAPI document per base URL.
 	openAPIDocs  sync.Map
 	openAPICount atomic.Int32
@@ -142,6 +144,11 @@ func New(svc Services, opts Options) (*API, error) {
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
+	doc, err := a.buildOpenAPI()
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
+	a.openAPIDoc = doc
 	for _, rt := range a.routes {
 		pattern := rt.method + " " + rt.path
 		rt.pattern = pattern
@@ -154,6 +161,10 @@ func New(svc Services, opts Options) (*API, error) {
 		publicPaths[0]: a.agentCard, publicPaths[1]: a.serverCard, publicPaths[2]: a.llmsTxt,
 	} {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, handle: handle}))
+	}
+	docs := a.docs(docsUI())
+	for _, path := range docsPaths {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + docsPaths[1], limit: rateNone, quiet: true, handle: docs}))
 	}
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		healthPath: a.healthz, readyPath: a.readyz, "/{$}": a.index,
@@ -185,8 +196,8 @@ type MountOptions struct {
 	// root of the mux.
 	Prefix string
 	// NoDocuments leaves /.well-known/agent.json,
-	// /.well-known/mcp/server-card.json and /llms.txt to the host (root
-	// mounts only).
+	// /.well-known/mcp/server-card.json, /llms.txt and the /docs page to
+	// the host (root mounts only).
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
@@ -212,6 +223,7 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)
+			patterns = append(patterns, docsPaths...)
 		}
 	}
 	probe := http.NewServeMux()

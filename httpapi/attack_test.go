@@ -24,11 +24,11 @@ import (
 // payment of 5 USD; anything else fails its checks.
 type fakeChain struct{}
 
-func (fakeChain) VerifyPayment(_ context.Context, _ string, txHash string) (billing.VerifiedPayment, error) {
-	if !strings.HasPrefix(txHash, "good") {
-		return billing.VerifiedPayment{}, toolkit.Errorf(toolkit.Invalid, "on_chain_tx_hash: the transaction does not pay the treasury")
+func (fakeChain) VerifyDeposit(_ context.Context, q billing.DepositQuery) (billing.VerifiedDeposit, error) {
+	if !strings.HasPrefix(q.Signature, "good") {
+		return billing.VerifiedDeposit{}, toolkit.Errorf(toolkit.Invalid, "tx_signature: the transaction does not pay the treasury")
 	}
-	return billing.VerifiedPayment{Amount: toolkit.MustParseAmount("5"), Ref: "solana:" + txHash}, nil
+	return billing.VerifiedDeposit{Signature: q.Signature, Asset: q.Asset, BaseUnits: 5_000_000, Decimals: 6}, nil
 }
 
 // TestScriptedAttackIsVisibleToTheAdmin runs an attack (a key spray, a
@@ -43,7 +43,7 @@ func TestScriptedAttackIsVisibleToTheAdmin(t *testing.T) {
 	e := newEnv(t, withClock(c), withTrustedProxy,
 		withRateLimits(httpapi.RateLimits{Register: guardian.NewLimit(5, time.Hour), AuthFailures: guardian.NewLimit(20, time.Minute)}),
 		func(cfg *envConfig) {
-			cfg.billing.Chain = fakeChain{}
+			cfg.billing.Deposits = fakeChain{}
 			cfg.api.Metrics = metrics
 		})
 	attacker := "203.0.113.50"
@@ -66,7 +66,9 @@ func TestScriptedAttackIsVisibleToTheAdmin(t *testing.T) {
 	require.Equal(t, http.StatusConflict, status, m)
 	status, _ = e.do("POST", "/v1/billing/deposit", key(mallory), `{"amount":"5","funding_path":"direct_transfer","on_chain_tx_hash":"forged"}`)
 	require.Equal(t, http.StatusBadRequest, status)
-	assert.Equal(t, "5.00", e.balance(mallory), "credited once")
+	status, b := e.do("GET", "/v1/billing/balance", key(mallory), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "5.00", b["balance"], "credited once, as real money")
 
 	// 3. A registration flood from one address, and a claim on the victim's owner.
 	created := 0

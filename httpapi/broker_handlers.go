@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents/broker"
 )
 
@@ -10,21 +11,20 @@ import (
 // access, never orders.
 func (a *API) brokerRoutes() []route {
 	return []route{
-		{method: "GET", path: "/v1/broker/supported", auth: authPublic, summary: "Known brokers, their connection parameters and whether this server can connect them",
+		{method: "GET", path: "/v1/broker/supported", id: "listBrokers", auth: authPublic, summary: "Known brokers, their connection parameters and whether this server can connect them",
 			query: []queryParam{}, response: BrokerListResponse{}, status: http.StatusOK, handle: a.supportedBrokers},
-		{method: "POST", path: "/v1/broker/connect", auth: authAgent,
+		{method: "POST", path: "/v1/broker/connect", id: "connectBroker", auth: authAgent,
 			summary: "Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection",
 			request: bodyOf[ConnectRequest](), response: ConnectResponse{}, status: http.StatusOK, handle: a.connectBroker},
-		{method: "POST", path: "/v1/broker/disconnect", auth: authAgent, summary: "Disconnect the caller's broker",
-			response: DisconnectResponse{}, status: http.StatusOK, handle: a.disconnectBroker},
-		{method: "GET", path: "/v1/broker/account", auth: authAgent, summary: "The caller's connected account (the demo broker's is a deterministic paper account)",
-			query: []queryParam{}, response: BrokerAccountResponse{}, status: http.StatusOK, handle: a.brokerAccount},
+		{method: "POST", path: "/v1/broker/disconnect", id: "disconnectBroker", auth: authAgent, summary: "Disconnect the caller's broker",
+			response: DisconnectResponse{}, status: http.StatusOK, errors: []toolkit.Kind{toolkit.NotFound}, handle: a.disconnectBroker},
+		{method: "GET", path: "/v1/broker/account", id: "getBrokerAccount", auth: authAgent, summary: "The caller's connected account (the demo broker's is a deterministic paper account)",
+			query: []queryParam{}, response: BrokerAccountResponse{}, status: http.StatusOK, errors: []toolkit.Kind{toolkit.NotFound}, handle: a.brokerAccount},
 	}
 }
 
 func (a *API) supportedBrokers(w http.ResponseWriter, _ *http.Request) error {
-	list := a.svc.Brokers.Supported()
-	writeJSON(w, http.StatusOK, BrokerListResponse{Brokers: list, Count: len(list)})
+	writeJSON(w, http.StatusOK, brokerListResponse(a.svc.Brokers.Supported()))
 	return nil
 }
 

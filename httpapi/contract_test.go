@@ -75,6 +75,19 @@ func (c *contract) check(t *testing.T, req *http.Request, reqBody []byte, res *h
 		"%s %s -> %d does not match /v1/openapi.json: %s", req.Method, req.URL.Path, res.StatusCode, body)
 }
 
+// validate checks one answer to req against the document.
+func (c *contract) validate(t *testing.T, req *http.Request, status int, body []byte) error {
+	t.Helper()
+	route, params, err := c.router.FindRoute(req)
+	require.NoError(t, err)
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true}}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status,
+		Header: http.Header{"Content-Type": {"application/json"}}, Options: in.Options}
+	out.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(context.Background(), out)
+}
+
 // TestContractRejectsUndocumentedFieldsAndStatuses proves the contract
 // check can fail.
 func TestContractRejectsUndocumentedFieldsAndStatuses(t *testing.T) {
@@ -91,7 +104,7 @@ func TestContractRejectsUndocumentedFieldsAndStatuses(t *testing.T) {
 		out.SetBodyBytes([]byte(body))
 		return openapi3filter.ValidateResponse(context.Background(), out)
 	}
-	good := `{"agent_id":"agt_x","balance":"1.00","is_low":false,"updated_at":"2026-11-22T10:00:00Z"}`
+	good := `{"agent_id":"agt_x","balance":"1.00","sandbox_balance":"0.00","pays_from":"real","is_low":false,"updated_at":"2026-11-22T10:00:00Z"}`
 	require.NoError(t, validate(200, good))
 	require.Error(t, validate(200, strings.Replace(good, `"is_low":false`, `"is_low":false,"extra":1`, 1)), "undocumented field")
 	require.Error(t, validate(200, strings.Replace(good, `"1.00"`, `1.0`, 1)), "money must be a decimal string")

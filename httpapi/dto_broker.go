@@ -10,8 +10,36 @@ import (
 
 // BrokerListResponse is the body of GET /v1/broker/supported.
 type BrokerListResponse struct {
-	Brokers []broker.Info `json:"brokers"`
-	Count   int           `json:"count"`
+	Brokers []BrokerInfo `json:"brokers"`
+	Count   int          `json:"count"`
+}
+
+// BrokerInfo describes a broker the API knows.
+type BrokerInfo struct {
+	ID          string        `json:"id"`
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Params      []BrokerParam `json:"connection_params"`
+	// Available is true when this server has an adapter for the broker.
+	Available bool `json:"available"`
+	// SandboxAllowed is true for the brokers sandbox agents may connect.
+	SandboxAllowed bool `json:"sandbox_allowed"`
+}
+
+// BrokerParam is one connection parameter of a broker.
+type BrokerParam struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+	Default     string `json:"default,omitempty"`
+}
+
+// BrokerPosition is one holding of a broker account.
+type BrokerPosition struct {
+	Symbol      string         `json:"symbol"`
+	Quantity    toolkit.Amount `json:"quantity"`
+	AvgPrice    toolkit.Amount `json:"avg_price"`
+	MarketValue toolkit.Amount `json:"market_value"`
 }
 
 // ConnectRequest is the body of POST /v1/broker/connect.
@@ -53,28 +81,41 @@ type DisconnectResponse struct {
 
 // BrokerAccountResponse is the body of GET /v1/broker/account.
 type BrokerAccountResponse struct {
-	AgentID     string            `json:"agent_id"`
-	Broker      string            `json:"broker"`
-	AccountID   string            `json:"account_id"`
-	Currency    string            `json:"currency"`
-	Equity      toolkit.Amount    `json:"equity"`
-	Cash        toolkit.Amount    `json:"cash"`
-	BuyingPower toolkit.Amount    `json:"buying_power"`
-	MarginUsed  toolkit.Amount    `json:"margin_used"`
-	Paper       bool              `json:"paper"`
-	Positions   []broker.Position `json:"positions"`
+	AgentID     string           `json:"agent_id"`
+	Broker      string           `json:"broker"`
+	AccountID   string           `json:"account_id"`
+	Currency    string           `json:"currency"`
+	Equity      toolkit.Amount   `json:"equity"`
+	Cash        toolkit.Amount   `json:"cash"`
+	BuyingPower toolkit.Amount   `json:"buying_power"`
+	MarginUsed  toolkit.Amount   `json:"margin_used"`
+	Paper       bool             `json:"paper"`
+	Positions   []BrokerPosition `json:"positions"`
 	// Label is the demo account's label; null when none.
 	Label       *string   `json:"label"`
 	ConnectedAt time.Time `json:"connected_at"`
+}
+
+func brokerListResponse(list []broker.Info) BrokerListResponse {
+	out := BrokerListResponse{Brokers: make([]BrokerInfo, len(list)), Count: len(list)}
+	for i, b := range list {
+		info := BrokerInfo{ID: b.ID, Name: b.Name, Description: b.Description, Available: b.Available,
+			SandboxAllowed: b.SandboxAllowed, Params: make([]BrokerParam, len(b.Params))}
+		for j, p := range b.Params {
+			info.Params[j] = BrokerParam(p)
+		}
+		out.Brokers[i] = info
+	}
+	return out
 }
 
 func brokerAccountResponse(v broker.AccountView) BrokerAccountResponse {
 	acct := v.Account
 	out := BrokerAccountResponse{AgentID: v.AgentID, Broker: v.BrokerType, AccountID: acct.AccountID, Currency: acct.Currency,
 		Equity: acct.Equity, Cash: acct.Cash, BuyingPower: acct.BuyingPower, MarginUsed: acct.MarginUsed, Paper: acct.Paper,
-		Positions: acct.Positions, ConnectedAt: v.ConnectedAt}
-	if out.Positions == nil {
-		out.Positions = []broker.Position{}
+		Positions: make([]BrokerPosition, len(acct.Positions)), ConnectedAt: v.ConnectedAt}
+	for i, p := range acct.Positions {
+		out.Positions[i] = BrokerPosition(p)
 	}
 	if acct.Label != "" {
 		l := acct.Label

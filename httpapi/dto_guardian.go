@@ -160,3 +160,11 @@ func cursorOf(p guardian.EventPage) *string {
 	}
 	return &p.NextCursor
 }
+
+func (StatusResponse) enums() map[string][]string {
+	return map[string][]string{"status": stringsOf(guardian.PlatformStatuses)}
+}
+
+func (EventResponse) enums() map[string][]string {
+	return map[string][]string{"category": stringsOf(guardian.Categories), "severity": stringsOf(guardian.Severities)}
+}

@@ -271,3 +271,32 @@ func submissionResponse(s support.Submission) SubmissionResponse {
 	}
 	return out
 }
+
+func (FeedbackResponse) enums() map[string][]string {
+	return map[string][]string{"type": {string(support.KindFeedback)}, "category": support.FeedbackCategories,
+		"status": {support.StatusReceived}}
+}
+
+func (TicketResponse) enums() map[string][]string {
+	return map[string][]string{"type": {ticketType}, "priority": support.Priorities, "category": support.TicketCategories,
+		"status": stringsOf(support.Statuses)}
+}
+
+func (TicketSummary) enums() map[string][]string { return TicketResponse{}.enums() }
+
+func (SuggestionResponse) enums() map[string][]string {
+	return map[string][]string{"type": {string(support.KindSuggestion)}, "priority_for_agent": support.SuggestionPriorities,
+		"status": {support.StatusReceived}}
+}
+
+func (EnterpriseResponse) enums() map[string][]string {
+	return map[string][]string{"type": {string(support.KindEnterprise)}, "status": {support.StatusReceived}}
+}
+
+func (BugReportResponse) enums() map[string][]string {
+	return map[string][]string{"type": {string(support.KindBug)}, "status": {support.StatusReceived}}
+}
+
+func (SubmissionResponse) enums() map[string][]string {
+	return map[string][]string{"type": stringsOf(support.Kinds)}
+}

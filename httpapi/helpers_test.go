@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/solanarpc"
+	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/agents/broker"
@@ -38,6 +41,12 @@ type env struct {
 	guardian *guardian.Service
 	runs     int
 	logs     *syncBuilder
+	// node is the fake Solana node of withChain (nil otherwise), oracle
+	// its SOL price.
+	node   *solanarpctest.Node
+	oracle *fixedOracle
+	// clock is the agents service's time (wallet message windows).
+	clock *testClock
 }
 
 // syncBuilder is a log sink safe for the concurrent writes of handlers.
@@ -91,11 +100,48 @@ type envConfig struct {
 	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
 	now      func() time.Time // the guardian's clock (default time.Now)
 	probe    guardian.Probe   // the guardian's readiness probe (default: none)
+	agents   agents.Config    // Now, Vault and Recorder are set by newEnv
+	// chain, when set, verifies deposits and presale purchases against a
+	// fake Solana node serving every fixture (see withChain).
+	chain bool
+	// noVault leaves the agents and billing services without a key vault.
+	noVault bool
 	// workspace configures the workspace (Vault is set by newEnv).
 	workspace workspace.Config
 	// fullCatalog serves the built-in tools and the workspace tools (45).
 	fullCatalog bool
 }
+
+// presaleProgram is the presale program of withChain.
+var presaleProgram = solanarpctest.Key("presale program").PublicKey()
+
+// solPrice is the SOL price of withChain's oracle.
+var solPrice = toolkit.MustParseAmount("140.25")
+
+// fixedOracle quotes a fixed price, or fails with err.
+type fixedOracle struct {
+	mu    sync.Mutex
+	price toolkit.Amount
+	err   error
+}
+
+func (o *fixedOracle) PriceUSD(_ context.Context, a billing.Asset) (billing.Price, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return billing.Price{Asset: a, USD: o.price, ObservedAt: time.Now()}, o.err
+}
+
+// set changes the quote.
+func (o *fixedOracle) set(price string, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.price, o.err = toolkit.MustParseAmount(price), err
+}
+
+// withChain verifies deposits against a fake mainnet node serving every
+// solanarpctest fixture, with presale program presaleProgram and a SOL
+// price of 140.25.
+func withChain(c *envConfig) { c.chain = true }
 
 // withRateLimits sets the API's rate limits (zero fields: the defaults),
 // keeping a limiter set by withClock.
@@ -132,19 +178,36 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	var err error
 	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
 	require.NoError(t, err)
-	ag, err := agents.NewService(store, agents.Config{Recorder: e.guardian})
-	require.NoError(t, err)
-	cfg.billing.Recorder = e.guardian
-	bill, err := billing.NewService(store, cfg.billing)
-	require.NoError(t, err)
-	if cfg.catalog == nil {
-		cfg.catalog = e.demoCatalog()
-	}
 	master, lookup, err := tinkkeys.NewKeysets()
 	require.NoError(t, err)
 	keys, err := tinkkeys.New(master, lookup)
 	require.NoError(t, err)
 	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(e.guardian)))
+	e.clock = &testClock{now: time.Now()}
+	cfg.agents.Now, cfg.agents.Vault, cfg.agents.Recorder = e.clock.Now, vault, e.guardian
+	cfg.billing.Vault, cfg.billing.Recorder = vault, e.guardian
+	if cfg.noVault {
+		cfg.agents.Vault, cfg.billing.Vault = nil, nil
+	}
+	if cfg.chain {
+		e.node = solanarpctest.NewNode(t, solanarpctest.Fixtures(t)...)
+		sc := solanarpctest.Config(e.node.URL())
+		sc.PresaleProgram = presaleProgram.String()
+		client, err := solanarpc.New(sc)
+		require.NoError(t, err)
+		t.Cleanup(func() { client.Close() })
+		cfg.agents.Presale = client
+		e.oracle = &fixedOracle{price: solPrice}
+		cfg.billing.Deposits, cfg.billing.Oracle = client, e.oracle
+	}
+	ag, err := agents.NewService(store, cfg.agents)
+	require.NoError(t, err)
+	cfg.billing.Wallets = ag
+	bill, err := billing.NewService(store, cfg.billing)
+	require.NoError(t, err)
+	if cfg.catalog == nil {
+		cfg.catalog = e.demoCatalog()
+	}
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	require.NoError(t, err)
 	cfg.workspace.Vault = vault
@@ -217,6 +280,13 @@ func (c *testClock) Now() time.Time {
 	return c.now
 }
 
+// Set moves the clock to t.
+func (c *testClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
 func (c *testClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
@@ -285,11 +355,36 @@ func (e *env) fund(k, amount string) {
 	require.Equal(e.t, http.StatusOK, status, m)
 }
 
+// balance returns the balance the agent's calls are paid from: test funds
+// in sandbox mode, real funds in live mode.
 func (e *env) balance(k string) string {
 	e.t.Helper()
 	status, m := e.do("GET", "/v1/billing/balance", key(k), "")
 	require.Equal(e.t, http.StatusOK, status, m)
+	if m["pays_from"] == "test" {
+		return m["sandbox_balance"].(string)
+	}
 	return m["balance"].(string)
 }
 
 func mustAmount(s string) toolkit.Amount { return toolkit.MustParseAmount(s) }
+
+// fundQuietly self-credits a sandbox agent without the contract check (for
+// bulk set-up).
+func (e *env) fundQuietly(k, amount string) error {
+	req, err := http.NewRequest("POST", e.srv.URL+"/v1/billing/deposit",
+		strings.NewReader(`{"amount":"`+amount+`","funding_path":"direct_transfer"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-API-Key", k)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("deposit %s: status %d", amount, res.StatusCode)
+	}
+	return nil
+}

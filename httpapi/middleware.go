@@ -170,6 +170,9 @@ func (a *API) admit(w http.ResponseWriter, r *http.Request, rt route, class rate
 			return r, err
 		}
 	}
+	if rt.path == "" { // outside the route table (MCP, documents): no declared parameters
+		return r, nil
+	}
 	return r, checkQuery(r, rt.query) // after authentication: a stranger learns nothing about parameters
 }
 

@@ -53,14 +53,18 @@ type IndexResponse struct {
 	Links   map[string]string `json:"links"`
 }
 
-// index answers GET / with links to the documents and the API.
+// index answers GET / with links to the documents and the API: an HTML
+// landing page for a browser, JSON for anything else.
 func (a *API) index(w http.ResponseWriter, r *http.Request) error {
 	base, err := a.baseURL(r)
 	if err != nil {
 		return err
 	}
+	if wantsHTML(r) {
+		return a.landing(w, base)
+	}
 	links := map[string]string{
-		"api": base + "/v1", "openapi": base + "/v1/openapi.json", "llms_txt": base + "/llms.txt",
+		"api": base + "/v1", "openapi": base + "/v1/openapi.json", "docs": base + "/docs/", "llms_txt": base + "/llms.txt",
 		"agent_card": base + "/.well-known/agent.json", "mcp_server_card": base + "/.well-known/mcp/server-card.json",
 		"mcp": base + "/mcp/sse", "tools": base + "/v1/tools/list", "health": base + healthPath, "ready": base + readyPath,
 	}

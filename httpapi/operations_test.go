@@ -69,7 +69,7 @@ func TestUnknownQueryParametersAreRefused(t *testing.T) {
 	_, k := e.register("acme")
 	status, m := e.do("GET", "/v1/billing/transactions?limit=5&offset=10", key(k), "")
 	assert.Equal(t, http.StatusBadRequest, status)
-	assert.Equal(t, `Unknown query parameter: "offset" (allowed: limit)`, m["detail"])
+	assert.Equal(t, `Unknown query parameter: "offset" (allowed: limit, cursor)`, m["detail"])
 	status, m = e.do("GET", "/v1/guardian/status?verbose=1", nil, "")
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, `Unknown query parameter: "verbose" (allowed: none)`, m["detail"])

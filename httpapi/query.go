@@ -9,9 +9,9 @@ import (
 	"github.com/agentfinance/toolkit"
 )
 
-// queryParam is a query parameter of a route. A route that declares its
-// parameters (route.query not nil) refuses any other, and any parameter
-// given twice, with a 400 naming it; the declarations are published in the
+// queryParam is a query parameter of a route. A route of the table
+// refuses any parameter it does not declare, and any parameter given
+// twice, with a 400 naming it; the declarations are published in the
 // OpenAPI document.
 type queryParam struct {
 	name        string
@@ -46,9 +46,6 @@ func textParam(name, description string, maxLen int) queryParam {
 // checkQuery refuses query parameters a route does not declare, and
 // declared ones given more than once.
 func checkQuery(r *http.Request, declared []queryParam) error {
-	if declared == nil {
-		return nil
-	}
 	names := make([]string, len(declared))
 	for i, p := range declared {
 		names[i] = p.name

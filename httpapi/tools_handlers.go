@@ -13,19 +13,20 @@ import (
 // shortcutSpec is a REST shortcut for a catalog tool.
 type shortcutSpec struct {
 	path    string
+	id      string // operationId
 	summary string
 	tool    string
 	tier    string // evaluate_performance tier fixed by the path
 }
 
 var shortcuts = []shortcutSpec{
-	{"/v1/sizing/calculate", "Position size (tool calculate_position_size)", "calculate_position_size", ""},
-	{"/v1/risk/check", "Trade risk check (tool check_trade_risk)", "check_trade_risk", ""},
-	{"/v1/eval/basic", "G-metric evaluation, basic tier (tool evaluate_performance)", "evaluate_performance", "basic"},
-	{"/v1/eval/full", "Evaluation with rolling G and system score (tool evaluate_performance)", "evaluate_performance", "full"},
-	{"/v1/eval/comprehensive", "Evaluation with impact analysis (tool evaluate_performance)", "evaluate_performance", "comprehensive"},
-	{"/v1/compound/pre-trade-gate", "Sizing, risk and health in one call (tool pre_trade_gate)", "pre_trade_gate", ""},
-	{"/v1/compound/assess-system", "Full system assessment (tool assess_trading_system)", "assess_trading_system", ""},
+	{"/v1/sizing/calculate", "calculatePositionSize", "Position size (tool calculate_position_size)", "calculate_position_size", ""},
+	{"/v1/risk/check", "checkTradeRisk", "Trade risk check (tool check_trade_risk)", "check_trade_risk", ""},
+	{"/v1/eval/basic", "evaluateBasic", "G-metric evaluation, basic tier (tool evaluate_performance)", "evaluate_performance", "basic"},
+	{"/v1/eval/full", "evaluateFull", "Evaluation with rolling G and system score (tool evaluate_performance)", "evaluate_performance", "full"},
+	{"/v1/eval/comprehensive", "evaluateComprehensive", "Evaluation with impact analysis (tool evaluate_performance)", "evaluate_performance", "comprehensive"},
+	{"/v1/compound/pre-trade-gate", "preTradeGate", "Sizing, risk and health in one call (tool pre_trade_gate)", "pre_trade_gate", ""},
+	{"/v1/compound/assess-system", "assessTradingSystem", "Full system assessment (tool assess_trading_system)", "assess_trading_system", ""},
 }
 
 // shortcut serves a REST shortcut: the body is the tool's arguments and

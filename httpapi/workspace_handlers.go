@@ -4,13 +4,14 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents/workspace"
 )
 
 // journalShortcut records a trade through the record_trade_journal tool,
 // so the REST path is metered like the tool.
-var journalShortcut = shortcutSpec{"/v1/journal/record", "Record a closed trade (tool record_trade_journal; notes sealed at rest)",
-	"record_trade_journal", ""}
+var journalShortcut = shortcutSpec{"/v1/journal/record", "recordTrade",
+	"Record a closed trade (tool record_trade_journal; notes sealed at rest)", "record_trade_journal", ""}
 
 // workspaceRoutes are the journal reads, the journal's REST shortcut and
 // memory deletion. Memories are stored and searched through the tools
@@ -24,20 +25,20 @@ func (a *API) workspaceRoutes() []route {
 	}
 	page := []queryParam{limitParam(workspace.DefaultTradesLimit, workspace.MaxTradesLimit), cursorParam}
 	return []route{
-		{method: "POST", path: journalShortcut.path, auth: authAgent, summary: journalShortcut.summary,
+		{method: "POST", path: journalShortcut.path, id: journalShortcut.id, auth: authAgent, summary: journalShortcut.summary,
 			response: workspace.Trade{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(journalShortcut)},
-		{method: "GET", path: "/v1/journal/trades", auth: authAgent,
+		{method: "GET", path: "/v1/journal/trades", id: "listTrades", auth: authAgent,
 			summary: "The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=)",
 			query:   append(append([]queryParam{}, filters...), page...), response: TradeListResponse{}, status: http.StatusOK, handle: a.listTrades},
-		{method: "GET", path: "/v1/journal/stats", auth: authAgent,
+		{method: "GET", path: "/v1/journal/stats", id: "getJournalStats", auth: authAgent,
 			summary: "Performance figures of the caller's journal (win rate, average R, total P&L, SQN, G, win/loss analysis)",
 			query:   filters, response: JournalStatsResponse{}, status: http.StatusOK, handle: a.journalStats},
-		{method: "GET", path: "/v1/journal/r-multiples", auth: authAgent,
+		{method: "GET", path: "/v1/journal/r-multiples", id: "getJournalRMultiples", auth: authAgent,
 			summary:  "R-multiples of the latest trades, oldest first, ready for the R tools (?limit=1..10000, default 50)",
 			query:    append([]queryParam{limitParam(workspace.DefaultRLimit, workspace.MaxRLimit)}, filters...),
 			response: RMultiplesResponse{}, status: http.StatusOK, handle: a.rMultiples},
-		{method: "DELETE", path: "/v1/memory/{memory_id}", auth: authAgent, summary: "Delete one of the caller's memories (frees its quota)",
-			query: []queryParam{}, response: DeletedMemoryResponse{}, status: http.StatusOK, handle: a.deleteMemory},
+		{method: "DELETE", path: "/v1/memory/{memory_id}", id: "deleteMemory", auth: authAgent, summary: "Delete one of the caller's memories (frees its quota)",
+			query: []queryParam{}, response: DeletedMemoryResponse{}, status: http.StatusOK, errors: []toolkit.Kind{toolkit.NotFound}, handle: a.deleteMemory},
 	}
 }
 

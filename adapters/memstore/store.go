@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -38,6 +39,7 @@ type Store struct {
 	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
 	balances    map[string]billing.BalanceRecord
 	ledgers     map[string][]ledgerEntry // by agent id, oldest first
+	ledgerSeq   int64                    // the last ledger row's Seq
 	txIDs       map[string]struct{}      // every ledger transaction id
 	externalRef map[string]struct{}      // every credited external payment
 	usage       map[string]map[string]billing.UsageLine
@@ -46,6 +48,10 @@ type Store struct {
 	support     supportTables
 	guardian    guardianData
 	ws          workspaceTables
+
+	challenges map[string]time.Time        // used wallet challenge digest -> signed at
+	wallets    map[string]registeredWallet // wallet keyed hash -> registration
+	linked     map[string]linkedWallet     // agent id -> linked wallet
 }
 
 // New returns an empty store.
@@ -64,6 +70,9 @@ func New() *Store {
 		support:     newSupportTables(),
 		guardian:    newGuardianData(),
 		ws:          newWorkspaceTables(),
+		challenges:  map[string]time.Time{},
+		wallets:     map[string]registeredWallet{},
+		linked:      map[string]linkedWallet{},
 	}
 }
 

@@ -64,6 +64,9 @@ func cases() []Case {
 		contextCases(),
 		supportCases(),
 		guardianCases(),
+		ledgerPageCases(),
+		fundsCases(),
+		walletCases(),
 		workspaceCases(),
 	)
 }

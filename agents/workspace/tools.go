@@ -55,10 +55,10 @@ func (s *Service) storeMemoryTool() catalog.Tool {
 			"and sealed at rest with the agent's key, with an optional category and a metadata object (at most 4 KB). " +
 			"Per agent at most 10,000 memories and 10 MiB (409 or 413 beyond).",
 		Category: categoryMemory, Operation: OpStoreMemory,
-	}, func(ctx context.Context, call catalog.Call, in storeMemoryArgs) (any, error) {
+	}, func(ctx context.Context, call catalog.Call, in storeMemoryArgs) (StoredMemory, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
-			return nil, err
+			return StoredMemory{}, err
 		}
 		return s.StoreMemory(ctx, agentID, MemoryInput(in))
 	}, func(sc *jsonschema.Schema) {
@@ -81,10 +81,10 @@ func (s *Service) searchMemoryTool() catalog.Tool {
 		Description: "Search the calling agent's own memories: BM25 relevance (k1 1.2, b 0.75) over Unicode word terms, " +
 			"ties newest first; returns memories with content, category, metadata and similarity_score. Other agents' memories are never searched.",
 		Category: categoryMemory, Operation: OpSearchMemory,
-	}, func(ctx context.Context, call catalog.Call, in searchMemoryArgs) (any, error) {
+	}, func(ctx context.Context, call catalog.Call, in searchMemoryArgs) (SearchResult, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
-			return nil, err
+			return SearchResult{}, err
 		}
 		limit := 0
 		if in.Limit != nil {
@@ -144,14 +144,14 @@ func (s *Service) recordTradeTool() catalog.Tool {
 			"or stop_price to derive it; optional pnl (else derived), fees, times, setup/strategy/tags, notes (sealed at rest), mfe_r/mae_r. " +
 			"Read it back with GET /v1/journal/trades, /stats and /r-multiples.",
 		Category: categoryJournal, Operation: OpRecordTradeJournal,
-	}, func(ctx context.Context, call catalog.Call, a tradeArgs) (any, error) {
+	}, func(ctx context.Context, call catalog.Call, a tradeArgs) (Trade, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
-			return nil, err
+			return Trade{}, err
 		}
 		in, err := a.input()
 		if err != nil {
-			return nil, err
+			return Trade{}, err
 		}
 		return s.RecordTrade(ctx, agentID, in)
 	}, func(sc *jsonschema.Schema) {
@@ -201,10 +201,10 @@ func (s *Service) biasesTool() catalog.Tool {
 			"disposition effect, recency, overtrading, loss aversion and revenge trading, each with its statistic, a one-sided test " +
 			"(p < 0.05) and documented thresholds; severity LOW, MEDIUM or HIGH.",
 		Category: categoryJournal,
-	}, func(ctx context.Context, call catalog.Call, a biasArgs) (any, error) {
+	}, func(ctx context.Context, call catalog.Call, a biasArgs) (BiasResult, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
-			return nil, err
+			return BiasResult{}, err
 		}
 		in := BiasInput{}
 		if a.LookbackCount != nil {
@@ -212,7 +212,7 @@ func (s *Service) biasesTool() catalog.Tool {
 		}
 		if a.Trades != nil {
 			if in.Trades, err = biasTrades(a.Trades); err != nil {
-				return nil, err
+				return BiasResult{}, err
 			}
 		}
 		return s.Biases(ctx, agentID, in)

@@ -100,7 +100,7 @@ func TestCallRunsMetersAndEncodes(t *testing.T) {
 	assert.Equal(t, "0.003", res.Charged.String())
 	assert.Equal(t, "0.997", res.Balance.String())
 	require.Len(t, m.reqs, 1)
-	assert.Equal(t, billing.Account{AgentID: "agt_1", Sandbox: true}, m.reqs[0].Account)
+	assert.Equal(t, billing.Account{AgentID: "agt_1", Funds: billing.FundsTest}, m.reqs[0].Account, "a sandbox agent pays from test funds")
 	assert.Equal(t, "k1", m.reqs[0].IdempotencyKey)
 	assert.Equal(t, "echo\x00"+`{"value":"1.5"}`, string(m.reqs[0].Body), "the idempotency body names the tool")
 }

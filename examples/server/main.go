@@ -89,6 +89,7 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var retention string
 	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
 		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
+	finishSolana := solanaFlags(fs, env, getenv, &cfg.wiring)
 	quotas := []struct {
 		flag, env, def, usage string
 		dst                   *int64
@@ -147,6 +148,9 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if cfg.wiring.LowBalance, err = toolkit.ParseAmount(lowBalance); err != nil {
 		return config{}, fmt.Errorf("-low-balance: %w", err)
 	}
+	if err := finishSolana(); err != nil {
+		return config{}, err
+	}
 	return cfg, nil
 }
 
@@ -181,6 +185,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 	go func() { defer close(guardDone); svc.Guardian.Run(guardCtx) }()
 	defer func() { stopGuard(); <-guardDone }() // stores the open event windows before the store closes
 	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
+	fmt.Fprintln(out, solanaNotice(cfg.wiring.Solana))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)

@@ -67,7 +67,8 @@ func TestServerWalkThrough(t *testing.T) {
 	// the same tool through /v1/tools/call, then the ledger and usage.
 	status, bal := call("POST", "/v1/billing/deposit", key, `{"amount":"5.00","funding_path":"direct_transfer"}`)
 	require.Equal(t, http.StatusOK, status, bal)
-	assert.Equal(t, "5.00", bal["balance"])
+	assert.Equal(t, "5.00", bal["sandbox_balance"], "self-credit is test money")
+	assert.Equal(t, "0.00", bal["balance"], "never real money")
 	sizing := `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
 	status, size := call("POST", "/v1/sizing/calculate", key, sizing)
 	require.Equal(t, http.StatusOK, status, size)
@@ -82,28 +83,9 @@ func TestServerWalkThrough(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, map[string]any{"count": float64(2), "total_cost": "0.006"}, usage["operations"].(map[string]any)["position_sizing"])
 
-	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
-	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, "live", mode["mode"])
-
-	// The README's support steps: a ticket, sealed at rest, read back.
-	status, ticket := call("POST", "/v1/support/ticket", key,
-		`{"subject":"Charged twice","description":"Two debits for one call","priority":"high","category":"billing"}`)
-	require.Equal(t, http.StatusCreated, status, ticket)
-	assert.Regexp(t, `^SR-[0-9]{6}$`, ticket["ticket_id"])
-	status, got := call("GET", "/v1/support/ticket/"+ticket["ticket_id"].(string), key, "")
-	require.Equal(t, http.StatusOK, status, got)
-	assert.Equal(t, "Two debits for one call", got["description"])
-	st, err := os.Stat(keys)
-	require.NoError(t, err, "the development key file was created on first start")
-	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
-
-	status, pricing := call("GET", "/v1/billing/pricing", "", "")
-	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, "USDC", pricing["currency"])
-
-	// The README's workspace steps: 45 tools, a memory found again, a
-	// journal trade and its statistics, the biases, the demo broker.
+	// The README's workspace steps, paid from the sandbox credits: 45
+	// tools, a memory found again, a journal trade and its statistics, the
+	// biases, the demo broker.
 	status, tools := call("GET", "/v1/tools/list", "", "")
 	require.Equal(t, http.StatusOK, status)
 	assert.EqualValues(t, 45, tools["tool_count"])
@@ -126,6 +108,32 @@ func TestServerWalkThrough(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, m)
 	assert.Equal(t, "100000.00", m["equity"])
 
+	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "live", mode["mode"])
+	status, refused := call("POST", "/v1/sizing/calculate", key, sizing)
+	assert.Equal(t, http.StatusPaymentRequired, status, "test money never pays a live call")
+	assert.Contains(t, refused["detail"], "test funds are spendable in sandbox mode only")
+	status, refused = call("POST", "/v1/billing/deposit-usdc", key, `{"tx_signature":"5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, status, "no Solana RPC configured: 503, never a silent success")
+	assert.Contains(t, refused["detail"], "no Solana RPC endpoint configured")
+
+	// The README's support steps: a ticket, sealed at rest, read back.
+	status, ticket := call("POST", "/v1/support/ticket", key,
+		`{"subject":"Charged twice","description":"Two debits for one call","priority":"high","category":"billing"}`)
+	require.Equal(t, http.StatusCreated, status, ticket)
+	assert.Regexp(t, `^SR-[0-9]{6}$`, ticket["ticket_id"])
+	status, got := call("GET", "/v1/support/ticket/"+ticket["ticket_id"].(string), key, "")
+	require.Equal(t, http.StatusOK, status, got)
+	assert.Equal(t, "Two debits for one call", got["description"])
+	st, err := os.Stat(keys)
+	require.NoError(t, err, "the development key file was created on first start")
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+
+	status, pricing := call("GET", "/v1/billing/pricing", "", "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "USDC", pricing["currency"])
+
 	cancel()
 	select {
 	case err := <-done:
@@ -135,6 +143,7 @@ func TestServerWalkThrough(t *testing.T) {
 	}
 	assert.Contains(t, out.String(), "generated admin key")
 	assert.Contains(t, out.String(), "vault: created development key file "+keys)
+	assert.Contains(t, out.String(), "solana: no RPC URL set (-solana-rpc-url)")
 	assert.NotContains(t, out.String(), key, "API keys are never printed")
 }
 

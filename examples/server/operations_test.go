@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,9 +54,13 @@ type server struct {
 }
 
 // startServer runs the reference server with args (and the test admin
-// key) until stop or the end of the test.
+// key, and a key file in a temporary directory unless args name one) until
+// stop or the end of the test.
 func startServer(t *testing.T, args ...string) *server {
 	t.Helper()
+	if !slices.Contains(args, "-keys") {
+		args = append(args, "-keys", filepath.Join(t.TempDir(), "keys.json"))
+	}
 	cfg, err := parseConfig(args, func(k string) string { return map[string]string{"TOOLKIT_ADMIN_KEY": testAdminKey}[k] })
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -20,7 +21,7 @@ const marketCategory = "market"
 // market.InsufficientBars (never charged) instead of an error.
 func marketIndicatorTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(marketCategory, "calculate_indicators",
+		answersBars[*market.IndicatorResult](NewTool(toolSpec(marketCategory, "calculate_indicators",
 			"TA-Lib-compatible indicator over OHLCV bars (sma, ema, rsi, macd, bb, atr): series aligned to the bars "+
 				"with null warm-up slots, the first valid index and the latest values."),
 			runIndicators, func(s *jsonschema.Schema) {
@@ -41,20 +42,20 @@ func marketIndicatorTools() []Tool {
 					"signal_period": "macd signal EMA period in bars",
 					"nbdev":         "bb: band width in population standard deviations, > 0" + decimalText,
 				})
-			}),
+			})),
 		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
 				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
-			market.RegimeMinBars, func(bars []market.Bar) (any, error) { return market.DetectRegime(bars) }),
+			market.RegimeMinBars, market.DetectRegime),
 		barsOnlyTool("analyze_trend_structure",
 			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
 				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
-			market.TrendMinBars, func(bars []market.Bar) (any, error) { return market.AnalyzeTrendStructure(bars) }),
-		NewTool(toolSpec(marketCategory, "analyze_liquidity",
+			market.TrendMinBars, market.AnalyzeTrendStructure),
+		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity",
 			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
 				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
 			func(_ context.Context, _ Call, in liquidityInput) (any, error) {
-				return barAnalysis("analyze_liquidity", in.Bars, market.LiquidityMinBars, func() (any, error) {
+				return barAnalysis("analyze_liquidity", in.Bars, market.LiquidityMinBars, func() (*market.LiquidityResult, error) {
 					return market.AnalyzeLiquidity(in.Bars, in.Period)
 				})
 			}, func(s *jsonschema.Schema) {
@@ -62,8 +63,8 @@ func marketIndicatorTools() []Tool {
 				minItems(s, "bars", 1)
 				setDefault(intRange(s, "period", 2, limits.MaxItems), market.LiquidityDefaultPeriod)
 				describe(s, "period", "baseline window in bars (shrunk to bars-1 when fewer bars)")
-			}),
-		NewTool(toolSpec(marketCategory, "analyze_correlations",
+			})),
+		answersBars[*market.CorrelationResult](NewTool(toolSpec(marketCategory, "analyze_correlations",
 			"Correlation matrix of log returns across symbols (aligned at the latest bar), with "+
 				"significance and the most and least correlated pairs; 2+ symbols, 10+ bars each."),
 			runCorrelations, func(s *jsonschema.Schema) {
@@ -74,7 +75,7 @@ func marketIndicatorTools() []Tool {
 				describe(item, "symbol", "symbol name, unique within symbols_data")
 				barsSchema(item, "bars")
 				minItems(item, "bars", 1)
-			}),
+			})),
 	}
 }
 
@@ -85,14 +86,21 @@ type barsInput struct {
 
 // barsOnlyTool is a tool whose only input is bars (at least one): it
 // answers insufficient_bars below minBars and otherwise runs analyse.
-func barsOnlyTool(name, description string, minBars int, analyse func(bars []market.Bar) (any, error)) Tool {
-	return NewTool(toolSpec(marketCategory, name, description),
+func barsOnlyTool[R any](name, description string, minBars int, analyse func(bars []market.Bar) (R, error)) Tool {
+	return answersBars[R](NewTool(toolSpec(marketCategory, name, description),
 		func(_ context.Context, _ Call, in barsInput) (any, error) {
-			return barAnalysis(name, in.Bars, minBars, func() (any, error) { return analyse(in.Bars) })
+			return barAnalysis(name, in.Bars, minBars, func() (R, error) { return analyse(in.Bars) })
 		}, func(s *jsonschema.Schema) {
 			barsSchema(s, "bars")
 			minItems(s, "bars", 1)
-		})
+		}))
+}
+
+// answersBars records the answers of bar tool t: an R, or
+// *market.InsufficientBars below the tool's bar minimum.
+func answersBars[R any](t Tool) Tool {
+	t.Results = []reflect.Type{reflect.TypeFor[R](), reflect.TypeFor[*market.InsufficientBars]()}
+	return t
 }
 
 // liquidityInput is the input of analyze_liquidity.
@@ -108,7 +116,7 @@ type correlationsInput struct {
 
 // barAnalysis validates the bars, answers InsufficientBars below the
 // tool's minimum, and otherwise runs the analysis.
-func barAnalysis(tool string, bars []market.Bar, required int, run func() (any, error)) (any, error) {
+func barAnalysis[R any](tool string, bars []market.Bar, required int, run func() (R, error)) (any, error) {
 	if err := market.ValidateBars("bars", bars); err != nil {
 		return nil, err
 	}
@@ -147,7 +155,7 @@ type indicatorsInput struct {
 func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
 	req := market.IndicatorRequest{Indicator: in.Indicator, Period: in.Period,
 		FastPeriod: in.FastPeriod, SlowPeriod: in.SlowPeriod, SignalPeriod: in.SignalPeriod, NbDev: floatPtr(in.NbDev)}
-	return barAnalysis("calculate_indicators", in.Bars, market.IndicatorMinBars(req), func() (any, error) {
+	return barAnalysis("calculate_indicators", in.Bars, market.IndicatorMinBars(req), func() (*market.IndicatorResult, error) {
 		return market.CalculateIndicators(in.Bars, req)
 	})
 }

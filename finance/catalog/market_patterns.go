@@ -35,26 +35,26 @@ type priceStructureInput struct {
 // an Invalid error naming the bar.
 func marketPatternTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(marketCategory, "detect_patterns",
+		answersBars[*market.PatternReport](NewTool(toolSpec(marketCategory, "detect_patterns",
 			"Candlestick patterns (TA-Lib CDL semantics: engulfing, hammer, shooting star, doji, morning/evening star, "+
 				"three white soldiers/black crows, harami, piercing, dark cloud cover) and chart patterns (N-bar breakouts, "+
 				"SMA 10/30 crossovers, RSI divergences, gaps, double tops/bottoms) with bar index, direction and strength 0-100. "+
 				"Needs at least 35 OHLCV bars, latest last."),
 			func(_ context.Context, _ Call, in patternsInput) (any, error) {
-				return barAnalysis("detect_patterns", in.Bars, market.PatternsMinBars, func() (any, error) {
+				return barAnalysis("detect_patterns", in.Bars, market.PatternsMinBars, func() (*market.PatternReport, error) {
 					return market.DetectPatterns(in.Bars, market.PatternOptions{BreakoutPeriod: in.BreakoutPeriod})
 				})
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				setDefault(intRange(s, "breakout_period", 5, 100), market.DefaultBreakoutPeriod)
 				describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
-			}),
-		NewTool(toolSpec(marketCategory, "detect_structural_break",
+			})),
+		answersBars[*market.BreakReport](NewTool(toolSpec(marketCategory, "detect_structural_break",
 			"Tests the log returns for a break in their mean (sup-F / Andrews QLR with trimming, and OLS-CUSUM): "+
 				"break detected, location, statistics, p-values, and mean and volatility before and after. "+
 				"Needs at least 221 OHLCV bars, latest last."),
 			func(_ context.Context, _ Call, in structuralBreakInput) (any, error) {
-				return barAnalysis("detect_structural_break", in.Bars, market.StructuralBreakMinBars, func() (any, error) {
+				return barAnalysis("detect_structural_break", in.Bars, market.StructuralBreakMinBars, func() (*market.BreakReport, error) {
 					return market.DetectStructuralBreak(in.Bars, market.BreakOptions{Alpha: floatPtr(in.Alpha), Trim: floatPtr(in.Trim)})
 				})
 			}, func(s *jsonschema.Schema) {
@@ -63,13 +63,13 @@ func marketPatternTools() []Tool {
 				setDefault(prop(s, "alpha"), "0.05")
 				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30"+decimalText)
 				setDefault(prop(s, "trim"), "0.15")
-			}),
-		NewTool(toolSpec(marketCategory, "analyze_price_structure",
+			})),
+		answersBars[*market.PriceStructureReport](NewTool(toolSpec(marketCategory, "analyze_price_structure",
 			"Swing highs and lows (fractals), the HH/HL/LH/LL sequence and structure (uptrend, downtrend, range), "+
 				"support and resistance levels (clustered swings with touch counts), consolidation zones and floor pivots. "+
 				"Needs at least 21 OHLCV bars, latest last."),
 			func(_ context.Context, _ Call, in priceStructureInput) (any, error) {
-				return barAnalysis("analyze_price_structure", in.Bars, market.PriceStructureMinBars, func() (any, error) {
+				return barAnalysis("analyze_price_structure", in.Bars, market.PriceStructureMinBars, func() (*market.PriceStructureReport, error) {
 					return market.AnalyzePriceStructure(in.Bars, market.PriceStructureOptions{
 						SwingWindow: in.SwingWindow, ConsolidationWindow: in.ConsolidationWindow})
 				})
@@ -79,6 +79,6 @@ func marketPatternTools() []Tool {
 				setDefault(intRange(s, "consolidation_window", 5, 50), market.DefaultConsolidationWindow)
 				describe(s, "swing_window", "fractal half-window: bars each side of a swing point")
 				describe(s, "consolidation_window", "bars in a consolidation window")
-			}),
+			})),
 	}
 }

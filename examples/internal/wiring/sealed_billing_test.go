@@ -8,8 +8,8 @@ import (
 )
 
 // billingSteps fund an agent and make a priced call, so the ledger and
-// usage tables hold rows. Nothing here is sealed yet: the verified-deposit
-// steps (transaction signatures, wallets) join when deposits are stored.
+// usage tables hold rows. Nothing here is sealed; verified deposits
+// (transaction signatures) and wallets are in walletSteps.
 func billingSteps() []scenarioStep {
 	return []scenarioStep{{name: "sandbox credit and a priced call", run: func(t *testing.T, s *scenario) {
 		_, key := s.agent()

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
+	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/stretchr/testify/assert"
@@ -48,6 +49,7 @@ func scenarioSteps() []scenarioStep {
 	return slices.Concat(
 		billingSteps(),
 		supportSteps(),
+		walletSteps(),
 		workspaceSteps(),
 	)
 }
@@ -105,7 +107,9 @@ type scenario struct {
 func runScenario(t *testing.T, db, keys string) *scenario {
 	t.Helper()
 	ctx := context.Background()
-	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, Keys: keys, SandboxSelfCredit: true})
+	node := solanarpctest.NewNode(t, solanarpctest.Fixtures(t)...)
+	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, Keys: keys, SandboxSelfCredit: true,
+		Solana: wiring.Solana{RPCURL: node.URL(), Treasury: solanarpctest.TreasuryKey.PublicKey().String()}})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
 	s := &scenario{t: t, adminKey: "dump-admin-" + marker() + marker()}

@@ -64,6 +64,11 @@ type Config struct {
 	// off by default so that a mistyped path fails at start instead of
 	// sealing new data under new keys.
 	CreateKeys bool
+	// WalletService is the service name in signed wallet messages
+	// ("<service>-auth:<wallet>:<unix seconds>"; default "aft").
+	WalletService string
+	// Solana configures on-chain deposits and presale checks.
+	Solana Solana
 	// MaxMemories, MaxMemoryBytes and MaxTrades are the per-agent
 	// workspace quotas (defaults: workspace.DefaultMaxMemories,
 	// DefaultMaxMemoryBytes and DefaultMaxTrades).
@@ -85,6 +90,10 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 	if err != nil {
 		return httpapi.Services{}, nil, err
 	}
+	chain, oracle, err := solanaAdapters(cfg.Solana)
+	if err != nil {
+		return httpapi.Services{}, nil, err
+	}
 	store, err := bunstore.Open(ctx, cfg.DB, bunstore.Options{OnError: cfg.OnStoreError})
 	if err != nil {
 		return httpapi.Services{}, nil, err
@@ -94,20 +103,28 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	ag, err := agents.NewService(store, agents.Config{KeyPrefix: cfg.KeyPrefix, Recorder: guard})
-	if err != nil {
-		store.Close()
-		return httpapi.Services{}, nil, err
-	}
-	bill, err := billing.NewService(store, billing.Config{
-		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
-		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard,
-	})
-	if err != nil {
-		store.Close()
-		return httpapi.Services{}, nil, err
-	}
 	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(guard)))
+	agentsCfg := agents.Config{KeyPrefix: cfg.KeyPrefix, Recorder: guard, WalletService: cfg.WalletService, Vault: vault}
+	billingCfg := billing.Config{
+		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
+		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard, Vault: vault,
+		NativeToken: billing.NativeToken{Asset: billing.Asset(cfg.Solana.NativeToken), Rate: cfg.Solana.NativeRate,
+			PresaleRate: cfg.Solana.NativePresaleRate},
+	}
+	if chain != nil { // nil interfaces, not typed nils, when Solana is off
+		agentsCfg.Presale, billingCfg.Deposits, billingCfg.Oracle = chain, chain, oracle
+	}
+	ag, err := agents.NewService(store, agentsCfg)
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	billingCfg.Wallets = ag
+	bill, err := billing.NewService(store, billingCfg)
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	if err != nil {
 		store.Close()
