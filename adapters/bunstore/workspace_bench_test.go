@@ -36,7 +36,7 @@ func BenchmarkMemoryIndex(b *testing.B) {
 			ctx := context.Background()
 			a := agents.Agent{ID: "agt_bench", OwnerID: "bench", Name: "b", Type: agents.TypeTrading,
 				Mode: agents.ModeSandbox, CreatedAt: time.Now().UTC()}
-			require.NoError(b, s.CreateAgent(ctx, a, []byte("bench-digest"), true))
+			require.NoError(b, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: []byte("bench-digest"), NewOwner: true}))
 			r := rand.New(rand.NewPCG(5, 6))
 			quota := workspace.MemoryQuota{MaxCount: 1 << 40, MaxBytes: 1 << 50}
 			content := make([]byte, 2048)

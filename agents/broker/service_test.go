@@ -69,7 +69,7 @@ func (d *desk) agent(t *testing.T, id string, mode agents.Mode) agents.Agent {
 	t.Helper()
 	digest := sha256.Sum256([]byte(id))
 	a := agents.Agent{ID: id, OwnerID: "owner-" + id, Name: id, Type: agents.TypeTrading, Mode: mode, CreatedAt: time.Now()}
-	require.NoError(t, d.store.CreateAgent(ctx, a, digest[:], true))
+	require.NoError(t, d.store.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: digest[:], NewOwner: true}))
 	return a
 }
 

@@ -58,8 +58,8 @@ func newBench(t testing.TB, opts ...option) *bench {
 func (b *bench) agent(t testing.TB, id, owner string) string {
 	t.Helper()
 	digest := sha256.Sum256([]byte(id))
-	require.NoError(t, b.store.CreateAgent(ctx, agents.Agent{ID: id, OwnerID: owner, Name: id, Type: agents.TypeTrading,
-		Mode: agents.ModeSandbox, CreatedAt: b.now}, digest[:], !b.owners[owner]))
+	require.NoError(t, b.store.CreateAgent(ctx, agents.Registration{Agent: agents.Agent{ID: id, OwnerID: owner, Name: id,
+		Type: agents.TypeTrading, Mode: agents.ModeSandbox, CreatedAt: b.now}, KeyDigest: digest[:], NewOwner: !b.owners[owner]}))
 	b.owners[owner] = true
 	return id
 }
