@@ -18,7 +18,12 @@ const Currency = "USDC"
 // in the table are free.
 type Prices map[string]toolkit.Amount
 
-// DefaultPrices returns the published price table.
+// DefaultPrices returns the published price table, plus the workspace's
+// writes and search (agents/workspace): store_memory 0.002 (the published
+// SDK price), record_trade_journal 0.003 (the published
+// record_trade_outcome price) and search_memory 0.001 (a read, cheaper
+// than the published 0.002). get_trading_biases and the journal's REST
+// reads are free, like the other analysis tools and the published reads.
 func DefaultPrices() Prices {
 	return Prices{
 		"position_sizing":       toolkit.MustParseAmount("0.003"),
@@ -29,6 +34,9 @@ func DefaultPrices() Prices {
 		"pre_trade_gate":        toolkit.MustParseAmount("0.01"),
 		"assess_trading_system": toolkit.MustParseAmount("2.00"),
 		"run_monte_carlo":       toolkit.MustParseAmount("0.008"),
+		"store_memory":          toolkit.MustParseAmount("0.002"),
+		"search_memory":         toolkit.MustParseAmount("0.001"),
+		"record_trade_journal":  toolkit.MustParseAmount("0.003"),
 	}
 }
 

@@ -60,12 +60,18 @@ func TestPrices(t *testing.T) {
 		{"assess_trading_system", true, "1.60"},
 		{"calculate_expected_value", false, "0.00"},
 		{"calculate_expected_value", true, "0.00"},
+		{"store_memory", false, "0.002"},
+		{"store_memory", true, "0.0016"},
+		{"search_memory", true, "0.0008"},
+		{"record_trade_journal", true, "0.0024"},
+		{"get_trading_biases", false, "0.00"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, svc.Price(c.op, c.presale).String(), "%s presale=%v", c.op, c.presale)
 	}
 	assert.Equal(t, []string{"assess_trading_system", "basic_eval", "comprehensive_eval", "full_eval",
-		"position_sizing", "pre_trade_gate", "risk_check", "run_monte_carlo"}, svc.Prices().Operations())
+		"position_sizing", "pre_trade_gate", "record_trade_journal", "risk_check", "run_monte_carlo", "search_memory",
+		"store_memory"}, svc.Prices().Operations())
 }
 
 func TestUSD(t *testing.T) {

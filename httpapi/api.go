@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -31,6 +33,13 @@ type Services struct {
 	// Support is the support desk. Nil: the support endpoints are not
 	// served.
 	Support *support.Service
+	// Workspace is the agents' workspace (memories, journal, biases). Nil:
+	// the journal and memory endpoints are not served. Its tools reach the
+	// tool surfaces through Catalog (register Workspace.Tools() there).
+	Workspace *workspace.Service
+	// Brokers manages broker connections. Nil: the broker endpoints are
+	// not served.
+	Brokers *broker.Service
 	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
 	// Nil: a toolcall.Service over Catalog and Billing with default options
 	// (recording 402s to Guardian).

@@ -17,7 +17,10 @@ func TestPricingIsPublic(t *testing.T) {
 	prices := m["prices"].(map[string]any)
 	assert.Equal(t, "0.003", prices["position_sizing"])
 	assert.Equal(t, "2.00", prices["assess_trading_system"])
-	assert.Len(t, prices, 8)
+	assert.Equal(t, "0.002", prices["store_memory"])
+	assert.Equal(t, "0.001", prices["search_memory"])
+	assert.Equal(t, "0.003", prices["record_trade_journal"])
+	assert.Len(t, prices, 11)
 }
 
 func TestBalanceDepositLedgerUsage(t *testing.T) {

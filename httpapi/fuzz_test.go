@@ -15,8 +15,11 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +42,25 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 		store := memstore.New()
 		ag, _ := agents.NewService(store, agents.Config{})
 		bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: toolkit.MustParseAmount("1000000")})
-		api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()},
+		master, lookup, err := tinkkeys.NewKeysets()
+		if err != nil {
+			f.Fatal(err)
+		}
+		keys, err := tinkkeys.New(master, lookup)
+		if err != nil {
+			f.Fatal(err)
+		}
+		ws, err := workspace.NewService(store, workspace.Config{Vault: cryptovault.New(keys), MaxMemories: 1 << 40, MaxMemoryBytes: 1 << 50, MaxTrades: 1 << 40})
+		if err != nil {
+			f.Fatal(err)
+		}
+		tools := catalog.Default()
+		for _, tool := range ws.Tools() {
+			if err := tools.Register(tool); err != nil {
+				f.Fatal(err)
+			}
+		}
+		api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: tools, Workspace: ws},
 			httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			f.Fatal(err)
@@ -95,6 +116,10 @@ func FuzzToolSurfaces(f *testing.F) {
 		`{"entry_price":"1","exit_price":"1e17","quantity":999999999999999999,"direction":"LONG"}`,
 		`{"bars":[{"open":"1","high":"2","low":"0.5","close":"1.5","volume":"10"}]}`,
 		`{"trades":[{"pnl_r":"1","pnl_usd":"1e17","symbol":"X"}]}`,
+		`{"content":"breakout notes","category":"x","metadata":{"a":[1,{"b":null}]}}`,
+		`{"query":"breakout notes","limit":50}`,
+		`{"symbol":"A","direction":"short","entry_price":"1e-16","exit_price":"9e17","quantity":"1","stop_price":"2","fees":"0"}`,
+		`{"trades":[{"r_multiple":"1","size":"1e-300","entry_time":"2026-01-01T00:00:00Z"},{"r_multiple":-1,"hold_time_hours":0}]}`,
 		`[]`, `null`, `{"equity":{}}`, `{"r_multiples":[]}`, `{"a":"\u0000"}`,
 	} {
 		f.Add(uint8(i*7), []byte(s))

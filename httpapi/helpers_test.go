@@ -19,6 +19,8 @@ import (
 	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -104,6 +106,10 @@ type envConfig struct {
 	chain bool
 	// noVault leaves the agents and billing services without a key vault.
 	noVault bool
+	// workspace configures the workspace (Vault is set by newEnv).
+	workspace workspace.Config
+	// fullCatalog serves the built-in tools and the workspace tools (45).
+	fullCatalog bool
 }
 
 // presaleProgram is the presale program of withChain.
@@ -147,6 +153,10 @@ func withRateLimits(l httpapi.RateLimits) func(*envConfig) {
 		c.api.RateLimits = l
 	}
 }
+
+// withFullCatalog serves all 45 tools: the built-in ones and the
+// workspace's.
+func withFullCatalog(c *envConfig) { c.fullCatalog = true }
 
 // withDefaultCatalog serves the real built-in tools.
 func withDefaultCatalog(c *envConfig) { c.catalog = catalog.Default() }
@@ -200,12 +210,24 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	require.NoError(t, err)
+	cfg.workspace.Vault = vault
+	ws, err := workspace.NewService(store, cfg.workspace)
+	require.NoError(t, err)
+	brokers, err := broker.NewService(store, broker.Config{Vault: vault})
+	require.NoError(t, err)
+	if cfg.fullCatalog {
+		cfg.catalog = catalog.Default()
+		for _, tool := range ws.Tools() {
+			require.NoError(t, cfg.catalog.Register(tool))
+		}
+	}
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.Logger = cfg.adminKey, logger
 	if apiOpts.MaxBodyBytes == 0 {
 		apiOpts.MaxBodyBytes = 64 << 10
 	}
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian}, apiOpts)
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
+		Workspace: ws, Brokers: brokers}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)

@@ -112,12 +112,13 @@ func TestMCPRefusesMissingKeyAndForeignSessions(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, res.StatusCode, "another agent's key cannot use the session")
 }
 
-// TestMCPServesTheWholeCatalog lists every built-in tool over both
-// transports and checks a priced call moves the balance by its price.
+// TestMCPServesTheWholeCatalog lists every tool (the 41 built-in ones and
+// the 4 workspace tools) over both transports and checks a priced call
+// moves the balance by its price.
 func TestMCPServesTheWholeCatalog(t *testing.T) {
 	for _, transport := range []string{"sse", "streamable"} {
 		t.Run(transport, func(t *testing.T) {
-			e := newEnv(t, withDefaultCatalog)
+			e := newEnv(t, withFullCatalog)
 			_, k := e.register("acme")
 			e.fund(k, "1")
 			cs, err := e.mcpConnect(t, transport, k)
@@ -127,7 +128,7 @@ func TestMCPServesTheWholeCatalog(t *testing.T) {
 			require.NoError(t, err)
 			_, http := e.do("GET", "/v1/tools/list", nil, "")
 			assert.Len(t, list.Tools, int(http["tool_count"].(float64)), "MCP and /v1/tools/list serve the same catalog")
-			assert.Len(t, list.Tools, 41)
+			assert.Len(t, list.Tools, 45)
 
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_position_size", Arguments: map[string]any{
 				"equity": "25000", "entry_price": "10.30", "stop_price": "10.20", "direction": "long"}})

@@ -336,7 +336,7 @@ func pascal(snake string) string {
 
 // shortcutFor finds the shortcut served at path.
 func shortcutFor(path string) (shortcutSpec, bool) {
-	for _, s := range shortcuts {
+	for _, s := range append(shortcuts[:len(shortcuts):len(shortcuts)], journalShortcut) {
 		if s.path == path {
 			return s, true
 		}

@@ -96,7 +96,7 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 	}
 	card := AgentCard{
 		Name:        "Agent Finance Toolkit",
-		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures. Never places orders.",
+		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures; a private workspace per agent (sealed memories, trade journal, bias analysis, read-only broker). Never places orders.",
 		URL:         base, Version: Version,
 		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false,
 			"health": base + healthPath},

@@ -133,6 +133,12 @@ func (a *API) routeTable() []route {
 	if a.svc.Guardian != nil {
 		rs = append(rs, a.guardianRoutes()...)
 	}
+	if a.svc.Workspace != nil {
+		rs = append(rs, a.workspaceRoutes()...)
+	}
+	if a.svc.Brokers != nil {
+		rs = append(rs, a.brokerRoutes()...)
+	}
 	for _, s := range shortcuts {
 		rs = append(rs, route{method: "POST", path: s.path, id: s.id, auth: authAgent, summary: s.summary,
 			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})

@@ -1,8 +1,8 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store, support.Store, guardian.Store) in memory, with the
-// semantics of adapters/bunstore: the same uniqueness rules, the same error
-// kinds, the same ordering, and the same all-or-nothing writes. It passes
-// the full adapters/storetest suite.
+// billing.Store, support.Store, guardian.Store, workspace.Store,
+// broker.Store) in memory, with the semantics of adapters/bunstore: the
+// same uniqueness rules, the same error kinds, the same ordering, and the
+// same all-or-nothing writes. It passes the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -47,6 +47,7 @@ type Store struct {
 	limits      map[string]billing.SpendLimits
 	support     supportTables
 	guardian    guardianData
+	ws          workspaceTables
 
 	challenges map[string]time.Time        // used wallet challenge digest -> signed at
 	wallets    map[string]registeredWallet // wallet keyed hash -> registration
@@ -68,6 +69,7 @@ func New() *Store {
 		limits:      map[string]billing.SpendLimits{},
 		support:     newSupportTables(),
 		guardian:    newGuardianData(),
+		ws:          newWorkspaceTables(),
 		challenges:  map[string]time.Time{},
 		wallets:     map[string]registeredWallet{},
 		linked:      map[string]linkedWallet{},

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/support"
@@ -30,6 +32,8 @@ type Store interface {
 	billing.Store
 	support.Store
 	guardian.Store
+	workspace.Store
+	broker.Store
 }
 
 // Harness opens stores for the suite.
@@ -64,6 +68,7 @@ func cases() []Case {
 		ledgerPageCases(),
 		fundsCases(),
 		walletCases(),
+		workspaceCases(),
 	)
 }
 

@@ -430,6 +430,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/broker/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's connected account (the demo broker's is a deterministic paper account) */
+        get: operations["getBrokerAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broker/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection */
+        post: operations["connectBroker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broker/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disconnect the caller's broker */
+        post: operations["disconnectBroker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broker/supported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Known brokers, their connection parameters and whether this server can connect them */
+        get: operations["listBrokers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/compound/assess-system": {
         parameters: {
             query?: never;
@@ -629,6 +697,91 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/journal/r-multiples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** R-multiples of the latest trades, oldest first, ready for the R tools (?limit=1..10000, default 50) */
+        get: operations["getJournalRMultiples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/journal/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a closed trade (tool record_trade_journal; notes sealed at rest) */
+        post: operations["recordTrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/journal/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Performance figures of the caller's journal (win rate, average R, total P&L, SQN, G, win/loss analysis) */
+        get: operations["getJournalStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/journal/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=) */
+        get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory/{memory_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of the caller's memories (frees its quota) */
+        delete: operations["deleteMemory"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1423,6 +1576,42 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        Bias: {
+            bias_type: string;
+            evidence: string;
+            p_value: components["schemas"]["Decimal"];
+            recommendation: string;
+            severity: string;
+            statistic: string;
+            value: components["schemas"]["Decimal"];
+        };
+        BiasCheck: {
+            bias_type: string;
+            detected: boolean;
+            evidence: string;
+            reason?: string;
+            severity: string | null;
+            status: string;
+            tests: components["schemas"]["BiasTest"][];
+        };
+        BiasResult: {
+            alpha: components["schemas"]["Decimal"];
+            biases: components["schemas"]["Bias"][];
+            checks: components["schemas"]["BiasCheck"][];
+            source: string;
+            trade_count: number;
+        };
+        BiasTest: {
+            met: boolean;
+            p_value: components["schemas"]["Decimal"];
+            sample_sizes: {
+                [key: string]: number;
+            };
+            statistic: string;
+            test: string;
+            threshold: string;
+            value: components["schemas"]["Decimal"];
+        };
         BreakReport: {
             after: components["schemas"]["MarketSegmentStats"];
             alpha: components["schemas"]["Decimal"];
@@ -1444,6 +1633,45 @@ export interface components {
             p_value: components["schemas"]["Decimal"];
             reject: boolean;
             statistic: components["schemas"]["Decimal"];
+        };
+        BrokerAccountResponse: {
+            account_id: string;
+            agent_id: string;
+            broker: string;
+            buying_power: components["schemas"]["Decimal"];
+            cash: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            connected_at: string;
+            currency: string;
+            equity: components["schemas"]["Decimal"];
+            label: string | null;
+            margin_used: components["schemas"]["Decimal"];
+            paper: boolean;
+            positions: components["schemas"]["BrokerPosition"][];
+        };
+        BrokerInfo: {
+            available: boolean;
+            connection_params: components["schemas"]["BrokerParam"][];
+            description: string;
+            id: string;
+            name: string;
+            sandbox_allowed: boolean;
+        };
+        BrokerListResponse: {
+            brokers: components["schemas"]["BrokerInfo"][];
+            count: number;
+        };
+        BrokerParam: {
+            default?: string;
+            description: string;
+            name: string;
+            required: boolean;
+        };
+        BrokerPosition: {
+            avg_price: components["schemas"]["Decimal"];
+            market_value: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+            symbol: string;
         };
         BugReportRequest: {
             actual_behavior: string;
@@ -1882,6 +2110,25 @@ export interface components {
             win_rate_bootstrap_ci: components["schemas"]["Interval"];
             win_rate_wilson_ci: components["schemas"]["Interval"];
         };
+        ConnectRequest: {
+            /** @enum {string} */
+            broker_type: "demo" | "alpaca" | "ibkr" | "schwab" | "binance";
+            /** @description the broker's connection parameters (see GET /v1/broker/supported), each value a string; sealed at rest */
+            connection_params?: {
+                [key: string]: string;
+            };
+        };
+        ConnectResponse: {
+            account_id: string;
+            agent_id: string;
+            broker_type: string;
+            buying_power: components["schemas"]["Decimal"];
+            connected: boolean;
+            currency: string;
+            equity: components["schemas"]["Decimal"];
+            message: string;
+            paper: boolean;
+        };
         ConsistencyResult: {
             block_count: number;
             conventions: string[];
@@ -1963,6 +2210,10 @@ export interface components {
         };
         /** @description Exact decimal as a string in plain notation, e.g. "185.50" */
         Decimal: string;
+        DeletedMemoryResponse: {
+            deleted: boolean;
+            memory_id: string;
+        };
         DepositRequest: {
             /** @description decimal number as a string */
             amount: string;
@@ -2094,6 +2345,11 @@ export interface components {
              * @enum {string}
              */
             tool_name: "detect_structural_break";
+        };
+        DisconnectResponse: {
+            agent_id: string;
+            disconnected: boolean;
+            message: string;
         };
         DistributionResult: {
             bucket_count: number;
@@ -2453,6 +2709,55 @@ export interface components {
             sizing: components["schemas"]["Sizing"];
             system_health: components["schemas"]["SystemHealth"] | null;
         };
+        GetTradingBiasesAnswer: {
+            result: components["schemas"]["BiasResult"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "get_trading_biases";
+        };
+        /** @description Arguments of get_trading_biases */
+        GetTradingBiasesArguments: {
+            /** @description the latest trades analysed, 2 to 10,000. Default: 50. */
+            lookback_count?: number;
+            /** @description optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them */
+            trades?: {
+                /**
+                 * @description optional; accepted for compatibility, not used by the checks
+                 * @enum {string}
+                 */
+                direction?: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
+                /**
+                 * Format: date-time
+                 * @description optional RFC 3339 entry time
+                 */
+                entry_time?: string;
+                /**
+                 * Format: date-time
+                 * @description optional RFC 3339 exit time
+                 */
+                exit_time?: string;
+                /** @description optional holding time in hours (default exit_time - entry_time). Decimal string; a JSON number is accepted too. */
+                hold_time_hours?: string;
+                /** @description optional maximum favourable excursion in R, >= 0. Decimal string; a JSON number is accepted too. */
+                mfe_r?: string;
+                /** @description result in R. Decimal string; a JSON number is accepted too. */
+                r_multiple: string;
+                /** @description optional position size (notional or money at risk, one convention for all trades), > 0. Decimal string; a JSON number is accepted too. */
+                size?: string;
+                /** @description optional; accepted for compatibility, not used by the checks */
+                symbol?: string;
+            }[];
+        };
+        GetTradingBiasesCall: {
+            arguments?: components["schemas"]["GetTradingBiasesArguments"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "get_trading_biases";
+        };
         GreeksResult: {
             as_of: string;
             /** Format: int64 */
@@ -2530,6 +2835,22 @@ export interface components {
         Interval: {
             lower: components["schemas"]["Decimal"];
             upper: components["schemas"]["Decimal"];
+        };
+        JournalStatsResponse: {
+            agent_id: string;
+            avg_r_multiple: components["schemas"]["Decimal"];
+            expectancy: components["schemas"]["Decimal"];
+            first_trade_at: string | null;
+            g: components["schemas"]["Decimal"];
+            last_trade_at: string | null;
+            profit_factor: components["schemas"]["Decimal"] | null;
+            sqn: components["schemas"]["Decimal"] | null;
+            sqn_capped: components["schemas"]["Decimal"] | null;
+            total_pnl: components["schemas"]["Decimal"];
+            total_r: components["schemas"]["Decimal"];
+            trade_count: number;
+            win_loss: components["schemas"]["WinLoss"] | null;
+            win_rate: components["schemas"]["Decimal"];
         };
         Kelly: {
             binary_kelly: components["schemas"]["Decimal"] | null;
@@ -2655,6 +2976,15 @@ export interface components {
             returns: number;
             start_index: number;
             volatility: components["schemas"]["Decimal"];
+        };
+        Memory: {
+            category: string;
+            content: string;
+            memory_id: string;
+            metadata: unknown;
+            similarity_score: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            stored_at: string;
         };
         MetricsResponse: {
             /** Format: int64 */
@@ -2931,6 +3261,78 @@ export interface components {
             p90: components["schemas"]["Decimal"];
             p95: components["schemas"]["Decimal"];
             p99: components["schemas"]["Decimal"];
+        };
+        RMultiplesResponse: {
+            agent_id: string;
+            count: number;
+            r_multiples: components["schemas"]["Decimal"][];
+        };
+        RecordTradeJournalAnswer: {
+            result: components["schemas"]["Trade"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "record_trade_journal";
+        };
+        /** @description Arguments of record_trade_journal */
+        RecordTradeJournalArguments: {
+            /**
+             * @description long or short
+             * @enum {string}
+             */
+            direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
+            /** @description average entry price, > 0. Decimal string; a JSON number is accepted too. */
+            entry_price: string;
+            /**
+             * Format: date-time
+             * @description optional RFC 3339 entry time
+             */
+            entry_time?: string;
+            /** @description average exit price, > 0. Decimal string; a JSON number is accepted too. */
+            exit_price: string;
+            /**
+             * Format: date-time
+             * @description optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+             */
+            exit_time?: string;
+            /** @description optional fees, >= 0 (default 0). Decimal string; a JSON number is accepted too. */
+            fees?: string;
+            /** @description optional maximum adverse excursion in R, as a magnitude >= 0. Decimal string; a JSON number is accepted too. */
+            mae_r?: string;
+            /** @description optional maximum favourable excursion in R, >= 0 (used by get_trading_biases). Decimal string; a JSON number is accepted too. */
+            mfe_r?: string;
+            /** @description optional notes, up to 5,000 characters, sealed at rest */
+            notes?: string;
+            /** @description optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees). Decimal string; a JSON number is accepted too. */
+            pnl?: string;
+            /** @description shares, contracts or units, > 0. Decimal string; a JSON number is accepted too. */
+            quantity: string;
+            /** @description optional result in R (required without stop_price). Decimal string; a JSON number is accepted too. */
+            r_multiple?: string;
+            /** @description optional setup label */
+            setup?: string;
+            /** @description optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted. Decimal string; a JSON number is accepted too. */
+            stop_price?: string;
+            /** @description optional strategy label; the journal filters on it */
+            strategy?: string;
+            /** @description instrument symbol */
+            symbol: string;
+            /** @description optional labels, at most 16 */
+            tags?: string[];
+            /**
+             * Format: date
+             * @description optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+             */
+            trade_date?: string;
+        };
+        RecordTradeJournalCall: {
+            arguments: components["schemas"]["RecordTradeJournalArguments"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "record_trade_journal";
         };
         Recovery: {
             average_drawdown_duration: components["schemas"]["Decimal"] | null;
@@ -3217,6 +3619,36 @@ export interface components {
              */
             tool_name: "score_signal";
         };
+        SearchMemoryAnswer: {
+            result: components["schemas"]["SearchResult"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "search_memory";
+        };
+        /** @description Arguments of search_memory */
+        SearchMemoryArguments: {
+            /** @description optional: only memories of this category */
+            category?: string;
+            /** @description memories returned, 1 to 50. Default: 10. */
+            limit?: number;
+            /** @description words to look for (at most 32 distinct terms) */
+            query: string;
+        };
+        SearchMemoryCall: {
+            arguments: components["schemas"]["SearchMemoryArguments"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "search_memory";
+        };
+        SearchResult: {
+            count: number;
+            memories: components["schemas"]["Memory"][];
+            query_terms: number;
+        };
         SegmentResult: {
             best_segment: string;
             conventions: string[];
@@ -3427,6 +3859,41 @@ export interface components {
             uptime_seconds: number;
             version: string;
         };
+        StoreMemoryAnswer: {
+            result: components["schemas"]["StoredMemory"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "store_memory";
+        };
+        /** @description Arguments of store_memory */
+        StoreMemoryArguments: {
+            /** @description optional label (default "general"); search_memory filters on it case-insensitively */
+            category?: string;
+            /** @description the memory, 1 to 10,000 characters; indexed for search and sealed at rest */
+            content: string;
+            /** @description optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched */
+            metadata?: Record<string, never>;
+        };
+        StoreMemoryCall: {
+            arguments: components["schemas"]["StoreMemoryArguments"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool_name: "store_memory";
+        };
+        StoredMemory: {
+            /** Format: int64 */
+            bytes: number;
+            category: string;
+            memory_id: string;
+            /** Format: date-time */
+            stored_at: string;
+            /** Format: int64 */
+            terms: number;
+        };
         SubmissionListResponse: {
             count: number;
             has_more: boolean;
@@ -3539,9 +4006,9 @@ export interface components {
             updated_at: string;
         };
         /** @description A tool and its arguments. Published tool-name aliases and the published shape {"tool": ..., "params": {...}} are accepted too. */
-        ToolCallRequest: components["schemas"]["CalculatePositionSizeCall"] | components["schemas"]["CheckTradeRiskCall"] | components["schemas"]["EvaluatePerformanceCall"] | components["schemas"]["PreTradeGateCall"] | components["schemas"]["AssessTradingSystemCall"] | components["schemas"]["RunMonteCarloCall"] | components["schemas"]["CalculateKellyCall"] | components["schemas"]["AnalyzeDrawdownCall"] | components["schemas"]["FindVarianceKillersCall"] | components["schemas"]["AnalyzeWinLossCall"] | components["schemas"]["RunWhatIfCall"] | components["schemas"]["CalculateRollingGCall"] | components["schemas"]["CalculateEquityCurveCall"] | components["schemas"]["CalculateSystemScoreCall"] | components["schemas"]["DetectPeakValleyCall"] | components["schemas"]["AnalyzeRecoveryCall"] | components["schemas"]["AnalyzeConfidenceCall"] | components["schemas"]["AnalyzeConsistencyCall"] | components["schemas"]["AnalyzeCorrelationCall"] | components["schemas"]["AnalyzeDistributionCall"] | components["schemas"]["AnalyzeRiskAdjustedCall"] | components["schemas"]["AnalyzeExecutionQualityCall"] | components["schemas"]["SegmentTradesCall"] | components["schemas"]["CalculatePnlCall"] | components["schemas"]["CalculateExpectedValueCall"] | components["schemas"]["AnalyzeTradeOutcomeCall"] | components["schemas"]["ScoreSignalCall"] | components["schemas"]["CalculateIndicatorsCall"] | components["schemas"]["DetectRegimeCall"] | components["schemas"]["AnalyzeTrendStructureCall"] | components["schemas"]["AnalyzeLiquidityCall"] | components["schemas"]["AnalyzeCorrelationsCall"] | components["schemas"]["DetectPatternsCall"] | components["schemas"]["DetectStructuralBreakCall"] | components["schemas"]["AnalyzePriceStructureCall"] | components["schemas"]["SizeOptionsPositionCall"] | components["schemas"]["SizeFuturesPositionCall"] | components["schemas"]["AnalyzeGreeksCall"] | components["schemas"]["AnalyzeFuturesCurveCall"] | components["schemas"]["CalculateMarginCall"] | components["schemas"]["CheckComplianceCall"];
+        ToolCallRequest: components["schemas"]["CalculatePositionSizeCall"] | components["schemas"]["CheckTradeRiskCall"] | components["schemas"]["EvaluatePerformanceCall"] | components["schemas"]["PreTradeGateCall"] | components["schemas"]["AssessTradingSystemCall"] | components["schemas"]["RunMonteCarloCall"] | components["schemas"]["CalculateKellyCall"] | components["schemas"]["AnalyzeDrawdownCall"] | components["schemas"]["FindVarianceKillersCall"] | components["schemas"]["AnalyzeWinLossCall"] | components["schemas"]["RunWhatIfCall"] | components["schemas"]["CalculateRollingGCall"] | components["schemas"]["CalculateEquityCurveCall"] | components["schemas"]["CalculateSystemScoreCall"] | components["schemas"]["DetectPeakValleyCall"] | components["schemas"]["AnalyzeRecoveryCall"] | components["schemas"]["AnalyzeConfidenceCall"] | components["schemas"]["AnalyzeConsistencyCall"] | components["schemas"]["AnalyzeCorrelationCall"] | components["schemas"]["AnalyzeDistributionCall"] | components["schemas"]["AnalyzeRiskAdjustedCall"] | components["schemas"]["AnalyzeExecutionQualityCall"] | components["schemas"]["SegmentTradesCall"] | components["schemas"]["CalculatePnlCall"] | components["schemas"]["CalculateExpectedValueCall"] | components["schemas"]["AnalyzeTradeOutcomeCall"] | components["schemas"]["ScoreSignalCall"] | components["schemas"]["CalculateIndicatorsCall"] | components["schemas"]["DetectRegimeCall"] | components["schemas"]["AnalyzeTrendStructureCall"] | components["schemas"]["AnalyzeLiquidityCall"] | components["schemas"]["AnalyzeCorrelationsCall"] | components["schemas"]["DetectPatternsCall"] | components["schemas"]["DetectStructuralBreakCall"] | components["schemas"]["AnalyzePriceStructureCall"] | components["schemas"]["SizeOptionsPositionCall"] | components["schemas"]["SizeFuturesPositionCall"] | components["schemas"]["AnalyzeGreeksCall"] | components["schemas"]["AnalyzeFuturesCurveCall"] | components["schemas"]["CalculateMarginCall"] | components["schemas"]["CheckComplianceCall"] | components["schemas"]["StoreMemoryCall"] | components["schemas"]["SearchMemoryCall"] | components["schemas"]["RecordTradeJournalCall"] | components["schemas"]["GetTradingBiasesCall"];
         /** @description The tool that ran (its canonical name) and its result */
-        ToolCallResponse: components["schemas"]["CalculatePositionSizeAnswer"] | components["schemas"]["CheckTradeRiskAnswer"] | components["schemas"]["EvaluatePerformanceAnswer"] | components["schemas"]["PreTradeGateAnswer"] | components["schemas"]["AssessTradingSystemAnswer"] | components["schemas"]["RunMonteCarloAnswer"] | components["schemas"]["CalculateKellyAnswer"] | components["schemas"]["AnalyzeDrawdownAnswer"] | components["schemas"]["FindVarianceKillersAnswer"] | components["schemas"]["AnalyzeWinLossAnswer"] | components["schemas"]["RunWhatIfAnswer"] | components["schemas"]["CalculateRollingGAnswer"] | components["schemas"]["CalculateEquityCurveAnswer"] | components["schemas"]["CalculateSystemScoreAnswer"] | components["schemas"]["DetectPeakValleyAnswer"] | components["schemas"]["AnalyzeRecoveryAnswer"] | components["schemas"]["AnalyzeConfidenceAnswer"] | components["schemas"]["AnalyzeConsistencyAnswer"] | components["schemas"]["AnalyzeCorrelationAnswer"] | components["schemas"]["AnalyzeDistributionAnswer"] | components["schemas"]["AnalyzeRiskAdjustedAnswer"] | components["schemas"]["AnalyzeExecutionQualityAnswer"] | components["schemas"]["SegmentTradesAnswer"] | components["schemas"]["CalculatePnlAnswer"] | components["schemas"]["CalculateExpectedValueAnswer"] | components["schemas"]["AnalyzeTradeOutcomeAnswer"] | components["schemas"]["ScoreSignalAnswer"] | components["schemas"]["CalculateIndicatorsAnswer"] | components["schemas"]["DetectRegimeAnswer"] | components["schemas"]["AnalyzeTrendStructureAnswer"] | components["schemas"]["AnalyzeLiquidityAnswer"] | components["schemas"]["AnalyzeCorrelationsAnswer"] | components["schemas"]["DetectPatternsAnswer"] | components["schemas"]["DetectStructuralBreakAnswer"] | components["schemas"]["AnalyzePriceStructureAnswer"] | components["schemas"]["SizeOptionsPositionAnswer"] | components["schemas"]["SizeFuturesPositionAnswer"] | components["schemas"]["AnalyzeGreeksAnswer"] | components["schemas"]["AnalyzeFuturesCurveAnswer"] | components["schemas"]["CalculateMarginAnswer"] | components["schemas"]["CheckComplianceAnswer"];
+        ToolCallResponse: components["schemas"]["CalculatePositionSizeAnswer"] | components["schemas"]["CheckTradeRiskAnswer"] | components["schemas"]["EvaluatePerformanceAnswer"] | components["schemas"]["PreTradeGateAnswer"] | components["schemas"]["AssessTradingSystemAnswer"] | components["schemas"]["RunMonteCarloAnswer"] | components["schemas"]["CalculateKellyAnswer"] | components["schemas"]["AnalyzeDrawdownAnswer"] | components["schemas"]["FindVarianceKillersAnswer"] | components["schemas"]["AnalyzeWinLossAnswer"] | components["schemas"]["RunWhatIfAnswer"] | components["schemas"]["CalculateRollingGAnswer"] | components["schemas"]["CalculateEquityCurveAnswer"] | components["schemas"]["CalculateSystemScoreAnswer"] | components["schemas"]["DetectPeakValleyAnswer"] | components["schemas"]["AnalyzeRecoveryAnswer"] | components["schemas"]["AnalyzeConfidenceAnswer"] | components["schemas"]["AnalyzeConsistencyAnswer"] | components["schemas"]["AnalyzeCorrelationAnswer"] | components["schemas"]["AnalyzeDistributionAnswer"] | components["schemas"]["AnalyzeRiskAdjustedAnswer"] | components["schemas"]["AnalyzeExecutionQualityAnswer"] | components["schemas"]["SegmentTradesAnswer"] | components["schemas"]["CalculatePnlAnswer"] | components["schemas"]["CalculateExpectedValueAnswer"] | components["schemas"]["AnalyzeTradeOutcomeAnswer"] | components["schemas"]["ScoreSignalAnswer"] | components["schemas"]["CalculateIndicatorsAnswer"] | components["schemas"]["DetectRegimeAnswer"] | components["schemas"]["AnalyzeTrendStructureAnswer"] | components["schemas"]["AnalyzeLiquidityAnswer"] | components["schemas"]["AnalyzeCorrelationsAnswer"] | components["schemas"]["DetectPatternsAnswer"] | components["schemas"]["DetectStructuralBreakAnswer"] | components["schemas"]["AnalyzePriceStructureAnswer"] | components["schemas"]["SizeOptionsPositionAnswer"] | components["schemas"]["SizeFuturesPositionAnswer"] | components["schemas"]["AnalyzeGreeksAnswer"] | components["schemas"]["AnalyzeFuturesCurveAnswer"] | components["schemas"]["CalculateMarginAnswer"] | components["schemas"]["CheckComplianceAnswer"] | components["schemas"]["StoreMemoryAnswer"] | components["schemas"]["SearchMemoryAnswer"] | components["schemas"]["RecordTradeJournalAnswer"] | components["schemas"]["GetTradingBiasesAnswer"];
         ToolInfo: {
             /** @enum {string} */
             billing_class: "free_public_tool" | "metered";
@@ -3557,6 +4024,38 @@ export interface components {
         ToolListResponse: {
             tool_count: number;
             tools: components["schemas"]["ToolInfo"][];
+        };
+        Trade: {
+            /** Format: date-time */
+            closed_at: string;
+            direction: string;
+            entry_price: components["schemas"]["Decimal"];
+            entry_time: string | null;
+            exit_price: components["schemas"]["Decimal"];
+            exit_time: string | null;
+            fees: components["schemas"]["Decimal"];
+            hold_time_hours: components["schemas"]["Decimal"] | null;
+            mae_r: components["schemas"]["Decimal"] | null;
+            mfe_r: components["schemas"]["Decimal"] | null;
+            notes: string;
+            pnl: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+            r_multiple: components["schemas"]["Decimal"];
+            r_source: string;
+            /** Format: date-time */
+            recorded_at: string;
+            setup: string;
+            stop_price: components["schemas"]["Decimal"] | null;
+            strategy: string;
+            symbol: string;
+            tags: string[];
+            trade_id: string;
+        };
+        TradeListResponse: {
+            count: number;
+            has_more: boolean;
+            next_cursor: string | null;
+            trades: components["schemas"]["Trade"][];
         };
         TradeOutcomeResult: {
             edge_captured: components["schemas"]["Decimal"] | null;
@@ -4825,6 +5324,142 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getBrokerAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerAccountResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    connectBroker: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disconnectBroker: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisconnectResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBrokers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerListResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     assessTradingSystem: {
         parameters: {
             query?: never;
@@ -5298,6 +5933,219 @@ export interface operations {
             400: components["responses"]["Invalid"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    getJournalRMultiples: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1 to 10000 */
+                limit?: number;
+                /** @description Only trades of this symbol (case-insensitive) */
+                symbol?: string;
+                /** @description Only trades of this strategy (case-insensitive) */
+                strategy?: string;
+                /** @description Only trades closed at or after this RFC 3339 time or YYYY-MM-DD date */
+                from?: string;
+                /** @description Only trades closed before this RFC 3339 time or YYYY-MM-DD date */
+                to?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RMultiplesResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordTrade: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /** @description Makes a priced call safe to retry: a retry with the same key and body returns the stored answer (Idempotent-Replayed: true) and is charged once; the same key with another body is 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordTradeJournalArguments"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Balance": components["headers"]["Balance"];
+                    "X-Charged": components["headers"]["Charged"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trade"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getJournalStats: {
+        parameters: {
+            query?: {
+                /** @description Only trades of this symbol (case-insensitive) */
+                symbol?: string;
+                /** @description Only trades of this strategy (case-insensitive) */
+                strategy?: string;
+                /** @description Only trades closed at or after this RFC 3339 time or YYYY-MM-DD date */
+                from?: string;
+                /** @description Only trades closed before this RFC 3339 time or YYYY-MM-DD date */
+                to?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalStatsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTrades: {
+        parameters: {
+            query?: {
+                /** @description Only trades of this symbol (case-insensitive) */
+                symbol?: string;
+                /** @description Only trades of this strategy (case-insensitive) */
+                strategy?: string;
+                /** @description Only trades closed at or after this RFC 3339 time or YYYY-MM-DD date */
+                from?: string;
+                /** @description Only trades closed before this RFC 3339 time or YYYY-MM-DD date */
+                to?: string;
+                /** @description Number of items, 1 to 1000 */
+                limit?: number;
+                /** @description next_cursor of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeListResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                memory_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedMemoryResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getOpenAPI: {

@@ -1075,6 +1075,33 @@ func (e CheckTradeRiskCallToolName) Valid() bool {
 	}
 }
 
+// Defines values for ConnectRequestBrokerType.
+const (
+	Alpaca  ConnectRequestBrokerType = "alpaca"
+	Binance ConnectRequestBrokerType = "binance"
+	Demo    ConnectRequestBrokerType = "demo"
+	Ibkr    ConnectRequestBrokerType = "ibkr"
+	Schwab  ConnectRequestBrokerType = "schwab"
+)
+
+// Valid indicates whether the value is a known member of the ConnectRequestBrokerType enum.
+func (e ConnectRequestBrokerType) Valid() bool {
+	switch e {
+	case Alpaca:
+		return true
+	case Binance:
+		return true
+	case Demo:
+		return true
+	case Ibkr:
+		return true
+	case Schwab:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DepositRequestFundingPath.
 const (
 	DepositRequestFundingPathDirectTransfer DepositRequestFundingPath = "direct_transfer"
@@ -1519,6 +1546,66 @@ func (e FindVarianceKillersCallToolName) Valid() bool {
 	}
 }
 
+// Defines values for GetTradingBiasesAnswerToolName.
+const (
+	GetTradingBiasesAnswerToolNameGetTradingBiases GetTradingBiasesAnswerToolName = "get_trading_biases"
+)
+
+// Valid indicates whether the value is a known member of the GetTradingBiasesAnswerToolName enum.
+func (e GetTradingBiasesAnswerToolName) Valid() bool {
+	switch e {
+	case GetTradingBiasesAnswerToolNameGetTradingBiases:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTradingBiasesArgumentsTradesDirection.
+const (
+	GetTradingBiasesArgumentsTradesDirectionLONG   GetTradingBiasesArgumentsTradesDirection = "LONG"
+	GetTradingBiasesArgumentsTradesDirectionLong   GetTradingBiasesArgumentsTradesDirection = "long"
+	GetTradingBiasesArgumentsTradesDirectionLong1  GetTradingBiasesArgumentsTradesDirection = "Long"
+	GetTradingBiasesArgumentsTradesDirectionSHORT  GetTradingBiasesArgumentsTradesDirection = "SHORT"
+	GetTradingBiasesArgumentsTradesDirectionShort  GetTradingBiasesArgumentsTradesDirection = "short"
+	GetTradingBiasesArgumentsTradesDirectionShort1 GetTradingBiasesArgumentsTradesDirection = "Short"
+)
+
+// Valid indicates whether the value is a known member of the GetTradingBiasesArgumentsTradesDirection enum.
+func (e GetTradingBiasesArgumentsTradesDirection) Valid() bool {
+	switch e {
+	case GetTradingBiasesArgumentsTradesDirectionLONG:
+		return true
+	case GetTradingBiasesArgumentsTradesDirectionLong:
+		return true
+	case GetTradingBiasesArgumentsTradesDirectionLong1:
+		return true
+	case GetTradingBiasesArgumentsTradesDirectionSHORT:
+		return true
+	case GetTradingBiasesArgumentsTradesDirectionShort:
+		return true
+	case GetTradingBiasesArgumentsTradesDirectionShort1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTradingBiasesCallToolName.
+const (
+	GetTradingBiasesCallToolNameGetTradingBiases GetTradingBiasesCallToolName = "get_trading_biases"
+)
+
+// Valid indicates whether the value is a known member of the GetTradingBiasesCallToolName enum.
+func (e GetTradingBiasesCallToolName) Valid() bool {
+	switch e {
+	case GetTradingBiasesCallToolNameGetTradingBiases:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InsufficientCreditsBodyCode.
 const (
 	InsufficientCreditsBodyCodeInsufficientCredits InsufficientCreditsBodyCode = "insufficient_credits"
@@ -1627,6 +1714,66 @@ const (
 func (e PricingResponseCurrency) Valid() bool {
 	switch e {
 	case USDC:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecordTradeJournalAnswerToolName.
+const (
+	RecordTradeJournalAnswerToolNameRecordTradeJournal RecordTradeJournalAnswerToolName = "record_trade_journal"
+)
+
+// Valid indicates whether the value is a known member of the RecordTradeJournalAnswerToolName enum.
+func (e RecordTradeJournalAnswerToolName) Valid() bool {
+	switch e {
+	case RecordTradeJournalAnswerToolNameRecordTradeJournal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecordTradeJournalArgumentsDirection.
+const (
+	RecordTradeJournalArgumentsDirectionLONG   RecordTradeJournalArgumentsDirection = "LONG"
+	RecordTradeJournalArgumentsDirectionLong   RecordTradeJournalArgumentsDirection = "long"
+	RecordTradeJournalArgumentsDirectionLong1  RecordTradeJournalArgumentsDirection = "Long"
+	RecordTradeJournalArgumentsDirectionSHORT  RecordTradeJournalArgumentsDirection = "SHORT"
+	RecordTradeJournalArgumentsDirectionShort  RecordTradeJournalArgumentsDirection = "short"
+	RecordTradeJournalArgumentsDirectionShort1 RecordTradeJournalArgumentsDirection = "Short"
+)
+
+// Valid indicates whether the value is a known member of the RecordTradeJournalArgumentsDirection enum.
+func (e RecordTradeJournalArgumentsDirection) Valid() bool {
+	switch e {
+	case RecordTradeJournalArgumentsDirectionLONG:
+		return true
+	case RecordTradeJournalArgumentsDirectionLong:
+		return true
+	case RecordTradeJournalArgumentsDirectionLong1:
+		return true
+	case RecordTradeJournalArgumentsDirectionSHORT:
+		return true
+	case RecordTradeJournalArgumentsDirectionShort:
+		return true
+	case RecordTradeJournalArgumentsDirectionShort1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecordTradeJournalCallToolName.
+const (
+	RecordTradeJournalCallToolNameRecordTradeJournal RecordTradeJournalCallToolName = "record_trade_journal"
+)
+
+// Valid indicates whether the value is a known member of the RecordTradeJournalCallToolName enum.
+func (e RecordTradeJournalCallToolName) Valid() bool {
+	switch e {
+	case RecordTradeJournalCallToolNameRecordTradeJournal:
 		return true
 	default:
 		return false
@@ -1840,6 +1987,36 @@ func (e ScoreSignalCallToolName) Valid() bool {
 	}
 }
 
+// Defines values for SearchMemoryAnswerToolName.
+const (
+	SearchMemoryAnswerToolNameSearchMemory SearchMemoryAnswerToolName = "search_memory"
+)
+
+// Valid indicates whether the value is a known member of the SearchMemoryAnswerToolName enum.
+func (e SearchMemoryAnswerToolName) Valid() bool {
+	switch e {
+	case SearchMemoryAnswerToolNameSearchMemory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SearchMemoryCallToolName.
+const (
+	SearchMemoryCallToolNameSearchMemory SearchMemoryCallToolName = "search_memory"
+)
+
+// Valid indicates whether the value is a known member of the SearchMemoryCallToolName enum.
+func (e SearchMemoryCallToolName) Valid() bool {
+	switch e {
+	case SearchMemoryCallToolNameSearchMemory:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SegmentTradesAnswerToolName.
 const (
 	SegmentTradesAnswerToolNameSegmentTrades SegmentTradesAnswerToolName = "segment_trades"
@@ -2014,6 +2191,36 @@ func (e StatusResponseStatus) Valid() bool {
 	case Maintenance:
 		return true
 	case Operational:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StoreMemoryAnswerToolName.
+const (
+	StoreMemoryAnswerToolNameStoreMemory StoreMemoryAnswerToolName = "store_memory"
+)
+
+// Valid indicates whether the value is a known member of the StoreMemoryAnswerToolName enum.
+func (e StoreMemoryAnswerToolName) Valid() bool {
+	switch e {
+	case StoreMemoryAnswerToolNameStoreMemory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StoreMemoryCallToolName.
+const (
+	StoreMemoryCallToolNameStoreMemory StoreMemoryCallToolName = "store_memory"
+)
+
+// Valid indicates whether the value is a known member of the StoreMemoryCallToolName enum.
+func (e StoreMemoryCallToolName) Valid() bool {
+	switch e {
+	case StoreMemoryCallToolNameStoreMemory:
 		return true
 	default:
 		return false
@@ -3294,6 +3501,57 @@ type BalanceResponse struct {
 	UpdatedAt      time.Time `json:"updated_at"`
 }
 
+// Bias defines model for Bias.
+type Bias struct {
+	BiasType string `json:"bias_type"`
+	Evidence string `json:"evidence"`
+
+	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	PValue         Decimal `json:"p_value"`
+	Recommendation string  `json:"recommendation"`
+	Severity       string  `json:"severity"`
+	Statistic      string  `json:"statistic"`
+
+	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	Value Decimal `json:"value"`
+}
+
+// BiasCheck defines model for BiasCheck.
+type BiasCheck struct {
+	BiasType string     `json:"bias_type"`
+	Detected bool       `json:"detected"`
+	Evidence string     `json:"evidence"`
+	Reason   *string    `json:"reason,omitempty"`
+	Severity *string    `json:"severity"`
+	Status   string     `json:"status"`
+	Tests    []BiasTest `json:"tests"`
+}
+
+// BiasResult defines model for BiasResult.
+type BiasResult struct {
+	// Alpha Exact decimal as a string in plain notation, e.g. "185.50"
+	Alpha      Decimal     `json:"alpha"`
+	Biases     []Bias      `json:"biases"`
+	Checks     []BiasCheck `json:"checks"`
+	Source     string      `json:"source"`
+	TradeCount int         `json:"trade_count"`
+}
+
+// BiasTest defines model for BiasTest.
+type BiasTest struct {
+	Met bool `json:"met"`
+
+	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	PValue      Decimal        `json:"p_value"`
+	SampleSizes map[string]int `json:"sample_sizes"`
+	Statistic   string         `json:"statistic"`
+	Test        string         `json:"test"`
+	Threshold   string         `json:"threshold"`
+
+	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	Value Decimal `json:"value"`
+}
+
 // BreakReport defines model for BreakReport.
 type BreakReport struct {
 	After MarketSegmentStats `json:"after"`
@@ -3332,6 +3590,67 @@ type BreakTest struct {
 
 	// Statistic Exact decimal as a string in plain notation, e.g. "185.50"
 	Statistic Decimal `json:"statistic"`
+}
+
+// BrokerAccountResponse defines model for BrokerAccountResponse.
+type BrokerAccountResponse struct {
+	AccountId string `json:"account_id"`
+	AgentId   string `json:"agent_id"`
+	Broker    string `json:"broker"`
+
+	// BuyingPower Exact decimal as a string in plain notation, e.g. "185.50"
+	BuyingPower Decimal `json:"buying_power"`
+
+	// Cash Exact decimal as a string in plain notation, e.g. "185.50"
+	Cash        Decimal   `json:"cash"`
+	ConnectedAt time.Time `json:"connected_at"`
+	Currency    string    `json:"currency"`
+
+	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	Equity Decimal `json:"equity"`
+	Label  *string `json:"label"`
+
+	// MarginUsed Exact decimal as a string in plain notation, e.g. "185.50"
+	MarginUsed Decimal          `json:"margin_used"`
+	Paper      bool             `json:"paper"`
+	Positions  []BrokerPosition `json:"positions"`
+}
+
+// BrokerInfo defines model for BrokerInfo.
+type BrokerInfo struct {
+	Available        bool          `json:"available"`
+	ConnectionParams []BrokerParam `json:"connection_params"`
+	Description      string        `json:"description"`
+	Id               string        `json:"id"`
+	Name             string        `json:"name"`
+	SandboxAllowed   bool          `json:"sandbox_allowed"`
+}
+
+// BrokerListResponse defines model for BrokerListResponse.
+type BrokerListResponse struct {
+	Brokers []BrokerInfo `json:"brokers"`
+	Count   int          `json:"count"`
+}
+
+// BrokerParam defines model for BrokerParam.
+type BrokerParam struct {
+	Default     *string `json:"default,omitempty"`
+	Description string  `json:"description"`
+	Name        string  `json:"name"`
+	Required    bool    `json:"required"`
+}
+
+// BrokerPosition defines model for BrokerPosition.
+type BrokerPosition struct {
+	// AvgPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	AvgPrice Decimal `json:"avg_price"`
+
+	// MarketValue Exact decimal as a string in plain notation, e.g. "185.50"
+	MarketValue Decimal `json:"market_value"`
+
+	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	Quantity Decimal `json:"quantity"`
+	Symbol   string  `json:"symbol"`
 }
 
 // BugReportRequest defines model for BugReportRequest.
@@ -3913,6 +4232,34 @@ type ConfidenceResult struct {
 	WinRateWilsonCi    Interval `json:"win_rate_wilson_ci"`
 }
 
+// ConnectRequest defines model for ConnectRequest.
+type ConnectRequest struct {
+	BrokerType ConnectRequestBrokerType `json:"broker_type"`
+
+	// ConnectionParams the broker's connection parameters (see GET /v1/broker/supported), each value a string; sealed at rest
+	ConnectionParams *map[string]string `json:"connection_params,omitempty"`
+}
+
+// ConnectRequestBrokerType defines model for ConnectRequest.BrokerType.
+type ConnectRequestBrokerType string
+
+// ConnectResponse defines model for ConnectResponse.
+type ConnectResponse struct {
+	AccountId  string `json:"account_id"`
+	AgentId    string `json:"agent_id"`
+	BrokerType string `json:"broker_type"`
+
+	// BuyingPower Exact decimal as a string in plain notation, e.g. "185.50"
+	BuyingPower Decimal `json:"buying_power"`
+	Connected   bool    `json:"connected"`
+	Currency    string  `json:"currency"`
+
+	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	Equity  Decimal `json:"equity"`
+	Message string  `json:"message"`
+	Paper   bool    `json:"paper"`
+}
+
 // ConsistencyResult defines model for ConsistencyResult.
 type ConsistencyResult struct {
 	BlockCount                  int              `json:"block_count"`
@@ -4033,6 +4380,12 @@ type CurveResult struct {
 
 // Decimal Exact decimal as a string in plain notation, e.g. "185.50"
 type Decimal = string
+
+// DeletedMemoryResponse defines model for DeletedMemoryResponse.
+type DeletedMemoryResponse struct {
+	Deleted  bool   `json:"deleted"`
+	MemoryId string `json:"memory_id"`
+}
 
 // DepositRequest defines model for DepositRequest.
 type DepositRequest struct {
@@ -4216,6 +4569,13 @@ type DetectStructuralBreakCall struct {
 
 // DetectStructuralBreakCallToolName defines model for DetectStructuralBreakCall.ToolName.
 type DetectStructuralBreakCallToolName string
+
+// DisconnectResponse defines model for DisconnectResponse.
+type DisconnectResponse struct {
+	AgentId      string `json:"agent_id"`
+	Disconnected bool   `json:"disconnected"`
+	Message      string `json:"message"`
+}
 
 // DistributionResult defines model for DistributionResult.
 type DistributionResult struct {
@@ -4772,6 +5132,61 @@ type Gate struct {
 	SystemHealth *SystemHealth `json:"system_health"`
 }
 
+// GetTradingBiasesAnswer defines model for GetTradingBiasesAnswer.
+type GetTradingBiasesAnswer struct {
+	Result   BiasResult                     `json:"result"`
+	ToolName GetTradingBiasesAnswerToolName `json:"tool_name"`
+}
+
+// GetTradingBiasesAnswerToolName defines model for GetTradingBiasesAnswer.ToolName.
+type GetTradingBiasesAnswerToolName string
+
+// GetTradingBiasesArguments Arguments of get_trading_biases
+type GetTradingBiasesArguments struct {
+	// LookbackCount the latest trades analysed, 2 to 10,000. Default: 50.
+	LookbackCount *int `json:"lookback_count,omitempty"`
+
+	// Trades optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+	Trades *[]struct {
+		// Direction optional; accepted for compatibility, not used by the checks
+		Direction *GetTradingBiasesArgumentsTradesDirection `json:"direction,omitempty"`
+
+		// EntryTime optional RFC 3339 entry time
+		EntryTime *time.Time `json:"entry_time,omitempty"`
+
+		// ExitTime optional RFC 3339 exit time
+		ExitTime *time.Time `json:"exit_time,omitempty"`
+
+		// HoldTimeHours optional holding time in hours (default exit_time - entry_time). Decimal string; a JSON number is accepted too.
+		HoldTimeHours *string `json:"hold_time_hours,omitempty"`
+
+		// MfeR optional maximum favourable excursion in R, >= 0. Decimal string; a JSON number is accepted too.
+		MfeR *string `json:"mfe_r,omitempty"`
+
+		// RMultiple result in R. Decimal string; a JSON number is accepted too.
+		RMultiple string `json:"r_multiple"`
+
+		// Size optional position size (notional or money at risk, one convention for all trades), > 0. Decimal string; a JSON number is accepted too.
+		Size *string `json:"size,omitempty"`
+
+		// Symbol optional; accepted for compatibility, not used by the checks
+		Symbol *string `json:"symbol,omitempty"`
+	} `json:"trades,omitempty"`
+}
+
+// GetTradingBiasesArgumentsTradesDirection optional; accepted for compatibility, not used by the checks
+type GetTradingBiasesArgumentsTradesDirection string
+
+// GetTradingBiasesCall defines model for GetTradingBiasesCall.
+type GetTradingBiasesCall struct {
+	// Arguments Arguments of get_trading_biases
+	Arguments *GetTradingBiasesArguments   `json:"arguments,omitempty"`
+	ToolName  GetTradingBiasesCallToolName `json:"tool_name"`
+}
+
+// GetTradingBiasesCallToolName defines model for GetTradingBiasesCall.ToolName.
+type GetTradingBiasesCallToolName string
+
 // GreeksResult defines model for GreeksResult.
 type GreeksResult struct {
 	AsOf               string `json:"as_of"`
@@ -4896,6 +5311,36 @@ type Interval struct {
 
 	// Upper Exact decimal as a string in plain notation, e.g. "185.50"
 	Upper Decimal `json:"upper"`
+}
+
+// JournalStatsResponse defines model for JournalStatsResponse.
+type JournalStatsResponse struct {
+	AgentId string `json:"agent_id"`
+
+	// AvgRMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	AvgRMultiple Decimal `json:"avg_r_multiple"`
+
+	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	Expectancy   Decimal    `json:"expectancy"`
+	FirstTradeAt *time.Time `json:"first_trade_at"`
+
+	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	G            Decimal    `json:"g"`
+	LastTradeAt  *time.Time `json:"last_trade_at"`
+	ProfitFactor *Decimal   `json:"profit_factor"`
+	Sqn          *Decimal   `json:"sqn"`
+	SqnCapped    *Decimal   `json:"sqn_capped"`
+
+	// TotalPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	TotalPnl Decimal `json:"total_pnl"`
+
+	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	TotalR     Decimal  `json:"total_r"`
+	TradeCount int      `json:"trade_count"`
+	WinLoss    *WinLoss `json:"win_loss"`
+
+	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	WinRate Decimal `json:"win_rate"`
 }
 
 // Kelly defines model for Kelly.
@@ -5106,6 +5551,18 @@ type MarketSegmentStats struct {
 
 	// Volatility Exact decimal as a string in plain notation, e.g. "185.50"
 	Volatility Decimal `json:"volatility"`
+}
+
+// Memory defines model for Memory.
+type Memory struct {
+	Category string      `json:"category"`
+	Content  string      `json:"content"`
+	MemoryId string      `json:"memory_id"`
+	Metadata interface{} `json:"metadata"`
+
+	// SimilarityScore Exact decimal as a string in plain notation, e.g. "185.50"
+	SimilarityScore Decimal   `json:"similarity_score"`
+	StoredAt        time.Time `json:"stored_at"`
 }
 
 // MetricsResponse defines model for MetricsResponse.
@@ -5574,6 +6031,92 @@ type Quantiles struct {
 	P99 Decimal `json:"p99"`
 }
 
+// RMultiplesResponse defines model for RMultiplesResponse.
+type RMultiplesResponse struct {
+	AgentId    string    `json:"agent_id"`
+	Count      int       `json:"count"`
+	RMultiples []Decimal `json:"r_multiples"`
+}
+
+// RecordTradeJournalAnswer defines model for RecordTradeJournalAnswer.
+type RecordTradeJournalAnswer struct {
+	Result   Trade                            `json:"result"`
+	ToolName RecordTradeJournalAnswerToolName `json:"tool_name"`
+}
+
+// RecordTradeJournalAnswerToolName defines model for RecordTradeJournalAnswer.ToolName.
+type RecordTradeJournalAnswerToolName string
+
+// RecordTradeJournalArguments Arguments of record_trade_journal
+type RecordTradeJournalArguments struct {
+	// Direction long or short
+	Direction RecordTradeJournalArgumentsDirection `json:"direction"`
+
+	// EntryPrice average entry price, > 0. Decimal string; a JSON number is accepted too.
+	EntryPrice string `json:"entry_price"`
+
+	// EntryTime optional RFC 3339 entry time
+	EntryTime *time.Time `json:"entry_time,omitempty"`
+
+	// ExitPrice average exit price, > 0. Decimal string; a JSON number is accepted too.
+	ExitPrice string `json:"exit_price"`
+
+	// ExitTime optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+	ExitTime *time.Time `json:"exit_time,omitempty"`
+
+	// Fees optional fees, >= 0 (default 0). Decimal string; a JSON number is accepted too.
+	Fees *string `json:"fees,omitempty"`
+
+	// MaeR optional maximum adverse excursion in R, as a magnitude >= 0. Decimal string; a JSON number is accepted too.
+	MaeR *string `json:"mae_r,omitempty"`
+
+	// MfeR optional maximum favourable excursion in R, >= 0 (used by get_trading_biases). Decimal string; a JSON number is accepted too.
+	MfeR *string `json:"mfe_r,omitempty"`
+
+	// Notes optional notes, up to 5,000 characters, sealed at rest
+	Notes *string `json:"notes,omitempty"`
+
+	// Pnl optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees). Decimal string; a JSON number is accepted too.
+	Pnl *string `json:"pnl,omitempty"`
+
+	// Quantity shares, contracts or units, > 0. Decimal string; a JSON number is accepted too.
+	Quantity string `json:"quantity"`
+
+	// RMultiple optional result in R (required without stop_price). Decimal string; a JSON number is accepted too.
+	RMultiple *string `json:"r_multiple,omitempty"`
+
+	// Setup optional setup label
+	Setup *string `json:"setup,omitempty"`
+
+	// StopPrice optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted. Decimal string; a JSON number is accepted too.
+	StopPrice *string `json:"stop_price,omitempty"`
+
+	// Strategy optional strategy label; the journal filters on it
+	Strategy *string `json:"strategy,omitempty"`
+
+	// Symbol instrument symbol
+	Symbol string `json:"symbol"`
+
+	// Tags optional labels, at most 16
+	Tags *[]string `json:"tags,omitempty"`
+
+	// TradeDate optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+	TradeDate *openapi_types.Date `json:"trade_date,omitempty"`
+}
+
+// RecordTradeJournalArgumentsDirection long or short
+type RecordTradeJournalArgumentsDirection string
+
+// RecordTradeJournalCall defines model for RecordTradeJournalCall.
+type RecordTradeJournalCall struct {
+	// Arguments Arguments of record_trade_journal
+	Arguments RecordTradeJournalArguments    `json:"arguments"`
+	ToolName  RecordTradeJournalCallToolName `json:"tool_name"`
+}
+
+// RecordTradeJournalCallToolName defines model for RecordTradeJournalCall.ToolName.
+type RecordTradeJournalCallToolName string
+
 // Recovery defines model for Recovery.
 type Recovery struct {
 	AverageDrawdownDuration *Decimal         `json:"average_drawdown_duration"`
@@ -6026,6 +6569,44 @@ type ScoreSignalCall struct {
 // ScoreSignalCallToolName defines model for ScoreSignalCall.ToolName.
 type ScoreSignalCallToolName string
 
+// SearchMemoryAnswer defines model for SearchMemoryAnswer.
+type SearchMemoryAnswer struct {
+	Result   SearchResult               `json:"result"`
+	ToolName SearchMemoryAnswerToolName `json:"tool_name"`
+}
+
+// SearchMemoryAnswerToolName defines model for SearchMemoryAnswer.ToolName.
+type SearchMemoryAnswerToolName string
+
+// SearchMemoryArguments Arguments of search_memory
+type SearchMemoryArguments struct {
+	// Category optional: only memories of this category
+	Category *string `json:"category,omitempty"`
+
+	// Limit memories returned, 1 to 50. Default: 10.
+	Limit *int `json:"limit,omitempty"`
+
+	// Query words to look for (at most 32 distinct terms)
+	Query string `json:"query"`
+}
+
+// SearchMemoryCall defines model for SearchMemoryCall.
+type SearchMemoryCall struct {
+	// Arguments Arguments of search_memory
+	Arguments SearchMemoryArguments    `json:"arguments"`
+	ToolName  SearchMemoryCallToolName `json:"tool_name"`
+}
+
+// SearchMemoryCallToolName defines model for SearchMemoryCall.ToolName.
+type SearchMemoryCallToolName string
+
+// SearchResult defines model for SearchResult.
+type SearchResult struct {
+	Count      int      `json:"count"`
+	Memories   []Memory `json:"memories"`
+	QueryTerms int      `json:"query_terms"`
+}
+
 // SegmentResult defines model for SegmentResult.
 type SegmentResult struct {
 	BestSegment  string                    `json:"best_segment"`
@@ -6330,6 +6911,46 @@ type StatusResponse struct {
 // StatusResponseStatus defines model for StatusResponse.Status.
 type StatusResponseStatus string
 
+// StoreMemoryAnswer defines model for StoreMemoryAnswer.
+type StoreMemoryAnswer struct {
+	Result   StoredMemory              `json:"result"`
+	ToolName StoreMemoryAnswerToolName `json:"tool_name"`
+}
+
+// StoreMemoryAnswerToolName defines model for StoreMemoryAnswer.ToolName.
+type StoreMemoryAnswerToolName string
+
+// StoreMemoryArguments Arguments of store_memory
+type StoreMemoryArguments struct {
+	// Category optional label (default "general"); search_memory filters on it case-insensitively
+	Category *string `json:"category,omitempty"`
+
+	// Content the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+	Content string `json:"content"`
+
+	// Metadata optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+	Metadata *map[string]interface{} `json:"metadata,omitempty"`
+}
+
+// StoreMemoryCall defines model for StoreMemoryCall.
+type StoreMemoryCall struct {
+	// Arguments Arguments of store_memory
+	Arguments StoreMemoryArguments    `json:"arguments"`
+	ToolName  StoreMemoryCallToolName `json:"tool_name"`
+}
+
+// StoreMemoryCallToolName defines model for StoreMemoryCall.ToolName.
+type StoreMemoryCallToolName string
+
+// StoredMemory defines model for StoredMemory.
+type StoredMemory struct {
+	Bytes    int64     `json:"bytes"`
+	Category string    `json:"category"`
+	MemoryId string    `json:"memory_id"`
+	StoredAt time.Time `json:"stored_at"`
+	Terms    int64     `json:"terms"`
+}
+
 // SubmissionListResponse defines model for SubmissionListResponse.
 type SubmissionListResponse struct {
 	Count       int                  `json:"count"`
@@ -6529,6 +7150,52 @@ type ToolInfoBillingClass string
 type ToolListResponse struct {
 	ToolCount int        `json:"tool_count"`
 	Tools     []ToolInfo `json:"tools"`
+}
+
+// Trade defines model for Trade.
+type Trade struct {
+	ClosedAt  time.Time `json:"closed_at"`
+	Direction string    `json:"direction"`
+
+	// EntryPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	EntryPrice Decimal    `json:"entry_price"`
+	EntryTime  *time.Time `json:"entry_time"`
+
+	// ExitPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	ExitPrice Decimal    `json:"exit_price"`
+	ExitTime  *time.Time `json:"exit_time"`
+
+	// Fees Exact decimal as a string in plain notation, e.g. "185.50"
+	Fees          Decimal  `json:"fees"`
+	HoldTimeHours *Decimal `json:"hold_time_hours"`
+	MaeR          *Decimal `json:"mae_r"`
+	MfeR          *Decimal `json:"mfe_r"`
+	Notes         string   `json:"notes"`
+
+	// Pnl Exact decimal as a string in plain notation, e.g. "185.50"
+	Pnl Decimal `json:"pnl"`
+
+	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	Quantity Decimal `json:"quantity"`
+
+	// RMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	RMultiple  Decimal   `json:"r_multiple"`
+	RSource    string    `json:"r_source"`
+	RecordedAt time.Time `json:"recorded_at"`
+	Setup      string    `json:"setup"`
+	StopPrice  *Decimal  `json:"stop_price"`
+	Strategy   string    `json:"strategy"`
+	Symbol     string    `json:"symbol"`
+	Tags       []string  `json:"tags"`
+	TradeId    string    `json:"trade_id"`
+}
+
+// TradeListResponse defines model for TradeListResponse.
+type TradeListResponse struct {
+	Count      int     `json:"count"`
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
+	Trades     []Trade `json:"trades"`
 }
 
 // TradeOutcomeResult defines model for TradeOutcomeResult.
@@ -7025,6 +7692,30 @@ type GetUsageParams struct {
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
+// GetBrokerAccountParams defines parameters for GetBrokerAccount.
+type GetBrokerAccountParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// ConnectBrokerParams defines parameters for ConnectBroker.
+type ConnectBrokerParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DisconnectBrokerParams defines parameters for DisconnectBroker.
+type DisconnectBrokerParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// ListBrokersParams defines parameters for ListBrokers.
+type ListBrokersParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // AssessTradingSystemParams defines parameters for AssessTradingSystem.
 type AssessTradingSystemParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -7129,6 +7820,84 @@ type SendReportParams struct {
 
 // GetStatusParams defines parameters for GetStatus.
 type GetStatusParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// GetJournalRMultiplesParams defines parameters for GetJournalRMultiples.
+type GetJournalRMultiplesParams struct {
+	// Limit Number of items, 1 to 10000
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Symbol Only trades of this symbol (case-insensitive)
+	Symbol *string `form:"symbol,omitempty" json:"symbol,omitempty"`
+
+	// Strategy Only trades of this strategy (case-insensitive)
+	Strategy *string `form:"strategy,omitempty" json:"strategy,omitempty"`
+
+	// From Only trades closed at or after this RFC 3339 time or YYYY-MM-DD date
+	From *string `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only trades closed before this RFC 3339 time or YYYY-MM-DD date
+	To *string `form:"to,omitempty" json:"to,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// RecordTradeParams defines parameters for RecordTrade.
+type RecordTradeParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+
+	// IdempotencyKey Makes a priced call safe to retry: a retry with the same key and body returns the stored answer (Idempotent-Replayed: true) and is charged once; the same key with another body is 409
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetJournalStatsParams defines parameters for GetJournalStats.
+type GetJournalStatsParams struct {
+	// Symbol Only trades of this symbol (case-insensitive)
+	Symbol *string `form:"symbol,omitempty" json:"symbol,omitempty"`
+
+	// Strategy Only trades of this strategy (case-insensitive)
+	Strategy *string `form:"strategy,omitempty" json:"strategy,omitempty"`
+
+	// From Only trades closed at or after this RFC 3339 time or YYYY-MM-DD date
+	From *string `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only trades closed before this RFC 3339 time or YYYY-MM-DD date
+	To *string `form:"to,omitempty" json:"to,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// ListTradesParams defines parameters for ListTrades.
+type ListTradesParams struct {
+	// Symbol Only trades of this symbol (case-insensitive)
+	Symbol *string `form:"symbol,omitempty" json:"symbol,omitempty"`
+
+	// Strategy Only trades of this strategy (case-insensitive)
+	Strategy *string `form:"strategy,omitempty" json:"strategy,omitempty"`
+
+	// From Only trades closed at or after this RFC 3339 time or YYYY-MM-DD date
+	From *string `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only trades closed before this RFC 3339 time or YYYY-MM-DD date
+	To *string `form:"to,omitempty" json:"to,omitempty"`
+
+	// Limit Number of items, 1 to 1000
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page; omit for the first page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// DeleteMemoryParams defines parameters for DeleteMemory.
+type DeleteMemoryParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
@@ -7271,6 +8040,9 @@ type DepositUsdcJSONRequestBody = ChainDepositRequest
 // DepositUsdtJSONRequestBody defines body for DepositUsdt for application/json ContentType.
 type DepositUsdtJSONRequestBody = ChainDepositRequest
 
+// ConnectBrokerJSONRequestBody defines body for ConnectBroker for application/json ContentType.
+type ConnectBrokerJSONRequestBody = ConnectRequest
+
 // AssessTradingSystemJSONRequestBody defines body for AssessTradingSystem for application/json ContentType.
 type AssessTradingSystemJSONRequestBody = AssessTradingSystemArguments
 
@@ -7291,6 +8063,9 @@ type AdminSetMaintenanceJSONRequestBody = MaintenanceRequest
 
 // SendReportJSONRequestBody defines body for SendReport for application/json ContentType.
 type SendReportJSONRequestBody = ReportRequest
+
+// RecordTradeJSONRequestBody defines body for RecordTrade for application/json ContentType.
+type RecordTradeJSONRequestBody = RecordTradeJournalArguments
 
 // CheckTradeRiskJSONRequestBody defines body for CheckTradeRisk for application/json ContentType.
 type CheckTradeRiskJSONRequestBody = CheckTradeRiskArguments
@@ -9206,6 +9981,142 @@ func (t *ToolCallRequest) MergeCheckComplianceCall(v CheckComplianceCall) error 
 	return err
 }
 
+// AsStoreMemoryCall returns the union data inside the ToolCallRequest as a StoreMemoryCall
+func (t ToolCallRequest) AsStoreMemoryCall() (StoreMemoryCall, error) {
+	var body StoreMemoryCall
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStoreMemoryCall overwrites any union data inside the ToolCallRequest as the provided StoreMemoryCall
+func (t *ToolCallRequest) FromStoreMemoryCall(v StoreMemoryCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"store_memory"}`))
+	t.union = b
+	return err
+}
+
+// MergeStoreMemoryCall performs a merge with any union data inside the ToolCallRequest, using the provided StoreMemoryCall
+func (t *ToolCallRequest) MergeStoreMemoryCall(v StoreMemoryCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"store_memory"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSearchMemoryCall returns the union data inside the ToolCallRequest as a SearchMemoryCall
+func (t ToolCallRequest) AsSearchMemoryCall() (SearchMemoryCall, error) {
+	var body SearchMemoryCall
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSearchMemoryCall overwrites any union data inside the ToolCallRequest as the provided SearchMemoryCall
+func (t *ToolCallRequest) FromSearchMemoryCall(v SearchMemoryCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"search_memory"}`))
+	t.union = b
+	return err
+}
+
+// MergeSearchMemoryCall performs a merge with any union data inside the ToolCallRequest, using the provided SearchMemoryCall
+func (t *ToolCallRequest) MergeSearchMemoryCall(v SearchMemoryCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"search_memory"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRecordTradeJournalCall returns the union data inside the ToolCallRequest as a RecordTradeJournalCall
+func (t ToolCallRequest) AsRecordTradeJournalCall() (RecordTradeJournalCall, error) {
+	var body RecordTradeJournalCall
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecordTradeJournalCall overwrites any union data inside the ToolCallRequest as the provided RecordTradeJournalCall
+func (t *ToolCallRequest) FromRecordTradeJournalCall(v RecordTradeJournalCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"record_trade_journal"}`))
+	t.union = b
+	return err
+}
+
+// MergeRecordTradeJournalCall performs a merge with any union data inside the ToolCallRequest, using the provided RecordTradeJournalCall
+func (t *ToolCallRequest) MergeRecordTradeJournalCall(v RecordTradeJournalCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"record_trade_journal"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGetTradingBiasesCall returns the union data inside the ToolCallRequest as a GetTradingBiasesCall
+func (t ToolCallRequest) AsGetTradingBiasesCall() (GetTradingBiasesCall, error) {
+	var body GetTradingBiasesCall
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGetTradingBiasesCall overwrites any union data inside the ToolCallRequest as the provided GetTradingBiasesCall
+func (t *ToolCallRequest) FromGetTradingBiasesCall(v GetTradingBiasesCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"get_trading_biases"}`))
+	t.union = b
+	return err
+}
+
+// MergeGetTradingBiasesCall performs a merge with any union data inside the ToolCallRequest, using the provided GetTradingBiasesCall
+func (t *ToolCallRequest) MergeGetTradingBiasesCall(v GetTradingBiasesCall) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"get_trading_biases"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t ToolCallRequest) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"tool_name"`
@@ -9288,20 +10199,28 @@ func (t ToolCallRequest) ValueByDiscriminator() (interface{}, error) {
 		return t.AsEvaluatePerformanceCall()
 	case "find_variance_killers":
 		return t.AsFindVarianceKillersCall()
+	case "get_trading_biases":
+		return t.AsGetTradingBiasesCall()
 	case "pre_trade_gate":
 		return t.AsPreTradeGateCall()
+	case "record_trade_journal":
+		return t.AsRecordTradeJournalCall()
 	case "run_monte_carlo":
 		return t.AsRunMonteCarloCall()
 	case "run_what_if":
 		return t.AsRunWhatIfCall()
 	case "score_signal":
 		return t.AsScoreSignalCall()
+	case "search_memory":
+		return t.AsSearchMemoryCall()
 	case "segment_trades":
 		return t.AsSegmentTradesCall()
 	case "size_futures_position":
 		return t.AsSizeFuturesPositionCall()
 	case "size_options_position":
 		return t.AsSizeOptionsPositionCall()
+	case "store_memory":
+		return t.AsStoreMemoryCall()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -10711,6 +11630,142 @@ func (t *ToolCallResponse) MergeCheckComplianceAnswer(v CheckComplianceAnswer) e
 	return err
 }
 
+// AsStoreMemoryAnswer returns the union data inside the ToolCallResponse as a StoreMemoryAnswer
+func (t ToolCallResponse) AsStoreMemoryAnswer() (StoreMemoryAnswer, error) {
+	var body StoreMemoryAnswer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStoreMemoryAnswer overwrites any union data inside the ToolCallResponse as the provided StoreMemoryAnswer
+func (t *ToolCallResponse) FromStoreMemoryAnswer(v StoreMemoryAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"store_memory"}`))
+	t.union = b
+	return err
+}
+
+// MergeStoreMemoryAnswer performs a merge with any union data inside the ToolCallResponse, using the provided StoreMemoryAnswer
+func (t *ToolCallResponse) MergeStoreMemoryAnswer(v StoreMemoryAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"store_memory"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSearchMemoryAnswer returns the union data inside the ToolCallResponse as a SearchMemoryAnswer
+func (t ToolCallResponse) AsSearchMemoryAnswer() (SearchMemoryAnswer, error) {
+	var body SearchMemoryAnswer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSearchMemoryAnswer overwrites any union data inside the ToolCallResponse as the provided SearchMemoryAnswer
+func (t *ToolCallResponse) FromSearchMemoryAnswer(v SearchMemoryAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"search_memory"}`))
+	t.union = b
+	return err
+}
+
+// MergeSearchMemoryAnswer performs a merge with any union data inside the ToolCallResponse, using the provided SearchMemoryAnswer
+func (t *ToolCallResponse) MergeSearchMemoryAnswer(v SearchMemoryAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"search_memory"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRecordTradeJournalAnswer returns the union data inside the ToolCallResponse as a RecordTradeJournalAnswer
+func (t ToolCallResponse) AsRecordTradeJournalAnswer() (RecordTradeJournalAnswer, error) {
+	var body RecordTradeJournalAnswer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecordTradeJournalAnswer overwrites any union data inside the ToolCallResponse as the provided RecordTradeJournalAnswer
+func (t *ToolCallResponse) FromRecordTradeJournalAnswer(v RecordTradeJournalAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"record_trade_journal"}`))
+	t.union = b
+	return err
+}
+
+// MergeRecordTradeJournalAnswer performs a merge with any union data inside the ToolCallResponse, using the provided RecordTradeJournalAnswer
+func (t *ToolCallResponse) MergeRecordTradeJournalAnswer(v RecordTradeJournalAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"record_trade_journal"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGetTradingBiasesAnswer returns the union data inside the ToolCallResponse as a GetTradingBiasesAnswer
+func (t ToolCallResponse) AsGetTradingBiasesAnswer() (GetTradingBiasesAnswer, error) {
+	var body GetTradingBiasesAnswer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGetTradingBiasesAnswer overwrites any union data inside the ToolCallResponse as the provided GetTradingBiasesAnswer
+func (t *ToolCallResponse) FromGetTradingBiasesAnswer(v GetTradingBiasesAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"get_trading_biases"}`))
+	t.union = b
+	return err
+}
+
+// MergeGetTradingBiasesAnswer performs a merge with any union data inside the ToolCallResponse, using the provided GetTradingBiasesAnswer
+func (t *ToolCallResponse) MergeGetTradingBiasesAnswer(v GetTradingBiasesAnswer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"tool_name":"get_trading_biases"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t ToolCallResponse) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"tool_name"`
@@ -10793,20 +11848,28 @@ func (t ToolCallResponse) ValueByDiscriminator() (interface{}, error) {
 		return t.AsEvaluatePerformanceAnswer()
 	case "find_variance_killers":
 		return t.AsFindVarianceKillersAnswer()
+	case "get_trading_biases":
+		return t.AsGetTradingBiasesAnswer()
 	case "pre_trade_gate":
 		return t.AsPreTradeGateAnswer()
+	case "record_trade_journal":
+		return t.AsRecordTradeJournalAnswer()
 	case "run_monte_carlo":
 		return t.AsRunMonteCarloAnswer()
 	case "run_what_if":
 		return t.AsRunWhatIfAnswer()
 	case "score_signal":
 		return t.AsScoreSignalAnswer()
+	case "search_memory":
+		return t.AsSearchMemoryAnswer()
 	case "segment_trades":
 		return t.AsSegmentTradesAnswer()
 	case "size_futures_position":
 		return t.AsSizeFuturesPositionAnswer()
 	case "size_options_position":
 		return t.AsSizeOptionsPositionAnswer()
+	case "store_memory":
+		return t.AsStoreMemoryAnswer()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -11161,6 +12224,35 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/billing/usage (the `GetUsage` operationId).
 	GetUsage(ctx context.Context, params *GetUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetBrokerAccount The caller's connected account (the demo broker's is a deterministic paper account)
+	//
+	// Corresponds with GET /v1/broker/account (the `GetBrokerAccount` operationId).
+	GetBrokerAccount(ctx context.Context, params *GetBrokerAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConnectBrokerWithBody Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+	ConnectBrokerWithBody(ctx context.Context, params *ConnectBrokerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConnectBroker Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+	ConnectBroker(ctx context.Context, params *ConnectBrokerParams, body ConnectBrokerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DisconnectBroker Disconnect the caller's broker
+	//
+	// Corresponds with POST /v1/broker/disconnect (the `DisconnectBroker` operationId).
+	DisconnectBroker(ctx context.Context, params *DisconnectBrokerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListBrokers Known brokers, their connection parameters and whether this server can connect them
+	//
+	// Corresponds with GET /v1/broker/supported (the `ListBrokers` operationId).
+	ListBrokers(ctx context.Context, params *ListBrokersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AssessTradingSystemWithBody Full system assessment (tool assess_trading_system)
 	//
 	// Takes any type of body and a specified content type.
@@ -11283,6 +12375,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/guardian/status (the `GetStatus` operationId).
 	GetStatus(ctx context.Context, params *GetStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetJournalRMultiples R-multiples of the latest trades, oldest first, ready for the R tools (?limit=1..10000, default 50)
+	//
+	// Corresponds with GET /v1/journal/r-multiples (the `GetJournalRMultiples` operationId).
+	GetJournalRMultiples(ctx context.Context, params *GetJournalRMultiplesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordTradeWithBody Record a closed trade (tool record_trade_journal; notes sealed at rest)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+	RecordTradeWithBody(ctx context.Context, params *RecordTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordTrade Record a closed trade (tool record_trade_journal; notes sealed at rest)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+	RecordTrade(ctx context.Context, params *RecordTradeParams, body RecordTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetJournalStats Performance figures of the caller's journal (win rate, average R, total P&L, SQN, G, win/loss analysis)
+	//
+	// Corresponds with GET /v1/journal/stats (the `GetJournalStats` operationId).
+	GetJournalStats(ctx context.Context, params *GetJournalStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTrades The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=)
+	//
+	// Corresponds with GET /v1/journal/trades (the `ListTrades` operationId).
+	ListTrades(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteMemory Delete one of the caller's memories (frees its quota)
+	//
+	// Corresponds with DELETE /v1/memory/{memory_id} (the `DeleteMemory` operationId).
+	DeleteMemory(ctx context.Context, memoryId string, params *DeleteMemoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This OpenAPI 3.1 document
 	//
@@ -12092,6 +13218,85 @@ func (c *Client) GetUsage(ctx context.Context, params *GetUsageParams, reqEditor
 	return c.Client.Do(req)
 }
 
+// GetBrokerAccount The caller's connected account (the demo broker's is a deterministic paper account)
+//
+// Corresponds with GET /v1/broker/account (the `GetBrokerAccount` operationId).
+func (c *Client) GetBrokerAccount(ctx context.Context, params *GetBrokerAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBrokerAccountRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConnectBrokerWithBody Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+func (c *Client) ConnectBrokerWithBody(ctx context.Context, params *ConnectBrokerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConnectBrokerRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConnectBroker Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+func (c *Client) ConnectBroker(ctx context.Context, params *ConnectBrokerParams, body ConnectBrokerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConnectBrokerRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DisconnectBroker Disconnect the caller's broker
+//
+// Corresponds with POST /v1/broker/disconnect (the `DisconnectBroker` operationId).
+func (c *Client) DisconnectBroker(ctx context.Context, params *DisconnectBrokerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDisconnectBrokerRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListBrokers Known brokers, their connection parameters and whether this server can connect them
+//
+// Corresponds with GET /v1/broker/supported (the `ListBrokers` operationId).
+func (c *Client) ListBrokers(ctx context.Context, params *ListBrokersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBrokersRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AssessTradingSystemWithBody Full system assessment (tool assess_trading_system)
 //
 // Takes any type of body and a specified content type.
@@ -12395,6 +13600,100 @@ func (c *Client) SendReport(ctx context.Context, params *SendReportParams, body 
 // Corresponds with GET /v1/guardian/status (the `GetStatus` operationId).
 func (c *Client) GetStatus(ctx context.Context, params *GetStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStatusRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetJournalRMultiples R-multiples of the latest trades, oldest first, ready for the R tools (?limit=1..10000, default 50)
+//
+// Corresponds with GET /v1/journal/r-multiples (the `GetJournalRMultiples` operationId).
+func (c *Client) GetJournalRMultiples(ctx context.Context, params *GetJournalRMultiplesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetJournalRMultiplesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordTradeWithBody Record a closed trade (tool record_trade_journal; notes sealed at rest)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+func (c *Client) RecordTradeWithBody(ctx context.Context, params *RecordTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordTradeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordTrade Record a closed trade (tool record_trade_journal; notes sealed at rest)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+func (c *Client) RecordTrade(ctx context.Context, params *RecordTradeParams, body RecordTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordTradeRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetJournalStats Performance figures of the caller's journal (win rate, average R, total P&L, SQN, G, win/loss analysis)
+//
+// Corresponds with GET /v1/journal/stats (the `GetJournalStats` operationId).
+func (c *Client) GetJournalStats(ctx context.Context, params *GetJournalStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetJournalStatsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTrades The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=)
+//
+// Corresponds with GET /v1/journal/trades (the `ListTrades` operationId).
+func (c *Client) ListTrades(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTradesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteMemory Delete one of the caller's memories (frees its quota)
+//
+// Corresponds with DELETE /v1/memory/{memory_id} (the `DeleteMemory` operationId).
+func (c *Client) DeleteMemory(ctx context.Context, memoryId string, params *DeleteMemoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteMemoryRequest(c.Server, memoryId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -14217,6 +15516,187 @@ func NewGetUsageRequest(server string, params *GetUsageParams) (*http.Request, e
 	return req, nil
 }
 
+// NewGetBrokerAccountRequest constructs an http.Request for the GetBrokerAccount method
+func NewGetBrokerAccountRequest(server string, params *GetBrokerAccountParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/broker/account")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewConnectBrokerRequest calls the generic ConnectBroker builder with application/json body
+func NewConnectBrokerRequest(server string, params *ConnectBrokerParams, body ConnectBrokerJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewConnectBrokerRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewConnectBrokerRequestWithBody constructs an http.Request for the ConnectBroker method, with any body, and a specified content type
+func NewConnectBrokerRequestWithBody(server string, params *ConnectBrokerParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/broker/connect")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDisconnectBrokerRequest constructs an http.Request for the DisconnectBroker method
+func NewDisconnectBrokerRequest(server string, params *DisconnectBrokerParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/broker/disconnect")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListBrokersRequest constructs an http.Request for the ListBrokers method
+func NewListBrokersRequest(server string, params *ListBrokersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/broker/supported")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewAssessTradingSystemRequest calls the generic AssessTradingSystem builder with application/json body
 func NewAssessTradingSystemRequest(server string, params *AssessTradingSystemParams, body AssessTradingSystemJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -14954,6 +16434,472 @@ func NewGetStatusRequest(server string, params *GetStatusParams) (*http.Request,
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetJournalRMultiplesRequest constructs an http.Request for the GetJournalRMultiples method
+func NewGetJournalRMultiplesRequest(server string, params *GetJournalRMultiplesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/journal/r-multiples")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Symbol != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "symbol", *params.Symbol, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Strategy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "strategy", *params.Strategy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRecordTradeRequest calls the generic RecordTrade builder with application/json body
+func NewRecordTradeRequest(server string, params *RecordTradeParams, body RecordTradeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRecordTradeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewRecordTradeRequestWithBody constructs an http.Request for the RecordTrade method, with any body, and a specified content type
+func NewRecordTradeRequestWithBody(server string, params *RecordTradeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/journal/record")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+		if params.IdempotencyKey != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetJournalStatsRequest constructs an http.Request for the GetJournalStats method
+func NewGetJournalStatsRequest(server string, params *GetJournalStatsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/journal/stats")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Symbol != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "symbol", *params.Symbol, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Strategy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "strategy", *params.Strategy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListTradesRequest constructs an http.Request for the ListTrades method
+func NewListTradesRequest(server string, params *ListTradesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/journal/trades")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Symbol != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "symbol", *params.Symbol, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Strategy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "strategy", *params.Strategy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteMemoryRequest constructs an http.Request for the DeleteMemory method
+func NewDeleteMemoryRequest(server string, memoryId string, params *DeleteMemoryParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "memory_id", memoryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/memory/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -16006,6 +17952,41 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/billing/usage (the `GetUsage` operationId).
 	GetUsageWithResponse(ctx context.Context, params *GetUsageParams, reqEditors ...RequestEditorFn) (*GetUsageResponse, error)
 
+	// GetBrokerAccountWithResponse The caller's connected account (the demo broker's is a deterministic paper account)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/broker/account (the `GetBrokerAccount` operationId).
+	GetBrokerAccountWithResponse(ctx context.Context, params *GetBrokerAccountParams, reqEditors ...RequestEditorFn) (*GetBrokerAccountResponse, error)
+
+	// ConnectBrokerWithBodyWithResponse Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+	ConnectBrokerWithBodyWithResponse(ctx context.Context, params *ConnectBrokerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConnectBrokerResponse, error)
+
+	// ConnectBrokerWithResponse Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+	ConnectBrokerWithResponse(ctx context.Context, params *ConnectBrokerParams, body ConnectBrokerJSONRequestBody, reqEditors ...RequestEditorFn) (*ConnectBrokerResponse, error)
+
+	// DisconnectBrokerWithResponse Disconnect the caller's broker
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/broker/disconnect (the `DisconnectBroker` operationId).
+	DisconnectBrokerWithResponse(ctx context.Context, params *DisconnectBrokerParams, reqEditors ...RequestEditorFn) (*DisconnectBrokerResponse, error)
+
+	// ListBrokersWithResponse Known brokers, their connection parameters and whether this server can connect them
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/broker/supported (the `ListBrokers` operationId).
+	ListBrokersWithResponse(ctx context.Context, params *ListBrokersParams, reqEditors ...RequestEditorFn) (*ListBrokersResponse, error)
+
 	// AssessTradingSystemWithBodyWithResponse Full system assessment (tool assess_trading_system)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -16138,6 +18119,48 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/guardian/status (the `GetStatus` operationId).
 	GetStatusWithResponse(ctx context.Context, params *GetStatusParams, reqEditors ...RequestEditorFn) (*GetStatusResponse, error)
+
+	// GetJournalRMultiplesWithResponse R-multiples of the latest trades, oldest first, ready for the R tools (?limit=1..10000, default 50)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/journal/r-multiples (the `GetJournalRMultiples` operationId).
+	GetJournalRMultiplesWithResponse(ctx context.Context, params *GetJournalRMultiplesParams, reqEditors ...RequestEditorFn) (*GetJournalRMultiplesResponse, error)
+
+	// RecordTradeWithBodyWithResponse Record a closed trade (tool record_trade_journal; notes sealed at rest)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+	RecordTradeWithBodyWithResponse(ctx context.Context, params *RecordTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordTradeResponse, error)
+
+	// RecordTradeWithResponse Record a closed trade (tool record_trade_journal; notes sealed at rest)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+	RecordTradeWithResponse(ctx context.Context, params *RecordTradeParams, body RecordTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordTradeResponse, error)
+
+	// GetJournalStatsWithResponse Performance figures of the caller's journal (win rate, average R, total P&L, SQN, G, win/loss analysis)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/journal/stats (the `GetJournalStats` operationId).
+	GetJournalStatsWithResponse(ctx context.Context, params *GetJournalStatsParams, reqEditors ...RequestEditorFn) (*GetJournalStatsResponse, error)
+
+	// ListTradesWithResponse The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/journal/trades (the `ListTrades` operationId).
+	ListTradesWithResponse(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*ListTradesResponse, error)
+
+	// DeleteMemoryWithResponse Delete one of the caller's memories (frees its quota)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/memory/{memory_id} (the `DeleteMemory` operationId).
+	DeleteMemoryWithResponse(ctx context.Context, memoryId string, params *DeleteMemoryParams, reqEditors ...RequestEditorFn) (*DeleteMemoryResponse, error)
 
 	// GetOpenAPIWithResponse This OpenAPI 3.1 document
 	//
@@ -20282,6 +22305,568 @@ func (r GetUsageResponse) ContentType() string {
 	return ""
 }
 
+// GetBrokerAccountResponse200Headers the declared response headers of an HTTP 200 response for GetBrokerAccount
+type GetBrokerAccountResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetBrokerAccountResponse400Headers the declared response headers of an HTTP 400 response for GetBrokerAccount
+type GetBrokerAccountResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetBrokerAccountResponse401Headers the declared response headers of an HTTP 401 response for GetBrokerAccount
+type GetBrokerAccountResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// GetBrokerAccountResponse403Headers the declared response headers of an HTTP 403 response for GetBrokerAccount
+type GetBrokerAccountResponse403Headers struct {
+	XRequestId *string
+}
+
+// GetBrokerAccountResponse404Headers the declared response headers of an HTTP 404 response for GetBrokerAccount
+type GetBrokerAccountResponse404Headers struct {
+	XRequestId *string
+}
+
+// GetBrokerAccountResponse429Headers the declared response headers of an HTTP 429 response for GetBrokerAccount
+type GetBrokerAccountResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// GetBrokerAccountResponse500Headers the declared response headers of an HTTP 500 response for GetBrokerAccount
+type GetBrokerAccountResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetBrokerAccountResponse503Headers the declared response headers of an HTTP 503 response for GetBrokerAccount
+type GetBrokerAccountResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type GetBrokerAccountResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrokerAccountResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetBrokerAccountResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetBrokerAccountResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetBrokerAccountResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetBrokerAccountResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetBrokerAccountResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetBrokerAccountResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetBrokerAccountResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBrokerAccountResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON200() *BrokerAccountResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetBrokerAccountResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBrokerAccountResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBrokerAccountResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBrokerAccountResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBrokerAccountResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ConnectBrokerResponse200Headers the declared response headers of an HTTP 200 response for ConnectBroker
+type ConnectBrokerResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ConnectBrokerResponse400Headers the declared response headers of an HTTP 400 response for ConnectBroker
+type ConnectBrokerResponse400Headers struct {
+	XRequestId *string
+}
+
+// ConnectBrokerResponse401Headers the declared response headers of an HTTP 401 response for ConnectBroker
+type ConnectBrokerResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ConnectBrokerResponse403Headers the declared response headers of an HTTP 403 response for ConnectBroker
+type ConnectBrokerResponse403Headers struct {
+	XRequestId *string
+}
+
+// ConnectBrokerResponse413Headers the declared response headers of an HTTP 413 response for ConnectBroker
+type ConnectBrokerResponse413Headers struct {
+	XRequestId *string
+}
+
+// ConnectBrokerResponse429Headers the declared response headers of an HTTP 429 response for ConnectBroker
+type ConnectBrokerResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ConnectBrokerResponse500Headers the declared response headers of an HTTP 500 response for ConnectBroker
+type ConnectBrokerResponse500Headers struct {
+	XRequestId *string
+}
+
+// ConnectBrokerResponse503Headers the declared response headers of an HTTP 503 response for ConnectBroker
+type ConnectBrokerResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type ConnectBrokerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ConnectResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ConnectBrokerResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ConnectBrokerResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ConnectBrokerResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ConnectBrokerResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ConnectBrokerResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ConnectBrokerResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ConnectBrokerResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ConnectBrokerResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConnectBrokerResponse) GetJSON200() *ConnectResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ConnectBrokerResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ConnectBrokerResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ConnectBrokerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ConnectBrokerResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ConnectBrokerResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ConnectBrokerResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ConnectBrokerResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ConnectBrokerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConnectBrokerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConnectBrokerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConnectBrokerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DisconnectBrokerResponse200Headers the declared response headers of an HTTP 200 response for DisconnectBroker
+type DisconnectBrokerResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DisconnectBrokerResponse400Headers the declared response headers of an HTTP 400 response for DisconnectBroker
+type DisconnectBrokerResponse400Headers struct {
+	XRequestId *string
+}
+
+// DisconnectBrokerResponse401Headers the declared response headers of an HTTP 401 response for DisconnectBroker
+type DisconnectBrokerResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DisconnectBrokerResponse403Headers the declared response headers of an HTTP 403 response for DisconnectBroker
+type DisconnectBrokerResponse403Headers struct {
+	XRequestId *string
+}
+
+// DisconnectBrokerResponse404Headers the declared response headers of an HTTP 404 response for DisconnectBroker
+type DisconnectBrokerResponse404Headers struct {
+	XRequestId *string
+}
+
+// DisconnectBrokerResponse429Headers the declared response headers of an HTTP 429 response for DisconnectBroker
+type DisconnectBrokerResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DisconnectBrokerResponse500Headers the declared response headers of an HTTP 500 response for DisconnectBroker
+type DisconnectBrokerResponse500Headers struct {
+	XRequestId *string
+}
+
+// DisconnectBrokerResponse503Headers the declared response headers of an HTTP 503 response for DisconnectBroker
+type DisconnectBrokerResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DisconnectBrokerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DisconnectResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DisconnectBrokerResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DisconnectBrokerResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DisconnectBrokerResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DisconnectBrokerResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DisconnectBrokerResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DisconnectBrokerResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DisconnectBrokerResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DisconnectBrokerResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON200() *DisconnectResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DisconnectBrokerResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DisconnectBrokerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DisconnectBrokerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DisconnectBrokerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DisconnectBrokerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListBrokersResponse200Headers the declared response headers of an HTTP 200 response for ListBrokers
+type ListBrokersResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListBrokersResponse400Headers the declared response headers of an HTTP 400 response for ListBrokers
+type ListBrokersResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListBrokersResponse429Headers the declared response headers of an HTTP 429 response for ListBrokers
+type ListBrokersResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ListBrokersResponse500Headers the declared response headers of an HTTP 500 response for ListBrokers
+type ListBrokersResponse500Headers struct {
+	XRequestId *string
+}
+
+type ListBrokersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BrokerListResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListBrokersResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListBrokersResponse400Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListBrokersResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListBrokersResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBrokersResponse) GetJSON200() *BrokerListResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListBrokersResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListBrokersResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListBrokersResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBrokersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBrokersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBrokersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBrokersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // AssessTradingSystemResponse200Headers the declared response headers of an HTTP 200 response for AssessTradingSystem
 type AssessTradingSystemResponse200Headers struct {
 	IdempotentReplayed *string
@@ -22121,6 +24706,770 @@ func (r GetStatusResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetStatusResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetJournalRMultiplesResponse200Headers the declared response headers of an HTTP 200 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetJournalRMultiplesResponse400Headers the declared response headers of an HTTP 400 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetJournalRMultiplesResponse401Headers the declared response headers of an HTTP 401 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// GetJournalRMultiplesResponse403Headers the declared response headers of an HTTP 403 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse403Headers struct {
+	XRequestId *string
+}
+
+// GetJournalRMultiplesResponse429Headers the declared response headers of an HTTP 429 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// GetJournalRMultiplesResponse500Headers the declared response headers of an HTTP 500 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetJournalRMultiplesResponse503Headers the declared response headers of an HTTP 503 response for GetJournalRMultiples
+type GetJournalRMultiplesResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type GetJournalRMultiplesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RMultiplesResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetJournalRMultiplesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetJournalRMultiplesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetJournalRMultiplesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetJournalRMultiplesResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetJournalRMultiplesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetJournalRMultiplesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJournalRMultiplesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON200() *RMultiplesResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetJournalRMultiplesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetJournalRMultiplesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetJournalRMultiplesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetJournalRMultiplesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetJournalRMultiplesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RecordTradeResponse200Headers the declared response headers of an HTTP 200 response for RecordTrade
+type RecordTradeResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XBalance           *string
+	XCharged           *string
+	XRequestId         *string
+}
+
+// RecordTradeResponse400Headers the declared response headers of an HTTP 400 response for RecordTrade
+type RecordTradeResponse400Headers struct {
+	XRequestId *string
+}
+
+// RecordTradeResponse401Headers the declared response headers of an HTTP 401 response for RecordTrade
+type RecordTradeResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// RecordTradeResponse402Headers the declared response headers of an HTTP 402 response for RecordTrade
+type RecordTradeResponse402Headers struct {
+	XRequestId *string
+}
+
+// RecordTradeResponse403Headers the declared response headers of an HTTP 403 response for RecordTrade
+type RecordTradeResponse403Headers struct {
+	XRequestId *string
+}
+
+// RecordTradeResponse409Headers the declared response headers of an HTTP 409 response for RecordTrade
+type RecordTradeResponse409Headers struct {
+	XRequestId *string
+}
+
+// RecordTradeResponse413Headers the declared response headers of an HTTP 413 response for RecordTrade
+type RecordTradeResponse413Headers struct {
+	XRequestId *string
+}
+
+// RecordTradeResponse429Headers the declared response headers of an HTTP 429 response for RecordTrade
+type RecordTradeResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// RecordTradeResponse500Headers the declared response headers of an HTTP 500 response for RecordTrade
+type RecordTradeResponse500Headers struct {
+	XRequestId *string
+}
+
+// RecordTradeResponse503Headers the declared response headers of an HTTP 503 response for RecordTrade
+type RecordTradeResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type RecordTradeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Trade
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *InsufficientCredits
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RecordTradeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RecordTradeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RecordTradeResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *RecordTradeResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RecordTradeResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RecordTradeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *RecordTradeResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RecordTradeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RecordTradeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RecordTradeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecordTradeResponse) GetJSON200() *Trade {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RecordTradeResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RecordTradeResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r RecordTradeResponse) GetJSON402() *InsufficientCredits {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RecordTradeResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RecordTradeResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RecordTradeResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RecordTradeResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RecordTradeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RecordTradeResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RecordTradeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecordTradeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecordTradeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecordTradeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetJournalStatsResponse200Headers the declared response headers of an HTTP 200 response for GetJournalStats
+type GetJournalStatsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetJournalStatsResponse400Headers the declared response headers of an HTTP 400 response for GetJournalStats
+type GetJournalStatsResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetJournalStatsResponse401Headers the declared response headers of an HTTP 401 response for GetJournalStats
+type GetJournalStatsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// GetJournalStatsResponse403Headers the declared response headers of an HTTP 403 response for GetJournalStats
+type GetJournalStatsResponse403Headers struct {
+	XRequestId *string
+}
+
+// GetJournalStatsResponse429Headers the declared response headers of an HTTP 429 response for GetJournalStats
+type GetJournalStatsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// GetJournalStatsResponse500Headers the declared response headers of an HTTP 500 response for GetJournalStats
+type GetJournalStatsResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetJournalStatsResponse503Headers the declared response headers of an HTTP 503 response for GetJournalStats
+type GetJournalStatsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type GetJournalStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *JournalStatsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetJournalStatsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetJournalStatsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetJournalStatsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetJournalStatsResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetJournalStatsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetJournalStatsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJournalStatsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetJournalStatsResponse) GetJSON200() *JournalStatsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetJournalStatsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetJournalStatsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetJournalStatsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetJournalStatsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetJournalStatsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetJournalStatsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetJournalStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetJournalStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetJournalStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetJournalStatsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTradesResponse200Headers the declared response headers of an HTTP 200 response for ListTrades
+type ListTradesResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListTradesResponse400Headers the declared response headers of an HTTP 400 response for ListTrades
+type ListTradesResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListTradesResponse401Headers the declared response headers of an HTTP 401 response for ListTrades
+type ListTradesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ListTradesResponse403Headers the declared response headers of an HTTP 403 response for ListTrades
+type ListTradesResponse403Headers struct {
+	XRequestId *string
+}
+
+// ListTradesResponse429Headers the declared response headers of an HTTP 429 response for ListTrades
+type ListTradesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ListTradesResponse500Headers the declared response headers of an HTTP 500 response for ListTrades
+type ListTradesResponse500Headers struct {
+	XRequestId *string
+}
+
+// ListTradesResponse503Headers the declared response headers of an HTTP 503 response for ListTrades
+type ListTradesResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type ListTradesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TradeListResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListTradesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListTradesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListTradesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListTradesResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTradesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListTradesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTradesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTradesResponse) GetJSON200() *TradeListResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListTradesResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListTradesResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListTradesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListTradesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListTradesResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListTradesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTradesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTradesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTradesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTradesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteMemoryResponse200Headers the declared response headers of an HTTP 200 response for DeleteMemory
+type DeleteMemoryResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DeleteMemoryResponse400Headers the declared response headers of an HTTP 400 response for DeleteMemory
+type DeleteMemoryResponse400Headers struct {
+	XRequestId *string
+}
+
+// DeleteMemoryResponse401Headers the declared response headers of an HTTP 401 response for DeleteMemory
+type DeleteMemoryResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// DeleteMemoryResponse403Headers the declared response headers of an HTTP 403 response for DeleteMemory
+type DeleteMemoryResponse403Headers struct {
+	XRequestId *string
+}
+
+// DeleteMemoryResponse404Headers the declared response headers of an HTTP 404 response for DeleteMemory
+type DeleteMemoryResponse404Headers struct {
+	XRequestId *string
+}
+
+// DeleteMemoryResponse429Headers the declared response headers of an HTTP 429 response for DeleteMemory
+type DeleteMemoryResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// DeleteMemoryResponse500Headers the declared response headers of an HTTP 500 response for DeleteMemory
+type DeleteMemoryResponse500Headers struct {
+	XRequestId *string
+}
+
+// DeleteMemoryResponse503Headers the declared response headers of an HTTP 503 response for DeleteMemory
+type DeleteMemoryResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type DeleteMemoryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeletedMemoryResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteMemoryResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeleteMemoryResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteMemoryResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteMemoryResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteMemoryResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteMemoryResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteMemoryResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteMemoryResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteMemoryResponse) GetJSON200() *DeletedMemoryResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteMemoryResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteMemoryResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteMemoryResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteMemoryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteMemoryResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteMemoryResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteMemoryResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteMemoryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteMemoryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteMemoryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteMemoryResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24511,6 +27860,71 @@ func (c *ClientWithResponses) GetUsageWithResponse(ctx context.Context, params *
 	return ParseGetUsageResponse(rsp)
 }
 
+// GetBrokerAccountWithResponse The caller's connected account (the demo broker's is a deterministic paper account)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/broker/account (the `GetBrokerAccount` operationId).
+func (c *ClientWithResponses) GetBrokerAccountWithResponse(ctx context.Context, params *GetBrokerAccountParams, reqEditors ...RequestEditorFn) (*GetBrokerAccountResponse, error) {
+	rsp, err := c.GetBrokerAccount(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBrokerAccountResponse(rsp)
+}
+
+// ConnectBrokerWithBodyWithResponse Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+func (c *ClientWithResponses) ConnectBrokerWithBodyWithResponse(ctx context.Context, params *ConnectBrokerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConnectBrokerResponse, error) {
+	rsp, err := c.ConnectBrokerWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConnectBrokerResponse(rsp)
+}
+
+// ConnectBrokerWithResponse Connect the caller's broker account (connection_params sealed at rest; sandbox agents: demo only); replaces a previous connection
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/broker/connect (the `ConnectBroker` operationId).
+func (c *ClientWithResponses) ConnectBrokerWithResponse(ctx context.Context, params *ConnectBrokerParams, body ConnectBrokerJSONRequestBody, reqEditors ...RequestEditorFn) (*ConnectBrokerResponse, error) {
+	rsp, err := c.ConnectBroker(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConnectBrokerResponse(rsp)
+}
+
+// DisconnectBrokerWithResponse Disconnect the caller's broker
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/broker/disconnect (the `DisconnectBroker` operationId).
+func (c *ClientWithResponses) DisconnectBrokerWithResponse(ctx context.Context, params *DisconnectBrokerParams, reqEditors ...RequestEditorFn) (*DisconnectBrokerResponse, error) {
+	rsp, err := c.DisconnectBroker(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDisconnectBrokerResponse(rsp)
+}
+
+// ListBrokersWithResponse Known brokers, their connection parameters and whether this server can connect them
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/broker/supported (the `ListBrokers` operationId).
+func (c *ClientWithResponses) ListBrokersWithResponse(ctx context.Context, params *ListBrokersParams, reqEditors ...RequestEditorFn) (*ListBrokersResponse, error) {
+	rsp, err := c.ListBrokers(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBrokersResponse(rsp)
+}
+
 // AssessTradingSystemWithBodyWithResponse Full system assessment (tool assess_trading_system)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -24756,6 +28170,84 @@ func (c *ClientWithResponses) GetStatusWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseGetStatusResponse(rsp)
+}
+
+// GetJournalRMultiplesWithResponse R-multiples of the latest trades, oldest first, ready for the R tools (?limit=1..10000, default 50)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/journal/r-multiples (the `GetJournalRMultiples` operationId).
+func (c *ClientWithResponses) GetJournalRMultiplesWithResponse(ctx context.Context, params *GetJournalRMultiplesParams, reqEditors ...RequestEditorFn) (*GetJournalRMultiplesResponse, error) {
+	rsp, err := c.GetJournalRMultiples(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetJournalRMultiplesResponse(rsp)
+}
+
+// RecordTradeWithBodyWithResponse Record a closed trade (tool record_trade_journal; notes sealed at rest)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+func (c *ClientWithResponses) RecordTradeWithBodyWithResponse(ctx context.Context, params *RecordTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordTradeResponse, error) {
+	rsp, err := c.RecordTradeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordTradeResponse(rsp)
+}
+
+// RecordTradeWithResponse Record a closed trade (tool record_trade_journal; notes sealed at rest)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/journal/record (the `RecordTrade` operationId).
+func (c *ClientWithResponses) RecordTradeWithResponse(ctx context.Context, params *RecordTradeParams, body RecordTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordTradeResponse, error) {
+	rsp, err := c.RecordTrade(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordTradeResponse(rsp)
+}
+
+// GetJournalStatsWithResponse Performance figures of the caller's journal (win rate, average R, total P&L, SQN, G, win/loss analysis)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/journal/stats (the `GetJournalStats` operationId).
+func (c *ClientWithResponses) GetJournalStatsWithResponse(ctx context.Context, params *GetJournalStatsParams, reqEditors ...RequestEditorFn) (*GetJournalStatsResponse, error) {
+	rsp, err := c.GetJournalStats(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetJournalStatsResponse(rsp)
+}
+
+// ListTradesWithResponse The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/journal/trades (the `ListTrades` operationId).
+func (c *ClientWithResponses) ListTradesWithResponse(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*ListTradesResponse, error) {
+	rsp, err := c.ListTrades(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTradesResponse(rsp)
+}
+
+// DeleteMemoryWithResponse Delete one of the caller's memories (frees its quota)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/memory/{memory_id} (the `DeleteMemory` operationId).
+func (c *ClientWithResponses) DeleteMemoryWithResponse(ctx context.Context, memoryId string, params *DeleteMemoryParams, reqEditors ...RequestEditorFn) (*DeleteMemoryResponse, error) {
+	rsp, err := c.DeleteMemory(ctx, memoryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteMemoryResponse(rsp)
 }
 
 // GetOpenAPIWithResponse This OpenAPI 3.1 document
@@ -30730,6 +34222,808 @@ func ParseGetUsageResponse(rsp *http.Response) (*GetUsageResponse, error) {
 	return response, nil
 }
 
+// ParseGetBrokerAccountResponse parses an HTTP response from a GetBrokerAccountWithResponse call
+func ParseGetBrokerAccountResponse(rsp *http.Response) (*GetBrokerAccountResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBrokerAccountResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrokerAccountResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetBrokerAccountResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetBrokerAccountResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetBrokerAccountResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetBrokerAccountResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetBrokerAccountResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetBrokerAccountResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetBrokerAccountResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBrokerAccountResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseConnectBrokerResponse parses an HTTP response from a ConnectBrokerWithResponse call
+func ParseConnectBrokerResponse(rsp *http.Response) (*ConnectBrokerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConnectBrokerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ConnectResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ConnectBrokerResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ConnectBrokerResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ConnectBrokerResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ConnectBrokerResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ConnectBrokerResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ConnectBrokerResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ConnectBrokerResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ConnectBrokerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDisconnectBrokerResponse parses an HTTP response from a DisconnectBrokerWithResponse call
+func ParseDisconnectBrokerResponse(rsp *http.Response) (*DisconnectBrokerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DisconnectBrokerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DisconnectResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DisconnectBrokerResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DisconnectBrokerResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DisconnectBrokerResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DisconnectBrokerResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DisconnectBrokerResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers DisconnectBrokerResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DisconnectBrokerResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DisconnectBrokerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListBrokersResponse parses an HTTP response from a ListBrokersWithResponse call
+func ParseListBrokersResponse(rsp *http.Response) (*ListBrokersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBrokersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BrokerListResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListBrokersResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListBrokersResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListBrokersResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListBrokersResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseAssessTradingSystemResponse parses an HTTP response from a AssessTradingSystemWithResponse call
 func ParseAssessTradingSystemResponse(rsp *http.Response) (*AssessTradingSystemResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -33434,6 +37728,1115 @@ func ParseGetStatusResponse(rsp *http.Response) (*GetStatusResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetJournalRMultiplesResponse parses an HTTP response from a GetJournalRMultiplesWithResponse call
+func ParseGetJournalRMultiplesResponse(rsp *http.Response) (*GetJournalRMultiplesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetJournalRMultiplesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RMultiplesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetJournalRMultiplesResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetJournalRMultiplesResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetJournalRMultiplesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetJournalRMultiplesResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetJournalRMultiplesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetJournalRMultiplesResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetJournalRMultiplesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRecordTradeResponse parses an HTTP response from a RecordTradeWithResponse call
+func ParseRecordTradeResponse(rsp *http.Response) (*RecordTradeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecordTradeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Trade
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest InsufficientCredits
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RecordTradeResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Balance"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Balance", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XBalance = &value
+		}
+		if values := rsp.Header.Values("X-Charged"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Charged", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCharged = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RecordTradeResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RecordTradeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers RecordTradeResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers RecordTradeResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers RecordTradeResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers RecordTradeResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers RecordTradeResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RecordTradeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RecordTradeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetJournalStatsResponse parses an HTTP response from a GetJournalStatsWithResponse call
+func ParseGetJournalStatsResponse(rsp *http.Response) (*GetJournalStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetJournalStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest JournalStatsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetJournalStatsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetJournalStatsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetJournalStatsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetJournalStatsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetJournalStatsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetJournalStatsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetJournalStatsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTradesResponse parses an HTTP response from a ListTradesWithResponse call
+func ParseListTradesResponse(rsp *http.Response) (*ListTradesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTradesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TradeListResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListTradesResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListTradesResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListTradesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListTradesResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListTradesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListTradesResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListTradesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteMemoryResponse parses an HTTP response from a DeleteMemoryWithResponse call
+func ParseDeleteMemoryResponse(rsp *http.Response) (*DeleteMemoryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteMemoryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeletedMemoryResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteMemoryResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeleteMemoryResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteMemoryResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteMemoryResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteMemoryResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteMemoryResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteMemoryResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteMemoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -89,6 +90,18 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
 		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
 	finishSolana := solanaFlags(fs, env, getenv, &cfg.wiring)
+	quotas := []struct {
+		flag, env, def, usage string
+		dst                   *int64
+	}{
+		{"max-memories", "TOOLKIT_MAX_MEMORIES", "10000", "memories one agent may keep", &cfg.wiring.MaxMemories},
+		{"max-memory-bytes", "TOOLKIT_MAX_MEMORY_BYTES", "10485760", "total bytes of one agent's memories", &cfg.wiring.MaxMemoryBytes},
+		{"max-journal-trades", "TOOLKIT_MAX_JOURNAL_TRADES", "100000", "journal trades one agent may keep", &cfg.wiring.MaxTrades},
+	}
+	quotaText := make([]string, len(quotas))
+	for i, q := range quotas {
+		fs.StringVar(&quotaText[i], q.flag, env(q.env, q.def), q.usage+" ("+q.env+")")
+	}
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
@@ -101,6 +114,13 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
+	for i, q := range quotas {
+		n, err := strconv.ParseInt(quotaText[i], 10, 64)
+		if err != nil || n < 1 {
+			return config{}, fmt.Errorf("-%s: must be a positive integer, got %q", q.flag, quotaText[i])
+		}
+		*q.dst = n
+	}
 	d, err := time.ParseDuration(retention)
 	if err != nil || d <= 0 {
 		return config{}, fmt.Errorf("-idempotency-retention: must be a positive duration like 24h, got %q", retention)

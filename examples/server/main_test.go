@@ -83,6 +83,31 @@ func TestServerWalkThrough(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, map[string]any{"count": float64(2), "total_cost": "0.006"}, usage["operations"].(map[string]any)["position_sizing"])
 
+	// The README's workspace steps, paid from the sandbox credits: 45
+	// tools, a memory found again, a journal trade and its statistics, the
+	// biases, the demo broker.
+	status, tools := call("GET", "/v1/tools/list", "", "")
+	require.Equal(t, http.StatusOK, status)
+	assert.EqualValues(t, 45, tools["tool_count"])
+	status, m := call("POST", "/v1/tools/call", key, `{"tool_name":"store_memory","arguments":{"content":"Scale out a third at 2R","category":"rules"}}`)
+	require.Equal(t, http.StatusOK, status, m)
+	status, m = call("POST", "/v1/tools/call", key, `{"tool_name":"search_memory","arguments":{"query":"scale out"}}`)
+	require.Equal(t, http.StatusOK, status, m)
+	assert.EqualValues(t, 1, m["result"].(map[string]any)["count"])
+	status, m = call("POST", "/v1/journal/record", key, `{"symbol":"AAPL","direction":"long","entry_price":"185.50",
+		"exit_price":"192.00","stop_price":"180.00","quantity":"100","notes":"clean breakout"}`)
+	require.Equal(t, http.StatusOK, status, m)
+	status, m = call("GET", "/v1/journal/stats", key, "")
+	require.Equal(t, http.StatusOK, status, m)
+	assert.Equal(t, "650.00", m["total_pnl"])
+	status, m = call("POST", "/v1/tools/call", key, `{"tool_name":"get_trading_biases","arguments":{"trades":[{"r_multiple":1},{"r_multiple":-1}]}}`)
+	require.Equal(t, http.StatusOK, status, m)
+	status, m = call("POST", "/v1/broker/connect", key, `{"broker_type":"demo"}`)
+	require.Equal(t, http.StatusOK, status, m)
+	status, m = call("GET", "/v1/broker/account", key, "")
+	require.Equal(t, http.StatusOK, status, m)
+	assert.Equal(t, "100000.00", m["equity"])
+
 	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "live", mode["mode"])
@@ -223,4 +248,23 @@ func TestServerKEKProtectedKeys(t *testing.T) {
 	assert.ErrorContains(t, err, "-keys-ad")
 	_, err = parseConfig(nil, func(k string) string { return map[string]string{"TOOLKIT_KEYS_AD": "x"}[k] })
 	assert.ErrorContains(t, err, "only with -keys-kek-file")
+}
+
+func TestParseConfigWorkspaceQuotas(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	cfg, err := parseConfig(nil, noEnv)
+	require.NoError(t, err)
+	assert.EqualValues(t, 10_000, cfg.wiring.MaxMemories)
+	assert.EqualValues(t, 10<<20, cfg.wiring.MaxMemoryBytes)
+	assert.EqualValues(t, 100_000, cfg.wiring.MaxTrades)
+	cfg, err = parseConfig([]string{"-max-memories", "5"}, func(k string) string {
+		return map[string]string{"TOOLKIT_MAX_JOURNAL_TRADES": "7"}[k]
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 5, cfg.wiring.MaxMemories)
+	assert.EqualValues(t, 7, cfg.wiring.MaxTrades)
+	for _, args := range [][]string{{"-max-memories", "0"}, {"-max-memory-bytes", "lots"}, {"-max-journal-trades", "-1"}} {
+		_, err := parseConfig(args, noEnv)
+		assert.ErrorContains(t, err, args[0]+": must be a positive integer", args)
+	}
 }

@@ -50,6 +50,7 @@ func scenarioSteps() []scenarioStep {
 		billingSteps(),
 		supportSteps(),
 		walletSteps(),
+		workspaceSteps(),
 	)
 }
 

@@ -1,6 +1,7 @@
 // Package wiring assembles the toolkit for the example programs: a
 // bunstore on SQLite or Postgres, the vault's keys (adapters/tinkkeys),
-// the domain services, and the catalog.
+// the domain services, and the catalog (the built-in tools and the
+// workspace tools).
 // It is the one place that shows how adapters plug into the services.
 package wiring
 
@@ -19,6 +20,8 @@ import (
 	"github.com/agentfinance/toolkit/adapters/bunstore"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/agents/broker"
+	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -66,6 +69,12 @@ type Config struct {
 	WalletService string
 	// Solana configures on-chain deposits and presale checks.
 	Solana Solana
+	// MaxMemories, MaxMemoryBytes and MaxTrades are the per-agent
+	// workspace quotas (defaults: workspace.DefaultMaxMemories,
+	// DefaultMaxMemoryBytes and DefaultMaxTrades).
+	MaxMemories    int64
+	MaxMemoryBytes int64
+	MaxTrades      int64
 }
 
 // Open opens the store and builds the services over it, the guardian
@@ -121,7 +130,36 @@ func Open(ctx context.Context, cfg Config) (httpapi.Services, *bunstore.Store, e
 		store.Close()
 		return httpapi.Services{}, nil, err
 	}
-	return httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default(), Support: desk, Guardian: guard}, store, nil
+	ws, err := workspace.NewService(store, workspace.Config{Vault: vault,
+		MaxMemories: cfg.MaxMemories, MaxMemoryBytes: cfg.MaxMemoryBytes, MaxTrades: cfg.MaxTrades})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	brokers, err := broker.NewService(store, broker.Config{Vault: vault})
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	tools, err := Catalog(ws)
+	if err != nil {
+		store.Close()
+		return httpapi.Services{}, nil, err
+	}
+	return httpapi.Services{Agents: ag, Billing: bill, Catalog: tools, Support: desk, Guardian: guard,
+		Workspace: ws, Brokers: brokers}, store, nil
+}
+
+// Catalog returns the served tool catalog: the 41 built-in tools of
+// catalog.Default and the 4 workspace tools of ws (45).
+func Catalog(ws *workspace.Service) (*catalog.Catalog, error) {
+	c := catalog.Default()
+	for _, t := range ws.Tools() {
+		if err := c.Register(t); err != nil {
+			return nil, fmt.Errorf("wiring: %w", err)
+		}
+	}
+	return c, nil
 }
 
 // OpenKeys returns the vault's key manager: the development key file at
