@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -45,18 +44,20 @@ func marketIndicatorTools() []Tool {
 		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
 				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
-			market.RegimeMinBars, func(bars []market.Bar) (any, error) { return market.DetectRegime(bars) }),
+			func(ctx context.Context, bars []market.Bar) (any, error) {
+				return value(market.DetectRegime(ctx, bars))
+			}),
 		barsOnlyTool("analyze_trend_structure",
 			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
 				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
-			market.TrendMinBars, func(bars []market.Bar) (any, error) { return market.AnalyzeTrendStructure(bars) }),
+			func(ctx context.Context, bars []market.Bar) (any, error) {
+				return value(market.AnalyzeTrendStructure(ctx, bars))
+			}),
 		NewTool(toolSpec(marketCategory, "analyze_liquidity",
 			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
 				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
-			func(_ context.Context, _ Call, in liquidityInput) (any, error) {
-				return barAnalysis("analyze_liquidity", in.Bars, market.LiquidityMinBars, func() (any, error) {
-					return market.AnalyzeLiquidity(in.Bars, in.Period)
-				})
+			func(ctx context.Context, _ Call, in liquidityInput) (any, error) {
+				return value(market.AnalyzeLiquidity(ctx, in.Bars, in.Period))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				minItems(s, "bars", 1)
@@ -83,13 +84,11 @@ type barsInput struct {
 	Bars market.Bars `json:"bars"`
 }
 
-// barsOnlyTool is a tool whose only input is bars (at least one): it
-// answers insufficient_bars below minBars and otherwise runs analyse.
-func barsOnlyTool(name, description string, minBars int, analyse func(bars []market.Bar) (any, error)) Tool {
+// barsOnlyTool is a tool whose only input is bars (at least one).
+func barsOnlyTool(name, description string, analyse func(ctx context.Context, bars []market.Bar) (any, error)) Tool {
 	return NewTool(toolSpec(marketCategory, name, description),
-		func(_ context.Context, _ Call, in barsInput) (any, error) {
-			return barAnalysis(name, in.Bars, minBars, func() (any, error) { return analyse(in.Bars) })
-		}, func(s *jsonschema.Schema) {
+		func(ctx context.Context, _ Call, in barsInput) (any, error) { return analyse(ctx, in.Bars) },
+		func(s *jsonschema.Schema) {
 			barsSchema(s, "bars")
 			minItems(s, "bars", 1)
 		})
@@ -106,31 +105,17 @@ type correlationsInput struct {
 	SymbolsData market.SymbolsData `json:"symbols_data"`
 }
 
-// barAnalysis validates the bars, answers InsufficientBars below the
-// tool's minimum, and otherwise runs the analysis.
-func barAnalysis(tool string, bars []market.Bar, required int, run func() (any, error)) (any, error) {
-	if err := market.ValidateBars("bars", bars); err != nil {
+// value returns a bar analysis's answer as the tool result: the report, or
+// the insufficient_bars answer (never charged).
+func value[T any](a market.Answer[T], err error) (any, error) {
+	if err != nil {
 		return nil, err
 	}
-	if len(bars) < required {
-		return market.NewInsufficientBars(tool, len(bars), required), nil
-	}
-	return run()
+	return a.Value(), nil
 }
 
-func runCorrelations(_ context.Context, _ Call, in correlationsInput) (any, error) {
-	for i, d := range in.SymbolsData {
-		if err := market.ValidateBars(fmt.Sprintf("symbols_data[%d].bars", i), d.Bars); err != nil {
-			return nil, err
-		}
-		if len(d.Bars) < market.CorrelationMinBars {
-			ib := market.NewInsufficientBars("analyze_correlations", len(d.Bars), market.CorrelationMinBars)
-			ib.Message = fmt.Sprintf("analyze_correlations needs at least %d bars per symbol (latest last); symbol %q has %d. Fetch more history and retry.",
-				market.CorrelationMinBars, d.Symbol, len(d.Bars))
-			return ib, nil
-		}
-	}
-	return market.AnalyzeCorrelations(in.SymbolsData)
+func runCorrelations(ctx context.Context, _ Call, in correlationsInput) (any, error) {
+	return value(market.AnalyzeCorrelations(ctx, in.SymbolsData))
 }
 
 // indicatorsInput is the input of calculate_indicators.
@@ -144,12 +129,10 @@ type indicatorsInput struct {
 	NbDev        *toolkit.Float `json:"nbdev,omitempty"`
 }
 
-func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
+func runIndicators(ctx context.Context, _ Call, in indicatorsInput) (any, error) {
 	req := market.IndicatorRequest{Indicator: in.Indicator, Period: in.Period,
 		FastPeriod: in.FastPeriod, SlowPeriod: in.SlowPeriod, SignalPeriod: in.SignalPeriod, NbDev: floatPtr(in.NbDev)}
-	return barAnalysis("calculate_indicators", in.Bars, market.IndicatorMinBars(req), func() (any, error) {
-		return market.CalculateIndicators(in.Bars, req)
-	})
+	return value(market.CalculateIndicators(ctx, in.Bars, req))
 }
 
 // barsSchema documents the bars property name. Fewer bars than a tool

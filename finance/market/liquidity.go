@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 
 	"github.com/agentfinance/toolkit"
@@ -58,11 +59,14 @@ type LiquidityResult struct {
 //   - NORMAL otherwise.
 //
 // The baseline is the bars before the last one, so the last bar is
-// compared with its own history.
-func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
-	if err := checkBars("analyze_liquidity", bars, LiquidityMinBars); err != nil {
-		return nil, err
-	}
+// compared with its own history. A single bar is the InsufficientBars
+// answer (see Answer).
+func AnalyzeLiquidity(ctx context.Context, bars []Bar, baseline *int) (Answer[LiquidityResult], error) {
+	return analyse(ctx, "analyze_liquidity", bars, LiquidityMinBars, func() (*LiquidityResult, error) { return analyzeLiquidity(bars, baseline) })
+}
+
+// analyzeLiquidity is AnalyzeLiquidity on enough valid bars.
+func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 	period := orDefault(baseline, LiquidityDefaultPeriod)
 	if err := checkPeriod("period", period, 2); err != nil {
 		return nil, err

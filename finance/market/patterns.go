@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -122,13 +123,14 @@ const recentPatternWindow = 10
 // trend-context grade) and chart patterns (N-bar breakouts/breakdowns,
 // SMA 10/30 crossovers, RSI(14) divergences, gaps, double tops/bottoms)
 // in bars (oldest first). It needs at least PatternsMinBars bars; fewer is
-// an Invalid error (the catalog tool answers insufficient_bars instead).
-// Patterns are ordered by Index, then type (candlestick first), name and
-// StartIndex.
-func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
-	if err := checkBars("detect_patterns", bars, PatternsMinBars); err != nil {
-		return nil, err
-	}
+// the InsufficientBars answer (see Answer). Patterns are ordered by Index,
+// then type (candlestick first), name and StartIndex.
+func DetectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (Answer[PatternReport], error) {
+	return analyse(ctx, "detect_patterns", bars, PatternsMinBars, func() (*PatternReport, error) { return detectPatterns(ctx, bars, opt) })
+}
+
+// detectPatterns is DetectPatterns on enough valid bars.
+func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	period := orDefault(opt.BreakoutPeriod, DefaultBreakoutPeriod)
 	if period < 5 || period > 100 {
 		return nil, invalid("breakout_period", "must be between 5 and 100, got %d", period)
@@ -142,6 +144,9 @@ func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	chart = appendDivergences(chart, b, swingHighs, swingLows)
 	chart = appendGaps(chart, b, scale)
 	chart = appendDoubles(chart, b, scale, swingHighs, swingLows)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	// sort the chart patterns through a permutation (moving int32s, not
 	// structs), then interleave them with the candlesticks bar by bar
 	order := make([]int32, len(chart))

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"slices"
 
 	"github.com/agentfinance/toolkit"
@@ -112,12 +113,15 @@ type PriceStructureReport struct {
 // AnalyzePriceStructure finds swing highs and lows (fractals), labels them
 // HH/HL/LH/LL, derives the structure, clusters the swing prices into
 // support and resistance levels and finds consolidation zones. Fewer than
-// PriceStructureMinBars bars is an Invalid error (the catalog tool answers
-// insufficient_bars instead).
-func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
-	if err := checkBars("analyze_price_structure", bars, PriceStructureMinBars); err != nil {
-		return nil, err
-	}
+// PriceStructureMinBars bars is the InsufficientBars answer (see Answer).
+func AnalyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOptions) (Answer[PriceStructureReport], error) {
+	return analyse(ctx, "analyze_price_structure", bars, PriceStructureMinBars, func() (*PriceStructureReport, error) {
+		return analyzePriceStructure(ctx, bars, opt)
+	})
+}
+
+// analyzePriceStructure is AnalyzePriceStructure on enough valid bars.
+func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
 	w, cw := orDefault(opt.SwingWindow, DefaultSwingWindow), orDefault(opt.ConsolidationWindow, DefaultConsolidationWindow)
 	if w < 1 || w > 10 {
 		return nil, invalid("swing_window", "must be between 1 and 10, got %d", w)
@@ -133,6 +137,9 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 	rep.SwingHighs = labelSwings(swingPoints(b.High, w, true), b.High, scale, w, true)
 	rep.SwingLows = labelSwings(swingPoints(b.Low, w, false), b.Low, scale, w, false)
 	rep.Sequence = swingSequence(rep.SwingHighs, rep.SwingLows)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	rep.Structure = StructureRange
 	rep.BreakOfStructure = breakOfStructureNone
 	last := b.Close[n-1]

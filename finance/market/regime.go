@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -80,10 +81,14 @@ type RegimeResult struct {
 // so ties (a flat history) sit at 50. The ratio to the median keeps a
 // stationary series from being called VOLATILE or LOW_VOLATILITY merely for
 // being at the edge of its own ordinary range.
-func DetectRegime(bars []Bar) (*RegimeResult, error) {
-	if err := checkBars("detect_regime", bars, RegimeMinBars); err != nil {
-		return nil, err
-	}
+//
+// Fewer than RegimeMinBars bars is the InsufficientBars answer (see Answer).
+func DetectRegime(ctx context.Context, bars []Bar) (Answer[RegimeResult], error) {
+	return analyse(ctx, "detect_regime", bars, RegimeMinBars, func() (*RegimeResult, error) { return detectRegime(bars) })
+}
+
+// detectRegime is DetectRegime on enough valid bars.
+func detectRegime(bars []Bar) (*RegimeResult, error) {
 	n := len(bars)
 	c := Columns(bars)
 	dir, err := Directional(c.High, c.Low, c.Close, RegimeADXPeriod)

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -30,7 +31,7 @@ func TestDetectRegimePlanted(t *testing.T) {
 			for seed := uint64(1); seed <= 20; seed++ {
 				bars := plantedBars(seed, 100, tc.segs...)
 				for end := tc.from; end <= tc.to; end += (tc.to - tc.from) / 4 {
-					r, err := DetectRegime(bars[:end])
+					r, err := result(DetectRegime(context.Background(), bars[:end]))
 					require.NoError(t, err)
 					total++
 					if r.Regime == tc.want {
@@ -47,7 +48,7 @@ func TestDetectRegimePlanted(t *testing.T) {
 
 func TestDetectRegimeEvidenceAndEdges(t *testing.T) {
 	bars := plantedBars(3, 100, segment{n: 300, drift: 0.005, vol: 0.01})
-	r, err := DetectRegime(bars)
+	r, err := result(DetectRegime(context.Background(), bars))
 	require.NoError(t, err)
 	assert.Equal(t, RegimeTrendingUp, r.Regime)
 	assert.Equal(t, 200, r.Evidence.SMAPeriod)
@@ -58,7 +59,7 @@ func TestDetectRegimeEvidenceAndEdges(t *testing.T) {
 	assert.NotEmpty(t, r.Reasons)
 
 	// Exactly 200 bars: the long SMA shrinks to 180 so its 20-bar slope exists.
-	r, err = DetectRegime(bars[:200])
+	r, err = result(DetectRegime(context.Background(), bars[:200]))
 	require.NoError(t, err)
 	assert.Equal(t, 180, r.Evidence.SMAPeriod)
 
@@ -67,7 +68,7 @@ func TestDetectRegimeEvidenceAndEdges(t *testing.T) {
 	for i := range flat {
 		flat[i] = Bar{Open: 10, High: 10, Low: 10, Close: 10, Volume: 1}
 	}
-	r, err = DetectRegime(flat)
+	r, err = result(DetectRegime(context.Background(), flat))
 	require.NoError(t, err)
 	assert.Equal(t, RegimeLowVol, r.Regime)
 	assert.Equal(t, toolkit.Float(1), r.Confidence)
@@ -77,14 +78,14 @@ func TestDetectRegimeEvidenceAndEdges(t *testing.T) {
 	for i, b := range bars {
 		micro[i] = Bar{Open: b.Open * 1e-9, High: b.High * 1e-9, Low: b.Low * 1e-9, Close: b.Close * 1e-9, Volume: b.Volume}
 	}
-	rm, err := DetectRegime(micro)
+	rm, err := result(DetectRegime(context.Background(), micro))
 	require.NoError(t, err)
-	r, _ = DetectRegime(bars)
+	r, _ = result(DetectRegime(context.Background(), bars))
 	assert.Equal(t, r.Regime, rm.Regime)
 	assert.InDelta(t, float64(r.Evidence.ADX), float64(rm.Evidence.ADX), 1e-9)
 
-	_, err = DetectRegime(bars[:199])
-	require.Error(t, err)
-	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
-	assert.Contains(t, toolkit.MessageOf(err), "at least 200 bars")
+	short, err := DetectRegime(context.Background(), bars[:199])
+	require.NoError(t, err)
+	require.NotNil(t, short.Insufficient, "too few bars is an answer, not an error")
+	assert.Equal(t, 200, short.Insufficient.BarsRequired)
 }

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 
 	"github.com/agentfinance/toolkit"
@@ -77,10 +78,14 @@ type TrendResult struct {
 // STEADY when |m_t - m_{t-1}| < 0.05·ATR14; ACCELERATING when |m| rose on
 // each of the last two bars with an unchanged sign; DECELERATING when |m|
 // fell on the last bar or its sign flipped; STEADY otherwise.
-func AnalyzeTrendStructure(bars []Bar) (*TrendResult, error) {
-	if err := checkBars("analyze_trend_structure", bars, TrendMinBars); err != nil {
-		return nil, err
-	}
+//
+// Fewer than TrendMinBars bars is the InsufficientBars answer (see Answer).
+func AnalyzeTrendStructure(ctx context.Context, bars []Bar) (Answer[TrendResult], error) {
+	return analyse(ctx, "analyze_trend_structure", bars, TrendMinBars, func() (*TrendResult, error) { return analyzeTrendStructure(bars) })
+}
+
+// analyzeTrendStructure is AnalyzeTrendStructure on enough valid bars.
+func analyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 	n := len(bars)
 	c := Columns(bars)
 	bb, err := BBands(c.Close, TrendBBPeriod, TrendBBDev)
