@@ -21,19 +21,13 @@ func BenchmarkIndicatorAnalyses5000(b *testing.B) {
 		"correlations": func() { _, _ = result(AnalyzeCorrelations(context.Background(), syms)) },
 	}
 	for _, name := range []string{"regime", "trend", "liquidity", "correlations"} {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				steps[name]()
-			}
-		})
+		b.Run(name, func(b *testing.B) { loopCPU(b, steps[name]) })
 	}
 	b.Run("all", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loopCPU(b, func() {
 			for _, f := range steps {
 				f()
 			}
-		}
+		})
 	})
 }

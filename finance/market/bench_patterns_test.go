@@ -14,32 +14,29 @@ import (
 
 func BenchmarkDetectPatterns5000(b *testing.B) {
 	bars := randomBars(77, 5000, 0.012)
-	b.ReportAllocs()
-	for b.Loop() {
+	loopCPU(b, func() {
 		if _, err := result(DetectPatterns(context.Background(), bars, PatternOptions{})); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkDetectStructuralBreak5000(b *testing.B) {
 	bars := randomBars(77, 5000, 0.012)
-	b.ReportAllocs()
-	for b.Loop() {
+	loopCPU(b, func() {
 		if _, err := result(DetectStructuralBreak(context.Background(), bars, BreakOptions{})); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkAnalyzePriceStructure5000(b *testing.B) {
 	bars := randomBars(77, 5000, 0.012)
-	b.ReportAllocs()
-	for b.Loop() {
+	loopCPU(b, func() {
 		if _, err := result(AnalyzePriceStructure(context.Background(), bars, PriceStructureOptions{})); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // TestBarToolsRejectTooManyBars: more than limits.MaxItems bars is

@@ -26,10 +26,10 @@ type candleBars struct {
 }
 
 // newCandleBars shares the OHLC columns of b and computes the bodies and
-// ranges in one allocation.
-func newCandleBars(b OHLCV) *candleBars {
+// ranges in scratch memory.
+func newCandleBars(s *scratch, b OHLCV) *candleBars {
 	n := b.Len()
-	buf := make([]float64, 2*n)
+	buf := s.floats(2 * n)
 	k := &candleBars{o: b.Open, h: b.High, l: b.Low, c: b.Close, rb: buf[:n:n], hl: buf[n:]}
 	for i := range n {
 		k.rb[i] = math.Abs(k.c[i] - k.o[i])

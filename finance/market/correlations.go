@@ -114,14 +114,16 @@ func checkSymbols(data []SymbolBars) error {
 
 // analyzeCorrelations is AnalyzeCorrelations on enough valid bars.
 func analyzeCorrelations(ctx context.Context, data []SymbolBars) (*CorrelationResult, error) {
+	total := 0
+	for _, d := range data {
+		total += len(d.Bars)
+	}
+	s := getScratch(total)
+	defer s.release()
 	rets := make([][]float64, len(data))
 	res := &CorrelationResult{Method: "pearson_log_returns", Alignment: "latest_bar"}
 	for i, d := range data {
-		r := make([]float64, len(d.Bars)-1)
-		for k := range r {
-			r[k] = math.Log(float64(d.Bars[k+1].Close) / float64(d.Bars[k].Close))
-		}
-		rets[i] = r
+		rets[i] = closeLogReturns(s.floats(len(d.Bars)-1), d.Bars)
 		res.Symbols = append(res.Symbols, d.Symbol)
 	}
 	k := len(data)

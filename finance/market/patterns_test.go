@@ -48,7 +48,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, 40, ps[0].Index)
 		assert.InDelta(t, 99.25, float64(ps[0].Level), 1e-12)
 		// 0.15 below the level with ATR ~1.5 -> 50 + 50·0.15/ATR
-		atr := rangeScale(Columns(pathBars(rangeThen(40, 99.1), 0.25)))[40]
+		atr := rangeScale(new(scratch), Columns(pathBars(rangeThen(40, 99.1), 0.25)))[40]
 		assert.Equal(t, patternStrength(50+50*0.15/atr), ps[0].Strength)
 		// a shorter breakout period sees the same break
 		short, err := result(DetectPatterns(context.Background(), pathBars(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: ref(5)}))
@@ -70,7 +70,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, 41, down[0].Index)
 		assert.InDelta(t, float64(bars[39].High), float64(up[0].Level), 0)
 		assert.InDelta(t, 101.8, float64(down[0].Level), 0)
-		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScale(Columns(bars))[39]), up[0].Strength)
+		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScale(new(scratch), Columns(bars))[39]), up[0].Strength)
 	})
 	t.Run("moving-average crossover", func(t *testing.T) {
 		closes := linePath([2]float64{0, 120}, [2]float64{40, 100}, [2]float64{70, 115})
@@ -173,7 +173,7 @@ func TestCandlestickGradingAndTrendContext(t *testing.T) {
 	assert.Equal(t, TrendContextDown, p.TrendContext)
 	assert.Equal(t, 100, p.Strength, "a bullish reversal after a downtrend keeps full strength")
 	assert.Equal(t, PatternBullish, r.Summary.RecentBias)
-	assert.Equal(t, TrendContextNone, trendBefore(newCandleBars(Columns(bars)), 5), "fewer than 10 bars before")
+	assert.Equal(t, TrendContextNone, trendBefore(newCandleBars(new(scratch), Columns(bars)), 5), "fewer than 10 bars before")
 }
 
 // TestDetectPatternsProperties on seeded random walks: valid fields, order,

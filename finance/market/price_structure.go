@@ -120,6 +120,11 @@ func AnalyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOp
 	})
 }
 
+// priceStructureScratchFloats is the float64 scratch of
+// analyze_price_structure per bar: the columns (5), the range scale and the
+// window extremes (2).
+const priceStructureScratchFloats = 8
+
 // analyzePriceStructure is AnalyzePriceStructure on enough valid bars.
 func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
 	w, cw := orDefault(opt.SwingWindow, DefaultSwingWindow), orDefault(opt.ConsolidationWindow, DefaultConsolidationWindow)
@@ -129,9 +134,11 @@ func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOp
 	if cw < 5 || cw > 50 {
 		return nil, invalid("consolidation_window", "must be between 5 and 50, got %d", cw)
 	}
-	b := Columns(bars)
+	s := getScratch(priceStructureScratchFloats * len(bars))
+	defer s.release()
+	b := s.columns(bars)
 	n := b.Len()
-	scale := rangeScale(b)
+	scale := rangeScale(s, b)
 	atr := scale[n-1]
 	rep := &PriceStructureReport{BarsAnalyzed: n, SwingWindow: w, ConsolidationWindow: cw, ATR: toolkit.Float(atr)}
 	rep.SwingHighs = labelSwings(swingPoints(b.High, w, true), b.High, scale, w, true)
@@ -164,7 +171,7 @@ func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOp
 		}
 	}
 	rep.Support, rep.Resistance = supportResistance(rep.SwingHighs, rep.SwingLows, last, levelClusterTolerance*atr)
-	rep.ConsolidationZones = consolidationZones(b, scale, cw)
+	rep.ConsolidationZones = consolidationZones(s, b, scale, cw)
 	h, l := b.High[n-1], b.Low[n-1]
 	p := (h + l + last) / 3
 	rep.Pivots = Pivots{Pivot: toolkit.Float(p), R1: toolkit.Float(2*p - l), S1: toolkit.Float(2*p - h),

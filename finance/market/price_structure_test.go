@@ -142,7 +142,7 @@ func TestConsolidationZone(t *testing.T) {
 	for i := z.StartIndex; i < z.StartIndex+w; i++ {
 		hi, lo = max(hi, k.High[i]), min(lo, k.Low[i])
 	}
-	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(k)[z.StartIndex-1])
+	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(new(scratch), k)[z.StartIndex-1])
 
 	// ending in the pause makes the zone active
 	r, err = result(AnalyzePriceStructure(context.Background(), pathBars(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: ref(8)}))
@@ -251,7 +251,7 @@ func TestStructuralBreakGolden(t *testing.T) {
 func TestWindowExtremesMatchBruteForce(t *testing.T) {
 	k := Columns(randomBars(12, 300, 0.01))
 	for _, w := range []int{1, 2, 5, 20} {
-		mx, mn := windowExtremes(k.High, k.Low, w)
+		mx, mn := windowExtremes(new(scratch), k.High, k.Low, w)
 		for i := w - 1; i < len(k.High); i++ {
 			hi, lo := k.High[i], k.Low[i]
 			for j := i - w + 1; j <= i; j++ {

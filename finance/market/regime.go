@@ -87,20 +87,36 @@ func DetectRegime(ctx context.Context, bars []Bar) (Answer[RegimeResult], error)
 	return analyse(ctx, "detect_regime", bars, RegimeMinBars, func() (*RegimeResult, error) { return detectRegime(bars) })
 }
 
+// regimeScratchFloats is the float64 scratch of detect_regime per bar: the
+// columns (5), ADX, +DI, -DI and ATR.
+const regimeScratchFloats = 9
+
+// smaTail returns the SMA of x over period at the last k bars only (a
+// Series whose First is len(x)-k), in scratch memory.
+func smaTail(s *scratch, x []float64, period, k int) (Series, error) {
+	k = min(k, len(x)-period+1)
+	from := len(x) - k - period + 1
+	tail, err := SMAInto(s.floats(k), x[from:], period)
+	tail.First += from
+	return tail, err
+}
+
 // detectRegime is DetectRegime on enough valid bars.
 func detectRegime(bars []Bar) (*RegimeResult, error) {
 	n := len(bars)
-	c := Columns(bars)
-	dir, err := Directional(c.High, c.Low, c.Close, RegimeADXPeriod)
+	s := getScratch(regimeScratchFloats * n)
+	defer s.release()
+	c := s.columns(bars)
+	dir, err := DirectionalInto(s.floats(n), s.floats(n), s.floats(n), c.High, c.Low, c.Close, RegimeADXPeriod)
 	if err != nil {
 		return nil, err
 	}
-	atr, err := ATR(c.High, c.Low, c.Close, RegimeADXPeriod)
+	atr, err := ATRInto(s.floats(n), c.High, c.Low, c.Close, RegimeADXPeriod)
 	if err != nil {
 		return nil, err
 	}
 	smaPeriod := min(RegimeSMAPeriod, n-RegimeSlopeBars)
-	sma, err := SMA(c.Close, smaPeriod)
+	sma, err := smaTail(s, c.Close, smaPeriod, RegimeSlopeBars+1)
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +131,14 @@ func detectRegime(bars []Bar) (*RegimeResult, error) {
 
 	// NATR of the last (up to) 200 bars, ranked.
 	from := max(atr.First, n-RegimePctWindow)
-	natr := make([]float64, 0, n-from)
+	natr := s.floats(n - from)[:0]
 	for i := from; i < n; i++ {
 		a, _ := atr.At(i)
 		natr = append(natr, a/c.Close[i])
 	}
 	pct := 100 * midRank(natr, atrT/closeT)
 	ratio := 1.0
-	if med := median(natr); med > 0 {
+	if med := median(s, natr); med > 0 {
 		ratio = atrT / closeT / med
 	}
 	slope := 0.0
@@ -192,12 +208,14 @@ func midRank(xs []float64, v float64) float64 {
 	return (float64(below) + 0.5*float64(equal)) / float64(len(xs))
 }
 
-// median returns the median of xs (0 when empty) without modifying xs.
-func median(xs []float64) float64 {
+// median returns the median of xs (0 when empty) without modifying xs
+// (it sorts a copy in scratch memory).
+func median(sc *scratch, xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	s := append([]float64(nil), xs...)
+	s := sc.floats(len(xs))
+	copy(s, xs)
 	slices.Sort(s)
 	m := len(s) / 2
 	if len(s)%2 == 1 {

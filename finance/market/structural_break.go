@@ -115,10 +115,9 @@ func detectStructuralBreak(ctx context.Context, bars []Bar, opt BreakOptions) (*
 	if !(trim >= MinBreakTrim && trim <= MaxBreakTrim) {
 		return nil, invalid("trim", "must be between %v and %v, got %v", MinBreakTrim, MaxBreakTrim, trim)
 	}
-	r := make([]float64, len(bars)-1)
-	for i := range r {
-		r[i] = math.Log(float64(bars[i+1].Close) / float64(bars[i].Close))
-	}
+	s := getScratch(len(bars))
+	defer s.release()
+	r := closeLogReturns(s.floats(len(bars)-1), bars)
 	n := len(r)
 	if err := ctx.Err(); err != nil {
 		return nil, err
