@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -134,8 +135,9 @@ type DrawdownSection struct {
 // drawdown, what-if and variance-killer analyses of r and gives a verdict
 // by AssessVerdictRule. Errors: fewer than 5 R values, non-finite values,
 // starting_equity <= 0, pnl_values of another length (Invalid); more than
-// 100,000 values (TooLarge).
-func AssessSystem(in AssessInput) (Assessment, error) {
+// 100,000 values (TooLarge). The Monte Carlo stops with ctx.Err() once
+// ctx is done.
+func AssessSystem(ctx context.Context, in AssessInput) (Assessment, error) {
 	r := []float64(in.RMultiples)
 	if err := performance.ValidateSeries("r_multiples", r, MinAssessTrades); err != nil {
 		return Assessment{}, err
@@ -174,7 +176,7 @@ func AssessSystem(in AssessInput) (Assessment, error) {
 	}
 	out.Kelly = kellySection(r, float64(basic.ExpectedR))
 	startF := start.Float64()
-	if out.MonteCarlo, err = performance.RunMonteCarlo(r, performance.MonteCarloOptions{
+	if out.MonteCarlo, err = performance.RunMonteCarlo(ctx, r, performance.MonteCarloOptions{
 		StartingEquity: startF, NumSimulations: ref(AssessSimulations), TradesPerSimulation: ref(AssessTradesPerSimulation),
 		RiskPerTrade: ref(AssessRiskPerTrade), Seed: &seed,
 	}); err != nil {

@@ -1,6 +1,7 @@
 package finance_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -78,7 +79,7 @@ func ExampleEvaluate() {
 
 func ExampleAssessSystem() {
 	seed := uint64(7)
-	a, err := finance.AssessSystem(finance.AssessInput{
+	a, err := finance.AssessSystem(context.Background(), finance.AssessInput{
 		RMultiples: toolkit.Floats{0.5, -1, 0.5, -1, 0.5, -1, 0.5, -1, 0.5, -1},
 		Seed:       &seed,
 	})

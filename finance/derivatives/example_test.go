@@ -1,6 +1,7 @@
 package derivatives_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -52,7 +53,7 @@ func ExampleBlackScholes() {
 }
 
 func ExampleAnalyzeGreeks() {
-	res, err := derivatives.AnalyzeGreeks(derivatives.GreeksInput{
+	res, err := derivatives.AnalyzeGreeks(context.Background(), derivatives.GreeksInput{
 		UnderlyingPrice: *amount("185.50"), AsOf: "2024-02-15",
 		Chain: []derivatives.OptionRecord{{Symbol: "AAPL240315C00185000", UnderlyingSymbol: "AAPL",
 			Strike: *amount("185"), Expiration: "2024-03-15", OptionType: derivatives.Call,

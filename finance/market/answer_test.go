@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/canceltest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -107,4 +108,50 @@ func TestCorrelationsInsufficientNamesTheSymbol(t *testing.T) {
 	require.NotNil(t, a.Insufficient)
 	assert.Nil(t, a.Result)
 	assert.Contains(t, a.Insufficient.Message, `"BBB" has 9`)
+}
+
+// TestBarAnalysesStopWhenTheContextEnds: every bar analysis returns the
+// context's error when the context is done before the call; the ones that
+// run in stages (patterns, structural break, price structure,
+// correlations) also stop when it ends after the first check.
+func TestBarAnalysesStopWhenTheContextEnds(t *testing.T) {
+	bars := randomBars(9, 2000, 0.01)
+	syms := []SymbolBars{{Symbol: "A", Bars: bars}, {Symbol: "B", Bars: randomBars(10, 2000, 0.02)}}
+	cases := []struct {
+		name   string
+		staged bool
+		run    func(ctx context.Context) error
+	}{
+		{"detect_regime", false, func(ctx context.Context) error { _, err := DetectRegime(ctx, bars); return err }},
+		{"analyze_trend_structure", false, func(ctx context.Context) error { _, err := AnalyzeTrendStructure(ctx, bars); return err }},
+		{"analyze_liquidity", false, func(ctx context.Context) error { _, err := AnalyzeLiquidity(ctx, bars, nil); return err }},
+		{"calculate_indicators", false, func(ctx context.Context) error {
+			_, err := CalculateIndicators(ctx, bars, IndicatorRequest{Indicator: IndicatorRSI})
+			return err
+		}},
+		{"analyze_correlations", true, func(ctx context.Context) error { _, err := AnalyzeCorrelations(ctx, syms); return err }},
+		{"detect_patterns", true, func(ctx context.Context) error {
+			_, err := DetectPatterns(ctx, bars, PatternOptions{})
+			return err
+		}},
+		{"detect_structural_break", true, func(ctx context.Context) error {
+			_, err := DetectStructuralBreak(ctx, bars, BreakOptions{})
+			return err
+		}},
+		{"analyze_price_structure", true, func(ctx context.Context) error {
+			_, err := AnalyzePriceStructure(ctx, bars, PriceStructureOptions{})
+			return err
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			done, cancel := context.WithCancel(context.Background())
+			cancel()
+			assert.ErrorIs(t, c.run(done), context.Canceled)
+			if c.staged {
+				assert.ErrorIs(t, c.run(canceltest.AfterChecks(1)), context.Canceled)
+			}
+			assert.NoError(t, c.run(context.Background()))
+		})
+	}
 }

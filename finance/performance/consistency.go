@@ -1,11 +1,13 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Window bounds and verdicts of AnalyzeConsistency.
@@ -102,8 +104,10 @@ type ConsistencyResult struct {
 //
 // Verdict: CONSISTENT when at least 70 % of rolling windows have a
 // positive expectancy and mean R > 0; INCONSISTENT below 40 %; MIXED
-// otherwise. It needs at least 2 values.
-func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult, error) {
+// otherwise. It needs at least 2 values. The rolling windows (n·window
+// steps) check ctx about every 65,536 steps and return ctx.Err() once ctx
+// is done.
+func AnalyzeConsistency(ctx context.Context, r []float64, opt ConsistencyOptions) (*ConsistencyResult, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
@@ -130,7 +134,13 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	res := &ConsistencyResult{TradeCount: n, WindowSize: w, WindowCount: n - w + 1, Warnings: []string{}}
 	means := make([]float64, res.WindowCount)
 	gs := make([]float64, res.WindowCount)
+	every := limits.CheckEvery(w)
 	for i := range means {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		means[i], gs[i] = meanG(r[i : i+w])
 	}
 	res.RollingExpectancy = rollingSummary(means)
