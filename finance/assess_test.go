@@ -121,15 +121,16 @@ func TestAssessKellyClosedForm(t *testing.T) {
 
 	neg, err := AssessSystem(context.Background(), AssessInput{RMultiples: binaryR(20, 0.5)})
 	require.NoError(t, err)
-	assert.Equal(t, toolkit.Float(0), *neg.Kelly.KellyFraction)
-	assert.Nil(t, neg.Kelly.Detail)
-	assert.Contains(t, neg.Kelly.Note, "no positive Kelly fraction")
+	assert.Nil(t, neg.Kelly.KellyFraction, "no edge: null, as in calculate_kelly")
+	assert.Equal(t, performance.NoEdgeKellyNote, neg.Kelly.Note)
+	require.NotNil(t, neg.Kelly.Detail)
+	assert.Nil(t, neg.Kelly.Detail.FullKelly)
 	assert.Equal(t, VerdictFailingSystem, neg.Verdict)
 
 	wins, err := AssessSystem(context.Background(), AssessInput{RMultiples: []float64{1, 2, 0.5, 1, 3}})
 	require.NoError(t, err)
 	assert.Nil(t, wins.Kelly.KellyFraction)
-	assert.Contains(t, wins.Kelly.Note, "unbounded")
+	assert.Equal(t, performance.NoLossKellyNote, wins.Kelly.Note)
 
 	// a -150R trade: 1 % risk is past the ruin bound 1/150
 	ruin, err := AssessSystem(context.Background(), AssessInput{RMultiples: []float64{5, 6, 4, -150, 7, 8, 200, 3}})

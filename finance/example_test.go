@@ -87,6 +87,9 @@ func ExampleAssessSystem() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(a.Verdict, a.GMetrics.TradeCount, *a.Kelly.KellyFraction, a.Seed)
-	// Output: FAILING_SYSTEM 10 0 7
+	fmt.Println(a.Verdict, a.GMetrics.TradeCount, a.Seed)
+	fmt.Println(a.Kelly.KellyFraction == nil, a.Kelly.Note) // no edge: a null Kelly fraction and why
+	// Output:
+	// FAILING_SYSTEM 10 7
+	// true mean R <= 0: no risk fraction grows equity, so there is no Kelly fraction (null); do not trade this system
 }

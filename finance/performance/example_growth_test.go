@@ -31,7 +31,7 @@ func ExampleCalculateKelly() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("full %.4f, half %.4f, quarter %.4f\n", float64(k.FullKelly), float64(k.HalfKelly), float64(k.QuarterKelly))
+	fmt.Printf("full %.4f, half %.4f, quarter %.4f\n", float64(*k.FullKelly), float64(*k.HalfKelly), float64(*k.QuarterKelly))
 	// Output: full 0.2500, half 0.1250, quarter 0.0625
 }
 
