@@ -71,7 +71,11 @@ type RegimeResult struct {
 //     Confidence 0.5 + 0.25·(pct-90)/10 + 0.25·min(1, (ratio-1.3)/1.3).
 //  3. TRENDING_UP / TRENDING_DOWN: ADX(14) ≥ 25, the slope of the long SMA
 //     (200, or bars-20 when shorter) over the last 20 bars, in ATR per bar,
-//     is ≥ +0.05 (≤ -0.05), and the close is above (below) that SMA.
+//     is ≥ +0.05 (≤ -0.05), the close is above (below) that SMA, and the
+//     directional indicators agree: +DI > -DI (-DI > +DI). A trend is never
+//     reported against the direction of the DIs: when ADX ≥ 25 but the SMA
+//     and the DIs disagree, the rules go on (the market is ranging, the
+//     reasons say so).
 //     Confidence 0.4 + 0.3·min(1, (ADX-20)/20) + 0.3·min(1, |slope|/0.2).
 //  4. LOW_VOLATILITY: NATR percentile ≤ 15 and NATR ≤ 0.8× the median.
 //     Confidence 0.5 + 0.25·(15-pct)/15 + 0.25·(0.8-ratio)/0.8.
@@ -151,12 +155,20 @@ func detectRegime(bars []Bar) (*RegimeResult, error) {
 		SMASlope: fl(slope), PriceVsSMAPct: fl(100 * (closeT/smaT - 1)), Close: fl(closeT),
 	}
 	res := &RegimeResult{Evidence: ev, Bars: n}
-	res.Regime, res.Confidence, res.Reasons = classifyRegime(adx, atrT, pct, ratio, slope, closeT, smaT)
+	res.Regime, res.Confidence, res.Reasons = classifyRegime(regimeInputs{adx: adx, plusDI: pdi, minusDI: mdi, atr: atrT,
+		pct: pct, ratio: ratio, slope: slope, close: closeT, sma: smaT})
 	return res, nil
 }
 
+// regimeInputs are the figures the regime is decided from (see
+// DetectRegime).
+type regimeInputs struct {
+	adx, plusDI, minusDI, atr, pct, ratio, slope, close, sma float64
+}
+
 // classifyRegime applies the rules of DetectRegime.
-func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, toolkit.Float, []string) {
+func classifyRegime(in regimeInputs) (string, toolkit.Float, []string) {
+	adx, atr, pct, ratio, slope, closeT, sma := in.adx, in.atr, in.pct, in.ratio, in.slope, in.close, in.sma
 	switch {
 	case atr == 0:
 		return RegimeLowVol, 1, []string{"ATR is 0: the bars have no range"}
@@ -167,15 +179,17 @@ func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, t
 				fmt.Sprintf("NATR %.2fx its median >= %.2fx", ratio, RegimeVolatileRatio)}
 	}
 	trendConf := 0.4 + 0.3*clamp01((adx-RegimeADXRange)/20) + 0.3*clamp01(math.Abs(slope)/regimeSlopeForFull)
+	diWhy := fmt.Sprintf("+DI %.1f vs -DI %.1f", in.plusDI, in.minusDI)
+	smaUp, smaDown := slope >= RegimeSlopeMin && closeT > sma, slope <= -RegimeSlopeMin && closeT < sma
 	if adx >= RegimeADXTrend {
 		adxWhy := fmt.Sprintf("ADX %.1f >= %.0f", adx, RegimeADXTrend)
-		if slope >= RegimeSlopeMin && closeT > sma {
+		if smaUp && in.plusDI > in.minusDI {
 			return RegimeTrendingUp, fl(trendConf), []string{adxWhy,
-				fmt.Sprintf("SMA slope %+.3f ATR/bar >= %+.2f", slope, RegimeSlopeMin), "close above the SMA"}
+				fmt.Sprintf("SMA slope %+.3f ATR/bar >= %+.2f", slope, RegimeSlopeMin), "close above the SMA", diWhy + ": +DI leads"}
 		}
-		if slope <= -RegimeSlopeMin && closeT < sma {
+		if smaDown && in.minusDI > in.plusDI {
 			return RegimeTrendingDown, fl(trendConf), []string{adxWhy,
-				fmt.Sprintf("SMA slope %+.3f ATR/bar <= %+.2f", slope, -RegimeSlopeMin), "close below the SMA"}
+				fmt.Sprintf("SMA slope %+.3f ATR/bar <= %+.2f", slope, -RegimeSlopeMin), "close below the SMA", diWhy + ": -DI leads"}
 		}
 	}
 	if pct <= RegimeLowVolPct && ratio <= RegimeLowVolRatio {
@@ -185,7 +199,11 @@ func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, t
 				fmt.Sprintf("NATR %.2fx its median <= %.2fx", ratio, RegimeLowVolRatio)}
 	}
 	why := fmt.Sprintf("ADX %.1f < %.0f", adx, RegimeADXTrend)
-	if adx >= RegimeADXTrend {
+	switch {
+	case adx < RegimeADXTrend:
+	case smaUp || smaDown:
+		why = fmt.Sprintf("ADX %.1f but the directional indicators (%s) point against the SMA direction: no trend is reported", adx, diWhy)
+	default:
 		why = fmt.Sprintf("ADX %.1f but SMA slope %+.3f ATR/bar and the close do not agree on a direction", adx, slope)
 	}
 	return RegimeRanging, fl(0.5 + 0.5*clamp01((RegimeADXTrend-adx)/15)), []string{why}

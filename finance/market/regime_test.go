@@ -2,6 +2,7 @@ package market
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -88,4 +89,47 @@ func TestDetectRegimeEvidenceAndEdges(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, short.Insufficient, "too few bars is an answer, not an error")
 	assert.Equal(t, 200, short.Insufficient.BarsRequired)
+}
+
+// TestRegimeDirectionAgreesWithTheDIs: a trend needs ADX >= 25, the SMA
+// direction and the directional indicators to agree; when the DIs point
+// the other way the answer is RANGING and the reason says why.
+func TestRegimeDirectionAgreesWithTheDIs(t *testing.T) {
+	down := regimeInputs{adx: 32, atr: 1, pct: 50, ratio: 1, slope: -0.1, close: 95, sma: 100}
+	cases := []struct {
+		name             string
+		plusDI, minusDI  float64
+		slope, close     float64
+		want, wantReason string
+	}{
+		{"down, -DI leads", 15, 30, -0.1, 95, RegimeTrendingDown, "-DI leads"},
+		{"down by the SMA, +DI leads", 30, 15, -0.1, 95, RegimeRanging, "directional indicators"},
+		{"up, +DI leads", 30, 15, 0.1, 105, RegimeTrendingUp, "+DI leads"},
+		{"up by the SMA, -DI leads", 15, 30, 0.1, 105, RegimeRanging, "directional indicators"},
+		{"DIs equal", 20, 20, 0.1, 105, RegimeRanging, "directional indicators"},
+		{"SMA and close disagree", 30, 15, 0.1, 95, RegimeRanging, "do not agree"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := down
+			in.plusDI, in.minusDI, in.slope, in.close = c.plusDI, c.minusDI, c.slope, c.close
+			regime, _, reasons := classifyRegime(in)
+			assert.Equal(t, c.want, regime)
+			assert.Contains(t, strings.Join(reasons, "; "), c.wantReason)
+		})
+	}
+	// on random walks a reported trend always has its DI leading
+	for seed := uint64(1); seed <= 40; seed++ {
+		bars := randomBars(seed, 400, 0.015)
+		for end := 200; end <= 400; end += 25 {
+			r, err := result(DetectRegime(context.Background(), bars[:end]))
+			require.NoError(t, err)
+			switch r.Regime {
+			case RegimeTrendingUp:
+				assert.Greater(t, r.Evidence.PlusDI, r.Evidence.MinusDI)
+			case RegimeTrendingDown:
+				assert.Greater(t, r.Evidence.MinusDI, r.Evidence.PlusDI)
+			}
+		}
+	}
 }
