@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
@@ -158,7 +159,7 @@ func AssessSystem(ctx context.Context, in AssessInput) (Assessment, error) {
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	out := Assessment{StartingEquity: start, RiskPerTrade: AssessRiskPerTrade, Seed: seed, VerdictRule: AssessVerdictRule}
+	out := Assessment{StartingEquity: money.Canonical(start), RiskPerTrade: AssessRiskPerTrade, Seed: seed, VerdictRule: AssessVerdictRule}
 	var err error
 	var pnl []toolkit.Amount
 	if in.PnLValues != nil {

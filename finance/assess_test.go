@@ -85,7 +85,7 @@ func TestAssessSystemEndToEnd(t *testing.T) {
 			assert.Equal(t, len(c.r), a.GMetrics.TradeCount)
 			relClose(t, performance.G(c.r), float64(a.GMetrics.G), 1e-12, "g")
 			assert.Equal(t, "r_multiples", a.Drawdown.Basis)
-			assert.Equal(t, "100000", a.StartingEquity.String())
+			assert.Equal(t, "100000.00", a.StartingEquity.String(), "money in the canonical form")
 			assert.Equal(t, a.Seed, a.MonteCarlo.Seed)
 			assert.Equal(t, AssessSimulations, a.MonteCarlo.NumSimulations)
 			assert.LessOrEqual(t, a.Seed, uint64(performance.MaxSeed))
@@ -151,7 +151,7 @@ func TestAssessPnLDrawdown(t *testing.T) {
 	// curve 1000 -> 1100 -> 1000 -> 1200 -> 1100 -> 1200: deepest 100/1100
 	relClose(t, 100.0/1100*100, float64(a.Drawdown.MaxDrawdownPct), 1e-12, "max drawdown pct")
 	require.NotNil(t, a.WinLoss.PnL)
-	assert.Equal(t, "200", a.WinLoss.PnL.TotalPnL.String())
+	assert.Equal(t, "200.00", a.WinLoss.PnL.TotalPnL.String())
 }
 
 func TestAssessInvalid(t *testing.T) {

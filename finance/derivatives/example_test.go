@@ -87,7 +87,7 @@ func ExampleCalculateMargin() {
 		panic(err)
 	}
 	fmt.Println(res.TotalInitialMargin, res.FreeMargin, *res.MarginUsageFraction, res.Status)
-	// Output: 25300 4700 0.84333333 OK
+	// Output: 25300.00 4700.00 0.84333333 OK
 }
 
 func ExampleCheckCompliance() {

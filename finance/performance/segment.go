@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // Segmentation keys of SegmentTrades.
@@ -177,7 +178,7 @@ func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*Segm
 	low := 0
 	for p, g := range order {
 		seg := rs[start[p]:start[p+1]]
-		st := SegmentStats{Segment: names[g], Count: len(seg), TotalPnLUSD: totals[p]}
+		st := SegmentStats{Segment: names[g], Count: len(seg), TotalPnLUSD: money.Canonical(totals[p])}
 		var sum float64
 		for _, x := range seg {
 			sum += x
@@ -207,7 +208,7 @@ func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*Segm
 			worst = p
 		}
 	}
-	res.TotalPnLUSD = total
+	res.TotalPnLUSD = money.Canonical(total)
 	res.BestSegment, res.WorstSegment = res.Segments[best].Segment, res.Segments[worst].Segment
 	if low > 0 {
 		res.Warnings = append(res.Warnings, "some segments have fewer than 30 trades: their figures are unreliable")

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // SQNCap is the trade count at which the capped SQN ("SQN score") stops
@@ -239,6 +240,8 @@ func winLossPnL(pnl []toolkit.Amount) (WinLossPnL, error) {
 			return WinLossPnL{}, err
 		}
 	}
+	money.Fields(&out.TotalPnL, &out.GrossProfit, &out.GrossLoss, &out.AverageWin, &out.AverageLoss,
+		&out.LargestWin, &out.LargestLoss, &out.AveragePnL)
 	out.WinRate = toolkit.Float(float64(out.WinCount) / float64(len(pnl)))
 	if out.LossCount > 0 {
 		out.ProfitFactor = ptr(out.GrossProfit.Float64() / -out.GrossLoss.Float64())
