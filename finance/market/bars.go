@@ -26,17 +26,25 @@ func ValidateBars(field string, bars []Bar) error {
 	if len(bars) > limits.MaxItems {
 		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d bars are accepted", field, limits.MaxItems)
 	}
-	for i, b := range bars {
-		switch {
-		case b.Open <= 0 || b.High <= 0 || b.Low <= 0 || b.Close <= 0:
-			return toolkit.Errorf(toolkit.Invalid, "%s[%d]: prices must be positive", field, i)
-		case b.High < b.Low:
-			return toolkit.Errorf(toolkit.Invalid, "%s[%d]: high %v is below low %v", field, i, b.High, b.Low)
-		case b.Volume < 0:
-			return toolkit.Errorf(toolkit.Invalid, "%s[%d]: volume must not be negative", field, i)
+	for i := range bars {
+		b := &bars[i]
+		// one rarely taken branch per bar (see bit); the error says which rule
+		if bit(b.Open > 0)&bit(b.High > 0)&bit(b.Low > 0)&bit(b.Close > 0)&bit(b.High >= b.Low)&bit(b.Volume >= 0) == 0 {
+			return badBar(field, i, b)
 		}
 	}
 	return nil
+}
+
+// badBar returns the error of the invalid bar b at index i.
+func badBar(field string, i int, b *Bar) error {
+	switch {
+	case !(b.Open > 0 && b.High > 0 && b.Low > 0 && b.Close > 0):
+		return toolkit.Errorf(toolkit.Invalid, "%s[%d]: prices must be positive", field, i)
+	case b.High < b.Low:
+		return toolkit.Errorf(toolkit.Invalid, "%s[%d]: high %v is below low %v", field, i, b.High, b.Low)
+	}
+	return toolkit.Errorf(toolkit.Invalid, "%s[%d]: volume must not be negative", field, i)
 }
 
 // analyse runs the bar analysis tool: it validates the bars, answers

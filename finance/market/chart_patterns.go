@@ -103,32 +103,31 @@ func appendCrossovers(s *scratch, ps []Pattern, close []float64) []Pattern {
 // first bar). A swing at t is confirmed at bar t+w.
 func swingPoints(x []float64, w int, high bool) []int {
 	var out []int
-	if !high { // a swing low of x is a swing high of -x: one loop for both
-		for t := w; t+w < len(x); t++ {
-			if isSwing(x, t, w, -1) {
-				out = append(out, t)
-			}
-		}
-		return out
-	}
 	for t := w; t+w < len(x); t++ {
-		if isSwing(x, t, w, 1) {
+		if isSwing(x, t, w, high) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// isSwing reports whether sign·x[t] is strictly above sign·x of the w bars
-// before t and at least sign·x of the w bars after it.
-func isSwing(x []float64, t, w int, sign float64) bool {
-	v := sign * x[t]
-	for d := 1; d <= w; d++ {
-		if !(v > sign*x[t-d] && v >= sign*x[t+d]) {
-			return false
+// isSwing reports whether x[t] is a swing high (high) or low with w bars
+// each side (see swingPoints). It ANDs all the comparisons (see bit): on
+// prices the first one is a coin toss, so an early exit would mispredict
+// half the time.
+func isSwing(x []float64, t, w int, high bool) bool {
+	v, ok := x[t], 1
+	before, after := x[t-w:t], x[t+1:t+w+1]
+	if high {
+		for d := range w {
+			ok &= bit(v > before[d]) & bit(v >= after[d])
+		}
+	} else {
+		for d := range w {
+			ok &= bit(v < before[d]) & bit(v <= after[d])
 		}
 	}
-	return true
+	return ok != 0
 }
 
 // appendDivergences reports regular RSI(14) divergences between two

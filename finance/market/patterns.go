@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // PatternsMinBars is the fewest bars detect_patterns analyses; below it the
@@ -166,7 +167,7 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 		rec := &candleRecognisers[r]
 		for i, v := range answers[r*n : (r+1)*n] {
 			if v != 0 {
-				keys = append(keys, patternKey(i, 0, candleRanks[r][bit(v < 0)], i-rec.size+1, r*n+i))
+				keys = append(keys, patternKey(i, 0, candleRanks[r][bit(v < 0)], i-rec.size+1, r))
 			}
 		}
 	}
@@ -177,8 +178,8 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 		if key>>keyTypeShift&1 == 1 {
 			rep.Patterns[j] = chart[pos]
 		} else {
-			r := pos / n
-			rep.Patterns[j] = candlePattern(k, &candleRecognisers[r], pos-r*n, int(answers[pos]))
+			i := int(key >> keyIndexShift)
+			rep.Patterns[j] = candlePattern(k, &candleRecognisers[pos], i, int(answers[pos*n+i]))
 		}
 	}
 	s.pat = chart[:0] // keep a grown array for the next call (its strings are all constants)
@@ -224,18 +225,22 @@ const patternScratchFloats = 14
 
 // Layout of the sort key of a pattern, most significant bits first: Index,
 // type (0 candlestick, 1 chart), the rank of Name (patternRank), StartIndex
-// and the position of the pattern among its kind (the chart slice, or r·n + i
-// for recogniser r at bar i), which also makes every key unique. Sorting
-// the keys orders the patterns as comparePatterns does.
+// and the position of the pattern among its kind (its index in the chart
+// slice, or the recogniser of a candlestick), which also makes every key
+// unique. Sorting the keys orders the patterns as comparePatterns does.
 const (
 	keyIndexBits    = 17 // indexes below 2^17 > limits.MaxItems
 	keyRankBits     = 5
-	keyPositionBits = 24 // 11 recognisers × 100,000 bars, or the chart patterns
+	keyPositionBits = 24 // the chart patterns (at most a few per bar)
 	keyStartShift   = keyPositionBits
 	keyRankShift    = keyStartShift + keyIndexBits
 	keyTypeShift    = keyRankShift + keyRankBits
 	keyIndexShift   = keyTypeShift + 1
 )
+
+// Bar indexes and start indexes fit in keyIndexBits: this constant does
+// not compile once limits.MaxItems reaches 2^keyIndexBits.
+const _ = uint(1<<keyIndexBits - 1 - limits.MaxItems)
 
 // patternKey builds the sort key of a pattern (see keyIndexBits).
 func patternKey(index, chart int, rank uint64, start, pos int) uint64 {
