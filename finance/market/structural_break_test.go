@@ -82,7 +82,7 @@ func rejectionRates(t *testing.T, sims int, shift float64, seed uint64) (supF, c
 // TestBreakTestSizeUnderNull: with iid returns both tests reject 4-6 % of
 // 2,000 simulations at alpha 5 %. Measured with this seed: sup-F 5.85 %,
 // OLS-CUSUM 5.65 %; over 50,000 simulations (5 other seeds) the sizes
-// are 4.72 % and 4.93 %.
+// are 4.86 % and 4.94 %.
 func TestBreakTestSizeUnderNull(t *testing.T) {
 	supF, cusum, _ := rejectionRates(t, 2000, 0, 20260101)
 	t.Logf("size at 5%%: sup-F %.4f, OLS-CUSUM %.4f", supF, cusum)
@@ -93,7 +93,7 @@ func TestBreakTestSizeUnderNull(t *testing.T) {
 // TestBreakTestPower: a 1σ mean shift in the returns from bar 110 of 221
 // is detected in at least 90 % of 2,000 simulations (measured 100 %), and
 // located within 10 bars most of the time; a 0.5σ shift, the harder case,
-// is pinned too (measured: sup-F 88.65 %, CUSUM 92.65 %; location within
+// is pinned too (measured: sup-F 89.15 %, CUSUM 92.65 %; location within
 // ±10 bars for the 1σ shift: 92.55 %).
 func TestBreakTestPower(t *testing.T) {
 	supF, cusum, located := rejectionRates(t, 2000, 1, 20260202)
@@ -103,7 +103,7 @@ func TestBreakTestPower(t *testing.T) {
 	assert.GreaterOrEqual(t, located, 0.90)
 	half, halfC, _ := rejectionRates(t, 2000, 0.5, 20260303)
 	t.Logf("power, 0.5σ shift: sup-F %.4f, OLS-CUSUM %.4f", half, halfC)
-	assert.InDelta(t, 0.8865, half, 0.03)
+	assert.InDelta(t, 0.8915, half, 0.03)
 	assert.InDelta(t, 0.9265, halfC, 0.03)
 }
 
