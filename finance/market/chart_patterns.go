@@ -97,37 +97,29 @@ func appendCrossovers(s *scratch, ps []Pattern, close []float64) []Pattern {
 	return ps
 }
 
-// swingPoints returns the fractal swing highs (hi) or lows of x with w
-// bars each side: x[t] strictly beyond every value of the w bars before and
-// at least as extreme as the w bars after (so a flat top is taken at its
-// first bar). A swing at t is confirmed at bar t+w.
-func swingPoints(x []float64, w int, high bool) []int {
-	var out []int
-	for t := w; t+w < len(x); t++ {
-		if isSwing(x, t, w, high) {
-			out = append(out, t)
+// swingPoints returns the fractal swing highs of hi and swing lows of lo
+// with w bars each side: hi[t] strictly above the w highs before and at
+// least the w highs after (so a flat top is taken at its first bar), and
+// lo[t] mirrored. A swing at t is confirmed at bar t+w.
+//
+// With the window extremes of w bars (windowExtremes) the test is two
+// comparisons per bar: hi[t] > max(hi[t-w..t-1]) and hi[t] >=
+// max(hi[t+1..t+w]). Two swings of one kind are more than w bars apart
+// (each would have to be beyond the other), so each answer is allocated
+// once.
+func swingPoints(s *scratch, hi, lo []float64, w int) (highs, lows []int) {
+	n := len(hi)
+	highs, lows = make([]int, 0, n/(w+1)+1), make([]int, 0, n/(w+1)+1)
+	mx, mn := windowExtremes(s, hi, lo, w)
+	for t := w; t+w < n; t++ {
+		if bit(hi[t] > mx[t-1])&bit(hi[t] >= mx[t+w]) != 0 {
+			highs = append(highs, t)
+		}
+		if bit(lo[t] < mn[t-1])&bit(lo[t] <= mn[t+w]) != 0 {
+			lows = append(lows, t)
 		}
 	}
-	return out
-}
-
-// isSwing reports whether x[t] is a swing high (high) or low with w bars
-// each side (see swingPoints). It ANDs all the comparisons (see bit): on
-// prices the first one is a coin toss, so an early exit would mispredict
-// half the time.
-func isSwing(x []float64, t, w int, high bool) bool {
-	v, ok := x[t], 1
-	before, after := x[t-w:t], x[t+1:t+w+1]
-	if high {
-		for d := range w {
-			ok &= bit(v > before[d]) & bit(v >= after[d])
-		}
-	} else {
-		for d := range w {
-			ok &= bit(v < before[d]) & bit(v <= after[d])
-		}
-	}
-	return ok != 0
+	return highs, lows
 }
 
 // appendDivergences reports regular RSI(14) divergences between two

@@ -128,9 +128,10 @@ func analyzeCorrelations(ctx context.Context, data []SymbolBars) (*CorrelationRe
 	}
 	k := len(data)
 	res.Matrix = make([][]*toolkit.Float, k)
+	vars := s.floats(k) // of each whole series: a pair of equal lengths reuses them
 	for i := range res.Matrix {
 		res.Matrix[i] = make([]*toolkit.Float, k)
-		if variance(rets[i]) > 0 {
+		if vars[i] = variance(rets[i]); vars[i] > 0 {
 			res.Matrix[i][i] = flp(1)
 		}
 	}
@@ -139,7 +140,7 @@ func analyzeCorrelations(ctx context.Context, data []SymbolBars) (*CorrelationRe
 			return nil, err
 		}
 		for j := i + 1; j < k; j++ {
-			p := correlatePair(res.Symbols[i], res.Symbols[j], rets[i], rets[j])
+			p := correlatePair(res.Symbols[i], res.Symbols[j], rets[i], rets[j], vars[i], vars[j])
 			res.Matrix[i][j], res.Matrix[j][i] = p.Correlation, p.Correlation
 			res.Pairs = append(res.Pairs, p)
 		}
@@ -163,12 +164,19 @@ func analyzeCorrelations(ctx context.Context, data []SymbolBars) (*CorrelationRe
 	return res, nil
 }
 
-// correlatePair aligns two return series at their ends and correlates them.
-func correlatePair(a, b string, ra, rb []float64) CorrelationPair {
+// correlatePair aligns two return series at their ends and correlates them;
+// varA and varB are the variances of the whole series ra and rb.
+func correlatePair(a, b string, ra, rb []float64, varA, varB float64) CorrelationPair {
 	m := min(len(ra), len(rb))
 	x, y := ra[len(ra)-m:], rb[len(rb)-m:]
 	p := CorrelationPair{SymbolA: a, SymbolB: b, N: m}
-	if variance(x) == 0 || variance(y) == 0 {
+	if len(x) < len(ra) {
+		varA = variance(x)
+	}
+	if len(y) < len(rb) {
+		varB = variance(y)
+	}
+	if varA == 0 || varB == 0 {
 		return p
 	}
 	r := max(-1, min(1, stat.Correlation(x, y, nil)))

@@ -135,7 +135,7 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 	chart := s.patterns(n / 4)
 	chart = appendBreakouts(s, chart, b, scale, period)
 	chart = appendCrossovers(s, chart, b.Close)
-	swingHighs, swingLows := swingPoints(b.High, patternSwingWindow, true), swingPoints(b.Low, patternSwingWindow, false)
+	swingHighs, swingLows := swingPoints(s, b.High, b.Low, patternSwingWindow)
 	chart = appendDivergences(s, chart, b, swingHighs, swingLows)
 	chart = appendGaps(chart, b, scale)
 	chart = appendDoubles(chart, b, scale, swingHighs, swingLows)
@@ -205,9 +205,9 @@ func sortPatternKeys(s *scratch, keys []uint64, n int) []uint64 {
 }
 
 // patternScratchFloats is the float64 scratch of detect_patterns per bar:
-// the columns (5), the range scale, the window extremes (2), two SMAs, the
-// RSI, and the bodies and ranges of the candles (2).
-const patternScratchFloats = 14
+// the columns (5), the range scale, two window extremes (4 each), two
+// SMAs, the RSI, and the bodies and ranges of the candles (2).
+const patternScratchFloats = 20
 
 // Layout of the sort key of a pattern, most significant bits first: Index,
 // type (0 candlestick, 1 chart), Name (numbered in the order of its text), StartIndex

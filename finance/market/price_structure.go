@@ -121,9 +121,9 @@ func AnalyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOp
 }
 
 // priceStructureScratchFloats is the float64 scratch of
-// analyze_price_structure per bar: the columns (5), the range scale and the
-// window extremes (2).
-const priceStructureScratchFloats = 8
+// analyze_price_structure per bar: the columns (5), the range scale and two
+// window extremes (4 each).
+const priceStructureScratchFloats = 14
 
 // analyzePriceStructure is AnalyzePriceStructure on enough valid bars.
 func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
@@ -141,8 +141,9 @@ func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOp
 	scale := rangeScale(s, b)
 	atr := scale[n-1]
 	rep := &PriceStructureReport{BarsAnalyzed: n, SwingWindow: w, ConsolidationWindow: cw, ATR: toolkit.Float(atr)}
-	rep.SwingHighs = labelSwings(swingPoints(b.High, w, true), b.High, scale, w, true)
-	rep.SwingLows = labelSwings(swingPoints(b.Low, w, false), b.Low, scale, w, false)
+	highs, lows := swingPoints(s, b.High, b.Low, w)
+	rep.SwingHighs = labelSwings(highs, b.High, scale, w, true)
+	rep.SwingLows = labelSwings(lows, b.Low, scale, w, false)
 	rep.Sequence = swingSequence(rep.SwingHighs, rep.SwingLows)
 	if err := ctx.Err(); err != nil {
 		return nil, err

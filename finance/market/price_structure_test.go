@@ -109,7 +109,12 @@ func TestSwingPointsMatchBruteForce(t *testing.T) {
 					want = append(want, t)
 				}
 			}
-			assert.Equal(t, want, swingPoints(x, w, high), "w=%d high=%v", w, high)
+			highs, lows := swingPoints(new(scratch), x, x, w)
+			got := lows
+			if high {
+				got = highs
+			}
+			assert.Equal(t, want, got, "w=%d high=%v", w, high)
 		}
 	}
 }
@@ -246,11 +251,12 @@ func TestStructuralBreakGolden(t *testing.T) {
 	golden.Check(t, "testdata/structural_break.json", r)
 }
 
-// TestWindowExtremesMatchBruteForce checks the monotonic-deque window
-// maxima and minima against a direct scan.
+// TestWindowExtremesMatchBruteForce checks the window maxima and minima
+// (direct for short windows, van Herk/Gil-Werman blocks beyond) against a
+// direct scan, on window lengths that do and do not divide the series.
 func TestWindowExtremesMatchBruteForce(t *testing.T) {
 	k := Columns(randomBars(12, 300, 0.01))
-	for _, w := range []int{1, 2, 5, 20} {
+	for _, w := range []int{1, 2, directExtremes, directExtremes + 1, 7, 20, 300} {
 		mx, mn := windowExtremes(new(scratch), k.High, k.Low, w)
 		for i := w - 1; i < len(k.High); i++ {
 			hi, lo := k.High[i], k.Low[i]

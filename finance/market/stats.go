@@ -38,9 +38,14 @@ func slopeOf(xs []float64) float64 {
 	return sxy / sxx
 }
 
+// directExtremes is the longest window whose extremes windowExtremes takes
+// directly (w-1 comparisons per bar) rather than by blocks (three).
+const directExtremes = 4
+
 // windowExtremes returns, for every i >= w-1, the highest of hi[i-w+1..i]
 // in mx[i] and the lowest of lo[i-w+1..i] in mn[i], in scratch memory;
-// earlier slots are unspecified. It uses the van Herk/Gil-Werman blocks:
+// earlier slots are unspecified. Beyond directExtremes bars it uses the
+// van Herk/Gil-Werman blocks:
 // within blocks of w bars, running extremes from the block start (written
 // into mx, mn) and to the block end (sufHi, sufLo); the window ending at i
 // is then the extreme of the suffix at its first bar and the prefix at i,
@@ -48,6 +53,19 @@ func slopeOf(xs []float64) float64 {
 func windowExtremes(s *scratch, hi, lo []float64, w int) (mx, mn []float64) {
 	n := len(hi)
 	mx, mn = s.floats(n), s.floats(n)
+	if w <= directExtremes { // short windows: the extremes of w values directly
+		for i := w - 1; i < n; i++ {
+			h, l := hi[i], lo[i]
+			for _, v := range hi[i-w+1 : i] {
+				h = max(h, v)
+			}
+			for _, v := range lo[i-w+1 : i] {
+				l = min(l, v)
+			}
+			mx[i], mn[i] = h, l
+		}
+		return mx, mn
+	}
 	sufHi, sufLo := s.floats(n), s.floats(n)
 	for b := 0; b < n; b += w {
 		e := min(b+w, n)
