@@ -38,11 +38,11 @@ func appendBreakouts(s *scratch, ps []Pattern, b OHLCV, scale []float64, period 
 		hi, lo := mx[i-1], mn[i-1] // the period bars before i
 		up, down := b.Close[i] > hi, b.Close[i] < lo
 		if up && !prevUp {
-			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: PatternBreakout, Type: PatternChart,
+			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: "breakout", Type: PatternChart,
 				Direction: PatternBullish, Strength: patternStrength(50 + 50*(b.Close[i]-hi)/scale[i]), Level: toolkit.Float(hi)})
 		}
 		if down && !prevDown {
-			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: PatternBreakdown, Type: PatternChart,
+			ps = append(ps, Pattern{Index: i, StartIndex: i - period, Name: "breakdown", Type: PatternChart,
 				Direction: PatternBearish, Strength: patternStrength(50 + 50*(lo-b.Close[i])/scale[i]), Level: toolkit.Float(lo)})
 		}
 		prevUp, prevDown = up, down
@@ -86,9 +86,9 @@ func appendCrossovers(s *scratch, ps []Pattern, close []float64) []Pattern {
 			}
 			p := Pattern{Index: i, StartIndex: i - 1, Type: PatternChart, Strength: s, Level: toolkit.Float(slow[j])}
 			if sign > 0 {
-				p.Name, p.Direction = PatternBullishMACrossover, PatternBullish
+				p.Name, p.Direction = "bullish_ma_crossover", PatternBullish
 			} else {
-				p.Name, p.Direction = PatternBearishMACrossover, PatternBearish
+				p.Name, p.Direction = "bearish_ma_crossover", PatternBearish
 			}
 			ps = append(ps, p)
 		}
@@ -149,9 +149,9 @@ func appendDivergences(s *scratch, ps []Pattern, b OHLCV, swingHighs, swingLows 
 			p := Pattern{Index: t2 + w, StartIndex: t1, Type: PatternChart, Level: toolkit.Float(x[t2]),
 				Strength: patternStrength(40 + 2*math.Abs(rsi(t2)-rsi(t1)))}
 			if bullish {
-				p.Name, p.Direction = PatternBullishRSIDivergence, PatternBullish
+				p.Name, p.Direction = "bullish_rsi_divergence", PatternBullish
 			} else {
-				p.Name, p.Direction = PatternBearishRSIDivergence, PatternBearish
+				p.Name, p.Direction = "bearish_rsi_divergence", PatternBearish
 			}
 			ps = append(ps, p)
 		}
@@ -168,10 +168,10 @@ func appendGaps(ps []Pattern, b OHLCV, scale []float64) []Pattern {
 	for i := 1; i < b.Len(); i++ {
 		switch {
 		case b.Low[i] > b.High[i-1]:
-			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: PatternGapUp, Type: PatternChart, Direction: PatternBullish,
+			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: "gap_up", Type: PatternChart, Direction: PatternBullish,
 				Strength: patternStrength(100 * (b.Low[i] - b.High[i-1]) / scale[i-1]), Level: toolkit.Float(b.High[i-1])})
 		case b.High[i] < b.Low[i-1]:
-			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: PatternGapDown, Type: PatternChart, Direction: PatternBearish,
+			ps = append(ps, Pattern{Index: i, StartIndex: i - 1, Name: "gap_down", Type: PatternChart, Direction: PatternBearish,
 				Strength: patternStrength(100 * (b.Low[i-1] - b.High[i]) / scale[i-1]), Level: toolkit.Float(b.Low[i-1])})
 		}
 	}
@@ -234,9 +234,9 @@ func appendDoubles(ps []Pattern, b OHLCV, scale []float64, swingHighs, swingLows
 					p := Pattern{Index: i, StartIndex: p1, Type: PatternChart, Level: toolkit.Float(neck),
 						Strength: patternStrength(60 + 40*min(1, depth/(3*atr)))}
 					if top {
-						p.Name, p.Direction = PatternDoubleTop, PatternBearish
+						p.Name, p.Direction = "double_top", PatternBearish
 					} else {
-						p.Name, p.Direction = PatternDoubleBottom, PatternBullish
+						p.Name, p.Direction = "double_bottom", PatternBullish
 					}
 					ps = append(ps, p)
 					break

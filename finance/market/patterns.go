@@ -3,6 +3,8 @@ package market
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -15,6 +17,18 @@ const PatternsMinBars = 35
 // DefaultBreakoutPeriod is the breakout period of detect_patterns when none
 // is given.
 const DefaultBreakoutPeriod = 20
+
+// Pattern vocabulary.
+const (
+	PatternCandlestick = "candlestick"
+	PatternChart       = "chart"
+	PatternBullish     = "bullish"
+	PatternBearish     = "bearish"
+	PatternNeutral     = "neutral"
+	TrendContextUp     = "uptrend"
+	TrendContextDown   = "downtrend"
+	TrendContextNone   = "none"
+)
 
 // PatternOptions tunes detect_patterns. A nil option takes its default.
 type PatternOptions struct {
@@ -29,10 +43,10 @@ type Pattern struct {
 	// swing-based patterns: the bar that confirms it, never earlier).
 	Index int `json:"index"`
 	// StartIndex is the first bar the pattern spans.
-	StartIndex int              `json:"start_index"`
-	Name       PatternName      `json:"name"`
-	Type       PatternType      `json:"type"`      // candlestick | chart
-	Direction  PatternDirection `json:"direction"` // bullish | bearish | neutral
+	StartIndex int    `json:"start_index"`
+	Name       string `json:"name"`
+	Type       string `json:"type"`      // candlestick | chart
+	Direction  string `json:"direction"` // bullish | bearish | neutral
 	// Strength is 0..100; see docs/tools-market-patterns.md for each pattern.
 	Strength int `json:"strength"`
 	// TALibValue is the raw TA-Lib CDL answer (±100, ±80) of a
@@ -40,7 +54,7 @@ type Pattern struct {
 	TALibValue int `json:"talib_value,omitempty"`
 	// TrendContext is the trend before a candlestick pattern:
 	// uptrend | downtrend | none.
-	TrendContext TrendContext `json:"trend_context,omitempty"`
+	TrendContext string `json:"trend_context,omitempty"`
 	// Level is the price level of a chart pattern: the broken range edge,
 	// the gap edge, the neckline of a double top/bottom, the slow SMA of a
 	// crossover, the second swing price of a divergence; absent for
@@ -57,8 +71,8 @@ type PatternSummary struct {
 	Neutral     int `json:"neutral"`
 	// RecentBias is the sign of the summed strengths (bullish +, bearish -)
 	// of the patterns in the last RecentWindow bars.
-	RecentBias   PatternDirection `json:"recent_bias"`
-	RecentWindow int              `json:"recent_window"`
+	RecentBias   string `json:"recent_bias"`
+	RecentWindow int    `json:"recent_window"`
 }
 
 // PatternReport is the result of detect_patterns.
@@ -71,11 +85,11 @@ type PatternReport struct {
 
 // candleRecogniser ties a TA-Lib CDL function to its reported name(s).
 type candleRecogniser struct {
-	talib    string      // TA-Lib function name
-	bullish  PatternName // name when the answer is positive
-	bearish  PatternName // name when the answer is negative
-	size     int         // candles in the pattern
-	lookback int         // TA-Lib lookback: the first bar with an answer
+	talib    string // TA-Lib function name
+	bullish  string // name when the answer is positive
+	bearish  string // name when the answer is negative
+	size     int    // candles in the pattern
+	lookback int    // TA-Lib lookback: the first bar with an answer
 	scan     func(k *candleBars, out []int8)
 }
 
@@ -89,17 +103,17 @@ func (r *candleRecogniser) answer(k *candleBars, out []int8) {
 
 // candleRecognisers lists the TA-Lib candlestick functions we mirror.
 var candleRecognisers = []candleRecogniser{
-	{"CDLENGULFING", PatternBullishEngulfing, PatternBearishEngulfing, 2, 2, cdlEngulfing},
-	{"CDLHAMMER", PatternHammer, 0, 1, 11, cdlHammer},
-	{"CDLSHOOTINGSTAR", 0, PatternShootingStar, 1, 11, cdlShootingStar},
-	{"CDLDOJI", PatternDoji, 0, 1, 10, cdlDoji},
-	{"CDLMORNINGSTAR", PatternMorningStar, 0, 3, 12, func(k *candleBars, out []int8) { cdlStar(k, out, 1) }},
-	{"CDLEVENINGSTAR", 0, PatternEveningStar, 3, 12, func(k *candleBars, out []int8) { cdlStar(k, out, -1) }},
-	{"CDL3WHITESOLDIERS", PatternThreeWhiteSoldiers, 0, 3, 12, cdlSoldiers},
-	{"CDL3BLACKCROWS", 0, PatternThreeBlackCrows, 3, 13, cdlCrows},
-	{"CDLHARAMI", PatternBullishHarami, PatternBearishHarami, 2, 11, cdlHarami},
-	{"CDLPIERCING", PatternPiercing, 0, 2, 11, cdlPiercing},
-	{"CDLDARKCLOUDCOVER", 0, PatternDarkCloudCover, 2, 11, cdlDarkCloud},
+	{"CDLENGULFING", "bullish_engulfing", "bearish_engulfing", 2, 2, cdlEngulfing},
+	{"CDLHAMMER", "hammer", "", 1, 11, cdlHammer},
+	{"CDLSHOOTINGSTAR", "", "shooting_star", 1, 11, cdlShootingStar},
+	{"CDLDOJI", "doji", "", 1, 10, cdlDoji},
+	{"CDLMORNINGSTAR", "morning_star", "", 3, 12, func(k *candleBars, out []int8) { cdlStar(k, out, 1) }},
+	{"CDLEVENINGSTAR", "", "evening_star", 3, 12, func(k *candleBars, out []int8) { cdlStar(k, out, -1) }},
+	{"CDL3WHITESOLDIERS", "three_white_soldiers", "", 3, 12, cdlSoldiers},
+	{"CDL3BLACKCROWS", "", "three_black_crows", 3, 13, cdlCrows},
+	{"CDLHARAMI", "bullish_harami", "bearish_harami", 2, 11, cdlHarami},
+	{"CDLPIERCING", "piercing", "", 2, 11, cdlPiercing},
+	{"CDLDARKCLOUDCOVER", "", "dark_cloud_cover", 2, 11, cdlDarkCloud},
 }
 
 // recentPatternWindow is the number of final bars whose patterns set the
@@ -147,13 +161,13 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 	keys := s.uint64s(len(chart) + n)[:0] // room for a candle on every third bar; append grows it beyond
 	for j := range chart {
 		p := &chart[j]
-		keys = append(keys, patternKey(p.Index, 1, p.Name, p.StartIndex, j))
+		keys = append(keys, patternKey(p.Index, 1, patternRank[p.Name], p.StartIndex, j))
 	}
 	for r := range candleRecognisers {
 		rec := &candleRecognisers[r]
 		for i, v := range answers[r*n : (r+1)*n] {
 			if v != 0 {
-				keys = append(keys, patternKey(i, 0, rec.name(v), i-rec.size+1, r))
+				keys = append(keys, patternKey(i, 0, candleRanks[r][bit(v < 0)], i-rec.size+1, r))
 			}
 		}
 	}
@@ -210,7 +224,7 @@ func sortPatternKeys(s *scratch, keys []uint64, n int) []uint64 {
 const patternScratchFloats = 20
 
 // Layout of the sort key of a pattern, most significant bits first: Index,
-// type (0 candlestick, 1 chart), Name (numbered in the order of its text), StartIndex
+// type (0 candlestick, 1 chart), the rank of Name (patternRank), StartIndex
 // and the position of the pattern among its kind (its index in the chart
 // slice, or the recogniser of a candlestick), which also makes every key
 // unique. Sorting the keys orders the patterns as comparePatterns does.
@@ -229,22 +243,51 @@ const (
 const _ = uint(1<<keyIndexBits - 1 - limits.MaxItems)
 
 // patternKey builds the sort key of a pattern (see keyIndexBits).
-func patternKey(index, chart int, name PatternName, start, pos int) uint64 {
-	return uint64(index)<<keyIndexShift | uint64(chart)<<keyTypeShift | uint64(name)<<keyRankShift |
+func patternKey(index, chart int, rank uint64, start, pos int) uint64 {
+	return uint64(index)<<keyIndexShift | uint64(chart)<<keyTypeShift | rank<<keyRankShift |
 		uint64(start)<<keyStartShift | uint64(pos)
 }
 
-// name returns the name r reports for its answer v (a doji is neutral:
-// one name for any sign).
-func (r *candleRecogniser) name(v int8) PatternName {
-	if v < 0 && r.bearish != 0 {
-		return r.bearish
-	}
-	return r.bullish
+// chartPatternNames are the names of the chart patterns.
+var chartPatternNames = []string{
+	"breakout", "breakdown", "bullish_ma_crossover", "bearish_ma_crossover", "bullish_rsi_divergence",
+	"bearish_rsi_divergence", "gap_up", "gap_down", "double_top", "double_bottom",
 }
 
-// The names fit in the key's name field.
-const _ = uint(1<<keyRankBits - 1 - len(patternNameTexts) + 1)
+// patternRank ranks every pattern name in byte order, so that comparing
+// ranks compares names.
+var patternRank = func() map[string]uint64 {
+	names := slices.Clone(chartPatternNames)
+	for _, r := range candleRecognisers {
+		for _, name := range []string{r.bullish, r.bearish} {
+			if name != "" && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	slices.Sort(names)
+	if len(names) > 1<<keyRankBits {
+		panic("market: too many pattern names for the sort key")
+	}
+	rank := make(map[string]uint64, len(names))
+	for i, name := range names {
+		rank[name] = uint64(i)
+	}
+	return rank
+}()
+
+// candleRanks holds the patternRank of each recogniser's names: index 0
+// for a positive answer, 1 for a negative one.
+var candleRanks = func() [][2]uint64 {
+	ranks := make([][2]uint64, len(candleRecognisers))
+	for r, rec := range candleRecognisers {
+		ranks[r] = [2]uint64{patternRank[rec.bullish], patternRank[rec.bearish]}
+		if rec.talib == "CDLDOJI" { // doji is neutral: one name for any sign
+			ranks[r][1] = ranks[r][0]
+		}
+	}
+	return ranks
+}()
 
 // comparePatterns orders patterns by Index, Type (candlestick first), Name
 // and StartIndex.
@@ -252,11 +295,11 @@ func comparePatterns(a, b *Pattern) int {
 	if a.Index != b.Index {
 		return a.Index - b.Index
 	}
-	if a.Type != b.Type {
-		return int(a.Type) - int(b.Type)
+	if c := strings.Compare(a.Type, b.Type); c != 0 {
+		return c
 	}
-	if a.Name != b.Name {
-		return int(a.Name) - int(b.Name)
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
 	}
 	return a.StartIndex - b.StartIndex
 }
@@ -308,7 +351,7 @@ const trendContextBars = 10
 // uptrend when close[j] - close[j-10] is at least the mean high-low range
 // of bars j-9..j, downtrend when it is at most minus that range, none
 // otherwise or when fewer than 10 earlier bars exist.
-func trendBefore(k *candleBars, j int) TrendContext {
+func trendBefore(k *candleBars, j int) string {
 	if j-trendContextBars < 0 {
 		return TrendContextNone
 	}
