@@ -60,15 +60,26 @@ type Agent struct {
 	// MaxPositionSizePct and MaxDailyLossPct are percents in (0, 100].
 	MaxPositionSizePct *toolkit.Amount
 	MaxDailyLossPct    *toolkit.Amount
+
+	// PresaleBuyer is set by link-wallet when the linked wallet bought
+	// the native token in its presale: the agent then pays 80 % of list
+	// prices and gets the presale rate on native-token deposits.
+	PresaleBuyer bool
 }
 
 // IsActive reports whether the agent may make calls (sandbox or live).
 func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
 
-// Account is the agent's billing account: sandbox agents pay from test
-// funds.
+// Account is the agent's billing account, the one place its pricing and
+// funds are decided for every surface (REST, tools/call, MCP, deposits):
+// a sandbox agent pays from test funds, any other from real funds; a
+// presale buyer pays presale prices.
 func (a Agent) Account() billing.Account {
-	return billing.Account{AgentID: a.ID, Sandbox: a.Mode == ModeSandbox}
+	funds := billing.FundsReal
+	if a.Mode == ModeSandbox {
+		funds = billing.FundsTest
+	}
+	return billing.Account{AgentID: a.ID, Funds: funds, Presale: a.PresaleBuyer}
 }
 
 // Limits returns the agent's trading limits for the finance tools.

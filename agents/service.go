@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/cryptovault"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // MaxAgentsPerOwner bounds the agents listed for one owner.
@@ -24,14 +26,31 @@ type Config struct {
 	Now func() time.Time
 	// Random is the source of key and id randomness (default crypto/rand).
 	Random io.Reader
+	// Recorder receives security events: refused owner claims,
+	// suspensions and terminations (default: discarded).
+	Recorder guardian.Recorder
+	// WalletService is the service name in signed wallet messages
+	// ("<service>-auth:..."; default DefaultWalletService).
+	WalletService string
+	// Vault seals wallet addresses per agent and hashes them for lookups.
+	// Nil: register-wallet and link-wallet are toolkit.Unavailable.
+	Vault *cryptovault.Vault
+	// Presale reads presale purchases on chain for link-wallet. Nil:
+	// wallets link without a presale check (is_presale_buyer false, and
+	// the answer says why).
+	Presale PresaleChecker
 }
 
 // Service implements agent registration, authentication and management.
 type Service struct {
-	store  Store
-	prefix string
-	now    func() time.Time
-	random io.Reader
+	store   Store
+	prefix  string
+	now     func() time.Time
+	random  io.Reader
+	rec     guardian.Recorder
+	wallets *WalletAuth
+	vault   *cryptovault.Vault
+	presale PresaleChecker
 }
 
 // NewService returns a Service over store.
@@ -48,7 +67,12 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
-	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random}, nil
+	wallets, err := NewWalletAuth(cfg.WalletService)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder),
+		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale}, nil
 }
 
 // Register creates an agent in sandbox mode and returns it with its API
@@ -74,25 +98,36 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		}
 		newOwner = caller.OwnerID != a.OwnerID
 	}
-	id, err := randomAlphanumeric(s.random, 16)
+	if newOwner && strings.HasPrefix(a.OwnerID, walletOwnerPrefix) {
+		return Agent{}, "", invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
+	}
+	id, key, err := s.newIdentity()
 	if err != nil {
 		return Agent{}, "", toolkit.WithOp(op, err)
 	}
-	key, err := s.newKey()
-	if err != nil {
-		return Agent{}, "", toolkit.WithOp(op, err)
-	}
-	a.ID = "agt_" + strings.ToLower(id)
+	a.ID = id
 	a.Mode = ModeSandbox
 	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	if err := s.store.CreateAgent(ctx, a, KeyDigest(key), newOwner); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) && newOwner {
+			s.rec.Record(ctx, guardian.Event{Type: guardian.TypeOwnerClaimRefused,
+				Description: fmt.Sprintf("Registration refused: owner_id %q belongs to another owner", in.OwnerID)})
 			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", a.OwnerID)}
 		}
 		return Agent{}, "", toolkit.WithOp(op, err)
 	}
 	return a, key, nil
+}
+
+// newIdentity returns a fresh agent id and API key.
+func (s *Service) newIdentity() (id, key string, err error) {
+	r, err := randomAlphanumeric(s.random, 16)
+	if err != nil {
+		return "", "", err
+	}
+	key, err = s.newKey()
+	return "agt_" + strings.ToLower(r), key, err
 }
 
 func (s *Service) newKey() (string, error) {
@@ -156,11 +191,16 @@ func (s *Service) ListByOwner(ctx context.Context, caller Agent) ([]Agent, error
 // never gets here: Authenticate refuses it, so it cannot lift its own
 // suspension (an admin can, with AdminSetMode).
 func (s *Service) SetMode(ctx context.Context, caller Agent, mode string) (Agent, error) {
-	return s.AdminSetMode(ctx, caller.ID, mode)
+	return s.setMode(ctx, caller.ID, mode, "by the agent itself")
 }
 
 // AdminSetMode changes any agent's mode on an administrator's behalf.
 func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent, error) {
+	return s.setMode(ctx, agentID, mode, "by an admin")
+}
+
+// setMode changes a mode and records suspensions and terminations.
+func (s *Service) setMode(ctx context.Context, agentID, mode, by string) (Agent, error) {
 	m, err := ParseMode(mode)
 	if err != nil {
 		return Agent{}, err
@@ -170,7 +210,16 @@ func (s *Service) AdminSetMode(ctx context.Context, agentID, mode string) (Agent
 		return Agent{}, &toolkit.Error{Kind: toolkit.Conflict, Op: "agents.SetMode", Err: err,
 			Msg: "Agent is terminated: its mode can no longer change"}
 	}
-	return a, toolkit.WithOp("agents.SetMode", err)
+	if err != nil {
+		return Agent{}, toolkit.WithOp("agents.SetMode", err)
+	}
+	switch m {
+	case ModeSuspended:
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeAgentSuspended, AgentID: a.ID, Description: "Agent suspended " + by})
+	case ModeTerminated:
+		s.rec.Record(ctx, guardian.Event{Type: guardian.TypeAgentTerminated, AgentID: a.ID, Description: "Agent terminated " + by})
+	}
+	return a, nil
 }
 
 // RotateKey issues a new API key for the caller; the old key stops working

@@ -9,6 +9,8 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/guardian/guardiantest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,6 +79,43 @@ func TestSuspendedKeyCannotRegisterForItsOwner(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, key)
 	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err))
+}
+
+func TestSecurityEventsOfRegistrationAndModes(t *testing.T) {
+	rec := &guardiantest.Recorder{}
+	svc := newService(t, agents.Config{Recorder: rec})
+	ctx := guardian.WithSource(context.Background(), "203.0.113.7")
+	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "trading"}, "")
+	require.NoError(t, err)
+	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Intruder", AgentType: "trading"}, "")
+	require.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
+	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sibling", AgentType: "risk"}, key)
+	require.NoError(t, err, "a member adding an agent is no refused claim")
+
+	_, err = svc.SetMode(ctx, a, "live")
+	require.NoError(t, err)
+	_, err = svc.AdminSetMode(ctx, a.ID, "suspended")
+	require.NoError(t, err)
+	_, err = svc.AdminSetMode(ctx, a.ID, "terminated")
+	require.NoError(t, err)
+	_, err = svc.AdminSetMode(ctx, a.ID, "live")
+	require.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "terminated is final")
+
+	got := rec.Events()
+	require.Equal(t, []guardian.Type{guardian.TypeOwnerClaimRefused, guardian.TypeAgentSuspended, guardian.TypeAgentTerminated}, rec.Types(),
+		"sandbox and live are not security events; a refused change records nothing")
+	assert.Contains(t, got[0].Description, `"acme"`)
+	assert.Equal(t, "203.0.113.7", got[0].Source)
+	assert.Equal(t, a.ID, got[1].AgentID)
+	assert.Equal(t, "Agent suspended by an admin", got[1].Description)
+	assert.Equal(t, "Agent terminated by an admin", got[2].Description)
+
+	b, _, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "solo", AgentName: "Bot", AgentType: "trading"}, "")
+	require.NoError(t, err)
+	_, err = svc.SetMode(ctx, b, "suspended")
+	require.NoError(t, err)
+	last := rec.Events()[len(rec.Events())-1]
+	assert.Equal(t, "Agent suspended by the agent itself", last.Description)
 }
 
 // Regression (robustness finding 9): look-alike owner ids do not create

@@ -1,6 +1,9 @@
 package agents
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Store persists agents and their key digests. Implementations live in
 // adapters (see adapters/bunstore) and must pass adapters/storetest.
@@ -26,4 +29,71 @@ type Store interface {
 	SetMode(ctx context.Context, id string, mode Mode) (Agent, error)
 	// ReplaceKeyDigest swaps the agent's key digest (key rotation).
 	ReplaceKeyDigest(ctx context.Context, id string, digest []byte) error
+
+	// RegisterWallet applies a register-wallet sign-in in one transaction:
+	// it consumes the challenge (toolkit.Conflict if its digest was used
+	// before), prunes challenges signed before PruneBefore, and then
+	// either, for a wallet not registered yet, creates NewAgent under a
+	// new owner with a zero balance and the wallet mapping, or, for a
+	// registered wallet, replaces its agent's key digest with KeyDigest.
+	// It returns the wallet's agent and whether it was created. A wallet
+	// whose agent is terminated is toolkit.Forbidden; nothing is written
+	// on any error.
+	RegisterWallet(ctx context.Context, in WalletSignIn) (Agent, bool, error)
+	// LinkWallet applies a link-wallet proof in one transaction: it
+	// consumes the challenge (toolkit.Conflict if used before), prunes
+	// old challenges, replaces the agent's linked wallet and sets its
+	// presale status, and returns the updated agent (toolkit.NotFound for
+	// an unknown agent).
+	LinkWallet(ctx context.Context, in WalletLinkRecord) (Agent, error)
+	// AgentWallets returns the agent's wallet addresses as stored
+	// (sealed); a missing one is nil.
+	AgentWallets(ctx context.Context, agentID string) (WalletRecords, error)
+}
+
+// WalletSignIn is a verified register-wallet request as stored. The
+// wallet address appears only sealed and as its keyed hash.
+type WalletSignIn struct {
+	// ChallengeDigest is the keyed hash of the signed challenge (see
+	// ChallengeHashField); SignedAt its timestamp.
+	ChallengeDigest []byte
+	SignedAt        time.Time
+	// WalletHash is the wallet's keyed hash (the lookup key).
+	WalletHash []byte
+	// SealedWallet is the address sealed for NewAgent.ID.
+	SealedWallet []byte
+	// NewAgent is created (with owner NewAgent.OwnerID) when the wallet
+	// is new; otherwise it is unused.
+	NewAgent Agent
+	// KeyDigest is the new API key's digest: the new agent's key, or the
+	// rotated key of the wallet's agent.
+	KeyDigest []byte
+	// PruneBefore: challenges signed before it can no longer be replayed
+	// (they fail the time window) and are deleted.
+	PruneBefore time.Time
+}
+
+// WalletLinkRecord is a verified link-wallet request as stored.
+type WalletLinkRecord struct {
+	AgentID string
+	// ChallengeDigest is the keyed hash of the signed message.
+	ChallengeDigest []byte
+	SignedAt        time.Time
+	WalletHash      []byte
+	// SealedWallet is the address sealed for AgentID.
+	SealedWallet []byte
+	// Presale is the on-chain answer, or nil when it could not be read:
+	// then an agent relinking the wallet it already linked keeps its
+	// status, and any other link is not a presale link.
+	Presale     *bool
+	At          time.Time
+	PruneBefore time.Time
+}
+
+// WalletRecords are an agent's stored wallet addresses, sealed: the
+// registered one (field "wallet_address") and the linked one (field
+// "solana_wallet_address"). Nil when absent.
+type WalletRecords struct {
+	Registered []byte
+	Linked     []byte
 }

@@ -1,10 +1,13 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // WalletChallengeWindow is how far the timestamp of a signed wallet message
@@ -183,12 +186,18 @@ func allDigits(s string) bool {
 	return true
 }
 
+// errOutsideWindow is the cause of a wallet message whose timestamp is
+// outside WalletChallengeWindow (a security event: an old signature
+// replayed, or a client clock far off).
+var errOutsideWindow = errors.New("agents: wallet message outside its time window")
+
 // checkWindow enforces |now − at| ≤ WalletChallengeWindow.
 func checkWindow(field string, at, now time.Time) error {
 	d := now.Sub(at)
 	if d > WalletChallengeWindow || d < -WalletChallengeWindow {
-		return invalid("%s: the timestamp %d is %d seconds from server time %d; it must be within %d minutes (sign a fresh message)",
-			field, at.Unix(), int64(d.Abs()/time.Second), now.Unix(), int(WalletChallengeWindow/time.Minute))
+		return &toolkit.Error{Kind: toolkit.Invalid, Err: errOutsideWindow, Msg: fmt.Sprintf(
+			"%s: the timestamp %d is %d seconds from server time %d; it must be within %d minutes (sign a fresh message)",
+			field, at.Unix(), int64(d.Abs()/time.Second), now.Unix(), int(WalletChallengeWindow/time.Minute))}
 	}
 	return nil
 }

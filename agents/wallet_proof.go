@@ -25,6 +25,11 @@ type WalletRegistration struct {
 	// Timestamp is the challenge's unix seconds (optional when Message is
 	// set; zero means absent).
 	Timestamp int64
+	// AgentName and AgentType, optional, name a new agent (defaults
+	// DefaultWalletAgentName and trading); a sign-in that rotates the key
+	// of an existing agent ignores them.
+	AgentName string
+	AgentType string
 }
 
 // WalletLink is a POST /v1/agents/link-wallet request. Message must be

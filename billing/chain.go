@@ -126,3 +126,64 @@ type Price struct {
 type PriceOracle interface {
 	PriceUSD(ctx context.Context, asset Asset) (Price, error)
 }
+
+// WalletSource lists the wallets registered or linked to an agent, as
+// base58 addresses (implemented by agents.Service). A deposit sent from
+// one of them is bound to the agent.
+type WalletSource interface {
+	AgentWallets(ctx context.Context, agentID string) ([]string, error)
+}
+
+// NativeToken configures the service's own token and the USD it credits
+// per token.
+type NativeToken struct {
+	// Asset is the ticker (default DefaultNativeToken): 2 to 10 upper-case
+	// letters or digits, none of USDC, USDT, PYUSD and SOL. Its lower-case
+	// form names the deposit endpoint's alias (deposit-osr).
+	Asset Asset
+	// Rate is the USD credited per token (default 0.005).
+	Rate toolkit.Amount
+	// PresaleRate is the USD credited per token to presale buyers
+	// (default 0.004).
+	PresaleRate toolkit.Amount
+}
+
+// DefaultNativeTokenConfig returns the published native token and rates:
+// OSR at 0.005 USD per token, 0.004 for presale buyers.
+func DefaultNativeTokenConfig() NativeToken {
+	return NativeToken{Asset: DefaultNativeToken, Rate: toolkit.MustParseAmount("0.005"), PresaleRate: toolkit.MustParseAmount("0.004")}
+}
+
+// maxTickerLen bounds a native token ticker.
+const maxTickerLen = 10
+
+// setDefaults fills the zero fields with the defaults and validates.
+func (n *NativeToken) setDefaults() error {
+	def := DefaultNativeTokenConfig()
+	if n.Asset == "" {
+		n.Asset = def.Asset
+	}
+	if n.Rate.IsZero() {
+		n.Rate = def.Rate
+	}
+	if n.PresaleRate.IsZero() {
+		n.PresaleRate = def.PresaleRate
+	}
+	if len(n.Asset) < 2 || len(n.Asset) > maxTickerLen {
+		return fmt.Errorf("billing: native token ticker %q must be 2 to %d characters", n.Asset, maxTickerLen)
+	}
+	for _, c := range n.Asset {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return fmt.Errorf("billing: native token ticker %q may contain only upper-case letters and digits", n.Asset)
+		}
+	}
+	if n.Asset.IsStablecoin() || n.Asset == SOL {
+		return fmt.Errorf("billing: native token ticker %q names another asset", n.Asset)
+	}
+	for _, r := range []toolkit.Amount{n.Rate, n.PresaleRate} {
+		if r.Sign() <= 0 || !r.IsFinite() {
+			return fmt.Errorf("billing: native token rates must be positive (got %s)", r)
+		}
+	}
+	return nil
+}

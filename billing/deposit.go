@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // Funding paths of the generic deposit.
@@ -19,29 +20,22 @@ const (
 // slice).
 func FundingPaths() []string { return []string{FundingOnramp, FundingDirectTransfer, FundingX402} }
 
-// VerifiedPayment is a payment confirmed by a verifier.
+// VerifiedPayment is a payment confirmed by an onramp provider.
 type VerifiedPayment struct {
 	// Amount received, in USD.
 	Amount toolkit.Amount
-	// Ref uniquely identifies the payment (e.g. "solana:<signature>");
-	// a Ref is credited at most once.
+	// Ref uniquely identifies the payment (e.g. "onramp:pay_1"); a Ref is
+	// credited at most once.
 	Ref string
 }
 
-// ChainVerifier confirms an on-chain payment to the service's treasury by
-// its transaction hash (implemented by the Solana adapter).
+// OnrampVerifier confirms a card/onramp payment (implemented by a payment
+// provider adapter; none is configured by default).
 //
 // Verifiers classify their errors as *toolkit.Error (toolkit.Invalid for a
-// payment that does not qualify, toolkit.NotFound for an unknown
-// transaction, ...); any other error is taken as an outage and reported
-// as toolkit.Unavailable.
-type ChainVerifier interface {
-	VerifyPayment(ctx context.Context, agentID, txHash string) (VerifiedPayment, error)
-}
-
-// OnrampVerifier confirms a card/onramp payment (implemented by a payment
-// provider adapter; none is configured by default). Its errors follow the
-// ChainVerifier rules.
+// payment that does not qualify, toolkit.NotFound for an unknown payment,
+// ...); any other error is taken as an outage and reported as
+// toolkit.Unavailable.
 type OnrampVerifier interface {
 	VerifyOnramp(ctx context.Context, agentID string, amount toolkit.Amount) (VerifiedPayment, error)
 }
@@ -57,51 +51,57 @@ type DepositInput struct {
 // is 87 or 88 base58 characters).
 const MaxTxHashLen = 128
 
-// MaxDepositMicros bounds one deposit: 1,000,000 USD.
+// MaxDepositMicros bounds one generic deposit's amount: 1,000,000 USD.
 const MaxDepositMicros int64 = 1_000_000 * toolkit.MicrosPerUnit
 
-// Deposit credits a generic deposit and returns the new balance. It never
-// credits an unverified amount in live use:
+// Deposit credits a generic deposit and returns the new balances. Test
+// money and real money never mix:
 //
-//   - a sandbox agent may self-credit test funds when Config.SandboxSelfCredit
-//     is on, up to Config.SandboxCreditCap in total;
-//   - otherwise direct_transfer and x402 need on_chain_tx_hash, verified by
-//     the ChainVerifier; onramp is verified by the OnrampVerifier. A path
-//     without a configured verifier is refused (toolkit.Invalid naming the
-//     missing setup). A verifier's error keeps its Kind; a verifier that
-//     cannot answer is toolkit.Unavailable. A payment already credited is
-//     toolkit.Conflict.
+//   - a sandbox account without on_chain_tx_hash self-credits test funds
+//     when Config.SandboxSelfCredit is on, up to Config.SandboxCreditCap
+//     in total; test funds pay sandbox calls only;
+//   - direct_transfer and x402 with on_chain_tx_hash are verified as a
+//     USDC deposit to the treasury through Config.Deposits (the same
+//     checks and the same replay index as POST /v1/billing/deposit-usdc):
+//     the transaction must pay at least amount, and what it paid is
+//     credited as real funds. Without a configured verifier the result is
+//     toolkit.Unavailable naming the missing setup;
+//   - onramp is verified by Config.Onramp and credited as real funds.
+//
+// A verification that fails is toolkit.Invalid naming the check; one that
+// cannot be made now is toolkit.Unavailable and writes nothing. A payment
+// already credited is toolkit.Conflict.
 func (s *Service) Deposit(ctx context.Context, acct Account, in DepositInput) (Balance, error) {
 	const op = "billing.Deposit"
 	micros, err := validateDeposit(in)
 	if err != nil {
 		return Balance{}, err
 	}
-	req := CreditRequest{AgentID: acct.AgentID, Micros: micros, FundingPath: in.FundingPath, At: s.cfg.Now().UTC()}
-	if acct.Sandbox && s.cfg.SandboxSelfCredit && in.OnChainTxHash == "" {
+	switch {
+	case acct.Sandbox() && s.cfg.SandboxSelfCredit && in.OnChainTxHash == "":
+		req := CreditRequest{AgentID: acct.AgentID, Funds: FundsTest, Micros: micros, FundingPath: in.FundingPath,
+			At: s.cfg.Now().UTC()}
 		req.SelfCreditCapMicros, _ = s.cfg.SandboxCreditCap.Micros()
-	} else {
-		paid, err := s.verify(ctx, acct.AgentID, in)
-		if err != nil {
+		if _, err := s.credit(ctx, op, req); err != nil {
 			return Balance{}, err
 		}
-		if paid.Amount.Cmp(in.Amount) != 0 {
-			return Balance{}, toolkit.Errorf(toolkit.Invalid,
-				"amount: the verified payment is %s, not %s", paid.Amount, in.Amount)
+	case in.FundingPath == FundingOnramp:
+		if err := s.depositOnramp(ctx, acct, in, micros); err != nil {
+			return Balance{}, err
 		}
-		req.ExternalRef = &paid.Ref
-	}
-	if req.TxID, err = s.newTxID(); err != nil {
-		return Balance{}, toolkit.WithOp(op, err)
-	}
-	if _, err := s.store.Credit(ctx, req); err != nil {
-		if toolkit.IsKind(err, toolkit.Conflict) {
-			return Balance{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
-				Msg: "This payment was already credited (replay refused)"}
+	case in.OnChainTxHash == "":
+		msg := fmt.Sprintf("on_chain_tx_hash: required for %s deposits (the payment is verified on chain before crediting)", in.FundingPath)
+		if s.cfg.SandboxSelfCredit && !acct.Sandbox() {
+			msg += "; self-credited test funds are for sandbox mode only"
 		}
-		return Balance{}, toolkit.WithOp(op, err)
+		return Balance{}, toolkit.Errorf(toolkit.Invalid, "%s", msg)
+	default:
+		if _, err := s.depositTransfer(ctx, acct, chainRequest{asset: USDC, field: "on_chain_tx_hash",
+			signature: in.OnChainTxHash, fundingPath: in.FundingPath, atLeast: &in.Amount}); err != nil {
+			return Balance{}, err
+		}
 	}
-	return s.Balance(ctx, acct.AgentID)
+	return s.Balance(ctx, acct)
 }
 
 func validateDeposit(in DepositInput) (int64, error) {
@@ -126,47 +126,72 @@ func validateDeposit(in DepositInput) (int64, error) {
 	return micros, nil
 }
 
-func (s *Service) verify(ctx context.Context, agentID string, in DepositInput) (VerifiedPayment, error) {
-	var (
-		paid VerifiedPayment
-		err  error
-	)
-	switch in.FundingPath {
-	case FundingOnramp:
-		if s.cfg.Onramp == nil {
-			return paid, toolkit.Errorf(toolkit.Invalid,
-				"funding_path: onramp deposits need an onramp payment provider, which this server has not configured")
-		}
-		paid, err = s.cfg.Onramp.VerifyOnramp(ctx, agentID, in.Amount)
-	default:
-		if in.OnChainTxHash == "" {
-			return paid, toolkit.Errorf(toolkit.Invalid,
-				"on_chain_tx_hash: required for %s deposits (the payment is verified on chain before crediting)", in.FundingPath)
-		}
-		if s.cfg.Chain == nil {
-			return paid, toolkit.Errorf(toolkit.Invalid,
-				"funding_path: %s deposits need on-chain verification, which this server has not configured", in.FundingPath)
-		}
-		paid, err = s.cfg.Chain.VerifyPayment(ctx, agentID, in.OnChainTxHash)
+// depositOnramp credits a payment confirmed by the onramp provider.
+func (s *Service) depositOnramp(ctx context.Context, acct Account, in DepositInput, micros int64) error {
+	if s.cfg.Onramp == nil {
+		return toolkit.Errorf(toolkit.Invalid,
+			"funding_path: onramp deposits need an onramp payment provider, which this server has not configured")
 	}
+	paid, err := s.cfg.Onramp.VerifyOnramp(ctx, acct.AgentID, in.Amount)
 	if err != nil {
-		return paid, verifierError(err)
+		if toolkit.IsKind(err, toolkit.Invalid) { // the payment failed a check (an outage is not recorded)
+			s.verificationFailed(ctx, acct.AgentID, "")
+		}
+		return verifierError(err)
 	}
 	if paid.Ref == "" {
-		return paid, toolkit.WithOp("billing.verify", fmt.Errorf("verifier returned an empty payment reference"))
+		return toolkit.WithOp("billing.Deposit", errors.New("onramp verifier returned an empty payment reference"))
 	}
-	return paid, nil
+	if paid.Amount.Cmp(in.Amount) != 0 {
+		s.verificationFailed(ctx, acct.AgentID, "A deposit claimed another amount than the verified payment; nothing was credited")
+		return toolkit.Errorf(toolkit.Invalid, "amount: the verified payment is %s, not %s", paid.Amount, in.Amount)
+	}
+	req := CreditRequest{AgentID: acct.AgentID, Funds: FundsReal, Micros: micros, FundingPath: in.FundingPath,
+		ExternalRef: &paid.Ref, At: s.cfg.Now().UTC()}
+	_, err = s.credit(ctx, "billing.Deposit", req)
+	return err
+}
+
+// credit writes one deposit with a fresh transaction id. An external
+// reference already credited is toolkit.Conflict ("already credited").
+func (s *Service) credit(ctx context.Context, op string, req CreditRequest) (Transaction, error) {
+	var err error
+	if req.TxID, err = s.newTxID(); err != nil {
+		return Transaction{}, toolkit.WithOp(op, err)
+	}
+	tx, err := s.store.Credit(ctx, req)
+	if err != nil {
+		if toolkit.IsKind(err, toolkit.Conflict) && req.ExternalRef != nil {
+			s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositReplay, AgentID: req.AgentID})
+			return Transaction{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
+				Msg: "This payment was already credited (replay refused)"}
+		}
+		return Transaction{}, toolkit.WithOp(op, err)
+	}
+	return tx, nil
+}
+
+// verificationFailed records a payment that failed verification (a
+// security event; an outage is not one).
+func (s *Service) verificationFailed(ctx context.Context, agentID, description string) {
+	s.cfg.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeDepositVerificationFailed, AgentID: agentID, Description: description})
 }
 
 // verifierError keeps the Kind a verifier gave its error (a payment it
 // refuses is Invalid, one it cannot find NotFound, ...). An unclassified
 // error means the verifier could not answer: toolkit.Unavailable, so the
-// client retries instead of being told its request is wrong.
+// client retries instead of being told its request is wrong. An
+// Unavailable error always carries a retry hint.
 func verifierError(err error) error {
 	var te *toolkit.Error
-	if errors.As(err, &te) {
-		return toolkit.WithOp("billing.verify", err)
+	if !errors.As(err, &te) {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: "billing.verify", RetryAfter: verifyRetryAfter,
+			Msg: "payment verification is unavailable; nothing was recorded, retry later", Err: err}
 	}
-	return &toolkit.Error{Kind: toolkit.Unavailable, Op: "billing.verify",
-		Msg: "payment verification is unavailable; retry later", Err: err}
+	if te.Kind == toolkit.Unavailable && te.RetryAfter == 0 {
+		c := *te
+		c.RetryAfter = verifyRetryAfter
+		te = &c
+	}
+	return toolkit.WithOp("billing.verify", te)
 }

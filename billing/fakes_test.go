@@ -3,12 +3,19 @@ package billing
 import (
 	"bytes"
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,14 +28,16 @@ var errBoom = errors.New("boom: connection reset")
 // that call through), and onCharge replaces Charge to play a race.
 type fakeStore struct {
 	mu        sync.Mutex
-	balances  map[string]int64
+	balances  map[string]int64 // real funds
+	test      map[string]int64 // test funds
 	updatedAt time.Time
 	limits    SpendLimits
 	spent     map[time.Time]int64 // consumption since a window start
 	stored    map[string]IdempotentResponse
 	charges   []ChargeRequest
 	credits   []CreditRequest
-	txs       []Transaction
+	txs       []Transaction // newest first
+	lastQuery TransactionQuery
 	usage     []UsageLine
 	calls     map[string]int
 	errs      map[string][]error
@@ -38,7 +47,7 @@ type fakeStore struct {
 
 func newFakeStore() *fakeStore {
 	return &fakeStore{
-		balances: map[string]int64{}, spent: map[time.Time]int64{}, stored: map[string]IdempotentResponse{},
+		balances: map[string]int64{}, test: map[string]int64{}, spent: map[time.Time]int64{}, stored: map[string]IdempotentResponse{},
 		calls: map[string]int{}, errs: map[string][]error{},
 		updatedAt: time.Date(2026, 11, 22, 8, 0, 0, 0, time.FixedZone("X", 3600)),
 	}
@@ -67,7 +76,7 @@ func (f *fakeStore) Balance(_ context.Context, agentID string) (BalanceRecord, e
 	if err := f.call("Balance"); err != nil {
 		return BalanceRecord{}, err
 	}
-	return BalanceRecord{AgentID: agentID, Micros: f.balances[agentID], UpdatedAt: f.updatedAt}, nil
+	return BalanceRecord{AgentID: agentID, Micros: f.balances[agentID], TestMicros: f.test[agentID], UpdatedAt: f.updatedAt}, nil
 }
 
 func (f *fakeStore) Charge(_ context.Context, req ChargeRequest) (Transaction, error) {
@@ -81,18 +90,19 @@ func (f *fakeStore) Charge(_ context.Context, req ChargeRequest) (Transaction, e
 			return Transaction{}, err
 		}
 	}
-	if f.balances[req.AgentID] < req.Micros {
+	bal := f.class(req.Funds)
+	if bal[req.AgentID] < req.Micros {
 		return Transaction{}, toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 	}
-	f.balances[req.AgentID] -= req.Micros
+	bal[req.AgentID] -= req.Micros
 	f.charges = append(f.charges, req)
 	if req.Idempotency != nil {
 		r := *req.Idempotency
 		r.Response = bytes.Clone(r.Response)
 		f.stored[req.Idempotency.Key] = r
 	}
-	return Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: TypeConsumption, AmountMicros: -req.Micros,
-		BalanceAfter: f.balances[req.AgentID], CreatedAt: req.At}, nil
+	return Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: TypeConsumption, Funds: req.Funds.normal(), AmountMicros: -req.Micros,
+		BalanceAfter: bal[req.AgentID], CreatedAt: req.At}, nil
 }
 
 func (f *fakeStore) Credit(_ context.Context, req CreditRequest) (Transaction, error) {
@@ -101,19 +111,33 @@ func (f *fakeStore) Credit(_ context.Context, req CreditRequest) (Transaction, e
 	if err := f.call("Credit"); err != nil {
 		return Transaction{}, err
 	}
-	f.balances[req.AgentID] += req.Micros
+	bal := f.class(req.Funds)
+	bal[req.AgentID] += req.Micros
 	f.credits = append(f.credits, req)
-	return Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: TypeDeposit, AmountMicros: req.Micros,
-		BalanceAfter: f.balances[req.AgentID], CreatedAt: req.At}, nil
+	return Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: TypeDeposit, Funds: req.Funds.normal(), AmountMicros: req.Micros,
+		BalanceAfter: bal[req.AgentID], CreatedAt: req.At}, nil
 }
 
-func (f *fakeStore) Transactions(_ context.Context, _ string, limit int) ([]Transaction, error) {
+// class returns the balances of a class of funds. mu is held.
+func (f *fakeStore) class(funds Funds) map[string]int64 {
+	if funds == FundsTest {
+		return f.test
+	}
+	return f.balances
+}
+
+func (f *fakeStore) Transactions(_ context.Context, q TransactionQuery) ([]Transaction, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.call("Transactions"); err != nil {
 		return nil, err
 	}
-	return f.txs[:min(limit, len(f.txs))], nil
+	f.lastQuery = q
+	txs := f.txs // newest first
+	if q.BeforeSeq > 0 {
+		txs = slices.DeleteFunc(slices.Clone(txs), func(tx Transaction) bool { return tx.Seq >= q.BeforeSeq })
+	}
+	return txs[:min(q.Limit, len(txs))], nil
 }
 
 func (f *fakeStore) Usage(context.Context, string) ([]UsageLine, error) {
@@ -164,16 +188,91 @@ func (f *fakeStore) Spent(_ context.Context, _ string, since time.Time) (int64, 
 	return f.spent[since], f.call("Spent")
 }
 
-// fakeChain is a scripted ChainVerifier.
+// fakeChain is a scripted DepositVerifier.
 type fakeChain struct {
-	paid  VerifiedPayment
+	mu    sync.Mutex
+	d     VerifiedDeposit
 	err   error
-	calls []string // tx hashes asked about
+	calls []DepositQuery
 }
 
-func (c *fakeChain) VerifyPayment(_ context.Context, _, txHash string) (VerifiedPayment, error) {
-	c.calls = append(c.calls, txHash)
-	return c.paid, c.err
+func (c *fakeChain) VerifyDeposit(_ context.Context, q DepositQuery) (VerifiedDeposit, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, q)
+	return c.d, c.err
+}
+
+// usdc is a verified USDC deposit of sig paying micros.
+func usdc(sig string, micros uint64) VerifiedDeposit {
+	return VerifiedDeposit{Signature: sig, Asset: USDC, BaseUnits: micros, Decimals: 6, Sender: "wallet1", BoundBy: BoundByWallet}
+}
+
+// fakeOracle is a scripted PriceOracle.
+type fakeOracle struct {
+	price Price
+	err   error
+	calls int
+}
+
+func (o *fakeOracle) PriceUSD(context.Context, Asset) (Price, error) {
+	o.calls++
+	return o.price, o.err
+}
+
+// fakeWallets is a scripted WalletSource.
+type fakeWallets struct {
+	wallets []string
+	err     error
+}
+
+func (w fakeWallets) AgentWallets(context.Context, string) ([]string, error) { return w.wallets, w.err }
+
+// testKeys is a deterministic cryptovault.KeyManager from the standard
+// library: AES-GCM per agent, HMAC-SHA256 lookups.
+type testKeys struct{}
+
+func (testKeys) AgentAEAD(_ context.Context, agentID string) (cryptovault.AEAD, error) {
+	k := sha256.Sum256([]byte("aead:" + agentID))
+	block, err := aes.NewCipher(k[:])
+	if err != nil {
+		return nil, err
+	}
+	g, err := cipher.NewGCM(block)
+	return gcm{g}, err
+}
+
+func (testKeys) LookupHash(data []byte) ([]byte, error) {
+	m := hmac.New(sha256.New, []byte("lookup key"))
+	m.Write(data)
+	return m.Sum(nil), nil
+}
+
+type gcm struct{ cipher.AEAD }
+
+func (g gcm) Encrypt(plaintext, ad []byte) ([]byte, error) {
+	nonce := make([]byte, g.NonceSize())
+	return g.Seal(nonce, nonce, plaintext, ad), nil
+}
+
+func (g gcm) Decrypt(ciphertext, ad []byte) ([]byte, error) {
+	if len(ciphertext) < g.NonceSize() {
+		return nil, errors.New("short ciphertext")
+	}
+	return g.Open(nil, ciphertext[:g.NonceSize()], ciphertext[g.NonceSize():], ad)
+}
+
+// testVault is a vault over testKeys.
+var testVault = cryptovault.New(testKeys{})
+
+// sigRef is the ledger reference of a transaction signature: its keyed
+// hash under the tx_signature field, in hex.
+func sigRef(t *testing.T, sig string) *string {
+	t.Helper()
+	h, err := testVault.Hash(TxSignatureField, []byte(sig))
+	require.NoError(t, err)
+	ref := hex.EncodeToString(h)
+	return &ref
 }
 
 // fakeOnramp is a scripted OnrampVerifier.

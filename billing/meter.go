@@ -54,8 +54,11 @@ type Metered struct {
 //  1. An idempotent retry returns the stored response (no run, no charge).
 //  2. Spend caps and the allowed-operations list are checked
 //     (toolkit.Forbidden naming the cap; nothing runs).
-//  3. The balance is checked (toolkit.InsufficientCredits with
-//     "Insufficient balance. Required: $X, Available: $Y"; nothing runs).
+//  3. The balance of the account's class of funds is checked (test funds
+//     for a sandbox account, real funds for a live one):
+//     toolkit.InsufficientCredits with "Insufficient balance. Required:
+//     $X, Available: $Y" and, when the other class holds money, why it
+//     cannot pay; nothing runs.
 //  4. run is called; an error is returned as is and nothing is charged.
 //  5. A chargeable outcome is debited atomically (conditional UPDATE,
 //     ledger row, usage row, idempotency record in one transaction). If the
@@ -89,8 +92,9 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	if err != nil {
 		return Metered{}, toolkit.WithOp(op, err)
 	}
-	if bal.Micros < price {
-		return Metered{}, insufficient(price, bal.Micros)
+	funds := req.Account.Funds.normal()
+	if bal.Of(funds) < price {
+		return Metered{}, insufficient(price, bal, funds)
 	}
 	out, err := run(ctx)
 	if err != nil {
@@ -104,7 +108,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 		return Metered{}, toolkit.WithOp(op, err)
 	}
 	charge := ChargeRequest{
-		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Micros: price,
+		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Funds: funds, Micros: price,
 		At: now.UTC(), DayStart: utcDayStart(now), MonthStart: utcMonthStart(now), Limits: limits,
 	}
 	if req.IdempotencyKey != "" {
@@ -120,7 +124,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 		if berr != nil {
 			return Metered{}, toolkit.WithOp(op, berr)
 		}
-		return Metered{}, insufficient(price, cur.Micros)
+		return Metered{}, insufficient(price, cur, funds)
 	case toolkit.IsKind(err, toolkit.Conflict) && req.IdempotencyKey != "":
 		// A concurrent retry with the same key won; answer as it did.
 		if m, ok, rerr := s.replay(ctx, req, hash); ok || rerr != nil {
@@ -188,9 +192,35 @@ func capitalize(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-func insufficient(price, available int64) error {
-	return toolkit.Errorf(toolkit.InsufficientCredits, "Insufficient balance. Required: $%s, Available: $%s",
-		USD(price), USD(available))
+// insufficient is the 402 of a call the paying class of funds cannot
+// cover. When the other class holds money it says why that money cannot
+// pay: test funds never pay live calls, and real funds pay in live mode.
+func insufficient(price int64, bal BalanceRecord, funds Funds) error {
+	available := bal.Of(funds)
+	msg := fmt.Sprintf("Insufficient balance. Required: $%s, Available: $%s", USD(price), USD(available))
+	switch {
+	case funds == FundsReal && bal.TestMicros > 0:
+		msg += " (test funds are spendable in sandbox mode only)"
+	case funds == FundsTest && bal.Micros > 0:
+		msg += fmt.Sprintf(" in test funds (sandbox calls are paid from test funds; your $%s of real funds pay in live mode: PUT /v1/agents/mode {\"mode\":\"live\"})",
+			USD(bal.Micros))
+	}
+	return &toolkit.Error{Kind: toolkit.InsufficientCredits, Msg: msg,
+		Err: &Shortfall{Required: USD(price), Available: USD(available)}}
+}
+
+// Shortfall is the cause of an InsufficientCredits error from metering:
+// what the call costs and what the paying balance holds (the class of
+// funds the call is paid from). The HTTP layer sends both as numbers
+// beside the message.
+type Shortfall struct {
+	Required  toolkit.Amount
+	Available toolkit.Amount
+}
+
+// Error implements error.
+func (s *Shortfall) Error() string {
+	return fmt.Sprintf("required %s, available %s", s.Required, s.Available)
 }
 
 // requestHash identifies a request for idempotency: operation and body.

@@ -9,16 +9,25 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/cryptovault"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
-// Account is who a billing call is for.
+// Account is who a billing call is for and which funds pay for it
+// (agents.Agent.Account builds it).
 type Account struct {
 	AgentID string
-	// Presale buyers pay 80 % of list on every operation.
+	// Presale buyers pay 80 % of list on every operation, and get the
+	// presale rate on native-token deposits.
 	Presale bool
-	// Sandbox agents may self-credit test funds when the policy allows.
-	Sandbox bool
+	// Funds is the class the account's calls are paid from: FundsTest for
+	// a sandbox agent, FundsReal for a live one. Empty means FundsReal. A
+	// test account may also self-credit test funds when the policy allows.
+	Funds Funds
 }
+
+// Sandbox reports whether the account pays from test funds.
+func (a Account) Sandbox() bool { return a.Funds.normal() == FundsTest }
 
 // Config configures a Service. Zero fields take defaults.
 type Config struct {
@@ -34,9 +43,24 @@ type Config struct {
 	// SandboxCreditCap bounds an agent's total self-credited test funds
 	// (default 100.00).
 	SandboxCreditCap toolkit.Amount
-	// Chain verifies direct_transfer and x402 deposits by their on-chain
-	// transaction hash. Nil: such deposits are refused.
-	Chain ChainVerifier
+	// Deposits verifies on-chain deposit transactions: the deposit-usdc,
+	// -usdt, -pyusd, -sol and native-token endpoints, and direct_transfer
+	// and x402 generic deposits (as USDC). Nil: those deposits are
+	// toolkit.Unavailable, naming the missing setup. Requires Vault.
+	Deposits DepositVerifier
+	// Oracle prices SOL deposits. Nil: SOL deposits are
+	// toolkit.Unavailable.
+	Oracle PriceOracle
+	// NativeToken is the service's own token and its credit rates
+	// (default DefaultNativeTokenConfig()).
+	NativeToken NativeToken
+	// Vault seals deposit transaction signatures per agent and computes
+	// their keyed hash, the ledger's replay key. Required with Deposits.
+	Vault *cryptovault.Vault
+	// Wallets lists an agent's wallets, to bind a deposit to the agent by
+	// its sender (agents.Service implements it). Nil: deposits bind by
+	// their memo only.
+	Wallets WalletSource
 	// Onramp verifies onramp deposits. Nil: such deposits are refused.
 	Onramp OnrampVerifier
 	// IdempotencyRetention is how long a stored answer of a priced call is
@@ -47,6 +71,9 @@ type Config struct {
 	Now func() time.Time
 	// Random is the source of transaction ids (default crypto/rand).
 	Random io.Reader
+	// Recorder receives security events: replayed payments and failed
+	// payment verifications (default: discarded).
+	Recorder guardian.Recorder
 }
 
 // Service is the billing domain service.
@@ -72,6 +99,12 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if _, err := cfg.SandboxCreditCap.Micros(); err != nil {
 		return nil, fmt.Errorf("billing: sandbox credit cap: %w", err)
 	}
+	if err := cfg.NativeToken.setDefaults(); err != nil {
+		return nil, err
+	}
+	if cfg.Deposits != nil && cfg.Vault == nil {
+		return nil, fmt.Errorf("billing: on-chain deposits need a Vault (to seal signatures and hash them for replay protection)")
+	}
 	if cfg.IdempotencyRetention <= 0 {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
@@ -81,6 +114,7 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
+	cfg.Recorder = guardian.OrDiscard(cfg.Recorder)
 	return &Service{store: store, cfg: cfg}, nil
 }
 
@@ -94,40 +128,32 @@ func (s *Service) Price(operation string, presale bool) toolkit.Amount {
 
 // Balance is an agent's balance as reported to clients.
 type Balance struct {
-	AgentID   string
-	Balance   toolkit.Amount
+	AgentID string
+	// Balance is the real funds (verified deposits).
+	Balance toolkit.Amount
+	// SandboxBalance is the test funds (sandbox self-credit).
+	SandboxBalance toolkit.Amount
+	// PaysFrom is the class the account's calls are paid from.
+	PaysFrom Funds
+	// IsLow reports whether the class the calls are paid from is below
+	// the low-balance threshold.
 	IsLow     bool
 	UpdatedAt time.Time
 }
 
-// Balance returns the agent's balance.
-func (s *Service) Balance(ctx context.Context, agentID string) (Balance, error) {
-	rec, err := s.store.Balance(ctx, agentID)
+// Balance returns the account's balances.
+func (s *Service) Balance(ctx context.Context, acct Account) (Balance, error) {
+	rec, err := s.store.Balance(ctx, acct.AgentID)
 	if err != nil {
 		return Balance{}, toolkit.WithOp("billing.Balance", err)
 	}
-	return s.balanceOf(rec), nil
+	return s.balanceOf(rec, acct.Funds), nil
 }
 
-func (s *Service) balanceOf(rec BalanceRecord) Balance {
-	b := USD(rec.Micros)
-	return Balance{AgentID: rec.AgentID, Balance: b, IsLow: b.Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
-}
-
-// Ledger limits.
-const (
-	DefaultTransactionsLimit = 100
-	MaxTransactionsLimit     = 1000
-)
-
-// Transactions returns up to limit ledger rows, newest first. limit must be
-// in 1..1000.
-func (s *Service) Transactions(ctx context.Context, agentID string, limit int) ([]Transaction, error) {
-	if limit < 1 || limit > MaxTransactionsLimit {
-		return nil, toolkit.Errorf(toolkit.Invalid, "limit: must be between 1 and %d (got %d)", MaxTransactionsLimit, limit)
-	}
-	txs, err := s.store.Transactions(ctx, agentID, limit)
-	return txs, toolkit.WithOp("billing.Transactions", err)
+func (s *Service) balanceOf(rec BalanceRecord, paysFrom Funds) Balance {
+	paysFrom = paysFrom.normal()
+	return Balance{AgentID: rec.AgentID, Balance: USD(rec.Micros), SandboxBalance: USD(rec.TestMicros), PaysFrom: paysFrom,
+		IsLow: USD(rec.Of(paysFrom)).Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
 }
 
 // Usage returns the agent's usage totals by operation.

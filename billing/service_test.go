@@ -2,7 +2,10 @@ package billing
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +83,7 @@ func TestBalanceIsLow(t *testing.T) {
 	for _, c := range cases {
 		store := newFakeStore()
 		store.balances[agentID] = c.micros
-		b, err := newService(t, store).Balance(context.Background(), agentID)
+		b, err := newService(t, store).Balance(context.Background(), Account{AgentID: agentID})
 		require.NoError(t, err)
 		assert.Equal(t, c.low, b.IsLow, "balance %d micro-USD against the default 0.01", c.micros)
 		assert.Equal(t, USD(c.micros), b.Balance)
@@ -92,17 +95,41 @@ func TestBalanceIsLow(t *testing.T) {
 	store := newFakeStore()
 	store.balances[agentID] = 400_000
 	svc := newService(t, store, func(c *Config) { c.LowBalance = amount("0.5") })
-	b, err := svc.Balance(context.Background(), agentID)
+	b, err := svc.Balance(context.Background(), Account{AgentID: agentID})
 	require.NoError(t, err)
 	assert.True(t, b.IsLow, "a configured threshold")
 
-	_, err = newService(t, newFakeStore().fail("Balance", errBoom)).Balance(context.Background(), agentID)
+	_, err = newService(t, newFakeStore().fail("Balance", errBoom)).Balance(context.Background(), Account{AgentID: agentID})
 	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+// TestBalanceShowsBothClasses: balance is real money, sandbox_balance
+// test money; is_low is about the class the account pays from.
+func TestBalanceShowsBothClasses(t *testing.T) {
+	store := newFakeStore()
+	store.balances[agentID], store.test[agentID] = 5_000, 2_000_000
+	svc := newService(t, store)
+	for _, c := range []struct {
+		acct  Account
+		pays  Funds
+		isLow bool
+	}{
+		{Account{AgentID: agentID, Funds: FundsTest}, FundsTest, false},
+		{Account{AgentID: agentID, Funds: FundsReal}, FundsReal, true},
+		{Account{AgentID: agentID}, FundsReal, true},
+	} {
+		b, err := svc.Balance(context.Background(), c.acct)
+		require.NoError(t, err)
+		assert.Equal(t, "0.005", b.Balance.String())
+		assert.Equal(t, "2.00", b.SandboxBalance.String())
+		assert.Equal(t, c.pays, b.PaysFrom)
+		assert.Equal(t, c.isLow, b.IsLow, c.acct.Funds)
+	}
 }
 
 func TestTransactionsLimit(t *testing.T) {
 	store := newFakeStore()
-	store.txs = []Transaction{{TxID: "tx_2"}, {TxID: "tx_1"}}
+	store.txs = []Transaction{{TxID: "tx_2", Seq: 2}, {TxID: "tx_1", Seq: 1}}
 	svc := newService(t, store)
 	cases := []struct {
 		limit int
@@ -110,20 +137,70 @@ func TestTransactionsLimit(t *testing.T) {
 		n     int
 	}{{-1, false, 0}, {0, false, 0}, {1, true, 1}, {2, true, 2}, {MaxTransactionsLimit, true, 2}, {MaxTransactionsLimit + 1, false, 0}}
 	for _, c := range cases {
-		txs, err := svc.Transactions(context.Background(), agentID, c.limit)
+		page, err := svc.Transactions(context.Background(), agentID, c.limit, "")
 		if !c.ok {
 			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.limit)
 			assert.Contains(t, toolkit.MessageOf(err), "limit: must be between 1 and 1000", c.limit)
 			continue
 		}
 		require.NoError(t, err, c.limit)
-		assert.Len(t, txs, c.n, c.limit)
+		assert.Len(t, page.Transactions, c.n, c.limit)
+		assert.Equal(t, c.limit < 2, page.HasMore, c.limit)
 	}
 	assert.Equal(t, 3, store.calls["Transactions"], "bad limits never reach the store")
 
 	store.fail("Transactions", errBoom)
-	_, err := svc.Transactions(context.Background(), agentID, 10)
+	_, err := svc.Transactions(context.Background(), agentID, 10, "")
 	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
+}
+
+func TestTransactionsPages(t *testing.T) {
+	store := newFakeStore()
+	for seq := int64(5); seq >= 1; seq-- {
+		store.txs = append(store.txs, Transaction{TxID: fmt.Sprintf("tx_%d", seq), Seq: seq})
+	}
+	svc := newService(t, store)
+	var got []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		require.Less(t, pages, 5, "paging ends")
+		page, err := svc.Transactions(context.Background(), agentID, 2, cursor)
+		require.NoError(t, err)
+		assert.Equal(t, 3, store.lastQuery.Limit, "one row more than asked tells whether more follow")
+		for _, tx := range page.Transactions {
+			got = append(got, tx.TxID)
+		}
+		if !page.HasMore {
+			assert.Empty(t, page.NextCursor)
+			break
+		}
+		require.NotEmpty(t, page.NextCursor)
+		cursor = page.NextCursor
+	}
+	assert.Equal(t, []string{"tx_5", "tx_4", "tx_3", "tx_2", "tx_1"}, got)
+}
+
+func TestTransactionsRefuseForeignCursors(t *testing.T) {
+	store := newFakeStore()
+	store.txs = []Transaction{{TxID: "tx_2", Seq: 2}, {TxID: "tx_1", Seq: 1}}
+	svc := newService(t, store)
+	page, err := svc.Transactions(context.Background(), agentID, 1, "")
+	require.NoError(t, err)
+	good := page.NextCursor
+	raw, err := base64.RawURLEncoding.DecodeString(good)
+	require.NoError(t, err)
+	edited := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "l1.2.", "l1.3.", 1)))
+	calls := store.calls["Transactions"]
+	for _, bad := range []string{"x", "%%%", good + "A", good[:len(good)-2], edited, strings.Repeat("A", MaxCursorLen+1),
+		base64.RawURLEncoding.EncodeToString([]byte("l1.0.0")), base64.RawURLEncoding.EncodeToString([]byte("l2.2.0"))} {
+		_, err := svc.Transactions(context.Background(), agentID, 1, bad)
+		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), bad)
+		assert.Contains(t, toolkit.MessageOf(err), "cursor:", bad)
+	}
+	assert.Equal(t, calls, store.calls["Transactions"], "a bad cursor never reaches the store")
+	next, err := svc.Transactions(context.Background(), agentID, 1, good)
+	require.NoError(t, err)
+	assert.Equal(t, "tx_1", next.Transactions[0].TxID)
 }
 
 func TestUsage(t *testing.T) {

@@ -3,6 +3,8 @@ package billing
 import (
 	"context"
 	"time"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // Transaction types in the ledger.
@@ -12,23 +14,56 @@ const (
 )
 
 // Transaction is one ledger row. Amounts are micro-USD; consumption
-// amounts are negative.
+// amounts are negative. Every row moves one class of funds, and
+// BalanceAfter is that class's balance after the row.
 type Transaction struct {
 	TxID         string
 	AgentID      string
 	Type         string
+	Funds        Funds
 	AmountMicros int64
 	BalanceAfter int64
 	Operation    *string // set for consumption
 	FundingPath  *string // set for deposits
-	CreatedAt    time.Time
+	// Currency, Quantity and PriceUSD describe an on-chain deposit: the
+	// asset received, its quantity in whole tokens and the USD price per
+	// token it was credited at (the SOL market price, or the native
+	// token's rate). Nil otherwise.
+	Currency  *string
+	Quantity  *toolkit.Amount
+	PriceUSD  *toolkit.Amount
+	CreatedAt time.Time
+	// Seq is the row's sequence number, assigned by the store in the
+	// order rows are written (> 0, unique in the store): the ledger's
+	// order, newest first, is Seq descending.
+	Seq int64
 }
 
-// BalanceRecord is an agent's balance row.
+// TransactionQuery asks for rows of one agent's ledger, newest first.
+type TransactionQuery struct {
+	AgentID string
+	// Limit is the most rows returned (> 0).
+	Limit int
+	// BeforeSeq, when > 0, returns only rows with a smaller Seq (older):
+	// the page after the row with that Seq.
+	BeforeSeq int64
+}
+
+// BalanceRecord is an agent's balance row: real funds (verified deposits)
+// and test funds (sandbox self-credit), kept apart.
 type BalanceRecord struct {
-	AgentID   string
-	Micros    int64
-	UpdatedAt time.Time
+	AgentID    string
+	Micros     int64 // real funds
+	TestMicros int64 // test funds
+	UpdatedAt  time.Time
+}
+
+// Of returns the balance of one class of funds.
+func (b BalanceRecord) Of(f Funds) int64 {
+	if f.normal() == FundsTest {
+		return b.TestMicros
+	}
+	return b.Micros
 }
 
 // UsageLine totals the consumption of one operation.
@@ -51,9 +86,12 @@ type SpendLimits struct {
 // the ledger, ledger row, usage upsert and, with an idempotency key, the
 // stored response.
 type ChargeRequest struct {
-	TxID       string
-	AgentID    string
-	Operation  string
+	TxID      string
+	AgentID   string
+	Operation string
+	// Funds is the class debited (empty: FundsReal); the other class is
+	// never touched.
+	Funds      Funds
 	Micros     int64 // > 0
 	At         time.Time
 	DayStart   time.Time // start of the UTC day containing At (daily cap window)
@@ -72,17 +110,29 @@ type IdempotentResponse struct {
 
 // CreditRequest is one deposit.
 type CreditRequest struct {
-	TxID        string
-	AgentID     string
+	TxID    string
+	AgentID string
+	// Funds is the class credited (empty: FundsReal): FundsTest for
+	// sandbox self-credit, FundsReal for verified payments.
+	Funds       Funds
 	Micros      int64 // > 0
 	FundingPath string
-	// ExternalRef identifies the external payment (e.g. "solana:<sig>");
-	// it is unique across the ledger, which makes deposits exactly-once.
+	// ExternalRef identifies the external payment: for an on-chain deposit
+	// the hex keyed hash of its transaction signature (the same on every
+	// deposit endpoint), for an onramp payment the provider's reference.
+	// It is unique across the ledger, which makes deposits exactly-once.
 	// Nil for sandbox self-credits.
 	ExternalRef *string
-	// SelfCreditCapMicros, when > 0, bounds the agent's total of
-	// self-credits (deposits without ExternalRef), checked in the same
-	// transaction.
+	// SealedSignature is the transaction signature sealed for the agent
+	// (cryptovault, field "tx_signature"); nil when there is none.
+	SealedSignature []byte
+	// Currency, Quantity and PriceUSD describe an on-chain deposit (see
+	// Transaction).
+	Currency *string
+	Quantity *toolkit.Amount
+	PriceUSD *toolkit.Amount
+	// SelfCreditCapMicros, when > 0, bounds the agent's total of test-fund
+	// deposits, checked in the same transaction.
 	SelfCreditCapMicros int64
 	At                  time.Time
 }
@@ -91,9 +141,10 @@ type CreditRequest struct {
 // limits. Every method is one transaction. Implementations live in
 // adapters and must pass adapters/storetest.
 type Store interface {
-	// Balance returns the agent's balance (toolkit.NotFound if none).
+	// Balance returns the agent's balances (toolkit.NotFound if none).
 	Balance(ctx context.Context, agentID string) (BalanceRecord, error)
-	// Charge debits atomically. toolkit.InsufficientCredits when the
+	// Charge debits the request's class of funds atomically (one
+	// conditional UPDATE). toolkit.InsufficientCredits when that class's
 	// balance is below the amount (nothing written), toolkit.Forbidden
 	// when a spend cap would be exceeded, toolkit.Conflict when the
 	// idempotency key is already stored.
@@ -101,8 +152,10 @@ type Store interface {
 	// Credit adds a deposit. toolkit.Conflict when ExternalRef was already
 	// credited; toolkit.Forbidden when the self-credit cap would be exceeded.
 	Credit(ctx context.Context, req CreditRequest) (Transaction, error)
-	// Transactions returns up to limit ledger rows, newest first.
-	Transactions(ctx context.Context, agentID string, limit int) ([]Transaction, error)
+	// Transactions returns up to q.Limit rows of q.AgentID's ledger, newest
+	// first (Seq descending), older than q.BeforeSeq when set. Rows written
+	// meanwhile never shift a later page: keyset pagination.
+	Transactions(ctx context.Context, q TransactionQuery) ([]Transaction, error)
 	// Usage returns the agent's usage totals by operation, alphabetical.
 	Usage(ctx context.Context, agentID string) ([]UsageLine, error)
 	// StoredResponse returns the response stored under an idempotency key

@@ -19,6 +19,8 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/support"
 )
 
 // Services are the domain services the API serves.
@@ -26,9 +28,18 @@ type Services struct {
 	Agents  *agents.Service
 	Billing *billing.Service
 	Catalog *catalog.Catalog
+	// Support is the support desk. Nil: the support endpoints are not
+	// served.
+	Support *support.Service
 	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
-	// Nil: a toolcall.Service over Catalog and Billing with default options.
+	// Nil: a toolcall.Service over Catalog and Billing with default options
+	// (recording 402s to Guardian).
 	Calls *toolcall.Service
+	// Guardian serves status, reports, events, alerts, metrics and
+	// readiness, and records the API's security events (failed
+	// authentications, rate-limit refusals). Nil: no guardian routes,
+	// events are discarded and readiness is not checked.
+	Guardian *guardian.Service
 }
 
 // Options configures the API. Zero fields take defaults.
@@ -59,19 +70,36 @@ type Options struct {
 	// MCPSessionsPerAgent bounds the open MCP sessions of one agent
 	// (default 16); a further one is refused with 429.
 	MCPSessionsPerAgent int
+	// RateLimits bound request rates (zero fields: DefaultRateLimits).
+	RateLimits RateLimits
+	// TrustedProxy says how to find the client address behind a reverse
+	// proxy (default: the connection's peer).
+	TrustedProxy TrustedProxy
+	// Metrics, when set, records Prometheus metrics (see NewMetrics).
+	// Default: none.
+	Metrics *Metrics
+	// CORS, when set, answers cross-origin requests of browser clients.
+	// Default: off.
+	CORS *CORS
 }
 
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
-	svc    Services
-	calls  *toolcall.Service
-	opts   Options
-	mux    *http.ServeMux
-	routes []route
-	bodies map[reflect.Type]any // request body type -> *strictjson.Decoder of it
-	mcp    *mcpHandler
-	hosts  []string // allowed Host names (see Options.AllowedHosts)
-	prefix string   // set by Mount with MountOptions.Prefix
+	svc      Services
+	calls    *toolcall.Service
+	opts     Options
+	limits   RateLimits
+	rec      guardian.Recorder
+	mux      *http.ServeMux
+	routeMux *http.ServeMux // the route table alone, to find the methods of a path
+	handler  http.Handler   // mux, behind CORS when enabled
+	routes   []route
+	bodies   map[reflect.Type]any // request body type -> *strictjson.Decoder of it
+	mcp      *mcpHandler
+	hosts    []string // allowed Host names (see Options.AllowedHosts)
+	prefix   string   // set by Mount with MountOptions.Prefix
+	// openAPIDoc is the OpenAPI document without its servers, built by New.
+	openAPIDoc schema
 	// openAPIDocs caches the encoded OpenAPI document per base URL.
 	openAPIDocs  sync.Map
 	openAPICount atomic.Int32
@@ -94,34 +122,57 @@ func New(svc Services, opts Options) (*API, error) {
 	if opts.MCPSessionsPerAgent <= 0 {
 		opts.MCPSessionsPerAgent = 16
 	}
-	a := &API{svc: svc, opts: opts, mux: http.NewServeMux(), calls: svc.Calls}
+	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
+		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
+	if svc.Guardian != nil {
+		a.rec = svc.Guardian
+	}
 	if a.calls == nil {
-		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{})
+		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec})
 	}
 	a.hosts = allowedHosts(opts)
 	a.routes = a.routeTable()
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
-	for _, rt := range a.routes {
-		a.mux.Handle(rt.method+" "+rt.path, a.wrap(rt))
+	doc, err := a.buildOpenAPI()
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
 	}
-	a.mux.Handle("/v1/", a.wrap(route{handle: notFound}))
+	a.openAPIDoc = doc
+	for _, rt := range a.routes {
+		pattern := rt.method + " " + rt.path
+		rt.pattern = pattern
+		a.mux.Handle(pattern, a.wrap(rt))
+		a.routeMux.Handle(pattern, http.NotFoundHandler())
+	}
+	a.mux.Handle("/v1/", a.wrap(route{pattern: "unmatched", limit: rateNone, handle: a.unmatched}))
+	a.mux.Handle("/", a.wrap(route{pattern: "unmatched", limit: rateNone, handle: notFound})) // JSON 404s outside /v1 too
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		publicPaths[0]: a.agentCard, publicPaths[1]: a.serverCard, publicPaths[2]: a.llmsTxt,
 	} {
-		a.mux.Handle("GET "+path, a.wrap(route{handle: handle}))
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, handle: handle}))
+	}
+	docs := a.docs(docsUI())
+	for _, path := range docsPaths {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + docsPaths[1], limit: rateNone, quiet: true, handle: docs}))
+	}
+	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
+		healthPath: a.healthz, readyPath: a.readyz, "/{$}": a.index,
+	} {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, limit: rateNone, quiet: path != "/{$}", handle: handle}))
 	}
 	a.mcp = newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{auth: authAgent, handle: a.mcp.handle}))
+		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.mcp.handle}))
 	}
+	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
 }
 
 // ServeHTTP implements http.Handler.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	a.mux.ServeHTTP(w, r)
+	a.handler.ServeHTTP(w, r)
 }
 
 // mcpPaths are the MCP endpoints: streamable HTTP at /mcp, legacy SSE
@@ -136,8 +187,8 @@ type MountOptions struct {
 	// root of the mux.
 	Prefix string
 	// NoDocuments leaves /.well-known/agent.json,
-	// /.well-known/mcp/server-card.json and /llms.txt to the host (root
-	// mounts only).
+	// /.well-known/mcp/server-card.json, /llms.txt and the /docs page to
+	// the host (root mounts only).
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
@@ -146,7 +197,9 @@ type MountOptions struct {
 // Mount registers the API on a host's mux next to its own routes: the
 // /v1/ subtree, MCP and the public documents, or everything under
 // opts.Prefix. It never panics: a path the mux already serves is an
-// error naming it, and nothing is registered.
+// error naming it, and nothing is registered. At the root, the
+// operational endpoints (/healthz, /readyz, the / index) are left to the
+// host; the API serves them too: mux.Handle("GET /readyz", api).
 func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 	var patterns []string
 	var handler http.Handler = a
@@ -161,6 +214,7 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)
+			patterns = append(patterns, docsPaths...)
 		}
 	}
 	probe := http.NewServeMux()

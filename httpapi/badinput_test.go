@@ -4,6 +4,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/httpapi"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,7 +16,7 @@ import (
 // TestRegisterBadInput: every rejected registration is a 4xx naming the
 // field and writes nothing.
 func TestRegisterBadInput(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, withRateLimits(httpapi.RateLimits{Register: guardian.NewLimit(100, time.Hour)}))
 	long := strings.Repeat("x", 101)
 	cases := []struct {
 		body, want string

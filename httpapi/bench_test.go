@@ -86,7 +86,7 @@ func benchServer(b *testing.B, dsn string) (*httptest.Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := bill.Deposit(ctx, billing.Account{AgentID: a.ID, Sandbox: true},
+	if _, err := bill.Deposit(ctx, a.Account(),
 		billing.DepositInput{Amount: mustAmount("1000000"), FundingPath: billing.FundingDirectTransfer}); err != nil {
 		b.Fatal(err)
 	}

@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 
-	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
 )
 
@@ -14,7 +12,7 @@ func (a *API) pricing(w http.ResponseWriter, _ *http.Request) error {
 }
 
 func (a *API) balance(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.svc.Billing.Balance(r.Context(), agentFrom(r).ID)
+	b, err := a.svc.Billing.Balance(r.Context(), agentFrom(r).Account())
 	if err != nil {
 		return err
 	}
@@ -30,6 +28,7 @@ func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
 	b, err := a.svc.Billing.Deposit(r.Context(), agentFrom(r).Account(), billing.DepositInput{
 		Amount: req.Amount, FundingPath: req.FundingPath, OnChainTxHash: req.OnChainTxHash,
 	})
+	a.opts.Metrics.deposit(req.FundingPath, err)
 	if err != nil {
 		return err
 	}
@@ -38,24 +37,24 @@ func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) transactions(w http.ResponseWriter, r *http.Request) error {
-	limit := billing.DefaultTransactionsLimit
-	if s := r.URL.Query().Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return toolkit.Errorf(toolkit.Invalid, "limit: must be an integer between 1 and %d (got %q)", billing.MaxTransactionsLimit, s)
-		}
-		limit = n
-	}
-	txs, err := a.svc.Billing.Transactions(r.Context(), agentFrom(r).ID, limit)
+	limit, err := queryInt(r, "limit", billing.DefaultTransactionsLimit, billing.MaxTransactionsLimit)
 	if err != nil {
 		return err
 	}
-	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(txs)), Count: len(txs)}
-	for i, tx := range txs {
+	page, err := a.svc.Billing.Transactions(r.Context(), agentFrom(r).ID, limit, r.URL.Query().Get("cursor"))
+	if err != nil {
+		return err
+	}
+	out := TransactionsResponse{Transactions: make([]TransactionResponse, len(page.Transactions)), Count: len(page.Transactions),
+		HasMore: page.HasMore}
+	if page.HasMore {
+		out.NextCursor = &page.NextCursor
+	}
+	for i, tx := range page.Transactions {
 		out.Transactions[i] = TransactionResponse{
-			TxID: tx.TxID, Type: tx.Type, Amount: billing.USD(tx.AmountMicros),
+			TxID: tx.TxID, Type: tx.Type, Funds: string(tx.Funds), Amount: billing.USD(tx.AmountMicros),
 			BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt,
-			Operation: tx.Operation, FundingPath: tx.FundingPath,
+			Operation: tx.Operation, FundingPath: tx.FundingPath, Currency: tx.Currency, Quantity: tx.Quantity, PriceUSD: tx.PriceUSD,
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

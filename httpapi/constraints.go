@@ -36,7 +36,7 @@ func (DepositRequest) constrain(s *jsonschema.Schema) {
 	s.Properties["amount"].ExclusiveMinimum = ptr(0.0)
 	s.Properties["amount"].Maximum = ptr(float64(billing.MaxDepositMicros / toolkit.MicrosPerUnit))
 	enum(s, "funding_path", billing.FundingPaths())
-	text(s, "on_chain_tx_hash", 1, billing.MaxTxHashLen)
+	text(s, "on_chain_tx_hash", 1, billing.MaxTxSignatureLen)
 }
 
 func (LimitsRequest) constrain(s *jsonschema.Schema) {

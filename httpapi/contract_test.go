@@ -47,6 +47,19 @@ func (c *contract) check(t *testing.T, req *http.Request, reqBody []byte, res *h
 	if !strings.HasPrefix(req.URL.Path, "/v1/") {
 		return
 	}
+	if res.StatusCode == http.StatusMethodNotAllowed {
+		// Every method in Allow is documented for this path.
+		for _, m := range strings.Split(res.Header.Get("Allow"), ", ") {
+			if m == http.MethodHead {
+				continue
+			}
+			probe := req.Clone(req.Context())
+			probe.Method = m
+			_, _, err := c.router.FindRoute(probe)
+			require.NoError(t, err, "405 for %s %s allows %s, which the document does not list", req.Method, req.URL.Path, m)
+		}
+		return
+	}
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
 		require.Equal(t, http.StatusNotFound, res.StatusCode, "undocumented route %s %s answered %d", req.Method, req.URL.Path, res.StatusCode)
@@ -60,6 +73,19 @@ func (c *contract) check(t *testing.T, req *http.Request, reqBody []byte, res *h
 	out.SetBodyBytes(body)
 	require.NoError(t, openapi3filter.ValidateResponse(context.Background(), out),
 		"%s %s -> %d does not match /v1/openapi.json: %s", req.Method, req.URL.Path, res.StatusCode, body)
+}
+
+// validate checks one answer to req against the document.
+func (c *contract) validate(t *testing.T, req *http.Request, status int, body []byte) error {
+	t.Helper()
+	route, params, err := c.router.FindRoute(req)
+	require.NoError(t, err)
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true}}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status,
+		Header: http.Header{"Content-Type": {"application/json"}}, Options: in.Options}
+	out.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(context.Background(), out)
 }
 
 // TestContractRejectsUndocumentedFieldsAndStatuses proves the contract
@@ -78,7 +104,7 @@ func TestContractRejectsUndocumentedFieldsAndStatuses(t *testing.T) {
 		out.SetBodyBytes([]byte(body))
 		return openapi3filter.ValidateResponse(context.Background(), out)
 	}
-	good := `{"agent_id":"agt_x","balance":"1.00","is_low":false,"updated_at":"2026-11-22T10:00:00Z"}`
+	good := `{"agent_id":"agt_x","balance":"1.00","sandbox_balance":"0.00","pays_from":"real","is_low":false,"updated_at":"2026-11-22T10:00:00Z"}`
 	require.NoError(t, validate(200, good))
 	require.Error(t, validate(200, strings.Replace(good, `"is_low":false`, `"is_low":false,"extra":1`, 1)), "undocumented field")
 	require.Error(t, validate(200, strings.Replace(good, `"1.00"`, `1.0`, 1)), "money must be a decimal string")

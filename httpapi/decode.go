@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/catalog"
@@ -17,8 +20,10 @@ import (
 const smallBodyBytes = 64 << 10
 
 // bodyLimits bound every ordinary request body (registration, limits,
-// modes, deposits) whatever its schema, while it is scanned.
-var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 16 << 10}
+// modes, deposits, support requests) whatever its schema, while it is
+// scanned. MaxStringBytes fits the longest text of any schema (a 5,000
+// character description) written as raw UTF-8, up to 20,000 bytes.
+var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 32 << 10}
 
 // requestType is the body type of a route: its prototype (for the OpenAPI
 // document) and how to build its decoder.
@@ -46,6 +51,27 @@ func bodyOf[T any]() *requestType {
 			return strictjson.NewDecoder[T](s, strictjson.Options{Limits: limits, Document: "the request body"})
 		},
 	}
+}
+
+// inputTypeSchemas maps the API's special Go types to their JSON schemas
+// in request bodies.
+func inputTypeSchemas() map[reflect.Type]*jsonschema.Schema {
+	decimal := &jsonschema.Schema{Type: "string", Pattern: toolkit.DecimalPattern, Description: "decimal number as a string"}
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[toolkit.Amount]():  decimal,
+		reflect.TypeFor[time.Time]():       {Type: "string", Format: "date-time"},
+		reflect.TypeFor[json.RawMessage](): {Type: "object", Description: "JSON object"},
+	}
+}
+
+// schemaFor returns the JSON schema of a request body type.
+func schemaFor(v any) (*jsonschema.Schema, error) {
+	t := reflect.TypeOf(v)
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
+	if err != nil {
+		return nil, fmt.Errorf("schema for %s: %w", t, err)
+	}
+	return s, nil
 }
 
 // requestSchemaOf is the schema of a request body type with its

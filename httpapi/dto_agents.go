@@ -78,3 +78,20 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+func (RegisterResponse) enums() map[string][]string {
+	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
+}
+
+func (AgentResponse) enums() map[string][]string {
+	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
+}
+
+// strings converts a list of named strings.
+func stringsOf[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}

@@ -13,12 +13,17 @@ type PricingResponse struct {
 	Currency string                    `json:"currency"`
 }
 
-// BalanceResponse is an agent's balance.
+// BalanceResponse is an agent's balance: balance is real money (verified
+// deposits, spent in live mode), sandbox_balance test money (sandbox
+// self-credit, spent in sandbox mode only); pays_from says which one the
+// agent's calls are paid from now, and is_low is about that one.
 type BalanceResponse struct {
-	AgentID   string         `json:"agent_id"`
-	Balance   toolkit.Amount `json:"balance"`
-	IsLow     bool           `json:"is_low"`
-	UpdatedAt time.Time      `json:"updated_at"`
+	AgentID        string         `json:"agent_id"`
+	Balance        toolkit.Amount `json:"balance"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
+	PaysFrom       string         `json:"pays_from"`
+	IsLow          bool           `json:"is_low"`
+	UpdatedAt      time.Time      `json:"updated_at"`
 }
 
 // DepositRequest is the body of POST /v1/billing/deposit.
@@ -28,21 +33,31 @@ type DepositRequest struct {
 	OnChainTxHash string         `json:"on_chain_tx_hash,omitempty"`
 }
 
-// TransactionResponse is one ledger row.
+// TransactionResponse is one ledger row. funds is the class of money it
+// moved (real or test) and balance_after that class's balance after it;
+// currency, quantity and price_usd describe an on-chain deposit (the
+// asset, the tokens received, the USD credited per token).
 type TransactionResponse struct {
-	TxID         string         `json:"tx_id"`
-	Type         string         `json:"type"`
-	Amount       toolkit.Amount `json:"amount"`
-	BalanceAfter toolkit.Amount `json:"balance_after"`
-	CreatedAt    time.Time      `json:"created_at"`
-	Operation    *string        `json:"operation"`
-	FundingPath  *string        `json:"funding_path"`
+	TxID         string          `json:"tx_id"`
+	Type         string          `json:"type"`
+	Funds        string          `json:"funds"`
+	Amount       toolkit.Amount  `json:"amount"`
+	BalanceAfter toolkit.Amount  `json:"balance_after"`
+	CreatedAt    time.Time       `json:"created_at"`
+	Operation    *string         `json:"operation"`
+	FundingPath  *string         `json:"funding_path"`
+	Currency     *string         `json:"currency"`
+	Quantity     *toolkit.Amount `json:"quantity"`
+	PriceUSD     *toolkit.Amount `json:"price_usd"`
 }
 
-// TransactionsResponse is the body of GET /v1/billing/transactions.
+// TransactionsResponse is one page of the ledger, newest first. Pass
+// next_cursor as ?cursor= for the next page; it is null on the last one.
 type TransactionsResponse struct {
 	Transactions []TransactionResponse `json:"transactions"`
 	Count        int                   `json:"count"`
+	HasMore      bool                  `json:"has_more"`
+	NextCursor   *string               `json:"next_cursor"`
 }
 
 // UsageEntry totals one operation.
@@ -74,9 +89,18 @@ type LimitsResponse struct {
 }
 
 func balanceResponse(b billing.Balance) BalanceResponse {
-	return BalanceResponse{AgentID: b.AgentID, Balance: b.Balance, IsLow: b.IsLow, UpdatedAt: b.UpdatedAt}
+	return BalanceResponse{AgentID: b.AgentID, Balance: b.Balance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
+		IsLow: b.IsLow, UpdatedAt: b.UpdatedAt}
 }
 
 func limitsResponse(l billing.Limits) LimitsResponse {
 	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
+}
+
+func (PricingResponse) enums() map[string][]string {
+	return map[string][]string{"currency": {billing.Currency}}
+}
+
+func (TransactionResponse) enums() map[string][]string {
+	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
 }

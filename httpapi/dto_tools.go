@@ -44,3 +44,7 @@ const (
 	BillingClassFree    = "free_public_tool"
 	BillingClassMetered = "metered"
 )
+
+func (ToolInfo) enums() map[string][]string {
+	return map[string][]string{"billing_class": {BillingClassFree, BillingClassMetered}}
+}

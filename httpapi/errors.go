@@ -2,11 +2,14 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"sort"
 	"strconv"
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
 )
 
 // statusOf is the one Kind -> HTTP status table.
@@ -30,6 +33,32 @@ type ErrorBody struct {
 	Code   string `json:"code"`
 }
 
+func (ErrorBody) enums() map[string][]string { return map[string][]string{"code": errorCodes()} }
+
+// InsufficientCreditsBody is the body of a 402: the published detail
+// ("Insufficient balance. Required: $X, Available: $Y") and the same two
+// amounts as decimals.
+type InsufficientCreditsBody struct {
+	Detail    string         `json:"detail"`
+	Code      string         `json:"code"`
+	Required  toolkit.Amount `json:"required" doc:"what the call costs, in USDC credits"`
+	Available toolkit.Amount `json:"available" doc:"what the paying balance holds, in USDC credits"`
+}
+
+func (InsufficientCreditsBody) enums() map[string][]string {
+	return map[string][]string{"code": {toolkit.InsufficientCredits.String()}}
+}
+
+// errorCodes are the codes of every error kind.
+func errorCodes() []string {
+	codes := make([]string, 0, len(statusOf))
+	for k := range statusOf {
+		codes = append(codes, k.String())
+	}
+	sort.Strings(codes)
+	return codes
+}
+
 // writeError writes err as an ErrorBody with its status. Causes are
 // logged by the access log, never sent.
 func writeError(w http.ResponseWriter, err error) int {
@@ -43,6 +72,12 @@ func writeError(w http.ResponseWriter, err error) int {
 	}
 	if d := toolkit.RetryAfterOf(err); d > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int((d+time.Second-1)/time.Second)))
+	}
+	var short *billing.Shortfall
+	if kind == toolkit.InsufficientCredits && errors.As(err, &short) {
+		writeJSON(w, status, InsufficientCreditsBody{Detail: toolkit.MessageOf(err), Code: kind.String(),
+			Required: short.Required, Available: short.Available})
+		return status
 	}
 	writeJSON(w, status, ErrorBody{Detail: toolkit.MessageOf(err), Code: kind.String()})
 	return status

@@ -3,19 +3,28 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/solanarpc"
+	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 )
@@ -27,8 +36,33 @@ type env struct {
 	srv      *httptest.Server
 	contract *contract
 	store    *memstore.Store
+	guardian *guardian.Service
 	runs     int
-	logs     *strings.Builder
+	logs     *syncBuilder
+	// node is the fake Solana node of withChain (nil otherwise), oracle
+	// its SOL price.
+	node   *solanarpctest.Node
+	oracle *fixedOracle
+	// clock is the agents service's time (wallet message windows).
+	clock *testClock
+}
+
+// syncBuilder is a log sink safe for the concurrent writes of handlers.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 type demoInput struct {
@@ -62,6 +96,56 @@ type envConfig struct {
 	adminKey string
 	catalog  *catalog.Catalog // default: the demo catalog
 	api      httpapi.Options  // Logger, AdminKey and MaxBodyBytes are set by newEnv
+	now      func() time.Time // the guardian's clock (default time.Now)
+	probe    guardian.Probe   // the guardian's readiness probe (default: none)
+	agents   agents.Config    // Now, Vault and Recorder are set by newEnv
+	// chain, when set, verifies deposits and presale purchases against a
+	// fake Solana node serving every fixture (see withChain).
+	chain bool
+	// noVault leaves the agents and billing services without a key vault.
+	noVault bool
+}
+
+// presaleProgram is the presale program of withChain.
+var presaleProgram = solanarpctest.Key("presale program").PublicKey()
+
+// solPrice is the SOL price of withChain's oracle.
+var solPrice = toolkit.MustParseAmount("140.25")
+
+// fixedOracle quotes a fixed price, or fails with err.
+type fixedOracle struct {
+	mu    sync.Mutex
+	price toolkit.Amount
+	err   error
+}
+
+func (o *fixedOracle) PriceUSD(_ context.Context, a billing.Asset) (billing.Price, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return billing.Price{Asset: a, USD: o.price, ObservedAt: time.Now()}, o.err
+}
+
+// set changes the quote.
+func (o *fixedOracle) set(price string, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.price, o.err = toolkit.MustParseAmount(price), err
+}
+
+// withChain verifies deposits against a fake mainnet node serving every
+// solanarpctest fixture, with presale program presaleProgram and a SOL
+// price of 140.25.
+func withChain(c *envConfig) { c.chain = true }
+
+// withRateLimits sets the API's rate limits (zero fields: the defaults),
+// keeping a limiter set by withClock.
+func withRateLimits(l httpapi.RateLimits) func(*envConfig) {
+	return func(c *envConfig) {
+		if l.Limiter == nil {
+			l.Limiter = c.api.RateLimits.Limiter
+		}
+		c.api.RateLimits = l
+	}
 }
 
 // withDefaultCatalog serves the real built-in tools.
@@ -73,23 +157,55 @@ func newEnvWithoutAdmin(t *testing.T) *env {
 
 func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	t.Helper()
-	e := &env{t: t, logs: &strings.Builder{}}
+	e := &env{t: t, logs: &syncBuilder{}}
 	store := memstore.New()
 	e.store = store
-	ag, err := agents.NewService(store, agents.Config{})
-	require.NoError(t, err)
 	cfg := envConfig{billing: billing.Config{SandboxSelfCredit: true}, adminKey: adminKey}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	logger := slog.New(slog.NewTextHandler(e.logs, nil))
+	var err error
+	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
+	require.NoError(t, err)
+	master, lookup, err := tinkkeys.NewKeysets()
+	require.NoError(t, err)
+	keys, err := tinkkeys.New(master, lookup)
+	require.NoError(t, err)
+	vault := cryptovault.New(keys, cryptovault.WithTamperObserver(guardian.TamperObserver(e.guardian)))
+	e.clock = &testClock{now: time.Now()}
+	cfg.agents.Now, cfg.agents.Vault, cfg.agents.Recorder = e.clock.Now, vault, e.guardian
+	cfg.billing.Vault, cfg.billing.Recorder = vault, e.guardian
+	if cfg.noVault {
+		cfg.agents.Vault, cfg.billing.Vault = nil, nil
+	}
+	if cfg.chain {
+		e.node = solanarpctest.NewNode(t, solanarpctest.Fixtures(t)...)
+		sc := solanarpctest.Config(e.node.URL())
+		sc.PresaleProgram = presaleProgram.String()
+		client, err := solanarpc.New(sc)
+		require.NoError(t, err)
+		t.Cleanup(func() { client.Close() })
+		cfg.agents.Presale = client
+		e.oracle = &fixedOracle{price: solPrice}
+		cfg.billing.Deposits, cfg.billing.Oracle = client, e.oracle
+	}
+	ag, err := agents.NewService(store, cfg.agents)
+	require.NoError(t, err)
+	cfg.billing.Wallets = ag
 	bill, err := billing.NewService(store, cfg.billing)
 	require.NoError(t, err)
 	if cfg.catalog == nil {
 		cfg.catalog = e.demoCatalog()
 	}
+	desk, err := support.NewService(store, support.Config{Vault: vault})
+	require.NoError(t, err)
 	apiOpts := cfg.api
-	apiOpts.AdminKey, apiOpts.MaxBodyBytes, apiOpts.Logger = cfg.adminKey, 64<<10, slog.New(slog.NewTextHandler(e.logs, nil))
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog}, apiOpts)
+	apiOpts.AdminKey, apiOpts.Logger = cfg.adminKey, logger
+	if apiOpts.MaxBodyBytes == 0 {
+		apiOpts.MaxBodyBytes = 64 << 10
+	}
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)
@@ -99,6 +215,13 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 
 // do sends a request and decodes the JSON answer.
 func (e *env) do(method, path string, headers map[string]string, body string) (int, map[string]any) {
+	e.t.Helper()
+	status, _, m := e.exchange(method, path, headers, body)
+	return status, m
+}
+
+// exchange is do that also returns the response headers.
+func (e *env) exchange(method, path string, headers map[string]string, body string) (int, http.Header, map[string]any) {
 	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
 	require.NoError(e.t, err)
@@ -120,7 +243,76 @@ func (e *env) do(method, path string, headers map[string]string, body string) (i
 		require.Contains(e.t, m, "detail", "error bodies carry detail")
 		require.Contains(e.t, m, "code", "error bodies carry code")
 	}
-	return res.StatusCode, m
+	return res.StatusCode, res.Header, m
+}
+
+// testClock is a settable clock shared by the guardian and the limiter.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Set moves the clock to t.
+func (c *testClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// withClock runs the guardian and an in-process limiter on c (a limiter
+// set with withRateLimits is kept).
+func withClock(c *testClock) func(*envConfig) {
+	return func(cfg *envConfig) {
+		cfg.now = c.Now
+		if cfg.api.RateLimits.Limiter == nil {
+			cfg.api.RateLimits.Limiter = guardian.NewMemoryLimiter(guardian.MemoryLimiterConfig{Now: c.Now})
+		}
+	}
+}
+
+func newTestClock() *testClock {
+	return &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+}
+
+// from sends the request as if from addr behind a trusted proxy (see
+// withTrustedProxy).
+func from(addr string, h map[string]string) map[string]string {
+	out := map[string]string{"X-Forwarded-For": addr}
+	for k, v := range h {
+		out[k] = v
+	}
+	return out
+}
+
+// withTrustedProxy trusts X-Forwarded-For from any peer.
+func withTrustedProxy(c *envConfig) {
+	c.api.TrustedProxy = httpapi.TrustedProxy{Header: "X-Forwarded-For"}
+}
+
+// eventsOf lists the admin's events of one type.
+func (e *env) eventsOf(typ guardian.Type) []map[string]any {
+	e.t.Helper()
+	status, m := e.do("GET", "/v1/guardian/events?limit=1000", admin(), "")
+	require.Equal(e.t, http.StatusOK, status, m)
+	var out []map[string]any
+	for _, ev := range m["events"].([]any) {
+		if ev := ev.(map[string]any); ev["type"] == string(typ) {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 func key(k string) map[string]string { return map[string]string{"X-API-Key": k} }
@@ -141,11 +333,36 @@ func (e *env) fund(k, amount string) {
 	require.Equal(e.t, http.StatusOK, status, m)
 }
 
+// balance returns the balance the agent's calls are paid from: test funds
+// in sandbox mode, real funds in live mode.
 func (e *env) balance(k string) string {
 	e.t.Helper()
 	status, m := e.do("GET", "/v1/billing/balance", key(k), "")
 	require.Equal(e.t, http.StatusOK, status, m)
+	if m["pays_from"] == "test" {
+		return m["sandbox_balance"].(string)
+	}
 	return m["balance"].(string)
 }
 
 func mustAmount(s string) toolkit.Amount { return toolkit.MustParseAmount(s) }
+
+// fundQuietly self-credits a sandbox agent without the contract check (for
+// bulk set-up).
+func (e *env) fundQuietly(k, amount string) error {
+	req, err := http.NewRequest("POST", e.srv.URL+"/v1/billing/deposit",
+		strings.NewReader(`{"amount":"`+amount+`","funding_path":"direct_transfer"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-API-Key", k)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("deposit %s: status %d", amount, res.StatusCode)
+	}
+	return nil
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -98,7 +100,7 @@ func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 		}
 		var out toolcall.Result
 		if err == nil {
-			out, err = a.calls.Call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments})
+			out, err = a.call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments})
 		}
 		if err != nil {
 			if toolkit.KindOf(err) == toolkit.Internal {
@@ -150,14 +152,26 @@ func (h *mcpHandler) serveStreamable(w http.ResponseWriter, r *http.Request, ag 
 		return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
 	}
 	if id == "" && r.Method == http.MethodPost {
+		body, err := readBody(r)
+		if err != nil {
+			return err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		server := h.api.mcpServer(ag)
+		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, server))
+		if !opensSession(body) {
+			// A session-less request (server/discover, or an error the SDK
+			// answers) gets a throwaway server and counts for nothing.
+			h.streamable.ServeHTTP(w, r)
+			return nil
+		}
 		sess, err := h.sessions.open(ag.ID, server, nil)
 		if err != nil {
 			return err
 		}
-		h.streamable.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), serverKey{}, server)))
+		h.streamable.ServeHTTP(w, r)
 		if !sess.connected() {
-			h.sessions.remove(sess) // the request opened no session
+			h.sessions.remove(sess) // the initialize failed
 		}
 		return nil
 	}
@@ -166,6 +180,15 @@ func (h *mcpHandler) serveStreamable(w http.ResponseWriter, r *http.Request, ag 
 	}
 	h.streamable.ServeHTTP(w, r)
 	return nil
+}
+
+// opensSession reports whether a JSON-RPC body is an initialize request,
+// the only one that opens a streamable session.
+func opensSession(body []byte) bool {
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &msg) == nil && msg.Method == "initialize"
 }
 
 // serveSSEStream serves a legacy SSE stream: the session lives as long as

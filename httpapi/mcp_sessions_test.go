@@ -127,3 +127,19 @@ func (h hostTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("X-API-Key", h.key)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// MCP carries tool arguments, so its bodies take the tool-body cap, not
+// the 64 KiB cap of ordinary requests.
+func TestMCPTakesLargeToolArguments(t *testing.T) {
+	e := newEnv(t, withDefaultCatalog, func(c *envConfig) { c.api.MaxBodyBytes = 1 << 20 })
+	_, k := e.register("acme")
+	cs, err := e.mcpConnect(t, "streamable", k)
+	require.NoError(t, err)
+	r := make([]string, 20000) // about 140 KB of arguments
+	for i := range r {
+		r[i] = "-0.5"
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "analyze_distribution", Arguments: map[string]any{"r_multiples": r}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError, "%v", res.Content)
+}

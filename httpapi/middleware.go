@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/guardian"
 )
 
 // statusClientClosed is logged for requests whose client disconnected
@@ -84,13 +85,17 @@ func requestID(r *http.Request) string {
 	return hex.EncodeToString(b)
 }
 
-// wrap builds the middleware chain of one route: request id, access log,
-// panic recovery, body cap, authentication, then the handler.
+// wrap builds the middleware chain of one route: request id, client
+// address, access log, metrics and request statistics, panic recovery,
+// body cap, query check, rate limits, authentication, then the handler.
 func (a *API) wrap(rt route) http.Handler {
+	class := classOf(rt)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := requestID(r)
 		w.Header().Set("X-Request-Id", id)
+		network := clientNetwork(a.clientAddr(r))
+		r = r.WithContext(guardian.WithSource(r.Context(), network))
 		rec := &statusRecorder{ResponseWriter: w}
 		var cause error
 		defer func() {
@@ -102,14 +107,21 @@ func (a *API) wrap(rt route) http.Handler {
 					rec.status = http.StatusInternalServerError // logged as such
 				}
 			}
-			a.logAccess(r, rec.status, time.Since(start), id, cause)
+			d := time.Since(start)
+			if rec.status != statusClientClosed {
+				a.opts.Metrics.request(rt.pattern, rec.status, d)
+				a.svc.Guardian.ObserveRequest(d, rec.status)
+			}
+			if !rt.quiet || rec.status >= 500 {
+				a.logAccess(r, rec.status, d, id, cause)
+			}
 		}()
 		limit := int64(smallBodyBytes)
 		if rt.toolBody {
 			limit = a.opts.MaxBodyBytes
 		}
 		r.Body = http.MaxBytesReader(rec, r.Body, limit)
-		r, cause = a.authenticate(r, rt.auth)
+		r, cause = a.admit(rec, r, rt, class, network)
 		if cause != nil {
 			writeError(rec, cause)
 			return
@@ -122,9 +134,46 @@ func (a *API) wrap(rt route) http.Handler {
 				rec.status = statusClientClosed
 				return
 			}
+			if toolkit.IsKind(err, toolkit.Unauthenticated) { // a key sent to a public route, such as registration
+				a.authFailed(r.Context(), rt.auth, network)
+			}
 			writeError(rec, err)
 		}
 	})
+}
+
+// admit runs the checks before the handler: the block of addresses with
+// too many failed authentications, the address-based limits,
+// authentication, the per-key limit, and the declared query parameters.
+func (a *API) admit(w http.ResponseWriter, r *http.Request, rt route, class rateClass, network string) (*http.Request, error) {
+	ctx := r.Context()
+	if rt.auth != authPublic || apiKey(r) != "" {
+		if err := a.blockedAfterFailures(ctx, w, network); err != nil {
+			return r, err
+		}
+	}
+	if class != ratePerKey {
+		if err := a.take(ctx, w, class, network, ""); err != nil {
+			return r, err
+		}
+	}
+	r, err := a.authenticate(r, rt.auth)
+	if toolkit.IsKind(err, toolkit.Unauthenticated) {
+		a.authFailed(ctx, rt.auth, network)
+	}
+	if err != nil {
+		return r, err
+	}
+	if class == ratePerKey {
+		ag := agentFrom(r)
+		if err := a.take(ctx, w, class, ag.ID, ag.ID); err != nil {
+			return r, err
+		}
+	}
+	if rt.path == "" { // outside the route table (MCP, documents): no declared parameters
+		return r, nil
+	}
+	return r, checkQuery(r, rt.query) // after authentication: a stranger learns nothing about parameters
 }
 
 // authenticate enforces the route's auth level; for agent routes it puts

@@ -6,181 +6,335 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/agentfinance/toolkit/billing"
 )
 
 // OpenAPIVersion is the version of the OpenAPI format of the document.
 const OpenAPIVersion = "3.1.0"
 
-// openAPISchemas maps the API's special Go types to their JSON schemas.
-func openAPISchemas() map[reflect.Type]*jsonschema.Schema {
-	decimal := &jsonschema.Schema{Type: "string", Pattern: toolkit.DecimalPattern, Description: "decimal number as a string"}
-	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[toolkit.Amount]():    decimal,
-		reflect.TypeFor[time.Time]():         {Type: "string", Format: "date-time"},
-		reflect.TypeFor[json.RawMessage]():   {Type: "object", Description: "JSON object"},
-		reflect.TypeFor[jsonschema.Schema](): {Type: "object", Description: "JSON Schema (draft 2020-12)"},
-	}
-}
-
-// schemaFor returns the JSON schema of a prototype value, or nil.
-func schemaFor(v any) (*jsonschema.Schema, error) {
-	if v == nil {
-		return nil, nil
-	}
-	t := reflect.TypeOf(v)
-	if t.Kind() == reflect.Map {
-		return &jsonschema.Schema{Type: "object"}, nil
-	}
-	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: openAPISchemas()})
-	if err != nil {
-		return nil, fmt.Errorf("schema for %s: %w", t, err)
-	}
-	return s, nil
-}
-
-// typeName names a component schema after its Go type.
-func typeName(v any) string { return reflect.TypeOf(v).Name() }
-
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
-// openAPI builds the OpenAPI 3.1 document from the route table and the
-// request/response types, so it cannot drift from what the API serves.
-func (a *API) openAPI(baseURL string) (map[string]any, error) {
-	components := map[string]any{}
-	ref := func(v any) (map[string]any, error) {
-		s, err := schemaFor(v)
-		if err != nil || s == nil {
-			return nil, err
-		}
-		if reflect.TypeOf(v).Kind() == reflect.Map {
-			return map[string]any{"type": "object"}, nil
-		}
-		components[typeName(v)] = s
-		return map[string]any{"$ref": "#/components/schemas/" + typeName(v)}, nil
-	}
-	errorRef, err := ref(ErrorBody{})
+// ref points at a component of the document.
+func ref(kind, name string) schema {
+	return schema{"$ref": "#/components/" + kind + "/" + name}
+}
+
+// document assembles the OpenAPI document from the route table, the Go
+// types of the bodies and the tool catalog. It is built once, by New;
+// only the server URL differs between the documents served.
+type document struct {
+	api       *API
+	schemas   *schemaSet
+	responses schema // components.responses, added as operations use them
+	params    schema // components.parameters, likewise
+}
+
+// buildOpenAPI builds the document without its servers.
+func (a *API) buildOpenAPI() (schema, error) {
+	d := &document{api: a, schemas: newSchemaSet(), responses: schema{}, params: schema{}}
+	tools, err := d.toolSchemas()
 	if err != nil {
 		return nil, err
 	}
-	jsonContent := func(schema any) map[string]any {
-		return map[string]any{"application/json": map[string]any{"schema": schema}}
-	}
-	errResp := func(desc string) map[string]any {
-		return map[string]any{"description": desc, "content": jsonContent(errorRef)}
-	}
-	paths := map[string]map[string]any{}
+	paths := schema{}
+	tags := map[string]bool{}
+	ids := map[string]bool{}
 	for _, rt := range a.routes {
-		op := map[string]any{
-			"summary":     rt.summary,
-			"operationId": operationID(rt.method, rt.path),
-			"tags":        []string{strings.Split(strings.TrimPrefix(rt.path, "/v1/"), "/")[0]},
+		if ids[rt.id] {
+			return nil, fmt.Errorf("openapi: %s %s: operationId %q is used twice", rt.method, rt.path, rt.id)
 		}
-		responses := map[string]any{
-			"400": errResp("Invalid request: the detail names the field and the rule"),
-			"413": errResp("Request body too large"),
-			"500": errResp("Internal error"),
-		}
-		switch rt.auth {
-		case authAgent:
-			op["security"] = []map[string][]string{{"ApiKey": {}}, {"Bearer": {}}}
-			responses["401"] = errResp("Missing or invalid API key")
-			responses["402"] = errResp("Insufficient balance (priced operations)")
-			responses["403"] = errResp("Agent suspended or terminated, or the call is not allowed")
-			responses["404"] = errResp("Not found")
-			responses["409"] = errResp("Conflict with the current state")
-		case authAdmin:
-			op["security"] = []map[string][]string{{"AdminKey": {}}}
-			responses["401"] = errResp("Missing or invalid admin key, or admin endpoints disabled")
-			responses["404"] = errResp("Not found")
-			responses["409"] = errResp("Conflict with the current state")
-		default:
-			op["security"] = []map[string][]string{}
-			responses["409"] = errResp("Conflict with the current state")
-			responses["403"] = errResp("The X-API-Key sent is not allowed")
-			responses["401"] = errResp("The X-API-Key sent is invalid")
-		}
-		schema, err := a.requestSchema(rt)
+		ids[rt.id] = true
+		op, err := d.operation(rt, tools)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("openapi: %s %s: %w", rt.method, rt.path, err)
 		}
-		if schema != nil {
-			op["requestBody"] = map[string]any{"required": true, "content": jsonContent(schema)}
+		tags[op["tags"].([]string)[0]] = true
+		item, _ := paths[rt.path].(schema)
+		if item == nil {
+			item = schema{}
+			paths[rt.path] = item
 		}
-		respSchema, err := ref(rt.response)
-		if err != nil {
-			return nil, err
-		}
-		responses[fmt.Sprint(rt.status)] = map[string]any{"description": "Success", "content": jsonContent(respSchema)}
-		op["responses"] = responses
-		var params []map[string]any
-		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
-			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
-		}
-		if rt.path == "/v1/billing/transactions" {
-			params = append(params, map[string]any{"name": "limit", "in": "query", "required": false,
-				"schema": map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}})
-		}
-		if params != nil {
-			op["parameters"] = params
-		}
-		if paths[rt.path] == nil {
-			paths[rt.path] = map[string]any{}
-		}
-		paths[rt.path][strings.ToLower(rt.method)] = op
+		item[strings.ToLower(rt.method)] = op
 	}
-	return map[string]any{
+	return schema{
 		"openapi": OpenAPIVersion,
-		"info": map[string]any{
-			"title":       "Agent Finance Toolkit API",
-			"version":     Version,
-			"description": "Metered finance calculations for autonomous agents. Never places orders.",
-			"license":     map[string]any{"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
+		"info": schema{
+			"title":   "Agent Finance Toolkit API",
+			"version": Version,
+			"description": "Metered finance calculations for autonomous agents. Never places orders.\n\n" +
+				"Authenticate with `X-API-Key` (or `Authorization: Bearer`). Priced calls are paid from a prepaid balance " +
+				"in USDC credits (1 credit = 1 USD); their answers carry `X-Charged` and `X-Balance`. " +
+				"Numbers that must stay exact travel as decimal strings. Errors are `{\"detail\", \"code\"}`.",
+			"license": schema{"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
 		},
-		"servers": []map[string]any{{"url": baseURL}},
-		"paths":   paths,
-		"components": map[string]any{
-			"schemas": components,
-			"securitySchemes": map[string]any{
-				"ApiKey":   map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key"},
-				"Bearer":   map[string]any{"type": "http", "scheme": "bearer", "description": "The agent API key as a bearer token"},
-				"AdminKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-Admin-Key"},
+		"tags":  tagList(tags),
+		"paths": paths,
+		"components": schema{
+			"schemas":    d.schemas.resolve(),
+			"parameters": d.params,
+			"headers":    headerComponents(),
+			"responses":  d.responses,
+			"securitySchemes": schema{
+				"ApiKey":   schema{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "The agent API key, shown once at registration"},
+				"Bearer":   schema{"type": "http", "scheme": "bearer", "description": "The agent API key as a bearer token"},
+				"AdminKey": schema{"type": "apiKey", "in": "header", "name": "X-Admin-Key", "description": "The operator's admin key"},
 			},
 		},
 	}, nil
 }
 
-// requestSchema is the request body schema of a route: the DTO's schema
-// with its constraints, or for a tool shortcut the tool's own input
-// schema; nil without a body.
-func (a *API) requestSchema(rt route) (*jsonschema.Schema, error) {
-	if s, ok := shortcutFor(rt.path); ok {
-		t, err := a.calls.Lookup(s.tool)
-		if err != nil {
-			return &jsonschema.Schema{Type: "object"}, nil
-		}
-		schema := *t.InputSchema
-		if s.tier != "" {
-			props := map[string]*jsonschema.Schema{}
-			for k, v := range schema.Properties {
-				if k != "tier" {
-					props[k] = v
-				}
-			}
-			schema.Properties = props
-		}
-		return &schema, nil
-	}
-	if rt.request == nil {
-		return nil, nil
-	}
-	return requestSchemaOf(rt.request.prototype)
+// tagDescriptions describe the tags (the first path segment after /v1).
+var tagDescriptions = map[string]string{
+	"agents":   "Registration, keys, modes and spend caps",
+	"admin":    "Operator endpoints (X-Admin-Key)",
+	"billing":  "Prices, balance, deposits, ledger and usage",
+	"tools":    "The tool catalog and the generic metered call",
+	"openapi":  "This document",
+	"sizing":   "REST shortcut of a sizing tool",
+	"risk":     "REST shortcut of a risk tool",
+	"eval":     "REST shortcuts of evaluate_performance by tier",
+	"compound": "REST shortcuts of the compound tools",
+	"guardian": "Platform status, reports, security events, alerts and metrics",
+	"support":  "Feedback, tickets, suggestions, enterprise inquiries and bug reports",
 }
 
+func tagOf(path string) string {
+	tag, _, _ := strings.Cut(strings.TrimPrefix(path, "/v1/"), "/")
+	return strings.TrimSuffix(tag, ".json")
+}
+
+func tagList(used map[string]bool) []schema {
+	names := make([]string, 0, len(used))
+	for n := range used {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	out := make([]schema, len(names))
+	for i, n := range names {
+		desc := tagDescriptions[n]
+		if desc == "" {
+			desc = "Endpoints under /v1/" + n
+		}
+		out[i] = schema{"name": n, "description": desc}
+	}
+	return out
+}
+
+// operation is the document's entry for one route.
+func (d *document) operation(rt route, tools toolDocs) (schema, error) {
+	if rt.id == "" {
+		return nil, fmt.Errorf("the route has no id (operationId)")
+	}
+	op := schema{"operationId": rt.id, "summary": rt.summary, "tags": []string{tagOf(rt.path)}}
+	switch rt.auth {
+	case authAgent:
+		op["security"] = []schema{{"ApiKey": []string{}}, {"Bearer": []string{}}}
+	case authAdmin:
+		op["security"] = []schema{{"AdminKey": []string{}}}
+	default:
+		op["security"] = []schema{}
+	}
+	params := []schema{d.param("RequestId")}
+	for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
+		params = append(params, schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": 64}})
+	}
+	for _, q := range rt.query {
+		params = append(params, schema{"name": q.name, "in": "query", "required": false, "description": q.description, "schema": schema(q.schema)})
+	}
+	if rt.toolBody {
+		params = append(params, d.param("IdempotencyKey"))
+	}
+	op["parameters"] = params
+
+	body, result, err := d.bodies(rt, tools)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		op["requestBody"] = schema{"required": true, "content": jsonContent(body)}
+	}
+	success := schema{"description": "Success", "headers": rateHeaders(schema{"X-Request-Id": ref("headers", "RequestId")})}
+	if result != nil {
+		success["content"] = jsonContent(result)
+	}
+	if rt.toolBody {
+		h := success["headers"].(schema)
+		h["X-Charged"], h["X-Balance"], h["Idempotent-Replayed"] = ref("headers", "Charged"), ref("headers", "Balance"), ref("headers", "IdempotentReplayed")
+	}
+	responses := schema{strconv.Itoa(rt.status): success}
+	if rt.altStatus != 0 {
+		responses[strconv.Itoa(rt.altStatus)] = success
+	}
+	for _, k := range errorKinds(rt) {
+		responses[strconv.Itoa(statusOf[k])] = d.errorResponse(k)
+	}
+	op["responses"] = responses
+	return op, nil
+}
+
+// bodies are the request and success body schemas of a route.
+func (d *document) bodies(rt route, tools toolDocs) (request, response schema, err error) {
+	if s, ok := shortcutFor(rt.path); ok {
+		doc, ok := tools.lookup(s.tool)
+		if !ok {
+			return schema{"type": "object"}, schema{}, nil
+		}
+		if s.tier == "" {
+			return ref("schemas", doc.arguments), doc.result, nil
+		}
+		return d.tierArguments(rt.id, doc), doc.result, nil
+	}
+	switch rt.id {
+	case "callTool":
+		return tools.callRequest(d.schemas), tools.callResponse(d.schemas), nil
+	case "getOpenAPI":
+		return nil, schema{"type": "object", "additionalProperties": true, "description": "OpenAPI 3.1 document"}, nil
+	}
+	if rt.request != nil {
+		in, err := requestSchemaOf(rt.request.prototype)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := reflect.TypeOf(rt.request.prototype).Name()
+		conv, err := d.schemas.inputSchema(name, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		request = d.schemas.component(name, conv)
+	}
+	if rt.response != nil {
+		response = d.schemas.of(reflect.TypeOf(rt.response))
+	}
+	return request, response, nil
+}
+
+func jsonContent(s schema) schema {
+	return schema{"application/json": schema{"schema": s}}
+}
+
+// errorKinds are the error kinds a route can answer, in status order:
+// those its shape implies (a body can be invalid or too large, a key
+// wrong or its agent suspended, a store unreachable; any query can name
+// an unknown parameter) plus the route's own.
+func errorKinds(rt route) []toolkit.Kind {
+	// Every route can be rate limited (per address, per key, or after
+	// failed authentications).
+	kinds := []toolkit.Kind{toolkit.Invalid, toolkit.RateLimited, toolkit.Internal}
+	if rt.request != nil || rt.toolBody {
+		kinds = append(kinds, toolkit.TooLarge)
+	}
+	switch rt.auth {
+	case authAgent:
+		kinds = append(kinds, toolkit.Unauthenticated, toolkit.Forbidden, toolkit.Unavailable)
+	case authAdmin:
+		kinds = append(kinds, toolkit.Unauthenticated)
+	}
+	if rt.toolBody {
+		// A tool call can find the balance short, the tool not allowed,
+		// an Idempotency-Key reused with another body, or the server busy.
+		kinds = append(kinds, toolkit.InsufficientCredits, toolkit.Forbidden, toolkit.Conflict, toolkit.Unavailable)
+	}
+	kinds = append(kinds, rt.errors...)
+	slices.SortFunc(kinds, func(a, b toolkit.Kind) int { return statusOf[a] - statusOf[b] })
+	return slices.Compact(kinds)
+}
+
+// errorDescriptions describe each error status in the document.
+var errorDescriptions = map[toolkit.Kind]string{
+	toolkit.Invalid:             "Invalid request: the detail names the field (or query parameter) and the rule",
+	toolkit.Unauthenticated:     "Missing or invalid key",
+	toolkit.InsufficientCredits: "Balance too low: nothing ran and nothing was charged; required and available say by how much",
+	toolkit.Forbidden:           "Not allowed: agent suspended or terminated, tool or operation not authorized, spend cap reached, or host not served",
+	toolkit.NotFound:            "Not found",
+	toolkit.Conflict:            "Conflicts with the current state (an existing owner or payment, a terminated agent, an Idempotency-Key reused with another body)",
+	toolkit.TooLarge:            "Request body or input too large",
+	toolkit.RateLimited:         "Too many requests: retry after Retry-After seconds",
+	toolkit.Unavailable:         "A dependency is unavailable or the server is busy: retry after Retry-After seconds when given",
+	toolkit.Internal:            "Internal error",
+}
+
+// errorResponse references the shared response of an error kind.
+func (d *document) errorResponse(k toolkit.Kind) schema {
+	name := pascal(k.String())
+	if _, ok := d.responses[name]; !ok {
+		body := d.schemas.of(reflect.TypeFor[ErrorBody]())
+		if k == toolkit.InsufficientCredits {
+			body = d.schemas.of(reflect.TypeFor[InsufficientCreditsBody]())
+		}
+		headers := schema{"X-Request-Id": ref("headers", "RequestId")}
+		switch k {
+		case toolkit.RateLimited:
+			headers["Retry-After"] = ref("headers", "RetryAfter")
+			rateHeaders(headers)
+		case toolkit.Unavailable:
+			headers["Retry-After"] = ref("headers", "RetryAfter")
+		case toolkit.Unauthenticated:
+			headers["WWW-Authenticate"] = ref("headers", "WWWAuthenticate")
+		}
+		d.responses[name] = schema{"description": errorDescriptions[k], "headers": headers, "content": jsonContent(body)}
+	}
+	return ref("responses", name)
+}
+
+// param references a shared header parameter.
+func (d *document) param(name string) schema {
+	if _, ok := d.params[name]; !ok {
+		switch name {
+		case "RequestId":
+			d.params[name] = schema{"name": "X-Request-Id", "in": "header", "required": false,
+				"description": "Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent",
+				"schema":      schema{"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$"}}
+		case "IdempotencyKey":
+			d.params[name] = schema{"name": "Idempotency-Key", "in": "header", "required": false,
+				"description": "Makes a priced call safe to retry: a retry with the same key and body returns the stored answer (Idempotent-Replayed: true) and is charged once; the same key with another body is 409",
+				"schema":      schema{"type": "string", "minLength": 1, "maxLength": billing.MaxIdempotencyKeyLen}}
+		}
+	}
+	return ref("parameters", name)
+}
+
+// rateHeaders adds the rate-limit headers of a limited answer to h.
+func rateHeaders(h schema) schema {
+	h["RateLimit-Limit"], h["RateLimit-Remaining"], h["RateLimit-Reset"] =
+		ref("headers", "RateLimitLimit"), ref("headers", "RateLimitRemaining"), ref("headers", "RateLimitReset")
+	return h
+}
+
+// headerComponents are the response headers of the document.
+func headerComponents() schema {
+	decimal := schema{"type": "string", "pattern": outputDecimalPattern}
+	return schema{
+		"RequestId": schema{"description": "The request's id: the X-Request-Id sent, or one the server made", "schema": schema{"type": "string"}},
+		"Charged": schema{"description": "What this call debited, in USDC credits (1 credit = 1 USD): \"0\" when the call is free, not chargeable or replayed; absent for free tools",
+			"schema": decimal},
+		"Balance": schema{"description": "The balance after this call's debit, in USDC credits; absent when nothing was debited",
+			"schema": decimal},
+		"IdempotentReplayed": schema{"description": "\"true\" when the answer is the stored answer of an earlier call with the same Idempotency-Key (nothing ran, nothing was charged)",
+			"schema": schema{"type": "string", "enum": []string{"true"}}},
+		"RetryAfter": schema{"description": "Seconds to wait before retrying",
+			"schema": schema{"type": "string", "pattern": "^[0-9]+$"}},
+		"WWWAuthenticate":    schema{"description": "How to authenticate", "schema": schema{"type": "string"}},
+		"RateLimitLimit":     schema{"description": "Size of the rate-limit bucket this answer drew from", "schema": schema{"type": "integer"}},
+		"RateLimitRemaining": schema{"description": "Requests left in the bucket", "schema": schema{"type": "integer"}},
+		"RateLimitReset":     schema{"description": "Seconds until the bucket is full again", "schema": schema{"type": "integer"}},
+	}
+}
+
+// pascal turns a snake_case name into PascalCase.
+func pascal(snake string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(snake, "_") {
+		b.WriteString(exportedName(part))
+	}
+	return b.String()
+}
+
+// shortcutFor finds the shortcut served at path.
 func shortcutFor(path string) (shortcutSpec, bool) {
 	for _, s := range shortcuts {
 		if s.path == path {
@@ -190,14 +344,25 @@ func shortcutFor(path string) (shortcutSpec, bool) {
 	return shortcutSpec{}, false
 }
 
-// operationID derives "putV1AgentsMode" style ids.
-func operationID(method, path string) string {
-	var b strings.Builder
-	b.WriteString(strings.ToLower(method))
-	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '-' || r == '_' || r == '{' || r == '}' }) {
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+// openAPIJSON returns the encoded document for a base URL: the document
+// built by New with that server, encoded once per base (bounded).
+func (a *API) openAPIJSON(base string) ([]byte, error) {
+	if b, ok := a.openAPIDocs.Load(base); ok {
+		return b.([]byte), nil
 	}
-	return b.String()
+	doc := make(schema, len(a.openAPIDoc)+1)
+	for k, v := range a.openAPIDoc {
+		doc[k] = v
+	}
+	doc["servers"] = []schema{{"url": base}}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, toolkit.WithOp("httpapi.openAPI", err)
+	}
+	if a.openAPICount.Add(1) <= maxCachedOpenAPIDocs {
+		a.openAPIDocs.Store(base, b)
+	}
+	return b, nil
 }
 
 func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
@@ -205,22 +370,9 @@ func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if b, ok := a.openAPIDocs.Load(base); ok {
-		writeRawJSON(w, http.StatusOK, b.([]byte))
-		return nil
-	}
-	doc, err := a.openAPI(base)
+	b, err := a.openAPIJSON(base)
 	if err != nil {
-		return toolkit.WithOp("httpapi.openAPI", err)
-	}
-	b, err := json.Marshal(doc)
-	if err != nil {
-		return toolkit.WithOp("httpapi.openAPI", err)
-	}
-	// The document depends only on the base URL (routes and catalog are
-	// fixed once the API is built): one build per allowed base, bounded.
-	if a.openAPICount.Add(1) <= maxCachedOpenAPIDocs {
-		a.openAPIDocs.Store(base, b)
+		return err
 	}
 	writeRawJSON(w, http.StatusOK, b)
 	return nil

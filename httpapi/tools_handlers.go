@@ -1,29 +1,32 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 )
 
 // shortcutSpec is a REST shortcut for a catalog tool.
 type shortcutSpec struct {
 	path    string
+	id      string // operationId
 	summary string
 	tool    string
 	tier    string // evaluate_performance tier fixed by the path
 }
 
 var shortcuts = []shortcutSpec{
-	{"/v1/sizing/calculate", "Position size (tool calculate_position_size)", "calculate_position_size", ""},
-	{"/v1/risk/check", "Trade risk check (tool check_trade_risk)", "check_trade_risk", ""},
-	{"/v1/eval/basic", "G-metric evaluation, basic tier (tool evaluate_performance)", "evaluate_performance", "basic"},
-	{"/v1/eval/full", "Evaluation with rolling G and system score (tool evaluate_performance)", "evaluate_performance", "full"},
-	{"/v1/eval/comprehensive", "Evaluation with impact analysis (tool evaluate_performance)", "evaluate_performance", "comprehensive"},
-	{"/v1/compound/pre-trade-gate", "Sizing, risk and health in one call (tool pre_trade_gate)", "pre_trade_gate", ""},
-	{"/v1/compound/assess-system", "Full system assessment (tool assess_trading_system)", "assess_trading_system", ""},
+	{"/v1/sizing/calculate", "calculatePositionSize", "Position size (tool calculate_position_size)", "calculate_position_size", ""},
+	{"/v1/risk/check", "checkTradeRisk", "Trade risk check (tool check_trade_risk)", "check_trade_risk", ""},
+	{"/v1/eval/basic", "evaluateBasic", "G-metric evaluation, basic tier (tool evaluate_performance)", "evaluate_performance", "basic"},
+	{"/v1/eval/full", "evaluateFull", "Evaluation with rolling G and system score (tool evaluate_performance)", "evaluate_performance", "full"},
+	{"/v1/eval/comprehensive", "evaluateComprehensive", "Evaluation with impact analysis (tool evaluate_performance)", "evaluate_performance", "comprehensive"},
+	{"/v1/compound/pre-trade-gate", "preTradeGate", "Sizing, risk and health in one call (tool pre_trade_gate)", "pre_trade_gate", ""},
+	{"/v1/compound/assess-system", "assessTradingSystem", "Full system assessment (tool assess_trading_system)", "assess_trading_system", ""},
 }
 
 // shortcut serves a REST shortcut: the body is the tool's arguments and
@@ -34,7 +37,7 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 		if err != nil {
 			return err
 		}
-		res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
+		res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
 			Tool: s.tool, Tier: s.tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 		})
 		if err != nil {
@@ -61,7 +64,7 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	if name == "" {
 		return toolkit.Errorf(toolkit.Invalid, "Missing required field: tool_name")
 	}
-	res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
+	res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
 		Tool: name, Arguments: args, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 	})
 	if err != nil {
@@ -70,6 +73,17 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	writeCallHeaders(w, res)
 	writeJSON(w, http.StatusOK, ToolCallResponse{ToolName: res.Tool, Result: res.Response})
 	return nil
+}
+
+// call runs a tool call for every transport and counts it: the guardian's
+// 24-hour tool-call count and the charge metrics.
+func (a *API) call(ctx context.Context, ag agents.Agent, req toolcall.Request) (toolcall.Result, error) {
+	res, err := a.calls.Call(ctx, ag, req)
+	a.svc.Guardian.CountToolCall()
+	if err == nil {
+		a.opts.Metrics.call(res)
+	}
+	return res, err
 }
 
 // writeCallHeaders says what a priced answer cost and what is left, and

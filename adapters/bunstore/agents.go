@@ -33,12 +33,14 @@ type agentRow struct {
 	MaxPositionSizePct    *string   `bun:"max_position_size_pct"`
 	MaxDailyLossPct       *string   `bun:"max_daily_loss_pct"`
 	KeyDigest             string    `bun:"key_digest"`
+	PresaleBuyer          bool      `bun:"presale_buyer"`
 }
 
 type balanceRow struct {
 	bun.BaseModel `bun:"table:balances"`
 	AgentID       string    `bun:"agent_id,pk"`
 	Micros        int64     `bun:"micros"`
+	TestMicros    int64     `bun:"test_micros"`
 	UpdatedAt     time.Time `bun:"updated_at"`
 }
 
@@ -56,14 +58,14 @@ func toAgentRow(a agents.Agent, digest []byte) (agentRow, error) {
 		Mode: string(a.Mode), CreatedAt: a.CreatedAt.UTC(),
 		AuthorizedInstruments: string(instruments), AuthorizedActions: string(actions),
 		MaxPositionSizePct: amountText(a.MaxPositionSizePct), MaxDailyLossPct: amountText(a.MaxDailyLossPct),
-		KeyDigest: hex.EncodeToString(digest),
+		KeyDigest: hex.EncodeToString(digest), PresaleBuyer: a.PresaleBuyer,
 	}, nil
 }
 
 func (r agentRow) agent() (agents.Agent, error) {
 	a := agents.Agent{
 		ID: r.ID, OwnerID: r.OwnerID, Name: r.Name, Type: agents.Type(r.Type), Description: r.Description,
-		Mode: agents.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
+		Mode: agents.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(), PresaleBuyer: r.PresaleBuyer,
 	}
 	if err := json.Unmarshal([]byte(r.AuthorizedInstruments), &a.AuthorizedInstruments); err != nil {
 		return a, err

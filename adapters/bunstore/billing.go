@@ -20,11 +20,16 @@ type ledgerRow struct {
 	TxID          string    `bun:"tx_id"`
 	AgentID       string    `bun:"agent_id"`
 	Type          string    `bun:"type"`
+	Funds         string    `bun:"funds"`
 	AmountMicros  int64     `bun:"amount_micros"`
 	BalanceAfter  int64     `bun:"balance_after_micros"`
 	Operation     *string   `bun:"operation"`
 	FundingPath   *string   `bun:"funding_path"`
 	ExternalRef   *string   `bun:"external_ref"`
+	Currency      *string   `bun:"currency"`
+	Quantity      *string   `bun:"quantity"`
+	PriceUSD      *string   `bun:"price_usd"`
+	SealedSig     []byte    `bun:"tx_signature_sealed"`
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
@@ -53,11 +58,27 @@ type spendLimitsRow struct {
 	AllowedOperations *string `bun:"allowed_operations"`
 }
 
-func (r ledgerRow) transaction() billing.Transaction {
-	return billing.Transaction{
-		TxID: r.TxID, AgentID: r.AgentID, Type: r.Type, AmountMicros: r.AmountMicros, BalanceAfter: r.BalanceAfter,
-		Operation: r.Operation, FundingPath: r.FundingPath, CreatedAt: r.CreatedAt.UTC(),
+func (r ledgerRow) transaction() (billing.Transaction, error) {
+	tx := billing.Transaction{
+		TxID: r.TxID, AgentID: r.AgentID, Type: r.Type, Funds: billing.Funds(r.Funds), AmountMicros: r.AmountMicros,
+		BalanceAfter: r.BalanceAfter, Operation: r.Operation, FundingPath: r.FundingPath, Currency: r.Currency,
+		CreatedAt: r.CreatedAt.UTC(), Seq: r.Seq,
 	}
+	var err error
+	if tx.Quantity, err = parseAmountText(r.Quantity); err != nil {
+		return tx, err
+	}
+	tx.PriceUSD, err = parseAmountText(r.PriceUSD)
+	return tx, err
+}
+
+// balanceColumn is the balance column of a class of funds; an empty class
+// is real funds.
+func balanceColumn(f billing.Funds) (billing.Funds, bun.Ident) {
+	if f == billing.FundsTest {
+		return billing.FundsTest, bun.Ident("test_micros")
+	}
+	return billing.FundsReal, bun.Ident("micros")
 }
 
 // Balance implements billing.Store.
@@ -66,21 +87,22 @@ func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRec
 	if err := s.db.NewSelect().Model(&row).Where("agent_id = ?", agentID).Scan(ctx); err != nil {
 		return billing.BalanceRecord{}, translate("bunstore.Balance", err)
 	}
-	return billing.BalanceRecord{AgentID: row.AgentID, Micros: row.Micros, UpdatedAt: row.UpdatedAt.UTC()}, nil
+	return billing.BalanceRecord{AgentID: row.AgentID, Micros: row.Micros, TestMicros: row.TestMicros, UpdatedAt: row.UpdatedAt.UTC()}, nil
 }
 
-// Charge implements billing.Store: the conditional UPDATE comes first so
-// that it takes the balance row lock; the spend-cap sums read after it
-// therefore see every committed charge of the agent.
+// Charge implements billing.Store: the conditional UPDATE of the class's
+// column comes first so that it takes the balance row lock; the spend-cap
+// sums read after it therefore see every committed charge of the agent.
 func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
 	const op = "bunstore.Charge"
 	var row ledgerRow
+	funds, col := balanceColumn(req.Funds)
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var after int64
 		err := tx.NewUpdate().Model((*balanceRow)(nil)).
-			Set("micros = micros - ?", req.Micros).Set("updated_at = ?", req.At).
-			Where("agent_id = ?", req.AgentID).Where("micros >= ?", req.Micros).
-			Returning("micros").Scan(ctx, &after)
+			Set("? = ? - ?", col, col, req.Micros).Set("updated_at = ?", req.At).
+			Where("agent_id = ?", req.AgentID).Where("? >= ?", col, req.Micros).
+			Returning("?", col).Scan(ctx, &after)
 		if errors.Is(err, sql.ErrNoRows) {
 			return toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 		}
@@ -91,8 +113,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 			return err
 		}
 		opName := req.Operation
-		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption, AmountMicros: -req.Micros,
-			BalanceAfter: after, Operation: &opName, CreatedAt: req.At}
+		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption, Funds: string(funds),
+			AmountMicros: -req.Micros, BalanceAfter: after, Operation: &opName, CreatedAt: req.At}
 		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 			return err
 		}
@@ -113,7 +135,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	if err != nil {
 		return billing.Transaction{}, translate(op, err)
 	}
-	return row.transaction(), nil
+	out, err := row.transaction()
+	return out, translate(op, err)
 }
 
 func checkCapsInTx(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) error {
@@ -157,19 +180,20 @@ func (s *Store) Spent(ctx context.Context, agentID string, since time.Time) (int
 func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.Transaction, error) {
 	const op = "bunstore.Credit"
 	var row ledgerRow
+	funds, col := balanceColumn(req.Funds)
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var after int64
 		err := tx.NewUpdate().Model((*balanceRow)(nil)).
-			Set("micros = micros + ?", req.Micros).Set("updated_at = ?", req.At).
-			Where("agent_id = ?", req.AgentID).Returning("micros").Scan(ctx, &after)
+			Set("? = ? + ?", col, col, req.Micros).Set("updated_at = ?", req.At).
+			Where("agent_id = ?", req.AgentID).Returning("?", col).Scan(ctx, &after)
 		if err != nil {
 			return err
 		}
-		if req.ExternalRef == nil && req.SelfCreditCapMicros > 0 {
+		if req.SelfCreditCapMicros > 0 {
 			var credited sql.NullInt64
 			err := tx.NewSelect().Model((*ledgerRow)(nil)).ColumnExpr("SUM(amount_micros)").
 				Where("agent_id = ?", req.AgentID).Where("type = ?", billing.TypeDeposit).
-				Where("external_ref IS NULL").Scan(ctx, &credited)
+				Where("funds = ?", string(billing.FundsTest)).Scan(ctx, &credited)
 			if err != nil {
 				return err
 			}
@@ -180,27 +204,37 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 			}
 		}
 		path := req.FundingPath
-		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeDeposit, AmountMicros: req.Micros,
-			BalanceAfter: after, FundingPath: &path, ExternalRef: req.ExternalRef, CreatedAt: req.At}
+		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeDeposit, Funds: string(funds),
+			AmountMicros: req.Micros, BalanceAfter: after, FundingPath: &path, ExternalRef: req.ExternalRef,
+			Currency: req.Currency, Quantity: amountText(req.Quantity), PriceUSD: amountText(req.PriceUSD),
+			SealedSig: req.SealedSignature, CreatedAt: req.At}
 		_, err = tx.NewInsert().Model(&row).Exec(ctx)
 		return err
 	})
 	if err != nil {
 		return billing.Transaction{}, translate(op, err)
 	}
-	return row.transaction(), nil
+	out, err := row.transaction()
+	return out, translate(op, err)
 }
 
-// Transactions implements billing.Store.
-func (s *Store) Transactions(ctx context.Context, agentID string, limit int) ([]billing.Transaction, error) {
+// Transactions implements billing.Store: a keyset page over the
+// (agent_id, seq) index.
+func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([]billing.Transaction, error) {
 	var rows []ledgerRow
-	err := s.db.NewSelect().Model(&rows).Where("agent_id = ?", agentID).Order("seq DESC").Limit(int64(limit)).Scan(ctx)
+	sel := s.db.NewSelect().Model(&rows).Where("agent_id = ?", q.AgentID)
+	if q.BeforeSeq > 0 {
+		sel = sel.Where("seq < ?", q.BeforeSeq)
+	}
+	err := sel.Order("seq DESC").Limit(int64(q.Limit)).Scan(ctx)
 	if err != nil {
 		return nil, translate("bunstore.Transactions", err)
 	}
 	out := make([]billing.Transaction, len(rows))
 	for i, r := range rows {
-		out[i] = r.transaction()
+		if out[i], err = r.transaction(); err != nil {
+			return nil, translate("bunstore.Transactions", err)
+		}
 	}
 	return out, nil
 }

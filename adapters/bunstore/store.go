@@ -1,7 +1,7 @@
 // Package bunstore implements the toolkit's stores (agents.Store,
-// billing.Store) with Bun on SQLite (the embedded default, pure Go via
-// modernc) or PostgreSQL, from one DSN. Migrations are compiled in and run
-// at Open.
+// billing.Store, support.Store, guardian.Store) with Bun on SQLite (the
+// embedded default, pure Go via modernc) or PostgreSQL, from one DSN.
+// Migrations are compiled in and run at Open.
 package bunstore
 
 import (
@@ -10,11 +10,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
 	"github.com/uptrace/bun/driver/sqliteshim"
+	"github.com/uptrace/bun/migrate"
 )
 
 // Options tunes Open. Zero fields take defaults.
@@ -24,6 +27,9 @@ type Options struct {
 	MaxOpenConns int
 	// Schema, for Postgres, sets the search_path (tests use one schema each).
 	Schema string
+	// OnError, when set, is told about every query that fails for a
+	// database fault (for metrics such as httpapi.Metrics.StoreError).
+	OnError ErrorObserver
 }
 
 // Store is the Bun-backed store. It is safe for concurrent use.
@@ -64,9 +70,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("bunstore: connecting: %w", err)
 	}
+
 	if err := s.migrate(ctx); err != nil {
 		s.db.Close()
 		return nil, err
+	}
+	if opts.OnError != nil { // after migrating: a first start probes for tables that do not exist yet
+		s.db = s.db.WithQueryHook(errorHook{observe: opts.OnError})
 	}
 	return s, nil
 }
@@ -85,3 +95,21 @@ func sqliteDSN(dsn string) string {
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
+
+// Ready reports whether the database answers and every migration is
+// applied (for readiness probes): toolkit.Unavailable otherwise.
+func (s *Store) Ready(ctx context.Context) error {
+	const op = "bunstore.Ready"
+	if err := s.db.PingContext(ctx); err != nil {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable", Err: err}
+	}
+	ms, err := migrate.NewMigrator(s.db, migrations.Migrations).MigrationsWithStatus(ctx)
+	if err != nil {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the migration status cannot be read", Err: err}
+	}
+	if pending := ms.Unapplied(); len(pending) > 0 {
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "database migrations are not applied",
+			Err: fmt.Errorf("%d pending, first %s", len(pending), pending[0].Name)}
+	}
+	return nil
+}

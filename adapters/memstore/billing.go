@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -13,8 +14,9 @@ import (
 
 // ledgerEntry is one stored ledger row.
 type ledgerEntry struct {
-	tx          billing.Transaction
-	externalRef *string
+	tx              billing.Transaction
+	externalRef     *string
+	sealedSignature []byte
 }
 
 // idempotencyKey is the unique key of a stored response: (agent, key).
@@ -26,6 +28,9 @@ func (e ledgerEntry) out() billing.Transaction {
 	tx := e.tx
 	tx.Operation = clonePtr(tx.Operation)
 	tx.FundingPath = clonePtr(tx.FundingPath)
+	tx.Currency = clonePtr(tx.Currency)
+	tx.Quantity = clonePtr(tx.Quantity) // Amount is immutable: a value copy is deep
+	tx.PriceUSD = clonePtr(tx.PriceUSD)
 	return tx
 }
 
@@ -44,8 +49,9 @@ func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRec
 }
 
 // Charge implements billing.Store. Every rule is checked before anything
-// is written, in bunstore's order: the balance (toolkit.InsufficientCredits,
-// also when the agent has no balance), the spend caps against the ledger
+// is written, in bunstore's order: the balance of the request's class of
+// funds (toolkit.InsufficientCredits, also when the agent has no balance),
+// the spend caps against the ledger
 // (toolkit.Forbidden), then the unique transaction id and idempotency key
 // (toolkit.Conflict).
 func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
@@ -55,7 +61,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	}
 	defer s.mu.Unlock()
 	bal, ok := s.balances[req.AgentID]
-	if !ok || bal.Micros < req.Micros {
+	funds := fundsOf(req.Funds)
+	if !ok || bal.Of(funds) < req.Micros {
 		return billing.Transaction{}, toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 	}
 	if err := s.checkCaps(req); err != nil {
@@ -74,12 +81,12 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 
 	at := req.At.UTC()
 	operation := req.Operation
-	bal.Micros -= req.Micros
+	after := addFunds(&bal, funds, -req.Micros)
 	bal.UpdatedAt = at
 	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
-		AmountMicros: -req.Micros, BalanceAfter: bal.Micros, Operation: &operation, CreatedAt: at}}
+		Funds: funds, AmountMicros: -req.Micros, BalanceAfter: after, Operation: &operation, CreatedAt: at}}
 	s.balances[req.AgentID] = bal
-	s.appendLedger(entry)
+	s.appendLedger(&entry)
 	usage := s.usage[req.AgentID]
 	if usage == nil {
 		usage = map[string]billing.UsageLine{}
@@ -126,12 +133,33 @@ func (s *Store) spentSince(agentID string, since time.Time) int64 {
 	return spent
 }
 
-func (s *Store) appendLedger(e ledgerEntry) {
-	s.ledgers[e.tx.AgentID] = append(s.ledgers[e.tx.AgentID], e)
+func (s *Store) appendLedger(e *ledgerEntry) {
+	s.ledgerSeq++
+	e.tx.Seq = s.ledgerSeq
+	s.ledgers[e.tx.AgentID] = append(s.ledgers[e.tx.AgentID], *e)
 	s.txIDs[e.tx.TxID] = struct{}{}
 	if e.externalRef != nil {
 		s.externalRef[*e.externalRef] = struct{}{}
 	}
+}
+
+// fundsOf reads an empty class as real funds, as billing does.
+func fundsOf(f billing.Funds) billing.Funds {
+	if f == billing.FundsTest {
+		return billing.FundsTest
+	}
+	return billing.FundsReal
+}
+
+// addFunds adds micros to one class of b and returns that class's new
+// balance.
+func addFunds(b *billing.BalanceRecord, f billing.Funds, micros int64) int64 {
+	if f == billing.FundsTest {
+		b.TestMicros += micros
+		return b.TestMicros
+	}
+	b.Micros += micros
+	return b.Micros
 }
 
 // Spent implements billing.Store.
@@ -156,10 +184,11 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 	if !ok {
 		return billing.Transaction{}, notFound(op)
 	}
-	if req.ExternalRef == nil && req.SelfCreditCapMicros > 0 {
+	funds := fundsOf(req.Funds)
+	if req.SelfCreditCapMicros > 0 {
 		var credited int64
 		for _, e := range s.ledgers[req.AgentID] {
-			if e.tx.Type == billing.TypeDeposit && e.externalRef == nil {
+			if e.tx.Type == billing.TypeDeposit && e.tx.Funds == billing.FundsTest {
 				credited += e.tx.AmountMicros
 			}
 		}
@@ -180,25 +209,29 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 
 	at := req.At.UTC()
 	path := req.FundingPath
-	bal.Micros += req.Micros
+	after := addFunds(&bal, funds, req.Micros)
 	bal.UpdatedAt = at
 	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeDeposit,
-		AmountMicros: req.Micros, BalanceAfter: bal.Micros, FundingPath: &path, CreatedAt: at},
-		externalRef: clonePtr(req.ExternalRef)}
+		Funds: funds, AmountMicros: req.Micros, BalanceAfter: after, FundingPath: &path,
+		Currency: clonePtr(req.Currency), Quantity: clonePtr(req.Quantity), PriceUSD: clonePtr(req.PriceUSD), CreatedAt: at},
+		externalRef: clonePtr(req.ExternalRef), sealedSignature: bytes.Clone(req.SealedSignature)}
 	s.balances[req.AgentID] = bal
-	s.appendLedger(entry)
+	s.appendLedger(&entry)
 	return entry.out(), nil
 }
 
-// Transactions implements billing.Store: newest first. A limit <= 0 returns
-// every row, as bunstore does.
-func (s *Store) Transactions(ctx context.Context, agentID string, limit int) ([]billing.Transaction, error) {
+// Transactions implements billing.Store: newest first, older than
+// q.BeforeSeq when set. A limit <= 0 returns every row, as bunstore does.
+func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([]billing.Transaction, error) {
 	if err := s.lock(ctx, "memstore.Transactions"); err != nil {
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	ledger := s.ledgers[agentID]
-	out := make([]billing.Transaction, limitRows(len(ledger), limit))
+	ledger := s.ledgers[q.AgentID]
+	if q.BeforeSeq > 0 { // rows are appended in Seq order
+		ledger = ledger[:sort.Search(len(ledger), func(i int) bool { return ledger[i].tx.Seq >= q.BeforeSeq })]
+	}
+	out := make([]billing.Transaction, limitRows(len(ledger), q.Limit))
 	for i := range out {
 		out[i] = ledger[len(ledger)-1-i].out()
 	}

@@ -28,7 +28,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	acct := billing.Account{AgentID: a.ID, Sandbox: true}
+	acct := a.Account() // a new agent is in sandbox: it pays from test funds
 	if _, err := bill.Deposit(ctx, acct, billing.DepositInput{
 		Amount: toolkit.MustParseAmount("1"), FundingPath: billing.FundingDirectTransfer}); err != nil {
 		panic(err)
@@ -42,21 +42,21 @@ func Example() {
 	}
 	fmt.Println("response:", string(m.Response), "charged:", m.Charged)
 
-	bal, err := bill.Balance(ctx, a.ID)
+	bal, err := bill.Balance(ctx, acct)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("balance:", bal.Balance)
-	txs, err := bill.Transactions(ctx, a.ID, 10)
+	fmt.Println("balance:", bal.Balance, "sandbox balance:", bal.SandboxBalance)
+	page, err := bill.Transactions(ctx, a.ID, 10, "")
 	if err != nil {
 		panic(err)
 	}
-	for _, tx := range txs {
-		fmt.Println(tx.Type, billing.USD(tx.AmountMicros), "->", billing.USD(tx.BalanceAfter))
+	for _, tx := range page.Transactions {
+		fmt.Println(tx.Type, tx.Funds, billing.USD(tx.AmountMicros), "->", billing.USD(tx.BalanceAfter))
 	}
 	// Output:
 	// response: {"shares":5000} charged: 0.003
-	// balance: 0.997
-	// consumption -0.003 -> 0.997
-	// deposit 1.00 -> 1.00
+	// balance: 0.00 sandbox balance: 0.997
+	// consumption test -0.003 -> 0.997
+	// deposit test 1.00 -> 1.00
 }

@@ -1,7 +1,8 @@
 // Package memstore implements the toolkit's stores (agents.Store,
-// billing.Store) in memory, with the semantics of adapters/bunstore: the
-// same uniqueness rules, the same error kinds, the same ordering, and the
-// same all-or-nothing writes. It passes the full adapters/storetest suite.
+// billing.Store, support.Store, guardian.Store) in memory, with the
+// semantics of adapters/bunstore: the same uniqueness rules, the same error
+// kinds, the same ordering, and the same all-or-nothing writes. It passes
+// the full adapters/storetest suite.
 //
 // Every method holds one mutex for its whole run, so each call is one
 // serialisable transaction; values are copied in and out, so a caller
@@ -16,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -37,11 +39,18 @@ type Store struct {
 	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
 	balances    map[string]billing.BalanceRecord
 	ledgers     map[string][]ledgerEntry // by agent id, oldest first
+	ledgerSeq   int64                    // the last ledger row's Seq
 	txIDs       map[string]struct{}      // every ledger transaction id
 	externalRef map[string]struct{}      // every credited external payment
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
+	support     supportTables
+	guardian    guardianData
+
+	challenges map[string]time.Time        // used wallet challenge digest -> signed at
+	wallets    map[string]registeredWallet // wallet keyed hash -> registration
+	linked     map[string]linkedWallet     // agent id -> linked wallet
 }
 
 // New returns an empty store.
@@ -57,6 +66,11 @@ func New() *Store {
 		usage:       map[string]map[string]billing.UsageLine{},
 		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		support:     newSupportTables(),
+		guardian:    newGuardianData(),
+		challenges:  map[string]time.Time{},
+		wallets:     map[string]registeredWallet{},
+		linked:      map[string]linkedWallet{},
 	}
 }
 

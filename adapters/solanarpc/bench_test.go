@@ -12,7 +12,7 @@ import (
 // checks (the genesis hash is cached after the first call).
 func BenchmarkVerifyDeposit(b *testing.B) {
 	n, fx := nodeWithFixtures(b)
-	c := newClient(b, n.srv.URL, nil)
+	c := newClient(b, n.URL(), nil)
 	q := billing.DepositQuery{Signature: fx["usdc_v0_lookup_table"].Signature, Asset: billing.USDC, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}}
 	b.ReportAllocs()
 	for b.Loop() {

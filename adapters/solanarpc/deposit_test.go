@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/solanarpc"
+	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/gagliardetto/solana-go"
 	"github.com/stretchr/testify/assert"
@@ -18,8 +19,7 @@ import (
 
 func newClient(t testing.TB, url string, change func(*solanarpc.Config)) *solanarpc.Client {
 	t.Helper()
-	cfg := solanarpc.Config{RPCURL: url, Treasury: treasury.String(),
-		Tokens: append(solanarpc.DefaultTokens(), solanarpc.PublishedNativeToken), Timeout: 5 * time.Second}
+	cfg := solanarpctest.Config(url)
 	if change != nil {
 		change(&cfg)
 	}
@@ -30,19 +30,19 @@ func newClient(t testing.TB, url string, change func(*solanarpc.Config)) *solana
 }
 
 // nodeWithFixtures serves every fixture under its signature.
-func nodeWithFixtures(t testing.TB) (*fakeNode, map[string]fixtureFile) {
+func nodeWithFixtures(t testing.TB) (*solanarpctest.Node, map[string]fixtureFile) {
 	t.Helper()
 	fx := loadFixtures(t)
-	n := newFakeNode(t)
+	n := solanarpctest.NewNode(t)
 	for _, f := range fx {
-		n.txs[f.Signature] = f.Result
+		n.AddTransaction(f.Signature, f.Result)
 	}
 	return n, fx
 }
 
 func TestVerifyDepositAccepts(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	agent, foreign, other := agentPK.String(), foreignPK.String(), otherPK.String()
 	tests := []struct {
 		fixture  string
@@ -92,7 +92,7 @@ func TestVerifyDepositAccepts(t *testing.T) {
 
 func TestVerifyDepositRejects(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	agent := agentPK.String()
 	tests := []struct {
 		fixture string
@@ -147,7 +147,7 @@ func TestVerifyDepositRejects(t *testing.T) {
 // mint, PYUSD is looked for in the wrong account and the deposit refused.
 func TestVerifyDepositDerivesTheToken2022Account(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, func(cfg *solanarpc.Config) {
+	c := newClient(t, n.URL(), func(cfg *solanarpc.Config) {
 		cfg.Tokens = []solanarpc.Token{{Asset: billing.PYUSD, Mint: pyusdMint.String(), Decimals: 6, Program: solanarpc.ClassicToken}}
 	})
 	_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: fx["pyusd_token2022"].Signature, Asset: billing.PYUSD, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}})
@@ -157,11 +157,11 @@ func TestVerifyDepositDerivesTheToken2022Account(t *testing.T) {
 
 func TestVerifyDepositAsksForFinalizedBase64(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	sig := fx["sol_legacy"].Signature
 	_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: sig, Asset: billing.SOL, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}})
 	require.NoError(t, err)
-	calls := n.callsTo("getTransaction")
+	calls := n.Calls("getTransaction")
 	require.Len(t, calls, 1)
 	require.Len(t, calls[0].Params, 2)
 	var opts map[string]any
@@ -171,38 +171,38 @@ func TestVerifyDepositAsksForFinalizedBase64(t *testing.T) {
 
 func TestVerifyDepositNotFinalizedIsUnavailable(t *testing.T) {
 	n, _ := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	unknown := solana.SignatureFromBytes(make([]byte, 64)).String()
 	_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: unknown, Asset: billing.USDC, AgentID: fixtureAgentID})
 	require.Error(t, err)
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err))
 	assert.Contains(t, toolkit.MessageOf(err), "not found or not finalized yet")
-	assert.Len(t, n.callsTo("getTransaction"), 1)
+	assert.Len(t, n.Calls("getTransaction"), 1)
 }
 
 func TestVerifyDepositChecksTheNetwork(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	n.genesis = devnetGenesis
-	c := newClient(t, n.srv.URL, nil)
+	n.SetGenesis(solanarpctest.DevnetGenesis)
+	c := newClient(t, n.URL(), nil)
 	q := billing.DepositQuery{Signature: fx["sol_legacy"].Signature, Asset: billing.SOL, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}}
 	_, err := c.VerifyDeposit(context.Background(), q)
 	require.Error(t, err)
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err))
 	assert.Contains(t, toolkit.MessageOf(err), "not on mainnet")
-	assert.Empty(t, n.callsTo("getTransaction"), "nothing is read from the wrong network")
+	assert.Empty(t, n.Calls("getTransaction"), "nothing is read from the wrong network")
 
 	// A mismatch is not cached; a match is.
-	n.set(func(n *fakeNode) { n.genesis = mainnetGenesis })
+	n.SetGenesis(solanarpctest.MainnetGenesis)
 	for range 3 {
 		_, err = c.VerifyDeposit(context.Background(), q)
 		require.NoError(t, err)
 	}
-	assert.Len(t, n.callsTo("getGenesisHash"), 2)
+	assert.Len(t, n.Calls("getGenesisHash"), 2)
 
 	// A devnet configuration accepts the devnet node.
-	d := newFakeNode(t)
-	d.genesis = devnetGenesis
-	require.NoError(t, newClient(t, d.srv.URL, func(cfg *solanarpc.Config) { cfg.Network = solanarpc.Devnet }).CheckNetwork(context.Background()))
+	d := solanarpctest.NewNode(t)
+	d.SetGenesis(solanarpctest.DevnetGenesis)
+	require.NoError(t, newClient(t, d.URL(), func(cfg *solanarpc.Config) { cfg.Network = solanarpc.Devnet }).CheckNetwork(context.Background()))
 }
 
 func TestVerifyDepositRPCFailuresAreUnavailable(t *testing.T) {
@@ -212,24 +212,24 @@ func TestVerifyDepositRPCFailuresAreUnavailable(t *testing.T) {
 	closed.Close()
 	tests := []struct {
 		name  string
-		url   func(n *fakeNode) string
-		setup func(n *fakeNode)
+		url   func(n *solanarpctest.Node) string
+		setup func(n *solanarpctest.Node)
 	}{
-		{"connection refused", func(*fakeNode) string { return closedURL }, nil},
-		{"HTTP 500", nil, func(n *fakeNode) { n.fail = 500 }},
-		{"HTTP 429", nil, func(n *fakeNode) { n.fail = 429 }},
-		{"JSON-RPC error", nil, func(n *fakeNode) { n.fail = -32005 }},
-		{"timeout", nil, func(n *fakeNode) { n.hang = true }},
+		{"connection refused", func(*solanarpctest.Node) string { return closedURL }, nil},
+		{"HTTP 500", nil, func(n *solanarpctest.Node) { n.Fail(500) }},
+		{"HTTP 429", nil, func(n *solanarpctest.Node) { n.Fail(429) }},
+		{"JSON-RPC error", nil, func(n *solanarpctest.Node) { n.Fail(-32005) }},
+		{"timeout", nil, func(n *solanarpctest.Node) { n.Hang(true) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := newFakeNode(t)
-			url := n.srv.URL
+			n := solanarpctest.NewNode(t)
+			url := n.URL()
 			if tt.url != nil {
 				url = tt.url(n)
 			}
 			if tt.setup != nil {
-				n.set(tt.setup)
+				tt.setup(n)
 			}
 			c := newClient(t, url, func(cfg *solanarpc.Config) { cfg.Timeout = 100 * time.Millisecond })
 			_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: fx["sol_legacy"].Signature, Asset: billing.SOL, AgentID: fixtureAgentID})
@@ -245,32 +245,30 @@ func TestVerifyDepositRPCFailuresAreUnavailable(t *testing.T) {
 // the transaction call does not.
 func TestVerifyDepositFailsWhenGetTransactionFails(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	require.NoError(t, c.CheckNetwork(context.Background()))
-	n.set(func(n *fakeNode) { n.fail = 502 })
+	n.Fail(502)
 	_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: fx["sol_legacy"].Signature, Asset: billing.SOL, AgentID: fixtureAgentID})
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "%v", err)
 }
 
 func TestVerifyDepositRefusesMalformedSignatures(t *testing.T) {
-	n := newFakeNode(t)
-	c := newClient(t, n.srv.URL, nil)
+	n := solanarpctest.NewNode(t)
+	c := newClient(t, n.URL(), nil)
 	for _, s := range []string{"", strings.Repeat("1", 89), "0OIl", solana.PublicKey{1}.String(), "5xYz..."} {
 		_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: s, Asset: billing.USDC, AgentID: fixtureAgentID})
 		require.Error(t, err, s)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), s)
 		assert.True(t, strings.HasPrefix(toolkit.MessageOf(err), "tx_signature: "), toolkit.MessageOf(err))
 	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	assert.Empty(t, n.calls, "nothing is asked of the node")
+	assert.Empty(t, n.Calls(""), "nothing is asked of the node")
 }
 
 func TestVerifyDepositRefusesAnotherTransaction(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	asked := fx["usdc_foreign_sender"].Signature
-	n.set(func(n *fakeNode) { n.txs[asked] = fx["usdc_v0_lookup_table"].Result })
+	n.AddTransaction(asked, fx["usdc_v0_lookup_table"].Result)
 	_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: asked, Asset: billing.USDC, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}})
 	require.Error(t, err)
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "%v", err)
@@ -312,14 +310,14 @@ func TestNewValidatesConfig(t *testing.T) {
 // loadedAddresses do not match its lookups cannot be read safely.
 func TestVerifyDepositRefusesInconsistentLookups(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
-	c := newClient(t, n.srv.URL, nil)
+	c := newClient(t, n.URL(), nil)
 	f := fx["usdc_v0_lookup_table"]
 	var res map[string]any
 	require.NoError(t, json.Unmarshal(f.Result, &res))
 	res["meta"].(map[string]any)["loadedAddresses"] = map[string]any{"writable": []any{}, "readonly": []any{}}
 	broken, err := json.Marshal(res)
 	require.NoError(t, err)
-	n.set(func(n *fakeNode) { n.txs[f.Signature] = broken })
+	n.AddTransaction(f.Signature, broken)
 	_, err = c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: f.Signature, Asset: billing.USDC, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}})
 	require.Error(t, err)
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "%v", err)

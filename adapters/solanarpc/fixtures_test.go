@@ -1,7 +1,6 @@
 package solanarpc_test
 
 import (
-	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -13,27 +12,25 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the getTransaction fixtures in testdata/transactions")
+var update = flag.Bool("update", false, "rewrite the getTransaction fixtures in solanarpctest/testdata/transactions")
 
 // key returns a deterministic keypair for label.
-func key(label string) solana.PrivateKey {
-	seed := sha256.Sum256([]byte("solanarpc fixture " + label))
-	return solana.PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
-}
+func key(label string) solana.PrivateKey { return solanarpctest.Key(label) }
 
-// The actors of the fixtures. Mints are the real mainnet mints, so the
-// default token configuration applies.
+// The actors of the fixtures (see solanarpctest). Mints are the real
+// mainnet mints, so the default token configuration applies.
 var (
-	agentWallet   = key("agent wallet")
-	foreignWallet = key("foreign wallet")
-	treasuryKey   = key("treasury")
-	otherWallet   = key("other wallet")
+	agentWallet   = solanarpctest.AgentWallet
+	foreignWallet = solanarpctest.ForeignWallet
+	treasuryKey   = solanarpctest.TreasuryKey
+	otherWallet   = solanarpctest.OtherWallet
 	routerProgram = key("router program").PublicKey()
 	lookupTable   = key("lookup table").PublicKey()
 
@@ -46,7 +43,7 @@ var (
 	blockhash = solana.Hash(sha256.Sum256([]byte("blockhash")))
 )
 
-const fixtureAgentID = "agt_k3v9x2m8q1w7p4z6"
+const fixtureAgentID = solanarpctest.AgentID
 
 // ata derives wallet's associated token account under program.
 func ata(wallet, mint, program solana.PublicKey) solana.PublicKey {
@@ -273,14 +270,12 @@ func (f fixture) build() (string, []byte, error) {
 }
 
 // fixtureFile is a stored fixture: the signature and the node's result.
-type fixtureFile struct {
-	Signature string          `json:"signature"`
-	Result    json.RawMessage `json:"result"`
-}
+type fixtureFile = solanarpctest.Fixture
 
 // loadFixtures builds every fixture and compares it with its file in
-// testdata/transactions (rewritten with -update). It returns the stored
-// results by fixture name.
+// solanarpctest/testdata/transactions (rewritten with -update), which the
+// solanarpctest package embeds for the layers above. It returns the
+// stored results by fixture name.
 func loadFixtures(t testing.TB) map[string]fixtureFile {
 	t.Helper()
 	out := map[string]fixtureFile{}
@@ -290,7 +285,7 @@ func loadFixtures(t testing.TB) map[string]fixtureFile {
 		built, err := json.MarshalIndent(fixtureFile{Signature: sig, Result: result}, "", "  ")
 		require.NoError(t, err)
 		built = append(built, '\n')
-		path := filepath.Join("testdata", "transactions", name+".json")
+		path := filepath.Join("solanarpctest", "testdata", "transactions", name+".json")
 		if *update {
 			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 			require.NoError(t, os.WriteFile(path, built, 0o644))
@@ -298,9 +293,8 @@ func loadFixtures(t testing.TB) map[string]fixtureFile {
 		stored, err := os.ReadFile(path)
 		require.NoError(t, err, "run go test -update to create %s", path)
 		require.Equal(t, string(built), string(stored), "%s is stale: run go test -update", path)
-		var ff fixtureFile
-		require.NoError(t, json.Unmarshal(stored, &ff))
-		out[name] = ff
+		out[name] = solanarpctest.MustFixture(t, name)
+		require.Equal(t, sig, out[name].Signature, "the embedded %s is the file", name)
 	}
 	return out
 }

@@ -54,7 +54,7 @@ func testBalanceStartsAtZero(t *testing.T, h Harness) {
 	require.NoError(t, err)
 	assert.Zero(t, b.Micros)
 	assert.Equal(t, time.UTC, b.UpdatedAt.Location())
-	txs, err := s.Transactions(ctx, a.ID, 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Empty(t, txs)
 	usage, err := s.Usage(ctx, a.ID)
@@ -109,7 +109,7 @@ func testChargeInsufficientWritesNothing(t *testing.T, h Harness) {
 	b, err := s.Balance(ctx, a.ID)
 	require.NoError(t, err)
 	assert.Equal(t, int64(2_999), b.Micros)
-	txs, err := s.Transactions(ctx, a.ID, 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, txs, 1, "only the deposit")
 	usage, err := s.Usage(ctx, a.ID)
@@ -130,16 +130,16 @@ func testLedgerOrderAndLimit(t *testing.T, h Harness) {
 		require.NoError(t, err)
 		ids = append(ids, tx.TxID)
 	}
-	txs, err := s.Transactions(ctx, a.ID, 3)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 3})
 	require.NoError(t, err)
 	require.Len(t, txs, 3)
 	assert.Equal(t, []string{ids[4], ids[3], ids[2]}, []string{txs[0].TxID, txs[1].TxID, txs[2].TxID}, "newest first")
-	all, err := s.Transactions(ctx, a.ID, 1000)
+	all, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 1000})
 	require.NoError(t, err)
 	assert.Len(t, all, 6)
 	assert.Equal(t, billing.TypeDeposit, all[5].Type)
 	other := newAgent(t, s)
-	none, err := s.Transactions(ctx, other.ID, 10)
+	none, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: other.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Empty(t, none)
 }
@@ -168,7 +168,7 @@ func testSelfCreditCap(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	a := newAgent(t, s)
 	req := func(m int64) billing.CreditRequest {
-		return billing.CreditRequest{TxID: fmt.Sprintf("tx_s%d", seq.Add(1)), AgentID: a.ID, Micros: m,
+		return billing.CreditRequest{TxID: fmt.Sprintf("tx_s%d", seq.Add(1)), AgentID: a.ID, Funds: billing.FundsTest, Micros: m,
 			FundingPath: billing.FundingDirectTransfer, SelfCreditCapMicros: 10_000_000, At: t0}
 	}
 	_, err := s.Credit(ctx, req(6_000_000))
@@ -179,7 +179,8 @@ func testSelfCreditCap(t *testing.T, h Harness) {
 	require.NoError(t, err)
 	b, err := s.Balance(ctx, a.ID)
 	require.NoError(t, err)
-	assert.Equal(t, int64(10_000_000), b.Micros)
+	assert.Equal(t, int64(10_000_000), b.TestMicros)
+	assert.Zero(t, b.Micros, "test funds never land in the real balance")
 }
 
 func testSpendLimitsRoundTrip(t *testing.T, h Harness) {
@@ -278,7 +279,7 @@ func testDuplicateTxIDWritesNothing(t *testing.T, h Harness) {
 	b, err := s.Balance(ctx, a.ID)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1_000_000), b.Micros)
-	txs, err := s.Transactions(ctx, a.ID, 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, txs, 1, "only the first deposit")
 	usage, err := s.Usage(ctx, a.ID)
@@ -335,12 +336,12 @@ func testBillingCopiesInAndOut(t *testing.T, h Harness) {
 	again, err := s.StoredResponse(ctx, a.ID, "k-copy")
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"shares":5000}`, string(again.Response))
-	txs, err := s.Transactions(ctx, a.ID, 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	require.Len(t, txs, 2)
 	assert.Equal(t, "position_sizing", *txs[0].Operation)
 	*txs[1].FundingPath = "mutated"
-	txs, err = s.Transactions(ctx, a.ID, 10)
+	txs, err = s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Equal(t, billing.FundingDirectTransfer, *txs[1].FundingPath)
 }

@@ -41,29 +41,39 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// checkLedger asserts the money invariants of one agent: the ledger sums
-// to the balance, no balance_after is negative, and usage matches the
-// consumption rows.
+// checkLedger asserts the money invariants of one agent, per class of
+// funds: the class's ledger rows sum to its balance, the newest row of a
+// class carries that balance, no balance_after is negative, and usage
+// matches the consumption rows.
 func checkLedger(t *testing.T, s Store, agentID string) {
 	t.Helper()
 	b, err := s.Balance(ctx, agentID)
 	require.NoError(t, err)
-	txs, err := s.Transactions(ctx, agentID, billing.MaxTransactionsLimit)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: agentID, Limit: billing.MaxTransactionsLimit})
 	require.NoError(t, err)
 	require.Less(t, len(txs), billing.MaxTransactionsLimit, "test ledgers must fit one page")
-	var sum int64
+	sum := map[billing.Funds]int64{}
+	newest := map[billing.Funds]int64{}
 	count := map[string]int64{}
 	total := map[string]int64{}
 	for _, tx := range txs {
-		sum += tx.AmountMicros
+		require.Contains(t, []billing.Funds{billing.FundsReal, billing.FundsTest}, tx.Funds, "every row names its class")
+		if _, seen := newest[tx.Funds]; !seen {
+			newest[tx.Funds] = tx.BalanceAfter
+		}
+		sum[tx.Funds] += tx.AmountMicros
 		assert.GreaterOrEqual(t, tx.BalanceAfter, int64(0), "balance_after never below zero")
 		if tx.Type == billing.TypeConsumption {
 			count[*tx.Operation]++
 			total[*tx.Operation] -= tx.AmountMicros
 		}
 	}
-	assert.Equal(t, b.Micros, sum, "ledger sum equals the balance")
-	assert.Equal(t, b.Micros, txs[0].BalanceAfter, "newest balance_after is the balance")
+	for _, f := range []billing.Funds{billing.FundsReal, billing.FundsTest} {
+		assert.Equal(t, b.Of(f), sum[f], "ledger sum of %s funds equals their balance", f)
+		if n, ok := newest[f]; ok {
+			assert.Equal(t, b.Of(f), n, "newest balance_after of %s funds is their balance", f)
+		}
+	}
 	usage, err := s.Usage(ctx, agentID)
 	require.NoError(t, err)
 	for _, u := range usage {

@@ -49,6 +49,15 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 		"SetSpendLimits": func() error {
 			return s.SetSpendLimits(done, a.ID, billing.SpendLimits{DailyMicros: &daily})
 		},
+		"RegisterWallet": func() error {
+			_, _, err := s.RegisterWallet(done, signIn("cancelled"))
+			return err
+		},
+		"LinkWallet": func() error {
+			_, err := s.LinkWallet(done, agents.WalletLinkRecord{AgentID: a.ID, ChallengeDigest: digest("link-cancelled"),
+				SignedAt: t0, WalletHash: digest("w"), SealedWallet: []byte("s"), Presale: ptr(true), At: t0, PruneBefore: t0})
+			return err
+		},
 	}
 	for name, write := range writes {
 		assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(write()), name)
@@ -59,10 +68,11 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 	got, err := s.AgentByKeyDigest(ctx, digest(a.ID))
 	require.NoError(t, err, "key unchanged")
 	assert.Equal(t, agents.ModeSandbox, got.Mode, "mode unchanged")
+	assert.False(t, got.PresaleBuyer, "no wallet linked")
 	b, err := s.Balance(ctx, a.ID)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1_000_000), b.Micros, "balance unchanged")
-	txs, err := s.Transactions(ctx, a.ID, 10)
+	txs, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: a.ID, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, txs, 1, "ledger unchanged")
 	l, err := s.SpendLimits(ctx, a.ID)

@@ -19,6 +19,8 @@ import (
 
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/support"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,6 +28,8 @@ import (
 type Store interface {
 	agents.Store
 	billing.Store
+	support.Store
+	guardian.Store
 }
 
 // Harness opens stores for the suite.
@@ -54,6 +58,11 @@ func cases() []Case {
 		billingCases(),
 		concurrencyCases(),
 		contextCases(),
+		supportCases(),
+		guardianCases(),
+		ledgerPageCases(),
+		fundsCases(),
+		walletCases(),
 	)
 }
 

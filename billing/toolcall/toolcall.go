@@ -25,6 +25,7 @@ import (
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -89,6 +90,10 @@ type Options struct {
 	// MaxResponseBytes caps an encoded result (default 16 MiB); a larger
 	// one is TooLarge and not charged.
 	MaxResponseBytes int
+	// Recorder receives a security event for every call refused for
+	// insufficient credits (402); bursts are aggregated by the recorder
+	// (default: discarded).
+	Recorder guardian.Recorder
 }
 
 // Service runs tool calls. It is safe for concurrent use.
@@ -113,6 +118,7 @@ func New(tools Tools, meter Meter, opts Options) *Service {
 	if opts.MaxResponseBytes <= 0 {
 		opts.MaxResponseBytes = 16 << 20
 	}
+	opts.Recorder = guardian.OrDiscard(opts.Recorder)
 	return &Service{tools: tools, meter: meter, opts: opts, heavy: semaphore.NewWeighted(opts.HeavyCapacity)}
 }
 
@@ -146,6 +152,9 @@ func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Resul
 		Account: ag.Account(), Operation: op, IdempotencyKey: req.IdempotencyKey,
 		Body: append([]byte(t.Name+"\x00"), args...),
 	}, func(ctx context.Context) (billing.Outcome, error) { return s.run(ctx, t, run) })
+	if toolkit.IsKind(err, toolkit.InsufficientCredits) {
+		s.opts.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeInsufficientCredits, AgentID: ag.ID})
+	}
 	if err != nil {
 		return Result{}, err
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/guardian/guardiantest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -98,7 +100,7 @@ func TestCallRunsMetersAndEncodes(t *testing.T) {
 	assert.Equal(t, "0.003", res.Charged.String())
 	assert.Equal(t, "0.997", res.Balance.String())
 	require.Len(t, m.reqs, 1)
-	assert.Equal(t, billing.Account{AgentID: "agt_1", Sandbox: true}, m.reqs[0].Account)
+	assert.Equal(t, billing.Account{AgentID: "agt_1", Funds: billing.FundsTest}, m.reqs[0].Account, "a sandbox agent pays from test funds")
 	assert.Equal(t, "k1", m.reqs[0].IdempotencyKey)
 	assert.Equal(t, "echo\x00"+`{"value":"1.5"}`, string(m.reqs[0].Body), "the idempotency body names the tool")
 }
@@ -216,8 +218,20 @@ func TestHeavyCallsAreBounded(t *testing.T) {
 	assert.NoError(t, err, "the capacity is released after the heavy call")
 }
 
-func TestMeterRefusalIsReturned(t *testing.T) {
+func TestMeterRefusalIsReturnedAndRecorded(t *testing.T) {
 	m := &fakeMeter{err: toolkit.Errorf(toolkit.InsufficientCredits, "Insufficient balance. Required: $0.003, Available: $0.00")}
-	_, err := New(testTools(t, nil), m, Options{}).Call(context.Background(), agent, Request{Tool: "echo", Arguments: []byte(`{"value":"1"}`)})
+	rec := &guardiantest.Recorder{}
+	svc := New(testTools(t, nil), m, Options{Recorder: rec})
+	_, err := svc.Call(context.Background(), agent, Request{Tool: "echo", Arguments: []byte(`{"value":"1"}`)})
 	assert.Equal(t, toolkit.InsufficientCredits, toolkit.KindOf(err))
+	require.Len(t, rec.Events(), 1)
+	assert.Equal(t, guardian.TypeInsufficientCredits, rec.Events()[0].Type)
+	assert.Equal(t, agent.ID, rec.Events()[0].AgentID)
+
+	m.err = toolkit.Errorf(toolkit.Forbidden, "over the daily limit")
+	_, err = svc.Call(context.Background(), agent, Request{Tool: "echo", Arguments: []byte(`{"value":"1"}`)})
+	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err))
+	_, err = svc.Call(context.Background(), agent, Request{Tool: "echo", Arguments: []byte(`{"value":"x"}`)})
+	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	assert.Len(t, rec.Events(), 1, "only 402s are recorded")
 }

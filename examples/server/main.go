@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -28,6 +29,7 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/examples/internal/wiring"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 )
 
@@ -39,6 +41,7 @@ type config struct {
 	allowedHosts []string
 	wiring       wiring.Config
 	logFormat    string
+	ops          operations
 }
 
 // minAdminKeyLen is the shortest admin key the server accepts.
@@ -77,14 +80,24 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&creditCap, "sandbox-credit-cap", env("TOOLKIT_SANDBOX_CREDIT_CAP", "100"), "max test funds per sandbox agent, USD (TOOLKIT_SANDBOX_CREDIT_CAP)")
 	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
 	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
+	fs.StringVar(&cfg.wiring.Keys, "keys", env("TOOLKIT_KEYS", "data/keys.json"), "vault key file; created on first start in development (TOOLKIT_KEYS)")
+	fs.StringVar(&cfg.wiring.KEKFile, "keys-kek-file", env("TOOLKIT_KEYS_KEK_FILE", ""), "Tink AEAD keyset file encrypting the key file (production; TOOLKIT_KEYS_KEK_FILE)")
+	fs.StringVar(&cfg.wiring.KeysAD, "keys-ad", env("TOOLKIT_KEYS_AD", ""), "deployment name bound to a KEK-protected key file, e.g. prod/agentfin-keys (TOOLKIT_KEYS_AD)")
+	fs.BoolVar(&cfg.wiring.CreateKeys, "keys-create", env("TOOLKIT_KEYS_CREATE", "false") == "true", "create a missing KEK-protected key file (TOOLKIT_KEYS_CREATE)")
 	fs.StringVar(&cfg.baseURL, "base-url", env("TOOLKIT_BASE_URL", ""), "public base URL of the API, e.g. https://toolkit.example.com (TOOLKIT_BASE_URL)")
 	var retention string
 	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
 		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
+	finishSolana := solanaFlags(fs, env, getenv, &cfg.wiring)
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
+	readOps := operationFlags(fs, env)
 	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	var err error
+	if cfg.ops, err = readOps(); err != nil {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
@@ -98,6 +111,12 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 			return config{}, fmt.Errorf("-base-url: must be an absolute http(s) URL like https://toolkit.example.com, got %q", cfg.baseURL)
 		}
 	}
+	if cfg.wiring.KEKFile != "" && cfg.wiring.KeysAD == "" {
+		return config{}, fmt.Errorf("-keys-kek-file needs -keys-ad (TOOLKIT_KEYS_AD): a deployment name such as prod/agentfin-keys")
+	}
+	if cfg.wiring.KEKFile == "" && (cfg.wiring.KeysAD != "" || cfg.wiring.CreateKeys) {
+		return config{}, fmt.Errorf("-keys-ad and -keys-create apply only with -keys-kek-file (TOOLKIT_KEYS_KEK_FILE)")
+	}
 	cfg.adminKey = getenv("TOOLKIT_ADMIN_KEY")
 	if cfg.adminKey != "" && len(cfg.adminKey) < minAdminKeyLen {
 		return config{}, fmt.Errorf("TOOLKIT_ADMIN_KEY: must be at least %d characters (it guards every admin endpoint); unset it to have one generated", minAdminKeyLen)
@@ -109,6 +128,9 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if cfg.wiring.LowBalance, err = toolkit.ParseAmount(lowBalance); err != nil {
 		return config{}, fmt.Errorf("-low-balance: %w", err)
 	}
+	if err := finishSolana(); err != nil {
+		return config{}, err
+	}
 	return cfg, nil
 }
 
@@ -117,16 +139,43 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
+	var metrics *httpapi.Metrics
+	if cfg.ops.metricsAddr != "" {
+		reg, m, err := newMetrics()
+		if err != nil {
+			return err
+		}
+		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+		metrics = m
+		cfg.wiring.OnStoreError = metrics.StoreError
+	}
+	cfg.wiring.Logger = logger
+	_, statErr := os.Stat(cfg.wiring.Keys)
 	svc, store, err := wiring.Open(ctx, cfg.wiring)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	guardCtx, stopGuard := context.WithCancel(context.WithoutCancel(ctx))
+	guardDone := make(chan struct{})
+	go func() { defer close(guardDone); svc.Guardian.Run(guardCtx) }()
+	defer func() { stopGuard(); <-guardDone }() // stores the open event windows before the store closes
+	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
+	fmt.Fprintln(out, solanaNotice(cfg.wiring.Solana))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
 	}
-	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts})
+	limits := cfg.ops.rateLimits
+	if cfg.ops.rateStore {
+		limits.Limiter = guardian.NewStoreLimiter(store, nil)
+	}
+	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts,
+		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics})
 	if err != nil {
 		return err
 	}
@@ -226,4 +275,20 @@ func redactDSN(dsn string) string {
 		return u.Redacted()
 	}
 	return dsn
+}
+
+// keysNotice says which key file the vault uses and how it is protected.
+func keysNotice(w wiring.Config, created bool) string {
+	verb := "using"
+	if created {
+		verb = "created"
+	}
+	if w.KEKFile == "" {
+		msg := fmt.Sprintf("vault: %s development key file %s (cleartext, mode 0600; not for production)", verb, w.Keys)
+		if created {
+			msg += "; back it up: losing it makes sealed data unreadable"
+		}
+		return msg
+	}
+	return fmt.Sprintf("vault: %s key file %s encrypted under the KEK in %s (deployment %q)", verb, w.Keys, w.KEKFile, w.KeysAD)
 }

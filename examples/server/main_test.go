@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
+	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +22,9 @@ import (
 // TestServerWalkThrough starts the reference server on :0 against a temp
 // SQLite file and walks register -> me -> list -> mode, as the README does.
 func TestServerWalkThrough(t *testing.T) {
-	cfg, err := parseConfig([]string{"-db", filepath.Join(t.TempDir(), "data", "toolkit.db")}, func(string) string { return "" })
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "data", "keys.json")
+	cfg, err := parseConfig([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", keys, "-metrics-addr", "off"}, func(string) string { return "" })
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -61,7 +67,8 @@ func TestServerWalkThrough(t *testing.T) {
 	// the same tool through /v1/tools/call, then the ledger and usage.
 	status, bal := call("POST", "/v1/billing/deposit", key, `{"amount":"5.00","funding_path":"direct_transfer"}`)
 	require.Equal(t, http.StatusOK, status, bal)
-	assert.Equal(t, "5.00", bal["balance"])
+	assert.Equal(t, "5.00", bal["sandbox_balance"], "self-credit is test money")
+	assert.Equal(t, "0.00", bal["balance"], "never real money")
 	sizing := `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
 	status, size := call("POST", "/v1/sizing/calculate", key, sizing)
 	require.Equal(t, http.StatusOK, status, size)
@@ -79,6 +86,24 @@ func TestServerWalkThrough(t *testing.T) {
 	status, mode := call("PUT", "/v1/agents/mode", key, `{"mode":"live"}`)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "live", mode["mode"])
+	status, refused := call("POST", "/v1/sizing/calculate", key, sizing)
+	assert.Equal(t, http.StatusPaymentRequired, status, "test money never pays a live call")
+	assert.Contains(t, refused["detail"], "test funds are spendable in sandbox mode only")
+	status, refused = call("POST", "/v1/billing/deposit-usdc", key, `{"tx_signature":"5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, status, "no Solana RPC configured: 503, never a silent success")
+	assert.Contains(t, refused["detail"], "no Solana RPC endpoint configured")
+
+	// The README's support steps: a ticket, sealed at rest, read back.
+	status, ticket := call("POST", "/v1/support/ticket", key,
+		`{"subject":"Charged twice","description":"Two debits for one call","priority":"high","category":"billing"}`)
+	require.Equal(t, http.StatusCreated, status, ticket)
+	assert.Regexp(t, `^SR-[0-9]{6}$`, ticket["ticket_id"])
+	status, got := call("GET", "/v1/support/ticket/"+ticket["ticket_id"].(string), key, "")
+	require.Equal(t, http.StatusOK, status, got)
+	assert.Equal(t, "Two debits for one call", got["description"])
+	st, err := os.Stat(keys)
+	require.NoError(t, err, "the development key file was created on first start")
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 
 	status, pricing := call("GET", "/v1/billing/pricing", "", "")
 	require.Equal(t, http.StatusOK, status)
@@ -92,6 +117,8 @@ func TestServerWalkThrough(t *testing.T) {
 		t.Fatal("server did not shut down")
 	}
 	assert.Contains(t, out.String(), "generated admin key")
+	assert.Contains(t, out.String(), "vault: created development key file "+keys)
+	assert.Contains(t, out.String(), "solana: no RPC URL set (-solana-rpc-url)")
 	assert.NotContains(t, out.String(), key, "API keys are never printed")
 }
 
@@ -138,4 +165,62 @@ func TestParseConfigRejectsBadAmounts(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, cfg.wiring.SandboxSelfCredit)
 	assert.Equal(t, "postgres://u:xxxxx@h/db", redactDSN(cfg.wiring.DB))
+}
+
+// TestServerKEKProtectedKeys: with a KEK the key file is created only when
+// asked, reopens with the same KEK and deployment name, and a wrong
+// deployment name fails at start.
+func TestServerKEKProtectedKeys(t *testing.T) {
+	dir := t.TempDir()
+	kek := filepath.Join(dir, "secrets", "kek.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(kek), 0o700))
+	_, err := tinkkeys.CreateLocalKEK(kek)
+	require.NoError(t, err)
+	keys := filepath.Join(dir, "data", "keys.json")
+	configure := func(extra ...string) config {
+		args := append([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", keys, "-keys-kek-file", kek}, extra...)
+		cfg, err := parseConfig(args, func(string) string { return "" })
+		require.NoError(t, err)
+		return cfg
+	}
+	serve := func(cfg config) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		var out bytes.Buffer
+		done := make(chan error, 1)
+		go func() { done <- run(ctx, cfg, ln, &out) }()
+		waitReady(t, "http://"+ln.Addr().String())
+		cancel()
+		require.NoError(t, <-done)
+		return out.String()
+	}
+
+	_, err = wiring.OpenKeys(configure("-keys-ad", "test/agentfin-keys").wiring)
+	require.ErrorContains(t, err, "-keys-create", "a missing KEK-protected key file is not created silently")
+	_, err = os.Stat(keys)
+	require.ErrorIs(t, err, fs.ErrNotExist)
+
+	out := serve(configure("-keys-ad", "test/agentfin-keys", "-keys-create"))
+	assert.Contains(t, out, "vault: created key file "+keys+" encrypted under the KEK")
+	raw, err := os.ReadFile(keys)
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"protection": "kek"`)
+	out = serve(configure("-keys-ad", "test/agentfin-keys"))
+	assert.Contains(t, out, "vault: using key file", "reopens with the same KEK and deployment name")
+
+	_, err = wiring.OpenKeys(configure("-keys-ad", "prod/agentfin-keys").wiring)
+	assert.ErrorContains(t, err, "wrong KEK or associated data", "a wrong deployment name fails at start")
+	other := filepath.Join(dir, "secrets", "other.json")
+	_, err = tinkkeys.CreateLocalKEK(other)
+	require.NoError(t, err)
+	cfg := configure("-keys-ad", "test/agentfin-keys")
+	cfg.wiring.KEKFile = other
+	_, err = wiring.OpenKeys(cfg.wiring)
+	assert.ErrorContains(t, err, "wrong KEK or associated data", "a wrong KEK fails at start")
+
+	_, err = parseConfig([]string{"-keys-kek-file", kek}, func(string) string { return "" })
+	assert.ErrorContains(t, err, "-keys-ad")
+	_, err = parseConfig(nil, func(k string) string { return map[string]string{"TOOLKIT_KEYS_AD": "x"}[k] })
+	assert.ErrorContains(t, err, "only with -keys-kek-file")
 }

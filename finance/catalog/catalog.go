@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 
 	"github.com/agentfinance/toolkit"
@@ -36,6 +37,11 @@ type Tool struct {
 	Category    string             // family, e.g. "sizing", "performance", "market"
 	Operation   string             // price-table key (by convention the tool's name unless it shares a published key); unpriced keys are free
 	InputSchema *jsonschema.Schema // JSON Schema of Arguments (type object)
+	// Results are the Go types of the values a successful call returns,
+	// for typed documents (OpenAPI): one type, or several when the answer
+	// is one of them (a bar tool answers its analysis or
+	// *market.InsufficientBars). Empty: the result is not described.
+	Results []reflect.Type
 	// OperationFor, when set, picks the billed operation from the
 	// arguments (evaluate_performance bills by tier); Operation is then the
 	// operation of the default arguments, shown in listings.

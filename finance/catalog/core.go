@@ -46,7 +46,7 @@ func sizingTool() Tool {
 			"with risk_amount, notional, one_r_dollars and risk_per_share.",
 		Category:  "core",
 		Operation: OpPositionSizing,
-	}, func(_ context.Context, _ Call, in finance.SizingInput) (any, error) {
+	}, func(_ context.Context, _ Call, in finance.SizingInput) (finance.Sizing, error) {
 		return finance.CalculatePositionSize(in)
 	}, func(s *jsonschema.Schema) {
 		positiveDecimal(s, "equity", "account equity in currency units, > 0")
@@ -65,7 +65,7 @@ func riskTool() Tool {
 			"authorized instruments and stop placement: approved, score 0-100 (100 best), errors, warnings and every rule's deduction.",
 		Category:  "core",
 		Operation: OpRiskCheck,
-	}, func(_ context.Context, call Call, in finance.RiskInput) (any, error) {
+	}, func(_ context.Context, call Call, in finance.RiskInput) (finance.RiskCheck, error) {
 		return finance.CheckTradeRisk(in, call.Limits)
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
@@ -85,7 +85,7 @@ func gateTool() Tool {
 			"reports system health (informational). gate_passed = shares > 0 and risk approved.",
 		Category:  "compound",
 		Operation: OpPreTradeGate,
-	}, func(_ context.Context, call Call, in finance.GateInput) (any, error) {
+	}, func(_ context.Context, call Call, in finance.GateInput) (finance.Gate, error) {
 		return finance.PreTradeGate(in, call.Limits)
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
@@ -166,7 +166,7 @@ func evaluationTool() Tool {
 			"comprehensive adds the impact analysis (variance killers, what-if levers). Priced per tier.",
 		Category:  "core",
 		Operation: OpBasicEval, // per call: OperationFor / EvaluationOperation(tier)
-	}, func(_ context.Context, _ Call, in finance.EvaluationInput) (any, error) {
+	}, func(_ context.Context, _ Call, in finance.EvaluationInput) (finance.Evaluation, error) {
 		return finance.Evaluate(in)
 	}, func(s *jsonschema.Schema) {
 		rMultiples(s, 2, "trade results in R, oldest first")
@@ -187,7 +187,7 @@ func assessTool() Tool {
 			"g_metrics, win_loss, kelly, seeded monte_carlo, drawdown, what_if and variance_killers.",
 		Category:  "compound",
 		Operation: OpAssessTradingSystem,
-	}, func(ctx context.Context, _ Call, in finance.AssessInput) (any, error) {
+	}, func(ctx context.Context, _ Call, in finance.AssessInput) (finance.Assessment, error) {
 		return finance.AssessSystem(ctx, in)
 	}, func(s *jsonschema.Schema) {
 		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")

@@ -21,37 +21,37 @@ func derivativesTools() []Tool {
 		NewTool(toolSpec(categoryDerivatives, "size_options_position",
 			"Size an options position in whole contracts (floored, exact decimals): equity_risk, premium, "+
 				"delta_adjusted or spread mode; risk_pct is a fraction (0.02 = 2 %)."),
-			func(_ context.Context, _ Call, in derivatives.OptionsSizingInput) (any, error) {
+			func(_ context.Context, _ Call, in derivatives.OptionsSizingInput) (*derivatives.OptionsSizing, error) {
 				return derivatives.SizeOptions(in)
 			}, tightenOptionsSizing),
 		NewTool(toolSpec(categoryDerivatives, "size_futures_position",
 			"Size a futures position in whole contracts from tick value and a stop (tick_value), margin "+
 				"(margin_based) or a notional cap (notional); every constraint whose inputs are given is enforced."),
-			func(_ context.Context, _ Call, in derivatives.FuturesSizingInput) (any, error) {
+			func(_ context.Context, _ Call, in derivatives.FuturesSizingInput) (*derivatives.FuturesSizing, error) {
 				return derivatives.SizeFutures(in)
 			}, tightenFuturesSizing),
 		NewTool(toolSpec(categoryDerivatives, "analyze_greeks",
 			"Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho "+
 				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."),
-			func(ctx context.Context, _ Call, in derivatives.GreeksInput) (any, error) {
+			func(ctx context.Context, _ Call, in derivatives.GreeksInput) (*derivatives.GreeksResult, error) {
 				return derivatives.AnalyzeGreeks(ctx, in)
 			}, tightenGreeks),
 		NewTool(toolSpec(categoryDerivatives, "analyze_futures_curve",
 			"Classify a futures curve as contango, backwardation or flat and measure annualised roll "+
 				"yield per adjacent pair and front to back, the slope, and the basis to spot."),
-			func(_ context.Context, _ Call, in derivatives.CurveInput) (any, error) {
+			func(_ context.Context, _ Call, in derivatives.CurveInput) (*derivatives.CurveResult, error) {
 				return derivatives.AnalyzeFuturesCurve(in)
 			}, tightenCurve),
 		NewTool(toolSpec(categoryDerivatives, "calculate_margin",
 			"Initial and maintenance margin of a book (rate of notional or per contract), free margin, "+
 				"usage, leverage and the margin-call flag, in exact decimals."),
-			func(_ context.Context, _ Call, in derivatives.MarginInput) (any, error) {
+			func(_ context.Context, _ Call, in derivatives.MarginInput) (*derivatives.MarginResult, error) {
 				return derivatives.CalculateMargin(in)
 			}, tightenMargin),
 		NewTool(toolSpec(categoryCompliance, "check_compliance",
 			"Check a book or a proposed trade against position limits (and the agent's "+
 				"max_position_size_pct), concentration (largest share, HHI) and restricted or unauthorized symbols."),
-			func(_ context.Context, call Call, in derivatives.ComplianceInput) (any, error) {
+			func(_ context.Context, call Call, in derivatives.ComplianceInput) (*derivatives.ComplianceResult, error) {
 				return derivatives.CheckCompliance(in, call.Limits)
 			}, tightenCompliance),
 	}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -19,7 +20,7 @@ const marketCategory = "market"
 // market.InsufficientBars (never charged) instead of an error.
 func marketIndicatorTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(marketCategory, "calculate_indicators",
+		answersBars[*market.IndicatorResult](NewTool(toolSpec(marketCategory, "calculate_indicators",
 			"TA-Lib-compatible indicator over OHLCV bars (sma, ema, rsi, macd, bb, atr): series aligned to the bars "+
 				"with null warm-up slots, the first valid index and the latest values."),
 			runIndicators, func(s *jsonschema.Schema) {
@@ -40,20 +41,16 @@ func marketIndicatorTools() []Tool {
 					"signal_period": "macd signal EMA period in bars",
 					"nbdev":         "bb: band width in population standard deviations, > 0" + decimalText,
 				})
-			}),
+			})),
 		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
 				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
-			func(ctx context.Context, bars []market.Bar) (any, error) {
-				return value(market.DetectRegime(ctx, bars))
-			}),
+			market.DetectRegime),
 		barsOnlyTool("analyze_trend_structure",
 			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
 				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
-			func(ctx context.Context, bars []market.Bar) (any, error) {
-				return value(market.AnalyzeTrendStructure(ctx, bars))
-			}),
-		NewTool(toolSpec(marketCategory, "analyze_liquidity",
+			market.AnalyzeTrendStructure),
+		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity",
 			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
 				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
 			func(ctx context.Context, _ Call, in liquidityInput) (any, error) {
@@ -63,8 +60,8 @@ func marketIndicatorTools() []Tool {
 				minItems(s, "bars", 1)
 				setDefault(intRange(s, "period", 2, limits.MaxItems), market.LiquidityDefaultPeriod)
 				describe(s, "period", "baseline window in bars (shrunk to bars-1 when fewer bars)")
-			}),
-		NewTool(toolSpec(marketCategory, "analyze_correlations",
+			})),
+		answersBars[*market.CorrelationResult](NewTool(toolSpec(marketCategory, "analyze_correlations",
 			"Correlation matrix of log returns across symbols (aligned at the latest bar), with "+
 				"significance and the most and least correlated pairs; 2+ symbols, 10+ bars each."),
 			runCorrelations, func(s *jsonschema.Schema) {
@@ -75,7 +72,7 @@ func marketIndicatorTools() []Tool {
 				describe(item, "symbol", "symbol name, unique within symbols_data")
 				barsSchema(item, "bars")
 				minItems(item, "bars", 1)
-			}),
+			})),
 	}
 }
 
@@ -84,14 +81,23 @@ type barsInput struct {
 	Bars market.Bars `json:"bars"`
 }
 
-// barsOnlyTool is a tool whose only input is bars (at least one).
-func barsOnlyTool(name, description string, analyse func(ctx context.Context, bars []market.Bar) (any, error)) Tool {
-	return NewTool(toolSpec(marketCategory, name, description),
-		func(ctx context.Context, _ Call, in barsInput) (any, error) { return analyse(ctx, in.Bars) },
-		func(s *jsonschema.Schema) {
+// barsOnlyTool is a tool whose only input is bars (at least one); analyse
+// answers its result or insufficient_bars (market.Answer).
+func barsOnlyTool[R any](name, description string, analyse func(ctx context.Context, bars []market.Bar) (market.Answer[R], error)) Tool {
+	return answersBars[*R](NewTool(toolSpec(marketCategory, name, description),
+		func(ctx context.Context, _ Call, in barsInput) (any, error) {
+			return value(analyse(ctx, in.Bars))
+		}, func(s *jsonschema.Schema) {
 			barsSchema(s, "bars")
 			minItems(s, "bars", 1)
-		})
+		}))
+}
+
+// answersBars records the answers of bar tool t: an R, or
+// *market.InsufficientBars below the tool's bar minimum.
+func answersBars[R any](t Tool) Tool {
+	t.Results = []reflect.Type{reflect.TypeFor[R](), reflect.TypeFor[*market.InsufficientBars]()}
+	return t
 }
 
 // liquidityInput is the input of analyze_liquidity.

@@ -35,7 +35,7 @@ type priceStructureInput struct {
 // an Invalid error naming the bar.
 func marketPatternTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(marketCategory, "detect_patterns",
+		answersBars[*market.PatternReport](NewTool(toolSpec(marketCategory, "detect_patterns",
 			"Candlestick patterns (TA-Lib CDL semantics: engulfing, hammer, shooting star, doji, morning/evening star, "+
 				"three white soldiers/black crows, harami, piercing, dark cloud cover) and chart patterns (N-bar breakouts, "+
 				"SMA 10/30 crossovers, RSI divergences, gaps, double tops/bottoms) with bar index, direction and strength 0-100. "+
@@ -46,8 +46,8 @@ func marketPatternTools() []Tool {
 				barsSchema(s, "bars")
 				setDefault(intRange(s, "breakout_period", 5, 100), market.DefaultBreakoutPeriod)
 				describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
-			}),
-		NewTool(toolSpec(marketCategory, "detect_structural_break",
+			})),
+		answersBars[*market.BreakReport](NewTool(toolSpec(marketCategory, "detect_structural_break",
 			"Tests the log returns for a break in their mean (sup-F / Andrews QLR with trimming, and OLS-CUSUM): "+
 				"break detected, location, statistics, p-values, and mean and volatility before and after. "+
 				"Needs at least 221 OHLCV bars, latest last."),
@@ -59,8 +59,8 @@ func marketPatternTools() []Tool {
 				setDefault(prop(s, "alpha"), "0.05")
 				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30"+decimalText)
 				setDefault(prop(s, "trim"), "0.15")
-			}),
-		NewTool(toolSpec(marketCategory, "analyze_price_structure",
+			})),
+		answersBars[*market.PriceStructureReport](NewTool(toolSpec(marketCategory, "analyze_price_structure",
 			"Swing highs and lows (fractals), the HH/HL/LH/LL sequence and structure (uptrend, downtrend, range), "+
 				"support and resistance levels (clustered swings with touch counts), consolidation zones and floor pivots. "+
 				"Needs at least 21 OHLCV bars, latest last."),
@@ -73,6 +73,6 @@ func marketPatternTools() []Tool {
 				setDefault(intRange(s, "consolidation_window", 5, 50), market.DefaultConsolidationWindow)
 				describe(s, "swing_window", "fractal half-window: bars each side of a swing point")
 				describe(s, "consolidation_window", "bars in a consolidation window")
-			}),
+			})),
 	}
 }

@@ -45,7 +45,7 @@ type monteCarloInput struct {
 
 func monteCarloTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
-		func(ctx context.Context, _ Call, in monteCarloInput) (any, error) {
+		func(ctx context.Context, _ Call, in monteCarloInput) (performance.MonteCarlo, error) {
 			return performance.RunMonteCarlo(ctx, in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
 				TradesPerSimulation: in.TradesPerSimulation, RiskPerTrade: floatPtr(in.RiskPerTrade),
@@ -81,7 +81,7 @@ type kellyInput struct {
 
 func kellyTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."),
-		func(_ context.Context, _ Call, in kellyInput) (any, error) {
+		func(_ context.Context, _ Call, in kellyInput) (performance.Kelly, error) {
 			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{
 				RiskPerTrade: floatPtr(in.RiskPerTrade), RuinDrawdown: floatPtr(in.RuinDrawdown)})
 		},
@@ -103,17 +103,17 @@ type drawdownInput struct {
 
 func drawdownTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
-		func(_ context.Context, _ Call, in drawdownInput) (any, error) {
+		func(_ context.Context, _ Call, in drawdownInput) (performance.Drawdown, error) {
 			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
 			switch {
 			case in.EquityValues != nil && in.RMultiples != nil:
-				return nil, toolkit.Errorf(toolkit.Invalid, "equity_values: give either equity_values or r_multiples, not both")
+				return performance.Drawdown{}, toolkit.Errorf(toolkit.Invalid, "equity_values: give either equity_values or r_multiples, not both")
 			case in.EquityValues != nil:
 				return performance.AnalyzeDrawdown(in.EquityValues, start, np)
 			case in.RMultiples != nil:
 				return performance.AnalyzeDrawdownR(in.RMultiples, start, floatPtr(in.RiskPerTrade), np)
 			}
-			return nil, toolkit.Errorf(toolkit.Invalid, "Missing required argument: equity_values (or r_multiples)")
+			return performance.Drawdown{}, toolkit.Errorf(toolkit.Invalid, "Missing required argument: equity_values (or r_multiples)")
 		},
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
@@ -135,7 +135,7 @@ type killersInput struct {
 
 func varianceKillersTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."),
-		func(_ context.Context, _ Call, in killersInput) (any, error) {
+		func(_ context.Context, _ Call, in killersInput) (performance.VarianceKillers, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
 				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
 		},
@@ -157,7 +157,7 @@ type winLossInput struct {
 
 func winLossTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."),
-		func(_ context.Context, _ Call, in winLossInput) (any, error) {
+		func(_ context.Context, _ Call, in winLossInput) (performance.WinLoss, error) {
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
 		func(s *jsonschema.Schema) {
@@ -176,7 +176,7 @@ type whatIfInput struct {
 
 func whatIfTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "run_what_if", "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."),
-		func(_ context.Context, _ Call, in whatIfInput) (any, error) {
+		func(_ context.Context, _ Call, in whatIfInput) (performance.WhatIf, error) {
 			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
 				RemoveCount: in.RemoveCount, LossCap: floatPtr(in.LossCap), WinnerScale: floatPtr(in.WinnerScale),
 				SkipAfterLosses: in.SkipAfterLosses,
@@ -202,7 +202,7 @@ type rollingGInput struct {
 
 func rollingGTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."),
-		func(_ context.Context, _ Call, in rollingGInput) (any, error) {
+		func(_ context.Context, _ Call, in rollingGInput) (performance.RollingG, error) {
 			return performance.CalculateRollingG(in.RMultiples, in.WindowSize)
 		},
 		func(s *jsonschema.Schema) {
@@ -221,7 +221,7 @@ type equityCurveInput struct {
 
 func equityCurveTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."),
-		func(_ context.Context, _ Call, in equityCurveInput) (any, error) {
+		func(_ context.Context, _ Call, in equityCurveInput) (performance.EquityCurve, error) {
 			return performance.CalculateEquityCurve(in.RMultiples, amountFloat(in.StartingEquity),
 				floatPtr(in.RiskPerTrade), floatPtr(in.TradesPerYear))
 		},
@@ -240,7 +240,7 @@ type rOnlyInput struct {
 
 func systemScoreTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."),
-		func(_ context.Context, _ Call, in rOnlyInput) (any, error) {
+		func(_ context.Context, _ Call, in rOnlyInput) (performance.SystemScore, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
 		func(s *jsonschema.Schema) { rMultiples(s, 2, "trade results in R, oldest first") })
@@ -253,7 +253,7 @@ type peakValleyInput struct {
 
 func peakValleyTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "detect_peak_valley", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."),
-		func(_ context.Context, _ Call, in peakValleyInput) (any, error) {
+		func(_ context.Context, _ Call, in peakValleyInput) (performance.PeakValley, error) {
 			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
 		},
 		func(s *jsonschema.Schema) {
@@ -271,7 +271,7 @@ type recoveryInput struct {
 
 func recoveryTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."),
-		func(_ context.Context, _ Call, in recoveryInput) (any, error) {
+		func(_ context.Context, _ Call, in recoveryInput) (performance.Recovery, error) {
 			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
 		},
 		func(s *jsonschema.Schema) {

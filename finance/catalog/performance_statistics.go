@@ -97,7 +97,7 @@ type signalArgs struct {
 func performanceStatisticsTools() []Tool {
 	return []Tool{
 		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
-			func(ctx context.Context, _ Call, in confidenceArgs) (any, error) {
+			func(ctx context.Context, _ Call, in confidenceArgs) (*performance.ConfidenceResult, error) {
 				opt := performance.ConfidenceOptions{Level: floatPtr(in.Confidence), Samples: in.BootstrapSamples}
 				if in.Seed != nil {
 					opt.Seed = *in.Seed
@@ -114,7 +114,7 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "seed", "PRNG seed of the bootstrap, echoed in the output")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
-			func(ctx context.Context, _ Call, in consistencyArgs) (any, error) {
+			func(ctx context.Context, _ Call, in consistencyArgs) (*performance.ConsistencyResult, error) {
 				return performance.AnalyzeConsistency(ctx, in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
 			},
 			func(s *jsonschema.Schema) {
@@ -124,7 +124,7 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "window_size", "rolling window in trades, at most the number of r_multiples; default min(10, n)")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
-			func(_ context.Context, _ Call, in serialArgs) (any, error) {
+			func(_ context.Context, _ Call, in serialArgs) (*performance.SerialCorrelationResult, error) {
 				return performance.AnalyzeSerialCorrelation(in.RMultiples, in.Lags)
 			},
 			func(s *jsonschema.Schema) {
@@ -133,7 +133,7 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "lags", "Ljung-Box lags, at most n-1; default max(1, min(10, n/4))")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
-			func(_ context.Context, _ Call, in distributionArgs) (any, error) {
+			func(_ context.Context, _ Call, in distributionArgs) (*performance.DistributionResult, error) {
 				return performance.AnalyzeDistribution(in.RMultiples, in.BucketCount)
 			},
 			func(s *jsonschema.Schema) {
@@ -142,7 +142,7 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "bucket_count", "histogram buckets")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
-			func(_ context.Context, _ Call, in riskAdjustedArgs) (any, error) {
+			func(_ context.Context, _ Call, in riskAdjustedArgs) (*performance.RiskAdjustedResult, error) {
 				opt := performance.RiskAdjustedOptions{TradesPerYear: floatPtr(in.TradesPerYear)}
 				if in.TargetR != nil {
 					opt.TargetR = float64(*in.TargetR)
@@ -156,7 +156,7 @@ func performanceStatisticsTools() []Tool {
 				positiveDecimal(s, "trades_per_year", "trades per year, > 0; annualises the ratios (omitted: per trade only)")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
-			func(_ context.Context, _ Call, in executionArgs) (any, error) {
+			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
 				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
 					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
 				})
@@ -170,7 +170,7 @@ func performanceStatisticsTools() []Tool {
 				})
 			}),
 		NewTool(toolSpec(performanceCategory, "segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
-			func(ctx context.Context, _ Call, in segmentArgs) (any, error) {
+			func(ctx context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
 				trades := make([]performance.SegmentTrade, len(in.Trades))
 				for i, t := range in.Trades {
 					trades[i] = performance.SegmentTrade{
@@ -200,7 +200,7 @@ func performanceStatisticsTools() []Tool {
 				setDefault(by, performance.SegmentBySymbol)
 			}),
 		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimal arithmetic."),
-			func(_ context.Context, _ Call, in pnlArgs) (any, error) {
+			func(_ context.Context, _ Call, in pnlArgs) (*performance.PnLResult, error) {
 				return performance.CalculatePnL(performance.PnLInput{
 					EntryPrice: in.EntryPrice, ExitPrice: in.ExitPrice, Quantity: in.Quantity,
 					Direction: in.Direction, StopPrice: in.StopPrice, Fees: in.Fees,
@@ -217,7 +217,7 @@ func performanceStatisticsTools() []Tool {
 				setDefault(prop(s, "fees"), "0")
 			}),
 		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
-			func(_ context.Context, _ Call, in expectedValueArgs) (any, error) {
+			func(_ context.Context, _ Call, in expectedValueArgs) (*performance.ExpectedValueResult, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
 					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
 					RMultiples: in.RMultiples,
@@ -232,7 +232,7 @@ func performanceStatisticsTools() []Tool {
 				})
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
-			func(_ context.Context, _ Call, in tradeOutcomeArgs) (any, error) {
+			func(_ context.Context, _ Call, in tradeOutcomeArgs) (*performance.TradeOutcomeResult, error) {
 				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
 					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,
 					OneRDollars: in.OneRDollars, ExpectedValueR: floatPtr(in.ExpectedValueR),
@@ -247,7 +247,7 @@ func performanceStatisticsTools() []Tool {
 				})
 			}),
 		NewTool(toolSpec(performanceCategory, "score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
-			func(_ context.Context, _ Call, in signalArgs) (any, error) {
+			func(_ context.Context, _ Call, in signalArgs) (*performance.SignalScore, error) {
 				return performance.ScoreSignal(performance.SignalInput{
 					ConditionsMet: in.ConditionsMet, TotalConditions: in.TotalConditions,
 					RegimeAligned: in.RegimeAligned, IndicatorConfluence: in.IndicatorConfluence,

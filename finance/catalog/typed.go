@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/agentfinance/toolkit/finance/catalog/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -18,7 +19,8 @@ type Spec struct {
 	Operation   string // price-table key; empty = free
 }
 
-// NewTool builds a Tool whose arguments decode into In.
+// NewTool builds a Tool whose arguments decode into In and whose result
+// is an Out (recorded in Tool.Results for typed documents).
 //
 // The input schema is generated from In: JSON field names become
 // properties, fields without omitempty are required, Float/Floats/
@@ -29,7 +31,7 @@ type Spec struct {
 // the field and the rule) and decodes them into In; the prepared call then
 // runs run. Top-level properties whose type implements
 // strictjson.PrefixDecoder are validated and decoded by their own decoder.
-func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) (any, error), tighten func(s *jsonschema.Schema)) Tool {
+func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in In) (Out, error), tighten func(s *jsonschema.Schema)) Tool {
 	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas()})
 	if err != nil {
 		panic(fmt.Sprintf("catalog: schema for %s: %v", spec.Name, err))
@@ -49,6 +51,7 @@ func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) 
 		Category:    spec.Category,
 		Operation:   spec.Operation,
 		InputSchema: schema,
+		Results:     resultTypes[Out](),
 		Prepare: func(call Call) (Prepared, error) {
 			in, err := dec.Decode(objectArguments(call.Arguments))
 			if err != nil {
@@ -57,6 +60,16 @@ func NewTool[In any](spec Spec, run func(ctx context.Context, call Call, in In) 
 			return func(ctx context.Context) (any, error) { return run(ctx, call, in) }, nil
 		},
 	}
+}
+
+// resultTypes is Tool.Results of a tool returning Out: none when Out is an
+// interface (the result is not described).
+func resultTypes[Out any]() []reflect.Type {
+	t := reflect.TypeFor[Out]()
+	if t.Kind() == reflect.Interface {
+		return nil
+	}
+	return []reflect.Type{t}
 }
 
 // ArgumentLimits bound every tool's arguments whatever the schema says:

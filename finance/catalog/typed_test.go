@@ -3,9 +3,12 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/market"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,4 +76,20 @@ func TestSchemaIsObjectWithoutNullableRequiredFields(t *testing.T) {
 	s := string(b)
 	assert.Contains(t, s, `"required":["r_multiples","equity","direction"]`)
 	assert.NotContains(t, s, `"null"`)
+}
+
+func TestEveryBuiltInToolDeclaresItsResults(t *testing.T) {
+	assert.Empty(t, sampleTool().Results, "a tool returning any declares no result type")
+	for _, tool := range Default().Tools() {
+		require.NotEmpty(t, tool.Results, tool.Name)
+		for _, r := range tool.Results {
+			assert.NotEqual(t, reflect.Interface, r.Kind(), tool.Name)
+		}
+	}
+	regime, ok := Default().Lookup("detect_regime")
+	require.True(t, ok)
+	assert.Equal(t, []reflect.Type{reflect.TypeFor[*market.RegimeResult](), reflect.TypeFor[*market.InsufficientBars]()}, regime.Results)
+	sizing, ok := Default().Lookup("calculate_position_size")
+	require.True(t, ok)
+	assert.Equal(t, []reflect.Type{reflect.TypeFor[finance.Sizing]()}, sizing.Results)
 }

@@ -2,7 +2,6 @@ package strictjson
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -40,6 +39,7 @@ type Decoder[T any] struct {
 type field struct {
 	index    []int // struct field index path (embedded structs flattened)
 	prefix   bool  // decoded by its PrefixDecoder
+	decode   memberDecoder
 	minItems int
 	maxItems int // -1: none
 }
@@ -62,8 +62,9 @@ func NewDecoder[T any](schema *jsonschema.Schema, opts Options) (*Decoder[T], er
 		if !ok {
 			return nil, fmt.Errorf("strictjson: field %s of %s is not in the schema", name, t)
 		}
-		f := field{index: index, minItems: intOr(p.MinItems, 0), maxItems: intOr(p.MaxItems, -1)}
-		f.prefix = reflect.PointerTo(t.FieldByIndex(index).Type).Implements(prefixDecoderType)
+		ft := t.FieldByIndex(index).Type
+		f := field{index: index, minItems: intOr(p.MinItems, 0), maxItems: intOr(p.MaxItems, -1), decode: decoderFor(ft)}
+		f.prefix = reflect.PointerTo(ft).Implements(prefixDecoderType)
 		if f.prefix {
 			delegated = append(delegated, name)
 		}
@@ -97,7 +98,7 @@ func (d *Decoder[T]) Decode(doc []byte) (T, error) {
 	}
 	member := func(name string, value []byte) error {
 		f := d.fields[name]
-		if err := json.Unmarshal(value, v.FieldByIndex(f.index).Addr().Interface()); err != nil {
+		if err := f.decode(v.FieldByIndex(f.index), value); err != nil {
 			var te *toolkit.Error
 			if errors.As(err, &te) {
 				return te

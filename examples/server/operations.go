@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// operations is the part of the configuration about running the server:
+// rate limits, the client address behind a proxy, CORS and metrics.
+type operations struct {
+	rateLimits   httpapi.RateLimits
+	rateStore    bool // share the limits through the database
+	trustedProxy httpapi.TrustedProxy
+	cors         *httpapi.CORS
+	metricsAddr  string // "" or "off": no metrics listener
+}
+
+// operationFlags declares the flags of the operations and returns the
+// function that reads them once parsed.
+func operationFlags(fs *flag.FlagSet, env func(k, def string) string) func() (operations, error) {
+	def := httpapi.DefaultRateLimits
+	limits := []struct {
+		name, envName, usage string
+		dst                  *guardian.Limit
+		value                *string
+	}{
+		{"rate-key", "TOOLKIT_RATE_KEY", "requests per API key", &def.PerKey, nil},
+		{"rate-ip", "TOOLKIT_RATE_IP", "requests per client address on public routes", &def.PerIP, nil},
+		{"rate-register", "TOOLKIT_RATE_REGISTER", "registrations per client address", &def.Register, nil},
+		{"rate-register-wallet", "TOOLKIT_RATE_REGISTER_WALLET", "wallet registrations per client address", &def.RegisterWallet, nil},
+		{"rate-report", "TOOLKIT_RATE_REPORT", "guardian reports per client address", &def.Report, nil},
+		{"rate-auth-failures", "TOOLKIT_RATE_AUTH_FAILURES", "failed authentications per client address before it is blocked", &def.AuthFailures, nil},
+	}
+	for i := range limits {
+		l := &limits[i]
+		l.value = fs.String(l.name, env(l.envName, l.dst.String()), l.usage+": N/s, N/m, N/h, N/d or off ("+l.envName+")")
+	}
+	rateStore := fs.Bool("rate-store", env("TOOLKIT_RATE_STORE", "false") == "true",
+		"keep rate-limit buckets in the database, shared by every instance on it (TOOLKIT_RATE_STORE)")
+	proxyHeader := fs.String("trusted-proxy-header", env("TOOLKIT_TRUSTED_PROXY_HEADER", ""),
+		"header carrying the client address set by a reverse proxy, e.g. X-Forwarded-For; empty: the connection's peer (TOOLKIT_TRUSTED_PROXY_HEADER)")
+	proxies := fs.String("trusted-proxies", env("TOOLKIT_TRUSTED_PROXIES", ""),
+		"comma-separated CIDRs of the proxies allowed to set that header; empty: any peer (TOOLKIT_TRUSTED_PROXIES)")
+	cors := fs.String("cors-origins", env("TOOLKIT_CORS_ORIGINS", ""),
+		"comma-separated browser origins allowed to call the API (\"*\" for any); empty: CORS off (TOOLKIT_CORS_ORIGINS)")
+	metricsAddr := fs.String("metrics-addr", env("TOOLKIT_METRICS_ADDR", "127.0.0.1:9090"),
+		"listen address of the Prometheus /metrics endpoint, separate from the API; off to disable (TOOLKIT_METRICS_ADDR)")
+	return func() (operations, error) {
+		ops := operations{rateStore: *rateStore, metricsAddr: *metricsAddr}
+		for _, l := range limits {
+			v, err := guardian.ParseLimit(*l.value)
+			if err != nil {
+				return operations{}, fmt.Errorf("-%s: %w", l.name, err)
+			}
+			*l.dst = v
+		}
+		ops.rateLimits = def
+		ops.trustedProxy.Header = *proxyHeader
+		for _, c := range splitList(*proxies) {
+			p, err := netip.ParsePrefix(c)
+			if err != nil {
+				return operations{}, fmt.Errorf("-trusted-proxies: %q is not a CIDR such as 10.0.0.0/8", c)
+			}
+			ops.trustedProxy.Proxies = append(ops.trustedProxy.Proxies, p)
+		}
+		if len(ops.trustedProxy.Proxies) > 0 && ops.trustedProxy.Header == "" {
+			return operations{}, errors.New("-trusted-proxies: needs -trusted-proxy-header")
+		}
+		if origins := splitList(*cors); len(origins) > 0 {
+			ops.cors = &httpapi.CORS{AllowedOrigins: origins}
+		}
+		if ops.metricsAddr == "off" {
+			ops.metricsAddr = ""
+		}
+		return ops, nil
+	}
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// newMetrics builds the registry served on -metrics-addr: the API's
+// collectors plus the Go runtime and process ones.
+func newMetrics() (*prometheus.Registry, *httpapi.Metrics, error) {
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(collectors.NewGoCollector()); err != nil {
+		return nil, nil, err
+	}
+	if err := reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
+		return nil, nil, err
+	}
+	m, err := httpapi.NewMetrics(reg)
+	return reg, m, err
+}
+
+// serveMetrics serves GET /metrics on addr until ctx ends.
+func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, out io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+	fmt.Fprintf(out, "metrics on http://%s/metrics\n", ln.Addr())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ln) // ends with ErrServerClosed at shutdown
+	}()
+	return func() {
+		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdownCtx)
+		<-done
+	}, nil
+}

@@ -1,0 +1,124 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// RegisterWalletRequest is the body of POST /v1/agents/register-wallet.
+// The wallet signs "<service>-auth:<wallet_address>:<unix seconds>"; send
+// that exact text in message, or only its unix seconds in timestamp.
+type RegisterWalletRequest struct {
+	WalletAddress string `json:"wallet_address"`
+	Signature     string `json:"signature"`
+	Chain         string `json:"chain,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Timestamp     int64  `json:"timestamp,omitempty"`
+	AgentName     string `json:"agent_name,omitempty"`
+	AgentType     string `json:"agent_type,omitempty"`
+}
+
+// RegisterWalletResponse is the answer of register-wallet: 201 with a new
+// agent, 200 when the wallet's agent got a new key. APIKey is shown once.
+type RegisterWalletResponse struct {
+	AgentID        string         `json:"agent_id"`
+	OwnerID        string         `json:"owner_id"`
+	AgentName      string         `json:"agent_name"`
+	AgentType      string         `json:"agent_type"`
+	Mode           string         `json:"mode"`
+	APIKey         string         `json:"api_key"`
+	Balance        toolkit.Amount `json:"balance"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
+	Created        bool           `json:"created"`
+	CreatedAt      time.Time      `json:"created_at"`
+}
+
+// LinkWalletRequest is the body of POST /v1/agents/link-wallet. message
+// is exactly "<service>-link:<agent_id>:<solana_wallet_address>:<unix
+// seconds>".
+type LinkWalletRequest struct {
+	SolanaWalletAddress string `json:"solana_wallet_address"`
+	Signature           string `json:"signature"`
+	Message             string `json:"message"`
+}
+
+// LinkWalletResponse is the answer of link-wallet.
+type LinkWalletResponse struct {
+	AgentID             string `json:"agent_id"`
+	SolanaWalletAddress string `json:"solana_wallet_address"`
+	IsPresaleBuyer      bool   `json:"is_presale_buyer"`
+	Message             string `json:"message"`
+}
+
+// ChainDepositRequest is the body of the on-chain deposit endpoints.
+type ChainDepositRequest struct {
+	TxSignature string `json:"tx_signature"`
+}
+
+// StablecoinDepositResponse is the answer of deposit-usdc, -usdt and
+// -pyusd: amount is the tokens received, compute_credits the USD credited
+// (1:1) as real funds.
+type StablecoinDepositResponse struct {
+	AgentID        string         `json:"agent_id"`
+	Currency       string         `json:"currency"`
+	Amount         toolkit.Amount `json:"amount"`
+	ComputeCredits toolkit.Amount `json:"compute_credits"`
+	BalanceAfter   toolkit.Amount `json:"balance_after"`
+	TxID           string         `json:"tx_id"`
+	TxSignature    string         `json:"tx_signature"`
+}
+
+// SolDepositResponse is the answer of deposit-sol: compute_credits is
+// amount × sol_price_usd rounded down to the micro-USD.
+type SolDepositResponse struct {
+	AgentID        string         `json:"agent_id"`
+	Currency       string         `json:"currency"`
+	Amount         toolkit.Amount `json:"amount"`
+	SolPriceUSD    toolkit.Amount `json:"sol_price_usd"`
+	ComputeCredits toolkit.Amount `json:"compute_credits"`
+	BalanceAfter   toolkit.Amount `json:"balance_after"`
+	TxID           string         `json:"tx_id"`
+	TxSignature    string         `json:"tx_signature"`
+}
+
+// NativeDepositResponse is the answer of the native-token deposit:
+// usd_credited is osr_amount × rate_per_token rounded down to the
+// micro-USD (the field keeps its published name whatever the ticker).
+type NativeDepositResponse struct {
+	AgentID        string         `json:"agent_id"`
+	Currency       string         `json:"currency"`
+	OSRAmount      toolkit.Amount `json:"osr_amount"`
+	USDCredited    toolkit.Amount `json:"usd_credited"`
+	RatePerToken   toolkit.Amount `json:"rate_per_token"`
+	IsPresaleBuyer bool           `json:"is_presale_buyer"`
+	BalanceAfter   toolkit.Amount `json:"balance_after"`
+	TxID           string         `json:"tx_id"`
+	TxSignature    string         `json:"tx_signature"`
+}
+
+// maxChainLen bounds the chain field (its one value is "solana").
+const maxChainLen = 16
+
+func (RegisterWalletRequest) constrain(s *jsonschema.Schema) {
+	text(s, "wallet_address", 1, agents.MaxWalletAddressLen)
+	text(s, "signature", 1, agents.MaxWalletSignatureLen)
+	text(s, "chain", 0, maxChainLen)
+	text(s, "message", 0, agents.MaxWalletMessageLen)
+	s.Properties["timestamp"].Minimum, s.Properties["timestamp"].Maximum = ptr(1.0), ptr(999_999_999_999.0)
+	text(s, "agent_name", 1, agents.MaxNameLen)
+	enum(s, "agent_type", agents.Types())
+}
+
+func (LinkWalletRequest) constrain(s *jsonschema.Schema) {
+	text(s, "solana_wallet_address", 1, agents.MaxWalletAddressLen)
+	text(s, "signature", 1, agents.MaxWalletSignatureLen)
+	text(s, "message", 1, agents.MaxWalletMessageLen)
+}
+
+func (ChainDepositRequest) constrain(s *jsonschema.Schema) {
+	text(s, "tx_signature", 1, billing.MaxTxSignatureLen)
+}
