@@ -2,6 +2,7 @@ package market
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -188,6 +189,8 @@ func TestDetectPatternsProperties(t *testing.T) {
 		r, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 		require.NoError(t, err)
 		require.NotEmpty(t, r.Patterns)
+		assert.True(t, slices.IsSortedFunc(r.Patterns, func(a, b Pattern) int { return comparePatterns(&a, &b) }),
+			"the integer sort keys order the patterns as comparePatterns does")
 		seen := map[string]bool{}
 		for j, p := range r.Patterns {
 			assert.True(t, p.Index >= 0 && p.Index < len(bars), "index %d", p.Index)
