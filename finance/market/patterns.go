@@ -173,17 +173,21 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 	}
 	keys = sortPatternKeys(s, keys, n)
 	rep := &PatternReport{BarsAnalyzed: n, BreakoutPeriod: period, Patterns: make([]Pattern, len(keys))}
+	tally := patternTally{n: n, summary: PatternSummary{RecentWindow: recentPatternWindow}}
+	trends := s.int8s(n) // the trend context before each bar, computed once (0: not yet)
 	for j, key := range keys {
 		pos := int(key & (1<<keyPositionBits - 1))
+		p := &rep.Patterns[j]
 		if key>>keyTypeShift&1 == 1 {
-			rep.Patterns[j] = chart[pos]
+			*p = chart[pos]
 		} else {
 			i := int(key >> keyIndexShift)
-			rep.Patterns[j] = candlePattern(k, &candleRecognisers[pos], i, int(answers[pos*n+i]))
+			*p = candlePattern(k, trends, &candleRecognisers[pos], i, int(answers[pos*n+i]))
 		}
+		tally.add(p)
 	}
 	s.pat = chart[:0] // keep a grown array for the next call (its strings are all constants)
-	rep.Summary = summarisePatterns(rep.Patterns, n)
+	rep.Summary = tally.result()
 	return rep, nil
 }
 
@@ -319,9 +323,18 @@ func candleAnswers(s *scratch, k *candleBars) []int8 {
 // pattern: reversal patterns keep |v| as strength when the trend before
 // them runs against their direction and get half of it otherwise; a doji
 // keeps |v| after any trend and gets half of it without one.
-func candlePattern(k *candleBars, r *candleRecogniser, i, v int) Pattern {
-	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v,
-		TrendContext: trendBefore(k, i-r.size)}
+//
+// trends caches the trend before each bar (trendCodes; 0 until computed).
+func candlePattern(k *candleBars, trends []int8, r *candleRecogniser, i, v int) Pattern {
+	j := i - r.size
+	if j >= 0 && trends[j] == 0 {
+		trends[j] = int8(slices.Index(trendCodes[:], trendBefore(k, j)))
+	}
+	ctx := TrendContextNone
+	if j >= 0 {
+		ctx = trendCodes[trends[j]]
+	}
+	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v, TrendContext: ctx}
 	strength := max(v, -v)
 	switch {
 	case r.talib == "CDLDOJI":
@@ -343,6 +356,10 @@ func candlePattern(k *candleBars, r *candleRecogniser, i, v int) Pattern {
 	p.Strength = strength
 	return p
 }
+
+// trendCodes numbers the trend contexts for candlePattern's cache (0 is
+// "not computed").
+var trendCodes = [...]string{"", TrendContextUp, TrendContextDown, TrendContextNone}
 
 // trendContextBars is how far back trendBefore looks.
 const trendContextBars = 10
@@ -370,36 +387,45 @@ func trendBefore(k *candleBars, j int) string {
 	return TrendContextNone
 }
 
-// summarisePatterns counts the patterns and sets the recent bias.
-func summarisePatterns(ps []Pattern, n int) PatternSummary {
-	s := PatternSummary{RecentWindow: recentPatternWindow}
-	net := 0
-	for i := range ps {
-		p := &ps[i]
-		if p.Type == PatternCandlestick {
-			s.Candlestick++
-		} else {
-			s.Chart++
-		}
-		sign := 0
-		switch p.Direction {
-		case PatternBullish:
-			s.Bullish++
-			sign = 1
-		case PatternBearish:
-			s.Bearish++
-			sign = -1
-		default:
-			s.Neutral++
-		}
-		if p.Index >= n-recentPatternWindow {
-			net += sign * p.Strength
-		}
+// patternTally builds the PatternSummary of the patterns on n bars, one
+// pattern at a time.
+type patternTally struct {
+	n       int
+	net     int // summed strengths of the recent patterns, bullish + and bearish -
+	summary PatternSummary
+}
+
+// add counts p.
+func (t *patternTally) add(p *Pattern) {
+	s := &t.summary
+	if p.Type == PatternCandlestick {
+		s.Candlestick++
+	} else {
+		s.Chart++
 	}
+	sign := 0
+	switch p.Direction {
+	case PatternBullish:
+		s.Bullish++
+		sign = 1
+	case PatternBearish:
+		s.Bearish++
+		sign = -1
+	default:
+		s.Neutral++
+	}
+	if p.Index >= t.n-recentPatternWindow {
+		t.net += sign * p.Strength
+	}
+}
+
+// result returns the summary with the recent bias.
+func (t *patternTally) result() PatternSummary {
+	s := t.summary
 	switch {
-	case net > 0:
+	case t.net > 0:
 		s.RecentBias = PatternBullish
-	case net < 0:
+	case t.net < 0:
 		s.RecentBias = PatternBearish
 	default:
 		s.RecentBias = PatternNeutral
