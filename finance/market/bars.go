@@ -103,10 +103,11 @@ func NewInsufficientBars(tool string, provided, required int) *InsufficientBars 
 // Chargeable reports false: an insufficient_bars answer is never billed.
 func (*InsufficientBars) Chargeable() bool { return false }
 
-// Answer is what a bar analysis returns when its input is valid: either
-// its Result, or Insufficient when the bars are fewer than it needs
-// (exactly one is set). Invalid input (a bad bar, an option out of range)
-// is an error, as everywhere.
+// Answer is what a bar analysis returns when it does not fail: either its
+// Result, or Insufficient when the bars are fewer than it needs (exactly
+// one is set). A bad bar is an error whatever the count; the options are
+// checked (an error when out of range) once there are enough bars, as
+// over HTTP.
 //
 // Answer marshals as the one that is set, so a Go caller encoding it gets
 // the tool's JSON answer byte for byte.
