@@ -126,8 +126,8 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 }
 
 // Floats is a list of float64 values, each a decimal string or a JSON
-// number on input and a decimal string on output. Convert with
-// []float64(fs).
+// number on input and a decimal string on output (written as Float is: at
+// most 12 significant digits, plain notation). Convert with []float64(fs).
 type Floats []float64
 
 // MarshalJSON implements json.Marshaler.
