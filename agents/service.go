@@ -88,7 +88,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 	if err != nil {
 		return Agent{}, "", err
 	}
-	newOwner := true
+	reg := Registration{NewOwner: true}
 	if callerKey != "" {
 		// A key proves membership of its own owner only; for any other
 		// owner_id the registration claims a new owner.
@@ -96,9 +96,15 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		if err != nil {
 			return Agent{}, "", err
 		}
-		newOwner = caller.OwnerID != a.OwnerID
+		if caller.OwnerID == a.OwnerID {
+			// A sibling inherits at least its registrar's restrictions.
+			if err := inheritRestrictions(&a, caller); err != nil {
+				return Agent{}, "", err
+			}
+			reg.NewOwner, reg.LimitsFrom = false, caller.ID
+		}
 	}
-	if newOwner && strings.HasPrefix(a.OwnerID, walletOwnerPrefix) {
+	if reg.NewOwner && strings.HasPrefix(a.OwnerID, walletOwnerPrefix) {
 		return Agent{}, "", invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
 	}
 	id, key, err := s.newIdentity()
@@ -108,8 +114,9 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 	a.ID = id
 	a.Mode = ModeSandbox
 	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
-	if err := s.store.CreateAgent(ctx, a, KeyDigest(key), newOwner); err != nil {
-		if toolkit.IsKind(err, toolkit.Conflict) && newOwner {
+	reg.Agent, reg.KeyDigest = a, KeyDigest(key)
+	if err := s.store.CreateAgent(ctx, reg); err != nil {
+		if toolkit.IsKind(err, toolkit.Conflict) && reg.NewOwner {
 			s.rec.Record(ctx, guardian.Event{Type: guardian.TypeOwnerClaimRefused,
 				Description: fmt.Sprintf("Registration refused: owner_id %q belongs to another owner", in.OwnerID)})
 			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,

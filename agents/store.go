@@ -15,8 +15,9 @@ type Store interface {
 	// CreateAgent stores a new agent with its key digest and a zero
 	// balance. With NewOwner set it also claims the owner id, failing with
 	// toolkit.Conflict if the owner already exists; otherwise the owner
-	// must exist.
-	CreateAgent(ctx context.Context, a Agent, keyDigest []byte, newOwner bool) error
+	// must exist. With LimitsFrom set, the new agent starts with a copy of
+	// that agent's spend limits, in the same transaction.
+	CreateAgent(ctx context.Context, r Registration) error
 	// AgentByKeyDigest returns the agent whose API key has this digest.
 	AgentByKeyDigest(ctx context.Context, digest []byte) (Agent, error)
 	// AgentByID returns one agent.
@@ -49,6 +50,17 @@ type Store interface {
 	// AgentWallets returns the agent's wallet addresses as stored
 	// (sealed); a missing one is nil.
 	AgentWallets(ctx context.Context, agentID string) (WalletRecords, error)
+}
+
+// Registration is a new agent for Store.CreateAgent.
+type Registration struct {
+	Agent     Agent
+	KeyDigest []byte
+	// NewOwner claims Agent.OwnerID; otherwise the owner must exist.
+	NewOwner bool
+	// LimitsFrom, when set, names the agent whose spend limits the new
+	// agent inherits (registration with another agent's key).
+	LimitsFrom string
 }
 
 // WalletSignIn is a verified register-wallet request as stored. The

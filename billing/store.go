@@ -79,6 +79,9 @@ type SpendLimits struct {
 	DailyMicros       *int64
 	MonthlyMicros     *int64
 	AllowedOperations []string
+	// Version counts the changes of the caps: 0 when never set, bumped by
+	// every SetSpendLimits.
+	Version int64
 }
 
 // ChargeRequest is one debit. The store applies it in one transaction:
@@ -166,7 +169,10 @@ type Store interface {
 	PruneStoredResponses(ctx context.Context, before time.Time) (int64, error)
 	// SpendLimits returns the agent's caps (zero value if never set).
 	SpendLimits(ctx context.Context, agentID string) (SpendLimits, error)
-	// SetSpendLimits replaces the agent's caps.
+	// SetSpendLimits replaces the agent's caps if their stored version is
+	// still limits.Version (0: never set), storing them as version
+	// limits.Version+1 — a compare-and-swap: toolkit.Conflict when another
+	// change came first, toolkit.NotFound for an unknown agent.
 	SetSpendLimits(ctx context.Context, agentID string, limits SpendLimits) error
 	// Spent returns the agent's consumption in micro-USD since a time.
 	Spent(ctx context.Context, agentID string, since time.Time) (int64, error)

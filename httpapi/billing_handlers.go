@@ -84,14 +84,27 @@ func (a *API) getLimits(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// setLimits lets an agent tighten its own limits (never loosen them).
 func (a *API) setLimits(w http.ResponseWriter, r *http.Request) error {
 	req, err := decodeBody[LimitsRequest](a, r)
 	if err != nil {
 		return err
 	}
-	l, err := a.svc.Billing.SetLimits(r.Context(), agentFrom(r).ID, billing.LimitsInput{
-		DailyLimit: req.DailyLimit, MonthlyLimit: req.MonthlyLimit, AllowedOperations: req.AllowedOperations,
-	})
+	l, err := a.svc.Billing.TightenLimits(r.Context(), agentFrom(r).ID, req.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, limitsResponse(l))
+	return nil
+}
+
+// adminSetLimits sets any agent's limits, looser ones included.
+func (a *API) adminSetLimits(w http.ResponseWriter, r *http.Request) error {
+	req, err := decodeBody[LimitsRequest](a, r)
+	if err != nil {
+		return err
+	}
+	l, err := a.svc.Billing.SetLimits(r.Context(), r.PathValue("agent_id"), req.input())
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,7 @@ func TestIdempotencyKeyOverHTTP(t *testing.T) {
 
 func TestSpendLimitsOverHTTP(t *testing.T) {
 	e := newEnv(t)
-	_, k := e.register("acme")
+	id, k := e.register("acme")
 	e.fund(k, "1")
 	status, m := e.do("GET", "/v1/agents/limits", key(k), "")
 	require.Equal(t, http.StatusOK, status)
@@ -170,8 +170,12 @@ func TestSpendLimitsOverHTTP(t *testing.T) {
 	assert.Contains(t, m["detail"], "Daily spend limit of $0.006 would be exceeded")
 	assert.Equal(t, "0.994", e.balance(k), "nothing charged over the cap")
 
-	status, m = e.do("PUT", "/v1/agents/limits", key(k), `{"allowed_operations":["risk_check"]}`)
+	status, m = e.do("PUT", "/v1/agents/limits", key(k), `{"daily_limit":"0.006","allowed_operations":["position_sizing","risk_check"]}`)
+	assert.Equal(t, http.StatusForbidden, status, "an agent cannot widen its own allowed operations")
+	assert.Contains(t, m["detail"], "allowed_operations: an agent can only tighten its own limits")
+	status, m = e.do("PUT", "/v1/admin/agents/"+id+"/limits", map[string]string{"X-Admin-Key": adminKey}, `{"allowed_operations":["risk_check"]}`)
 	require.Equal(t, http.StatusOK, status, m)
+	assert.Nil(t, m["daily_limit"], "an admin may remove a cap")
 	status, m = e.do("POST", "/v1/tools/call", key(k), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
 	assert.Equal(t, http.StatusForbidden, status)
 	assert.Contains(t, m["detail"], "allowed operations")
@@ -185,6 +189,79 @@ func TestSpendLimitsOverHTTP(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, status, body)
 		assert.Contains(t, m["detail"], want, body)
 	}
+}
+
+// Regression (robustness finding 5): an agent may tighten its own caps but
+// never loosen them; loosening is an admin action.
+func TestAgentsCannotLoosenTheirOwnLimits(t *testing.T) {
+	e := newEnv(t)
+	id, k := e.register("acme")
+	status, m := e.do("PUT", "/v1/agents/limits", key(k), `{"daily_limit":"1","monthly_limit":"10","allowed_operations":["position_sizing","risk_check"]}`)
+	require.Equal(t, http.StatusOK, status, m)
+	for body, field := range map[string]string{
+		`{"monthly_limit":"10","allowed_operations":["position_sizing"]}`:                            "daily_limit",
+		`{"daily_limit":"2","monthly_limit":"10","allowed_operations":["position_sizing"]}`:          "daily_limit",
+		`{"daily_limit":"1","monthly_limit":"11","allowed_operations":["risk_check"]}`:               "monthly_limit",
+		`{"daily_limit":"1","monthly_limit":"10"}`:                                                   "allowed_operations",
+		`{"daily_limit":"1","monthly_limit":"10","allowed_operations":["full_eval"]}`:                "allowed_operations",
+		`{"daily_limit":"0.5","monthly_limit":"9","allowed_operations":["basic_eval","risk_check"]}`: "allowed_operations",
+	} {
+		status, m := e.do("PUT", "/v1/agents/limits", key(k), body)
+		assert.Equal(t, http.StatusForbidden, status, body)
+		assert.Contains(t, m["detail"], field+": an agent can only tighten its own limits", body)
+	}
+	status, m = e.do("PUT", "/v1/agents/limits", key(k), `{"daily_limit":"0.5","monthly_limit":"9","allowed_operations":["risk_check"]}`)
+	require.Equal(t, http.StatusOK, status, "tightening is allowed: %v", m)
+	status, m = e.do("GET", "/v1/agents/limits", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "0.50", m["daily_limit"], "refused changes wrote nothing; the tightening did")
+
+	status, _ = e.do("PUT", "/v1/admin/agents/"+id+"/limits", nil, `{}`)
+	assert.Equal(t, http.StatusUnauthorized, status, "loosening needs the admin key")
+	status, m = e.do("PUT", "/v1/admin/agents/"+id+"/limits", map[string]string{"X-Admin-Key": adminKey}, `{}`)
+	require.Equal(t, http.StatusOK, status, m)
+	assert.Nil(t, m["daily_limit"])
+	status, _ = e.do("PUT", "/v1/admin/agents/agt_nobody/limits", map[string]string{"X-Admin-Key": adminKey}, `{}`)
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+// Regression (robustness finding 5): an agent registered with another
+// agent's key inherits at least that agent's restrictions: authorized
+// actions and instruments, percent caps and spend limits.
+func TestSiblingsInheritRestrictions(t *testing.T) {
+	e := newEnv(t)
+	status, m := e.do("POST", "/v1/agents/register", nil, `{"owner_id":"fund","agent_name":"a","agent_type":"risk",`+
+		`"authorized_actions":["demo_free"],"authorized_instruments":["AAPL","MSFT"],"max_position_size_pct":"5"}`)
+	require.Equal(t, http.StatusCreated, status, m)
+	parent := m["api_key"].(string)
+	status, m = e.do("PUT", "/v1/agents/limits", key(parent), `{"daily_limit":"0.01"}`)
+	require.Equal(t, http.StatusOK, status, m)
+
+	for body, field := range map[string]string{
+		`{"owner_id":"fund","agent_name":"b","agent_type":"risk","authorized_actions":["demo_double"]}`: "authorized_actions",
+		`{"owner_id":"fund","agent_name":"b","agent_type":"risk","authorized_instruments":["TSLA"]}`:    "authorized_instruments",
+		`{"owner_id":"fund","agent_name":"b","agent_type":"risk","max_position_size_pct":"10"}`:         "max_position_size_pct",
+	} {
+		status, m := e.do("POST", "/v1/agents/register", key(parent), body)
+		assert.Equal(t, http.StatusForbidden, status, body)
+		assert.Contains(t, m["detail"], field+": an agent registered with another agent's key cannot be less restricted", body)
+	}
+	status, m = e.do("POST", "/v1/agents/register", key(parent), `{"owner_id":"fund","agent_name":"b","agent_type":"risk"}`)
+	require.Equal(t, http.StatusCreated, status, m)
+	child := m["api_key"].(string)
+	status, m = e.do("GET", "/v1/agents/me", key(child), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []any{"demo_free"}, m["authorized_actions"])
+	assert.Equal(t, []any{"AAPL", "MSFT"}, m["authorized_instruments"])
+	assert.Equal(t, "5", m["max_position_size_pct"])
+	status, m = e.do("GET", "/v1/agents/limits", key(child), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "0.01", m["daily_limit"], "the spend caps are inherited too")
+	status, _ = e.do("POST", "/v1/tools/call", key(child), `{"tool_name":"demo_double","arguments":{"value":"1"}}`)
+	assert.Equal(t, http.StatusForbidden, status, "the sibling cannot call what its registrar cannot")
+
+	status, m = e.do("POST", "/v1/agents/register", key(parent), `{"owner_id":"fund","agent_name":"c","agent_type":"risk","authorized_instruments":["AAPL"]}`)
+	require.Equal(t, http.StatusCreated, status, "narrowing is allowed: %v", m)
 }
 
 func TestAuthorizedActionsRestrictTools(t *testing.T) {

@@ -80,6 +80,10 @@ type LimitsRequest struct {
 	AllowedOperations []string        `json:"allowed_operations,omitempty"`
 }
 
+func (req LimitsRequest) input() billing.LimitsInput {
+	return billing.LimitsInput{DailyLimit: req.DailyLimit, MonthlyLimit: req.MonthlyLimit, AllowedOperations: req.AllowedOperations}
+}
+
 // LimitsResponse is an agent's spend caps.
 type LimitsResponse struct {
 	AgentID           string          `json:"agent_id"`

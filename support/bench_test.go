@@ -26,8 +26,8 @@ func benchDesk(b *testing.B) (*support.Service, string) {
 		b.Fatal(err)
 	}
 	digest := sha256.Sum256([]byte("bench"))
-	if err := store.CreateAgent(ctx, agents.Agent{ID: "agt_bench", OwnerID: "o", Name: "b", Type: agents.TypeRisk,
-		Mode: agents.ModeSandbox, CreatedAt: time.Now()}, digest[:], true); err != nil {
+	if err := store.CreateAgent(ctx, agents.Registration{Agent: agents.Agent{ID: "agt_bench", OwnerID: "o", Name: "b", Type: agents.TypeRisk,
+		Mode: agents.ModeSandbox, CreatedAt: time.Now()}, KeyDigest: digest[:], NewOwner: true}); err != nil {
 		b.Fatal(err)
 	}
 	svc, err := support.NewService(store, support.Config{Vault: cryptovault.New(km)})

@@ -56,8 +56,8 @@ func newDesk(t *testing.T, wrap ...func(support.Store) support.Store) *desk {
 func (d *desk) agent(t *testing.T, id string) string {
 	t.Helper()
 	digest := sha256.Sum256([]byte(id))
-	require.NoError(t, d.store.CreateAgent(ctx, agents.Agent{ID: id, OwnerID: "owner-" + id, Name: id, Type: agents.TypeRisk,
-		Mode: agents.ModeSandbox, CreatedAt: d.now}, digest[:], true))
+	require.NoError(t, d.store.CreateAgent(ctx, agents.Registration{Agent: agents.Agent{ID: id, OwnerID: "owner-" + id, Name: id, Type: agents.TypeRisk,
+		Mode: agents.ModeSandbox, CreatedAt: d.now}, KeyDigest: digest[:], NewOwner: true}))
 	return id
 }
 

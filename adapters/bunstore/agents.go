@@ -2,8 +2,10 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -105,14 +107,15 @@ func parseAmountText(s *string) (*toolkit.Amount, error) {
 }
 
 // CreateAgent implements agents.Store.
-func (s *Store) CreateAgent(ctx context.Context, a agents.Agent, keyDigest []byte, newOwner bool) error {
+func (s *Store) CreateAgent(ctx context.Context, r agents.Registration) error {
 	const op = "bunstore.CreateAgent"
-	row, err := toAgentRow(a, keyDigest)
+	a := r.Agent
+	row, err := toAgentRow(a, r.KeyDigest)
 	if err != nil {
 		return translate(op, err)
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if newOwner {
+		if r.NewOwner {
 			if _, err := tx.NewInsert().Model(&ownerRow{OwnerID: a.OwnerID, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
 				return err
 			}
@@ -124,7 +127,22 @@ func (s *Store) CreateAgent(ctx context.Context, a agents.Agent, keyDigest []byt
 		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 			return err
 		}
-		_, err := tx.NewInsert().Model(&balanceRow{AgentID: a.ID, UpdatedAt: row.CreatedAt}).Exec(ctx)
+		if _, err := tx.NewInsert().Model(&balanceRow{AgentID: a.ID, UpdatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+			return err
+		}
+		if r.LimitsFrom == "" {
+			return nil
+		}
+		var parent spendLimitsRow
+		err := tx.NewSelect().Model(&parent).Where("agent_id = ?", r.LimitsFrom).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // the parent has no caps to pass on
+		}
+		if err != nil {
+			return err
+		}
+		parent.AgentID, parent.Version = a.ID, 1
+		_, err = tx.NewInsert().Model(&parent).Exec(ctx)
 		return err
 	})
 	return translate(op, err)

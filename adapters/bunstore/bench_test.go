@@ -34,7 +34,7 @@ func BenchmarkCharge(b *testing.B) {
 				ctx := context.Background()
 				a := agents.Agent{ID: "agt_bench", OwnerID: "bench", Name: "b", Type: agents.TypeTrading,
 					Mode: agents.ModeSandbox, CreatedAt: time.Now().UTC()}
-				require.NoError(b, s.CreateAgent(ctx, a, []byte("bench-digest"), true))
+				require.NoError(b, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: []byte("bench-digest"), NewOwner: true}))
 				_, err := s.Credit(ctx, billing.CreditRequest{TxID: "tx_fund", AgentID: a.ID, Micros: 1 << 50,
 					FundingPath: billing.FundingDirectTransfer, At: time.Now().UTC()})
 				require.NoError(b, err)

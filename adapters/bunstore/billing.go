@@ -56,6 +56,7 @@ type spendLimitsRow struct {
 	DailyMicros       *int64  `bun:"daily_micros"`
 	MonthlyMicros     *int64  `bun:"monthly_micros"`
 	AllowedOperations *string `bun:"allowed_operations"`
+	Version           int64   `bun:"version"`
 }
 
 func (r ledgerRow) transaction() (billing.Transaction, error) {
@@ -281,7 +282,7 @@ func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendL
 	if err != nil {
 		return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
 	}
-	out := billing.SpendLimits{DailyMicros: row.DailyMicros, MonthlyMicros: row.MonthlyMicros}
+	out := billing.SpendLimits{DailyMicros: row.DailyMicros, MonthlyMicros: row.MonthlyMicros, Version: row.Version}
 	if row.AllowedOperations != nil {
 		if err := json.Unmarshal([]byte(*row.AllowedOperations), &out.AllowedOperations); err != nil {
 			return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
@@ -292,20 +293,32 @@ func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendL
 
 // SetSpendLimits implements billing.Store.
 func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.SpendLimits) error {
-	row := spendLimitsRow{AgentID: agentID, DailyMicros: l.DailyMicros, MonthlyMicros: l.MonthlyMicros}
+	const op = "bunstore.SetSpendLimits"
+	row := spendLimitsRow{AgentID: agentID, DailyMicros: l.DailyMicros, MonthlyMicros: l.MonthlyMicros, Version: l.Version + 1}
 	if len(l.AllowedOperations) > 0 {
 		b, err := json.Marshal(l.AllowedOperations)
 		if err != nil {
-			return translate("bunstore.SetSpendLimits", err)
+			return translate(op, err)
 		}
 		ops := string(b)
 		row.AllowedOperations = &ops
 	}
-	_, err := s.db.NewInsert().Model(&row).
-		On("CONFLICT (agent_id) DO UPDATE").
-		Set("daily_micros = EXCLUDED.daily_micros").
-		Set("monthly_micros = EXCLUDED.monthly_micros").
-		Set("allowed_operations = EXCLUDED.allowed_operations").
-		Exec(ctx)
-	return translate("bunstore.SetSpendLimits", err)
+	var res sql.Result
+	var err error
+	if l.Version == 0 {
+		// The first caps of an agent: a concurrent first set makes this
+		// insert a unique violation, i.e. Conflict.
+		res, err = s.db.NewInsert().Model(&row).Exec(ctx)
+	} else {
+		res, err = s.db.NewUpdate().Model(&row).
+			Column("daily_micros", "monthly_micros", "allowed_operations", "version").
+			Where("agent_id = ?", agentID).Where("version = ?", l.Version).Exec(ctx)
+	}
+	if err != nil {
+		return translate(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "the spend limits changed meanwhile", Err: err}
+	}
+	return nil
 }

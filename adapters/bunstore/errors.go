@@ -27,7 +27,7 @@ func translate(op string, err error) error {
 	case isForeignKeyViolation(err):
 		// The row refers to an agent (or owner) that does not exist.
 		return &toolkit.Error{Kind: toolkit.NotFound, Op: op, Msg: "not found", Err: err}
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), isConnectionError(err):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), isConnectionError(err), isBusy(err):
 		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable; retry later", Err: err}
 	}
 	return &toolkit.Error{Kind: toolkit.Internal, Op: op, Err: err}
@@ -61,7 +61,19 @@ func isConnectionError(err error) bool {
 	var pg pgdriver.Error
 	if errors.As(err, &pg) {
 		code := pg.Field('C')
-		return strings.HasPrefix(code, "08") || code == "57P01" || code == "53300"
+		// 08: connection exceptions; 57P01 admin shutdown; 57P03 cannot
+		// connect now (starting up or shutting down); 53300 too many
+		// connections.
+		return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P03" || code == "53300"
 	}
 	return errors.Is(err, sql.ErrConnDone)
+}
+
+// isBusy reports SQLite's "database is locked" (SQLITE_BUSY, 5) and
+// SQLITE_LOCKED (6): another connection holds the lock past the busy
+// timeout. It is a passing condition, never the client's fault.
+func isBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "(SQLITE_BUSY)") ||
+		strings.Contains(msg, "(SQLITE_LOCKED)") || strings.Contains(msg, "database table is locked")
 }

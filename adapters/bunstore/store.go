@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
@@ -66,7 +67,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		}
 		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), path: sqlitePath(dsn)}
 	}
-	if err := s.db.PingContext(ctx); err != nil {
+	if err := s.connect(ctx); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("bunstore: connecting: %w", err)
 	}
@@ -91,6 +92,25 @@ func sqliteDSN(dsn string) string {
 		sep = "&"
 	}
 	return dsn + sep + "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// connect opens the first connection. A new SQLite file switches to WAL on
+// its first connection, which another process opening the same new file at
+// that moment sees as SQLITE_BUSY without waiting for the busy timeout:
+// such a connection is retried for up to ten seconds.
+func (s *Store) connect(ctx context.Context) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for wait := 5 * time.Millisecond; ; wait = min(wait*2, 200*time.Millisecond) {
+		err := s.db.PingContext(ctx)
+		if err == nil || s.postgres || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 }
 
 // Close closes the database.

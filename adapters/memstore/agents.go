@@ -39,8 +39,9 @@ func clonePtr[T any](p *T) *T {
 
 // CreateAgent implements agents.Store. The owner claim, the agent id, the
 // key digest and the zero balance are checked and written together.
-func (s *Store) CreateAgent(ctx context.Context, a agents.Agent, keyDigest []byte, newOwner bool) error {
+func (s *Store) CreateAgent(ctx context.Context, r agents.Registration) error {
 	const op = "memstore.CreateAgent"
+	a, keyDigest, newOwner := r.Agent, r.KeyDigest, r.NewOwner
 	if err := s.lock(ctx, op); err != nil {
 		return err
 	}
@@ -64,6 +65,10 @@ func (s *Store) CreateAgent(ctx context.Context, a agents.Agent, keyDigest []byt
 	s.agents[a.ID] = rec
 	s.keyDigests[digest] = a.ID
 	s.balances[a.ID] = billing.BalanceRecord{AgentID: a.ID, UpdatedAt: rec.agent.CreatedAt}
+	if parent, ok := s.limits[r.LimitsFrom]; ok && r.LimitsFrom != "" {
+		parent.Version = 1
+		s.limits[a.ID] = cloneLimits(parent)
+	}
 	return nil
 }
 

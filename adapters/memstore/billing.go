@@ -310,6 +310,10 @@ func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.Sp
 	if _, ok := s.agents[agentID]; !ok {
 		return notFound(op)
 	}
+	if s.limits[agentID].Version != l.Version {
+		return conflict(op, "the spend limits changed meanwhile")
+	}
+	l.Version++
 	s.limits[agentID] = cloneLimits(l)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,6 +24,7 @@ func agentCases() []Case {
 		{Name: "ReplaceKeyDigest", Test: testReplaceKeyDigest},
 		{Name: "ReplaceKeyDigestTaken", Test: testReplaceKeyDigestTaken},
 		{Name: "AgentCopiesInAndOut", Test: testAgentCopiesInAndOut},
+		{Name: "SiblingInheritsSpendLimits", Test: testSiblingInheritsSpendLimits},
 	}
 }
 
@@ -37,7 +39,7 @@ func testAgentRoundTrip(t *testing.T, h Harness) {
 		AuthorizedInstruments: []string{"AAPL", "MSFT"}, AuthorizedActions: []string{"risk_check"},
 		MaxPositionSizePct: &pct, MaxDailyLossPct: &dl,
 	}
-	require.NoError(t, s.CreateAgent(ctx, a, digest("k-1"), true))
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: digest("k-1"), NewOwner: true}))
 
 	for _, get := range []func() (agents.Agent, error){
 		func() (agents.Agent, error) { return s.AgentByID(ctx, a.ID) },
@@ -86,16 +88,16 @@ func testOwnerClaims(t *testing.T, h Harness) {
 	second := agents.Agent{ID: "agt_second", OwnerID: first.OwnerID, Name: "b", Type: agents.TypeAnalysis,
 		Mode: agents.ModeSandbox, CreatedAt: first.CreatedAt.Add(time.Second)}
 
-	err := s.CreateAgent(ctx, second, digest("k-2"), true)
+	err := s.CreateAgent(ctx, agents.Registration{Agent: second, KeyDigest: digest("k-2"), NewOwner: true})
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "claiming an existing owner as new is a conflict")
 	_, err = s.AgentByID(ctx, second.ID)
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "nothing written on conflict")
 
-	require.NoError(t, s.CreateAgent(ctx, second, digest("k-2"), false), "joining an existing owner")
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: second, KeyDigest: digest("k-2"), NewOwner: false}), "joining an existing owner")
 
 	orphan := agents.Agent{ID: "agt_orphan", OwnerID: "nobody", Name: "c", Type: agents.TypeRisk,
 		Mode: agents.ModeSandbox, CreatedAt: first.CreatedAt}
-	err = s.CreateAgent(ctx, orphan, digest("k-3"), false)
+	err = s.CreateAgent(ctx, agents.Registration{Agent: orphan, KeyDigest: digest("k-3"), NewOwner: false})
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "joining a missing owner")
 }
 
@@ -104,11 +106,11 @@ func testDuplicateKeyDigest(t *testing.T, h Harness) {
 	a := newAgent(t, s)
 	dup := agents.Agent{ID: "agt_dupkey", OwnerID: "owner-dupkey", Name: "d", Type: agents.TypeRisk,
 		Mode: agents.ModeSandbox, CreatedAt: a.CreatedAt}
-	err := s.CreateAgent(ctx, dup, digest(a.ID), true)
+	err := s.CreateAgent(ctx, agents.Registration{Agent: dup, KeyDigest: digest(a.ID), NewOwner: true})
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
 	dup.ID = a.ID
 	dup.OwnerID = "owner-dupid"
-	err = s.CreateAgent(ctx, dup, digest("k-4"), true)
+	err = s.CreateAgent(ctx, agents.Registration{Agent: dup, KeyDigest: digest("k-4"), NewOwner: true})
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "duplicate agent id")
 	_, err = s.AgentByID(ctx, "agt_dupkey")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
@@ -122,7 +124,7 @@ func testListOrderingAndLimit(t *testing.T, h Harness) {
 	for i, id := range ids {
 		a := agents.Agent{ID: id, OwnerID: "owner-list", Name: id, Type: agents.TypeTrading,
 			Mode: agents.ModeSandbox, CreatedAt: times[i]}
-		require.NoError(t, s.CreateAgent(ctx, a, digest(id), i == 0))
+		require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: digest(id), NewOwner: i == 0}))
 	}
 	newAgent(t, s) // another owner's agent never appears
 
@@ -194,7 +196,7 @@ func testAgentCopiesInAndOut(t *testing.T, h Harness) {
 		Mode: agents.ModeSandbox, CreatedAt: t0, AuthorizedInstruments: []string{"AAPL"},
 		AuthorizedActions: []string{"risk_check"}, MaxPositionSizePct: &pct}
 	key := digest("k-copies")
-	require.NoError(t, s.CreateAgent(ctx, a, key, true))
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: key, NewOwner: true}))
 	desc, a.AuthorizedInstruments[0], a.AuthorizedActions[0], key[0] = "changed", "MSFT", "x", key[0]^0xff
 	pct = toolkit.MustParseAmount("50")
 
@@ -217,4 +219,27 @@ func testAgentCopiesInAndOut(t *testing.T, h Harness) {
 	assert.Equal(t, []string{"AAPL"}, again.AuthorizedInstruments)
 	assert.Equal(t, []string{"risk_check"}, again.AuthorizedActions)
 	assert.Equal(t, "5", again.MaxPositionSizePct.String())
+}
+
+// testSiblingInheritsSpendLimits: an agent registered with another agent's
+// key starts with a copy of that agent's spend limits, written with it.
+func testSiblingInheritsSpendLimits(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	parent := newAgent(t, s)
+	daily := int64(40_000)
+	require.NoError(t, s.SetSpendLimits(ctx, parent.ID, billing.SpendLimits{DailyMicros: &daily, AllowedOperations: []string{"risk_check"}}))
+	child := parent
+	child.ID, child.CreatedAt = parent.ID+"c", parent.CreatedAt.Add(time.Second)
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: child, KeyDigest: digest(child.ID), LimitsFrom: parent.ID}))
+	l, err := s.SpendLimits(ctx, child.ID)
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{DailyMicros: &daily, AllowedOperations: []string{"risk_check"}, Version: 1}, l)
+
+	free := parent
+	free.ID, free.CreatedAt = parent.ID+"f", parent.CreatedAt.Add(2*time.Second)
+	other := newAgent(t, s)
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: free, KeyDigest: digest(free.ID), LimitsFrom: other.ID}))
+	l, err = s.SpendLimits(ctx, free.ID)
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{}, l, "a registrar without limits passes none on")
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,7 @@ func billingCases() []Case {
 		{Name: "CreditExternalRefOnce", Test: testCreditExternalRefOnce},
 		{Name: "SelfCreditCap", Test: testSelfCreditCap},
 		{Name: "SpendLimitsRoundTrip", Test: testSpendLimitsRoundTrip},
+		{Name: "SpendLimitsCompareAndSwap", Test: testSpendLimitsCompareAndSwap},
 		{Name: "IdempotencyStored", Test: testIdempotencyStored},
 		{Name: "IdempotencyPruned", Test: testIdempotencyPruned},
 		{Name: "CreditUnknownAgent", Test: testCreditUnknownAgent},
@@ -194,11 +196,39 @@ func testSpendLimitsRoundTrip(t *testing.T, h Harness) {
 	require.NoError(t, s.SetSpendLimits(ctx, a.ID, want))
 	l, err = s.SpendLimits(ctx, a.ID)
 	require.NoError(t, err)
-	assert.Equal(t, want, l)
-	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{MonthlyMicros: &monthly}))
+	want.Version = 1
+	assert.Equal(t, want, l, "stored as version 1")
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{MonthlyMicros: &monthly, Version: 1}))
 	l, err = s.SpendLimits(ctx, a.ID)
 	require.NoError(t, err)
-	assert.Equal(t, billing.SpendLimits{MonthlyMicros: &monthly}, l, "replaced, not merged")
+	assert.Equal(t, billing.SpendLimits{MonthlyMicros: &monthly, Version: 2}, l, "replaced, not merged")
+}
+
+// testSpendLimitsCompareAndSwap: a change written against a version that
+// is no longer the stored one is refused and writes nothing, so a looser
+// value read before a concurrent tightening can never overwrite it.
+func testSpendLimitsCompareAndSwap(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	daily := int64(50_000)
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &daily}))
+	err := s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &daily})
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a second first-set conflicts")
+	loose := int64(90_000)
+	err = s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &loose, Version: 7})
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a stale version conflicts")
+	l, err := s.SpendLimits(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, billing.SpendLimits{DailyMicros: &daily, Version: 1}, l, "nothing written")
+
+	var won atomic.Int64
+	parallel(20, func(i int) {
+		v := int64(10_000 + i)
+		if s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &v, Version: 1}) == nil {
+			won.Add(1)
+		}
+	})
+	assert.Equal(t, int64(1), won.Load(), "exactly one of 20 concurrent swaps from one version wins")
 }
 
 func testIdempotencyStored(t *testing.T, h Harness) {

@@ -31,7 +31,9 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 	daily := int64(1)
 	ref := "solana:sig-cancelled"
 	writes := map[string]func() error{
-		"CreateAgent": func() error { return s.CreateAgent(done, fresh, digest(fresh.ID), true) },
+		"CreateAgent": func() error {
+			return s.CreateAgent(done, agents.Registration{Agent: fresh, KeyDigest: digest(fresh.ID), NewOwner: true})
+		},
 		"SetMode": func() error {
 			_, err := s.SetMode(done, a.ID, agents.ModeLive)
 			return err

@@ -95,7 +95,7 @@ func newAgent(t *testing.T, s Store) agents.Agent {
 		Type: agents.TypeTrading, Mode: agents.ModeSandbox,
 		CreatedAt: time.Date(2026, 11, 22, 10, 0, 0, int(n)*1000, time.UTC),
 	}
-	require.NoError(t, s.CreateAgent(context.Background(), a, digest(a.ID), true))
+	require.NoError(t, s.CreateAgent(context.Background(), agents.Registration{Agent: a, KeyDigest: digest(a.ID), NewOwner: true}))
 	return a
 }
 

@@ -206,7 +206,7 @@ func testPresaleBuyerRoundTrip(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	a := agents.Agent{ID: fmt.Sprintf("agt_presale%d", seq.Add(1)), OwnerID: fmt.Sprintf("owner-presale-%d", seq.Add(1)),
 		Name: "bot", Type: agents.TypeTrading, Mode: agents.ModeLive, CreatedAt: t0, PresaleBuyer: true}
-	require.NoError(t, s.CreateAgent(ctx, a, digest(a.ID), true))
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: digest(a.ID), NewOwner: true}))
 	got, err := s.AgentByID(ctx, a.ID)
 	require.NoError(t, err)
 	assert.True(t, got.PresaleBuyer)

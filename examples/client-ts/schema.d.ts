@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/v1/admin/agents/{agent_id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set any agent's spend caps and allowed operations, looser ones included (admin) */
+        put: operations["adminSetLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/agents/{agent_id}/mode": {
         parameters: {
             query?: never;
@@ -98,7 +115,7 @@ export interface paths {
         };
         /** The caller's spend caps */
         get: operations["getLimits"];
-        /** Set the caller's spend caps and allowed operations */
+        /** Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin) */
         put: operations["setLimits"];
         post?: never;
         delete?: never;
@@ -3824,6 +3841,46 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminSetLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     adminSetMode: {
         parameters: {
             query?: never;

@@ -6816,6 +6816,12 @@ type Unauthenticated = ErrorBody
 // Unavailable defines model for Unavailable.
 type Unavailable = ErrorBody
 
+// AdminSetLimitsParams defines parameters for AdminSetLimits.
+type AdminSetLimitsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // AdminSetModeParams defines parameters for AdminSetMode.
 type AdminSetModeParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -7202,6 +7208,9 @@ type ListToolsParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
+
+// AdminSetLimitsJSONRequestBody defines body for AdminSetLimits for application/json ContentType.
+type AdminSetLimitsJSONRequestBody = LimitsRequest
 
 // AdminSetModeJSONRequestBody defines body for AdminSetMode for application/json ContentType.
 type AdminSetModeJSONRequestBody = ModeRequest
@@ -10870,6 +10879,20 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// AdminSetLimitsWithBody Set any agent's spend caps and allowed operations, looser ones included (admin)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+	AdminSetLimitsWithBody(ctx context.Context, agentId string, params *AdminSetLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminSetLimits Set any agent's spend caps and allowed operations, looser ones included (admin)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+	AdminSetLimits(ctx context.Context, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AdminSetModeWithBody Change any agent's mode (admin)
 	//
 	// Takes any type of body and a specified content type.
@@ -10918,14 +10941,14 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/agents/limits (the `GetLimits` operationId).
 	GetLimits(ctx context.Context, params *GetLimitsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SetLimitsWithBody Set the caller's spend caps and allowed operations
+	// SetLimitsWithBody Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimitsWithBody(ctx context.Context, params *SetLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SetLimits Set the caller's spend caps and allowed operations
+	// SetLimits Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11377,6 +11400,40 @@ type ClientInterface interface {
 	ListTools(ctx context.Context, params *ListToolsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// AdminSetLimitsWithBody Set any agent's spend caps and allowed operations, looser ones included (admin)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+func (c *Client) AdminSetLimitsWithBody(ctx context.Context, agentId string, params *AdminSetLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminSetLimitsRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminSetLimits Set any agent's spend caps and allowed operations, looser ones included (admin)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+func (c *Client) AdminSetLimits(ctx context.Context, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminSetLimitsRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AdminSetModeWithBody Change any agent's mode (admin)
 //
 // Takes any type of body and a specified content type.
@@ -11505,7 +11562,7 @@ func (c *Client) GetLimits(ctx context.Context, params *GetLimitsParams, reqEdit
 	return c.Client.Do(req)
 }
 
-// SetLimitsWithBody Set the caller's spend caps and allowed operations
+// SetLimitsWithBody Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 //
 // Takes any type of body and a specified content type.
 //
@@ -11522,7 +11579,7 @@ func (c *Client) SetLimitsWithBody(ctx context.Context, params *SetLimitsParams,
 	return c.Client.Do(req)
 }
 
-// SetLimits Set the caller's spend caps and allowed operations
+// SetLimits Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12661,6 +12718,68 @@ func (c *Client) ListTools(ctx context.Context, params *ListToolsParams, reqEdit
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewAdminSetLimitsRequest calls the generic AdminSetLimits builder with application/json body
+func NewAdminSetLimitsRequest(server string, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAdminSetLimitsRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewAdminSetLimitsRequestWithBody constructs an http.Request for the AdminSetLimits method, with any body, and a specified content type
+func NewAdminSetLimitsRequestWithBody(server string, agentId string, params *AdminSetLimitsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/agents/%s/limits", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
 }
 
 // NewAdminSetModeRequest calls the generic AdminSetMode builder with application/json body
@@ -15583,6 +15702,20 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// AdminSetLimitsWithBodyWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+	AdminSetLimitsWithBodyWithResponse(ctx context.Context, agentId string, params *AdminSetLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdminSetLimitsResponse, error)
+
+	// AdminSetLimitsWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+	AdminSetLimitsWithResponse(ctx context.Context, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetLimitsResponse, error)
+
 	// AdminSetModeWithBodyWithResponse Change any agent's mode (admin)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -15639,14 +15772,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/agents/limits (the `GetLimits` operationId).
 	GetLimitsWithResponse(ctx context.Context, params *GetLimitsParams, reqEditors ...RequestEditorFn) (*GetLimitsResponse, error)
 
-	// SetLimitsWithBodyWithResponse Set the caller's spend caps and allowed operations
+	// SetLimitsWithBodyWithResponse Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimitsWithBodyWithResponse(ctx context.Context, params *SetLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetLimitsResponse, error)
 
-	// SetLimitsWithResponse Set the caller's spend caps and allowed operations
+	// SetLimitsWithResponse Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16128,6 +16261,161 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/tools/list (the `ListTools` operationId).
 	ListToolsWithResponse(ctx context.Context, params *ListToolsParams, reqEditors ...RequestEditorFn) (*ListToolsResponse, error)
+}
+
+// AdminSetLimitsResponse200Headers the declared response headers of an HTTP 200 response for AdminSetLimits
+type AdminSetLimitsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// AdminSetLimitsResponse400Headers the declared response headers of an HTTP 400 response for AdminSetLimits
+type AdminSetLimitsResponse400Headers struct {
+	XRequestId *string
+}
+
+// AdminSetLimitsResponse401Headers the declared response headers of an HTTP 401 response for AdminSetLimits
+type AdminSetLimitsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// AdminSetLimitsResponse404Headers the declared response headers of an HTTP 404 response for AdminSetLimits
+type AdminSetLimitsResponse404Headers struct {
+	XRequestId *string
+}
+
+// AdminSetLimitsResponse413Headers the declared response headers of an HTTP 413 response for AdminSetLimits
+type AdminSetLimitsResponse413Headers struct {
+	XRequestId *string
+}
+
+// AdminSetLimitsResponse429Headers the declared response headers of an HTTP 429 response for AdminSetLimits
+type AdminSetLimitsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// AdminSetLimitsResponse500Headers the declared response headers of an HTTP 500 response for AdminSetLimits
+type AdminSetLimitsResponse500Headers struct {
+	XRequestId *string
+}
+
+// AdminSetLimitsResponse503Headers the declared response headers of an HTTP 503 response for AdminSetLimits
+type AdminSetLimitsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type AdminSetLimitsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LimitsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AdminSetLimitsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AdminSetLimitsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AdminSetLimitsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *AdminSetLimitsResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *AdminSetLimitsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AdminSetLimitsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *AdminSetLimitsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminSetLimitsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON200() *LimitsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminSetLimitsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminSetLimitsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminSetLimitsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminSetLimitsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminSetLimitsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // AdminSetModeResponse200Headers the declared response headers of an HTTP 200 response for AdminSetMode
@@ -23673,6 +23961,32 @@ func (r ListToolsResponse) ContentType() string {
 	return ""
 }
 
+// AdminSetLimitsWithBodyWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+func (c *ClientWithResponses) AdminSetLimitsWithBodyWithResponse(ctx context.Context, agentId string, params *AdminSetLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdminSetLimitsResponse, error) {
+	rsp, err := c.AdminSetLimitsWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminSetLimitsResponse(rsp)
+}
+
+// AdminSetLimitsWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/limits (the `AdminSetLimits` operationId).
+func (c *ClientWithResponses) AdminSetLimitsWithResponse(ctx context.Context, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetLimitsResponse, error) {
+	rsp, err := c.AdminSetLimits(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminSetLimitsResponse(rsp)
+}
+
 // AdminSetModeWithBodyWithResponse Change any agent's mode (admin)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -23777,7 +24091,7 @@ func (c *ClientWithResponses) GetLimitsWithResponse(ctx context.Context, params 
 	return ParseGetLimitsResponse(rsp)
 }
 
-// SetLimitsWithBodyWithResponse Set the caller's spend caps and allowed operations
+// SetLimitsWithBodyWithResponse Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23790,7 +24104,7 @@ func (c *ClientWithResponses) SetLimitsWithBodyWithResponse(ctx context.Context,
 	return ParseSetLimitsResponse(rsp)
 }
 
-// SetLimitsWithResponse Set the caller's spend caps and allowed operations
+// SetLimitsWithResponse Tighten the caller's spend caps and allowed operations (raising or removing one takes an admin)
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24685,6 +24999,227 @@ func (c *ClientWithResponses) ListToolsWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseListToolsResponse(rsp)
+}
+
+// ParseAdminSetLimitsResponse parses an HTTP response from a AdminSetLimitsWithResponse call
+func ParseAdminSetLimitsResponse(rsp *http.Response) (*AdminSetLimitsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminSetLimitsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LimitsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AdminSetLimitsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers AdminSetLimitsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers AdminSetLimitsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers AdminSetLimitsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers AdminSetLimitsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers AdminSetLimitsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers AdminSetLimitsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AdminSetLimitsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseAdminSetModeResponse parses an HTTP response from a AdminSetModeWithResponse call

@@ -41,7 +41,7 @@ func run(ctx context.Context, dsn, schema string) error {
 	defer store.Close()
 	a := agents.Agent{ID: "agt_pgbench", OwnerID: "pgbench", Name: "pgbench", Type: agents.TypeTrading,
 		Mode: agents.ModeSandbox, CreatedAt: time.Now().UTC()}
-	if err := store.CreateAgent(ctx, a, []byte("pgbench"), true); err != nil {
+	if err := store.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: []byte("pgbench"), NewOwner: true}); err != nil {
 		return err
 	}
 	_, err = store.Credit(ctx, billing.CreditRequest{TxID: "tx_pgbench_fund", AgentID: a.ID, Micros: 1 << 50,
