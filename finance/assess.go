@@ -1,12 +1,14 @@
 package finance
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
@@ -110,15 +112,17 @@ type GMetrics struct {
 
 // KellySection is the assessment's Kelly summary.
 type KellySection struct {
-	// KellyFraction is f* = argmax mean ln(1 + f·R); 0 when mean R <= 0
-	// (no positive optimum: do not trade); null when there is no losing
-	// trade (the optimum is unbounded). HalfKelly and QuarterKelly follow.
+	// KellyFraction is f* = argmax mean ln(1 + f·R); null, with Note
+	// saying why (performance.NoKellyReason, as in calculate_kelly and
+	// evaluate_performance), when mean R <= 0 (no positive optimum: do not
+	// trade) or when there is no losing trade (the optimum is unbounded).
+	// HalfKelly and QuarterKelly follow.
 	KellyFraction *toolkit.Float `json:"kelly_fraction"`
 	HalfKelly     *toolkit.Float `json:"half_kelly"`
 	QuarterKelly  *toolkit.Float `json:"quarter_kelly"`
 	Note          string         `json:"note,omitempty"`
 	// Detail is the calculate_kelly result at 1 % risk per trade; null
-	// when the Kelly fraction is not positive and finite.
+	// when 1 % is at or past the ruin bound.
 	Detail *performance.Kelly `json:"detail"`
 }
 
@@ -134,8 +138,9 @@ type DrawdownSection struct {
 // drawdown, what-if and variance-killer analyses of r and gives a verdict
 // by AssessVerdictRule. Errors: fewer than 5 R values, non-finite values,
 // starting_equity <= 0, pnl_values of another length (Invalid); more than
-// 100,000 values (TooLarge).
-func AssessSystem(in AssessInput) (Assessment, error) {
+// 100,000 values (TooLarge). The Monte Carlo stops with ctx.Err() once
+// ctx is done.
+func AssessSystem(ctx context.Context, in AssessInput) (Assessment, error) {
 	r := []float64(in.RMultiples)
 	if err := performance.ValidateSeries("r_multiples", r, MinAssessTrades); err != nil {
 		return Assessment{}, err
@@ -154,7 +159,7 @@ func AssessSystem(in AssessInput) (Assessment, error) {
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	out := Assessment{StartingEquity: start, RiskPerTrade: AssessRiskPerTrade, Seed: seed, VerdictRule: AssessVerdictRule}
+	out := Assessment{StartingEquity: money.Canonical(start), RiskPerTrade: AssessRiskPerTrade, Seed: seed, VerdictRule: AssessVerdictRule}
 	var err error
 	var pnl []toolkit.Amount
 	if in.PnLValues != nil {
@@ -172,9 +177,9 @@ func AssessSystem(in AssessInput) (Assessment, error) {
 	if g, err := performance.LogGrowth(r, AssessRiskPerTrade); err == nil {
 		out.GMetrics.GrowthAtRisk = floatPtr(g)
 	}
-	out.Kelly = kellySection(r, float64(basic.ExpectedR))
+	out.Kelly = kellySection(r)
 	startF := start.Float64()
-	if out.MonteCarlo, err = performance.RunMonteCarlo(r, performance.MonteCarloOptions{
+	if out.MonteCarlo, err = performance.RunMonteCarlo(ctx, r, performance.MonteCarloOptions{
 		StartingEquity: startF, NumSimulations: ref(AssessSimulations), TradesPerSimulation: ref(AssessTradesPerSimulation),
 		RiskPerTrade: ref(AssessRiskPerTrade), Seed: &seed,
 	}); err != nil {
@@ -236,26 +241,22 @@ func systemVerdict(a Assessment) (string, []string) {
 }
 
 // kellySection summarises the Kelly fractions (see KellySection).
-func kellySection(r []float64, mean float64) KellySection {
-	zero := toolkit.Float(0)
-	minR := slicesMin(r)
-	switch {
-	case mean <= 0:
-		return KellySection{KellyFraction: &zero, HalfKelly: &zero, QuarterKelly: &zero,
-			Note: "mean R <= 0: no positive Kelly fraction exists; do not trade this system"}
-	case minR >= 0:
-		return KellySection{Note: "no losing trade: the Kelly optimum is unbounded (null)"}
-	}
+func kellySection(r []float64) KellySection {
 	k, err := performance.CalculateKelly(r, performance.KellyOptions{RiskPerTrade: ref(AssessRiskPerTrade)})
-	if err != nil { // 1 % risk at or past the ruin bound: report f* alone
-		f, ferr := performance.OptimalF(r)
-		if ferr != nil {
-			return KellySection{Note: toolkit.MessageOf(ferr)}
-		}
-		return KellySection{KellyFraction: floatPtr(f), HalfKelly: floatPtr(f / 2), QuarterKelly: floatPtr(f / 4),
-			Note: toolkit.MessageOf(err)}
+	if err == nil {
+		return KellySection{KellyFraction: k.KellyFraction, HalfKelly: k.HalfKelly, QuarterKelly: k.QuarterKelly,
+			Note: k.Note, Detail: &k}
 	}
-	return KellySection{KellyFraction: &k.KellyFraction, HalfKelly: &k.HalfKelly, QuarterKelly: &k.QuarterKelly, Detail: &k}
+	// 1 % risk at or past the ruin bound: report f* alone
+	if why := performance.NoKellyReason(r); why != "" {
+		return KellySection{Note: why}
+	}
+	f, ferr := performance.OptimalF(r)
+	if ferr != nil {
+		return KellySection{Note: toolkit.MessageOf(ferr)}
+	}
+	return KellySection{KellyFraction: floatPtr(f), HalfKelly: floatPtr(f / 2), QuarterKelly: floatPtr(f / 4),
+		Note: toolkit.MessageOf(err)}
 }
 
 // drawdownSection analyses the P&L curve when pnl is given, else the R

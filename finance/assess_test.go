@@ -1,11 +1,13 @@
 package finance
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/canceltest"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
 	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/stretchr/testify/assert"
@@ -77,13 +79,13 @@ func TestAssessSystemEndToEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := AssessSystem(AssessInput{RMultiples: c.r})
+			a, err := AssessSystem(context.Background(), AssessInput{RMultiples: c.r})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, a.Verdict, a.VerdictReasons)
 			assert.Equal(t, len(c.r), a.GMetrics.TradeCount)
 			relClose(t, performance.G(c.r), float64(a.GMetrics.G), 1e-12, "g")
 			assert.Equal(t, "r_multiples", a.Drawdown.Basis)
-			assert.Equal(t, "100000", a.StartingEquity.String())
+			assert.Equal(t, "100000.00", a.StartingEquity.String(), "money in the canonical form")
 			assert.Equal(t, a.Seed, a.MonteCarlo.Seed)
 			assert.Equal(t, AssessSimulations, a.MonteCarlo.NumSimulations)
 			assert.LessOrEqual(t, a.Seed, uint64(performance.MaxSeed))
@@ -93,14 +95,14 @@ func TestAssessSystemEndToEnd(t *testing.T) {
 
 func TestAssessSeedIsDeterministic(t *testing.T) {
 	r := normalR(4, 60, 0.3, 1)
-	a1, err := AssessSystem(AssessInput{RMultiples: r})
+	a1, err := AssessSystem(context.Background(), AssessInput{RMultiples: r})
 	require.NoError(t, err)
-	a2, err := AssessSystem(AssessInput{RMultiples: append([]float64(nil), r...)})
+	a2, err := AssessSystem(context.Background(), AssessInput{RMultiples: append([]float64(nil), r...)})
 	require.NoError(t, err)
 	assert.Equal(t, a1, a2, "equal inputs, equal output (derived seed)")
 
 	seed := uint64(42)
-	a3, err := AssessSystem(AssessInput{RMultiples: r, Seed: &seed})
+	a3, err := AssessSystem(context.Background(), AssessInput{RMultiples: r, Seed: &seed})
 	require.NoError(t, err)
 	assert.Equal(t, uint64(42), a3.Seed)
 	assert.Equal(t, uint64(42), a3.MonteCarlo.Seed)
@@ -108,7 +110,7 @@ func TestAssessSeedIsDeterministic(t *testing.T) {
 }
 
 func TestAssessKellyClosedForm(t *testing.T) {
-	a, err := AssessSystem(AssessInput{RMultiples: binaryR(20, 2)})
+	a, err := AssessSystem(context.Background(), AssessInput{RMultiples: binaryR(20, 2)})
 	require.NoError(t, err)
 	require.NotNil(t, a.Kelly.KellyFraction)
 	relClose(t, 0.25, float64(*a.Kelly.KellyFraction), 1e-9, "Kelly p=0.5 b=2")
@@ -117,20 +119,21 @@ func TestAssessKellyClosedForm(t *testing.T) {
 	require.NotNil(t, a.Kelly.Detail)
 	assert.Empty(t, a.Kelly.Note)
 
-	neg, err := AssessSystem(AssessInput{RMultiples: binaryR(20, 0.5)})
+	neg, err := AssessSystem(context.Background(), AssessInput{RMultiples: binaryR(20, 0.5)})
 	require.NoError(t, err)
-	assert.Equal(t, toolkit.Float(0), *neg.Kelly.KellyFraction)
-	assert.Nil(t, neg.Kelly.Detail)
-	assert.Contains(t, neg.Kelly.Note, "no positive Kelly fraction")
+	assert.Nil(t, neg.Kelly.KellyFraction, "no edge: null, as in calculate_kelly")
+	assert.Equal(t, performance.NoEdgeKellyNote, neg.Kelly.Note)
+	require.NotNil(t, neg.Kelly.Detail)
+	assert.Nil(t, neg.Kelly.Detail.FullKelly)
 	assert.Equal(t, VerdictFailingSystem, neg.Verdict)
 
-	wins, err := AssessSystem(AssessInput{RMultiples: []float64{1, 2, 0.5, 1, 3}})
+	wins, err := AssessSystem(context.Background(), AssessInput{RMultiples: []float64{1, 2, 0.5, 1, 3}})
 	require.NoError(t, err)
 	assert.Nil(t, wins.Kelly.KellyFraction)
-	assert.Contains(t, wins.Kelly.Note, "unbounded")
+	assert.Equal(t, performance.NoLossKellyNote, wins.Kelly.Note)
 
 	// a -150R trade: 1 % risk is past the ruin bound 1/150
-	ruin, err := AssessSystem(AssessInput{RMultiples: []float64{5, 6, 4, -150, 7, 8, 200, 3}})
+	ruin, err := AssessSystem(context.Background(), AssessInput{RMultiples: []float64{5, 6, 4, -150, 7, 8, 200, 3}})
 	require.NoError(t, err)
 	assert.Nil(t, ruin.GMetrics.GrowthAtRisk)
 	assert.Equal(t, VerdictFailingSystem, ruin.Verdict)
@@ -142,13 +145,13 @@ func TestAssessPnLDrawdown(t *testing.T) {
 	r := []float64{1, -1, 2, -1, 1}
 	pnl := []toolkit.Amount{amt("100"), amt("-100"), amt("200"), amt("-100"), amt("100")}
 	start := amt("1000")
-	a, err := AssessSystem(AssessInput{RMultiples: r, PnLValues: pnl, StartingEquity: &start})
+	a, err := AssessSystem(context.Background(), AssessInput{RMultiples: r, PnLValues: pnl, StartingEquity: &start})
 	require.NoError(t, err)
 	assert.Equal(t, "pnl_values", a.Drawdown.Basis)
 	// curve 1000 -> 1100 -> 1000 -> 1200 -> 1100 -> 1200: deepest 100/1100
 	relClose(t, 100.0/1100*100, float64(a.Drawdown.MaxDrawdownPct), 1e-12, "max drawdown pct")
 	require.NotNil(t, a.WinLoss.PnL)
-	assert.Equal(t, "200", a.WinLoss.PnL.TotalPnL.String())
+	assert.Equal(t, "200.00", a.WinLoss.PnL.TotalPnL.String())
 }
 
 func TestAssessInvalid(t *testing.T) {
@@ -166,9 +169,21 @@ func TestAssessInvalid(t *testing.T) {
 		{AssessInput{RMultiples: make([]float64, limits.MaxItems+1)}, "at most 100000 values", toolkit.TooLarge},
 	}
 	for _, c := range cases {
-		_, err := AssessSystem(c.in)
+		_, err := AssessSystem(context.Background(), c.in)
 		require.Error(t, err, c.want)
 		assert.Equal(t, c.kind, toolkit.KindOf(err), c.want)
 		assert.Contains(t, toolkit.MessageOf(err), c.want)
 	}
+}
+
+// TestAssessSystemStopsWhenTheContextEnds: the Monte Carlo inside the
+// assessment stops with the context's error.
+func TestAssessSystemStopsWhenTheContextEnds(t *testing.T) {
+	r := normalR(4, 200, 0.2, 1)
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := AssessSystem(done, AssessInput{RMultiples: r})
+	assert.ErrorIs(t, err, context.Canceled)
+	_, err = AssessSystem(canceltest.AfterChecks(1), AssessInput{RMultiples: r})
+	assert.ErrorIs(t, err, context.Canceled)
 }

@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"context"
 	"testing"
 )
 
@@ -59,7 +60,7 @@ func BenchmarkAssessSystem(b *testing.B) {
 	in := AssessInput{RMultiples: r, Seed: &seed}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AssessSystem(in); err != nil {
+		if _, err := AssessSystem(context.Background(), in); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"testing"
@@ -72,7 +73,7 @@ func TestEvaluateGolden(t *testing.T) {
 
 func TestAssessGolden(t *testing.T) {
 	runGolden(t, "assess.json", func(in AssessInput, _ AgentLimits) (any, error) {
-		return AssessSystem(in)
+		return AssessSystem(context.Background(), in)
 	}, func(t *testing.T, in AssessInput, out any) {
 		a := out.(Assessment)
 		require.NotNil(t, in.Seed)

@@ -96,7 +96,8 @@ type LogGrowth struct {
 	Definition string `json:"definition"`
 	// OptimalF is the Kelly fraction f* = argmax g(f); null when mean R <= 0
 	// (no positive optimum: do not trade) or when there is no losing trade
-	// (g grows without bound); Note says which.
+	// (g grows without bound); Note says which, in the words of every tool
+	// (performance.NoKellyReason).
 	OptimalF        *toolkit.Float `json:"optimal_f"`
 	GAtOptimalF     *toolkit.Float `json:"g_at_optimal_f"`
 	HalfOptimalF    *toolkit.Float `json:"half_optimal_f"`
@@ -149,7 +150,7 @@ func EvaluateBasic(r []float64) (Evaluation, error) {
 		ExpectedR: toolkit.Float(mean), Expectancy: toolkit.Float(mean),
 		WinRate:     toolkit.Float(performance.WinRate(r)),
 		VerdictRule: VerdictRule,
-		LogGrowth:   logGrowth(r, mean),
+		LogGrowth:   logGrowth(r),
 		Warnings:    []string{},
 	}
 	raw, capped, ok := performance.SQN(r)
@@ -185,7 +186,7 @@ func edgeVerdict(n int, mean, sqn float64, sqnOK bool) string {
 
 // logGrowth builds the LogGrowth view from the performance package's
 // Kelly optimum and log-growth function.
-func logGrowth(r []float64, mean float64) LogGrowth {
+func logGrowth(r []float64) LogGrowth {
 	lg := LogGrowth{Definition: "g(f) = mean(ln(1 + f*R)) per trade at risk fraction f of equity per 1R", Curve: make([]GrowthPoint, 0, len(growthCurveFractions))}
 	minR := slicesMin(r)
 	if minR < 0 {
@@ -198,12 +199,7 @@ func logGrowth(r []float64, mean float64) LogGrowth {
 		}
 		lg.Curve = append(lg.Curve, p)
 	}
-	switch {
-	case mean <= 0:
-		lg.Note = "mean R <= 0: no risk fraction grows equity (optimal_f is null: do not trade this system)"
-		return lg
-	case minR >= 0:
-		lg.Note = "no losing trade: g(f) rises without bound, so optimal_f is undefined (null)"
+	if lg.Note = performance.NoKellyReason(r); lg.Note != "" {
 		return lg
 	}
 	f, err := performance.OptimalF(r)

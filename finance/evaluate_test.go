@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/performance"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -229,4 +231,31 @@ func TestHealthAndGate(t *testing.T) {
 	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 	_, err = PreTradeGate(GateInput{Symbol: " ", Direction: "long", EntryPrice: amt("10"), StopPrice: amt("9"), Equity: amt("100")}, AgentLimits{})
 	assert.Contains(t, toolkit.MessageOf(err), "symbol: must not be empty")
+}
+
+// TestNoEdgeKellyIsAnsweredTheSameEverywhere: without a positive, finite
+// Kelly fraction, calculate_kelly, evaluate_performance and
+// assess_trading_system all answer (no error) with null fractions and the
+// same note.
+func TestNoEdgeKellyIsAnsweredTheSameEverywhere(t *testing.T) {
+	for _, r := range [][]float64{
+		{1, -1, -0.5, 0.2, -0.3, 0.1}, // mean < 0
+		{1, 2, 0, 0.5, 3, 1},          // no losing trade
+	} {
+		k, err := performance.CalculateKelly(r, performance.KellyOptions{})
+		require.NoError(t, err)
+		ev, err := EvaluateBasic(r)
+		require.NoError(t, err)
+		a, err := AssessSystem(context.Background(), AssessInput{RMultiples: r})
+		require.NoError(t, err)
+		note := performance.NoKellyReason(r)
+		require.NotEmpty(t, note)
+		assert.Nil(t, k.FullKelly)
+		assert.Nil(t, ev.LogGrowth.OptimalF)
+		assert.Nil(t, a.Kelly.KellyFraction)
+		assert.Nil(t, a.GMetrics.OptimalF)
+		assert.Equal(t, note, k.Note)
+		assert.Equal(t, note, ev.LogGrowth.Note)
+		assert.Equal(t, note, a.Kelly.Note)
+	}
 }

@@ -1,6 +1,7 @@
 package finance_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -78,7 +79,7 @@ func ExampleEvaluate() {
 
 func ExampleAssessSystem() {
 	seed := uint64(7)
-	a, err := finance.AssessSystem(finance.AssessInput{
+	a, err := finance.AssessSystem(context.Background(), finance.AssessInput{
 		RMultiples: toolkit.Floats{0.5, -1, 0.5, -1, 0.5, -1, 0.5, -1, 0.5, -1},
 		Seed:       &seed,
 	})
@@ -86,6 +87,9 @@ func ExampleAssessSystem() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(a.Verdict, a.GMetrics.TradeCount, *a.Kelly.KellyFraction, a.Seed)
-	// Output: FAILING_SYSTEM 10 0 7
+	fmt.Println(a.Verdict, a.GMetrics.TradeCount, a.Seed)
+	fmt.Println(a.Kelly.KellyFraction == nil, a.Kelly.Note) // no edge: a null Kelly fraction and why
+	// Output:
+	// FAILING_SYSTEM 10 7
+	// true mean R <= 0: no risk fraction grows equity, so there is no Kelly fraction (null); do not trade this system
 }

@@ -22,7 +22,7 @@ type goldenCase struct {
 
 // runGolden runs every case of testdata/file through run and compares the
 // JSON result with the stored output: strings holding numbers compare
-// within 1e-9 relative, everything else exactly. With -update it rewrites
+// within golden.Tolerance (1e-10 relative), everything else exactly. With -update it rewrites
 // the outputs instead. check, when non-nil, verifies each case against an
 // independent computation, so the file never simply vouches for itself.
 func runGolden[In any](t *testing.T, file string, run func(In, AgentLimits) (any, error), check func(t *testing.T, in In, out any)) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // RiskInput is the input of CheckTradeRisk and of the check_trade_risk tool.
@@ -176,6 +177,7 @@ func CheckTradeRisk(in RiskInput, limits AgentLimits) (RiskCheck, error) {
 	}
 	out.Score = max(0, 100-deducted)
 	out.Approved = len(out.Errors) == 0
+	money.Fields(&out.RiskPerShare, &out.RiskAmount, &out.PositionValue, &out.DailyPnL)
 	return out, nil
 }
 

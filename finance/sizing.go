@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // DefaultRiskPercent is the risk fraction used when a sizing input leaves
@@ -39,10 +40,10 @@ type SizingInput struct {
 //
 // Every money figure is exact decimal arithmetic on the inputs (no rounding
 // step; a product is rounded half-even only if it would need more than 34
-// significant digits), so the digits after the point follow from the
-// inputs: risk_amount has the decimals of equity plus those of risk_percent
-// (100000 × 0.02 = "2000.00"), notional those of entry_price, and
-// one_r_dollars and risk_per_share those of the prices.
+// significant digits), written in the canonical money form: at least two
+// decimals, no trailing zeros beyond them, whatever form the inputs took
+// (100000 × 0.02 = "2000.00"; 25000.50 × 0.025 = "625.0125"; an entry of
+// 67336.5 or 6.73365e4 gives a notional of "67336.50" per share).
 type Sizing struct {
 	// Shares is floor(RiskAmount / RiskPerShare); 0 when one share already
 	// risks more than the budget (see Warnings).
@@ -111,9 +112,10 @@ func CalculatePositionSize(in SizingInput) (Sizing, error) {
 		Instrument:   in.Instrument,
 		Warnings:     []string{},
 	}
+	money.Fields(&out.RiskAmount, &out.Notional, &out.OneRDollars, &out.RiskPerShare)
 	if n == 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf(
-			"shares is 0: the risk budget %s is smaller than the risk of one share %s", budget, perShare))
+			"shares is 0: the risk budget %s is smaller than the risk of one share %s", out.RiskAmount, out.RiskPerShare))
 	}
 	return out, nil
 }

@@ -166,3 +166,24 @@ func TestSizingProperties(t *testing.T) {
 		assert.GreaterOrEqual(t, got.Notional.Sign(), 0)
 	}
 }
+
+// TestSizingMoneyIsCanonicalWhateverTheInputForm: the same entry price
+// written "67336.50", 67336.5 or 6.73365e4 gives the same money text, with
+// at least two decimals and no trailing noise.
+func TestSizingMoneyIsCanonicalWhateverTheInputForm(t *testing.T) {
+	var want *Sizing
+	for _, entry := range []string{"67336.50", "67336.5", "6.73365e4", "67336.500000"} {
+		s, err := CalculatePositionSize(SizingInput{Equity: toolkit.MustParseAmount("1e6"),
+			EntryPrice: toolkit.MustParseAmount(entry), StopPrice: toolkit.MustParseAmount("67000"), Direction: "long"})
+		require.NoError(t, err)
+		assert.Equal(t, int64(59), s.Shares, entry)
+		assert.Equal(t, "20000.00", s.RiskAmount.String(), entry)
+		assert.Equal(t, "3972853.50", s.Notional.String(), entry)
+		assert.Equal(t, "19853.50", s.OneRDollars.String(), entry)
+		assert.Equal(t, "336.50", s.RiskPerShare.String(), entry)
+		if want != nil {
+			assert.Equal(t, *want, s, entry)
+		}
+		want = &s
+	}
+}

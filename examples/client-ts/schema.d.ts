@@ -2854,20 +2854,21 @@ export interface components {
         };
         Kelly: {
             binary_kelly: components["schemas"]["Decimal"] | null;
-            continuous_kelly: components["schemas"]["Decimal"];
-            full_kelly: components["schemas"]["Decimal"];
+            continuous_kelly: components["schemas"]["Decimal"] | null;
+            full_kelly: components["schemas"]["Decimal"] | null;
             growth_at_risk: components["schemas"]["Decimal"];
-            growth_full_kelly: components["schemas"]["Decimal"];
-            growth_half_kelly: components["schemas"]["Decimal"];
-            growth_quarter_kelly: components["schemas"]["Decimal"];
-            half_kelly: components["schemas"]["Decimal"];
-            kelly_fraction: components["schemas"]["Decimal"];
+            growth_full_kelly: components["schemas"]["Decimal"] | null;
+            growth_half_kelly: components["schemas"]["Decimal"] | null;
+            growth_quarter_kelly: components["schemas"]["Decimal"] | null;
+            half_kelly: components["schemas"]["Decimal"] | null;
+            kelly_fraction: components["schemas"]["Decimal"] | null;
             method: string;
-            quarter_kelly: components["schemas"]["Decimal"];
+            note?: string;
+            quarter_kelly: components["schemas"]["Decimal"] | null;
             risk_of_ruin: components["schemas"]["Decimal"];
-            risk_of_ruin_kelly: components["schemas"]["KellyRuin"];
+            risk_of_ruin_kelly: components["schemas"]["KellyRuin"] | null;
             risk_per_trade: components["schemas"]["Decimal"];
-            ruin_bound: components["schemas"]["Decimal"];
+            ruin_bound: components["schemas"]["Decimal"] | null;
             ruin_drawdown: components["schemas"]["Decimal"];
         };
         KellyRuin: {
@@ -4170,8 +4171,8 @@ export interface components {
             largest_loss_r: components["schemas"]["Decimal"];
             largest_win_r: components["schemas"]["Decimal"];
             largest_win_to_largest_loss: components["schemas"]["Decimal"] | null;
-            longest_loss_streak: number;
-            longest_win_streak: number;
+            longest_losing_streak: number;
+            longest_winning_streak: number;
             loss_count: number;
             loss_rate: components["schemas"]["Decimal"];
             median_loss_r: components["schemas"]["Decimal"];

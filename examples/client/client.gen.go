@@ -5345,45 +5345,28 @@ type JournalStatsResponse struct {
 
 // Kelly defines model for Kelly.
 type Kelly struct {
-	BinaryKelly *Decimal `json:"binary_kelly"`
-
-	// ContinuousKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	ContinuousKelly Decimal `json:"continuous_kelly"`
-
-	// FullKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	FullKelly Decimal `json:"full_kelly"`
+	BinaryKelly     *Decimal `json:"binary_kelly"`
+	ContinuousKelly *Decimal `json:"continuous_kelly"`
+	FullKelly       *Decimal `json:"full_kelly"`
 
 	// GrowthAtRisk Exact decimal as a string in plain notation, e.g. "185.50"
-	GrowthAtRisk Decimal `json:"growth_at_risk"`
-
-	// GrowthFullKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	GrowthFullKelly Decimal `json:"growth_full_kelly"`
-
-	// GrowthHalfKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	GrowthHalfKelly Decimal `json:"growth_half_kelly"`
-
-	// GrowthQuarterKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	GrowthQuarterKelly Decimal `json:"growth_quarter_kelly"`
-
-	// HalfKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	HalfKelly Decimal `json:"half_kelly"`
-
-	// KellyFraction Exact decimal as a string in plain notation, e.g. "185.50"
-	KellyFraction Decimal `json:"kelly_fraction"`
-	Method        string  `json:"method"`
-
-	// QuarterKelly Exact decimal as a string in plain notation, e.g. "185.50"
-	QuarterKelly Decimal `json:"quarter_kelly"`
+	GrowthAtRisk       Decimal  `json:"growth_at_risk"`
+	GrowthFullKelly    *Decimal `json:"growth_full_kelly"`
+	GrowthHalfKelly    *Decimal `json:"growth_half_kelly"`
+	GrowthQuarterKelly *Decimal `json:"growth_quarter_kelly"`
+	HalfKelly          *Decimal `json:"half_kelly"`
+	KellyFraction      *Decimal `json:"kelly_fraction"`
+	Method             string   `json:"method"`
+	Note               *string  `json:"note,omitempty"`
+	QuarterKelly       *Decimal `json:"quarter_kelly"`
 
 	// RiskOfRuin Exact decimal as a string in plain notation, e.g. "185.50"
-	RiskOfRuin      Decimal   `json:"risk_of_ruin"`
-	RiskOfRuinKelly KellyRuin `json:"risk_of_ruin_kelly"`
+	RiskOfRuin      Decimal    `json:"risk_of_ruin"`
+	RiskOfRuinKelly *KellyRuin `json:"risk_of_ruin_kelly"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
-	RiskPerTrade Decimal `json:"risk_per_trade"`
-
-	// RuinBound Exact decimal as a string in plain notation, e.g. "185.50"
-	RuinBound Decimal `json:"ruin_bound"`
+	RiskPerTrade Decimal  `json:"risk_per_trade"`
+	RuinBound    *Decimal `json:"ruin_bound"`
 
 	// RuinDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
 	RuinDrawdown Decimal `json:"ruin_drawdown"`
@@ -7405,8 +7388,8 @@ type WinLoss struct {
 	// LargestWinR Exact decimal as a string in plain notation, e.g. "185.50"
 	LargestWinR             Decimal  `json:"largest_win_r"`
 	LargestWinToLargestLoss *Decimal `json:"largest_win_to_largest_loss"`
-	LongestLossStreak       int      `json:"longest_loss_streak"`
-	LongestWinStreak        int      `json:"longest_win_streak"`
+	LongestLosingStreak     int      `json:"longest_losing_streak"`
+	LongestWinningStreak    int      `json:"longest_winning_streak"`
 	LossCount               int      `json:"loss_count"`
 
 	// LossRate Exact decimal as a string in plain notation, e.g. "185.50"

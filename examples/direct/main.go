@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,7 +66,7 @@ func run(w io.Writer) error {
 		history = append(history, recent...)
 	}
 	seed := uint64(2026)
-	assessment, err := finance.AssessSystem(finance.AssessInput{RMultiples: history, Seed: &seed})
+	assessment, err := finance.AssessSystem(context.Background(), finance.AssessInput{RMultiples: history, Seed: &seed})
 	if err != nil {
 		return err
 	}

@@ -187,8 +187,8 @@ func assessTool() Tool {
 			"g_metrics, win_loss, kelly, seeded monte_carlo, drawdown, what_if and variance_killers.",
 		Category:  "compound",
 		Operation: OpAssessTradingSystem,
-	}, func(_ context.Context, _ Call, in finance.AssessInput) (finance.Assessment, error) {
-		return finance.AssessSystem(in)
+	}, func(ctx context.Context, _ Call, in finance.AssessInput) (finance.Assessment, error) {
+		return finance.AssessSystem(ctx, in)
 	}, func(s *jsonschema.Schema) {
 		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")
 		positiveDecimal(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve, > 0")

@@ -67,7 +67,7 @@ func TestRiskToolUsesAgentLimits(t *testing.T) {
 	assert.Equal(t, false, m["approved"])
 	assert.Equal(t, "agent", m["position_limit_source"])
 	assert.Equal(t, "0.019965", m["risk_percent"])
-	assert.Equal(t, "0", m["daily_pnl"])
+	assert.Equal(t, "0.00", m["daily_pnl"])
 	errs := m["errors"].([]any)
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0], "max_position_size_pct 10")

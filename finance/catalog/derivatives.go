@@ -33,8 +33,8 @@ func derivativesTools() []Tool {
 		NewTool(toolSpec(categoryDerivatives, "analyze_greeks",
 			"Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho "+
 				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."),
-			func(_ context.Context, _ Call, in derivatives.GreeksInput) (*derivatives.GreeksResult, error) {
-				return derivatives.AnalyzeGreeks(in)
+			func(ctx context.Context, _ Call, in derivatives.GreeksInput) (*derivatives.GreeksResult, error) {
+				return derivatives.AnalyzeGreeks(ctx, in)
 			}, tightenGreeks),
 		NewTool(toolSpec(categoryDerivatives, "analyze_futures_curve",
 			"Classify a futures curve as contango, backwardation or flat and measure annualised roll "+

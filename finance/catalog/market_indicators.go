@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 
 	"github.com/agentfinance/toolkit"
@@ -46,18 +45,16 @@ func marketIndicatorTools() []Tool {
 		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
 				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
-			market.RegimeMinBars, market.DetectRegime),
+			market.DetectRegime),
 		barsOnlyTool("analyze_trend_structure",
 			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
 				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
-			market.TrendMinBars, market.AnalyzeTrendStructure),
+			market.AnalyzeTrendStructure),
 		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity",
 			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
 				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
-			func(_ context.Context, _ Call, in liquidityInput) (any, error) {
-				return barAnalysis("analyze_liquidity", in.Bars, market.LiquidityMinBars, func() (*market.LiquidityResult, error) {
-					return market.AnalyzeLiquidity(in.Bars, in.Period)
-				})
+			func(ctx context.Context, _ Call, in liquidityInput) (any, error) {
+				return value(market.AnalyzeLiquidity(ctx, in.Bars, in.Period))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				minItems(s, "bars", 1)
@@ -84,12 +81,12 @@ type barsInput struct {
 	Bars market.Bars `json:"bars"`
 }
 
-// barsOnlyTool is a tool whose only input is bars (at least one): it
-// answers insufficient_bars below minBars and otherwise runs analyse.
-func barsOnlyTool[R any](name, description string, minBars int, analyse func(bars []market.Bar) (R, error)) Tool {
-	return answersBars[R](NewTool(toolSpec(marketCategory, name, description),
-		func(_ context.Context, _ Call, in barsInput) (any, error) {
-			return barAnalysis(name, in.Bars, minBars, func() (R, error) { return analyse(in.Bars) })
+// barsOnlyTool is a tool whose only input is bars (at least one); analyse
+// answers its result or insufficient_bars (market.Answer).
+func barsOnlyTool[R any](name, description string, analyse func(ctx context.Context, bars []market.Bar) (market.Answer[R], error)) Tool {
+	return answersBars[*R](NewTool(toolSpec(marketCategory, name, description),
+		func(ctx context.Context, _ Call, in barsInput) (any, error) {
+			return value(analyse(ctx, in.Bars))
 		}, func(s *jsonschema.Schema) {
 			barsSchema(s, "bars")
 			minItems(s, "bars", 1)
@@ -114,31 +111,17 @@ type correlationsInput struct {
 	SymbolsData market.SymbolsData `json:"symbols_data"`
 }
 
-// barAnalysis validates the bars, answers InsufficientBars below the
-// tool's minimum, and otherwise runs the analysis.
-func barAnalysis[R any](tool string, bars []market.Bar, required int, run func() (R, error)) (any, error) {
-	if err := market.ValidateBars("bars", bars); err != nil {
+// value returns a bar analysis's answer as the tool result: the report, or
+// the insufficient_bars answer (never charged).
+func value[T any](a market.Answer[T], err error) (any, error) {
+	if err != nil {
 		return nil, err
 	}
-	if len(bars) < required {
-		return market.NewInsufficientBars(tool, len(bars), required), nil
-	}
-	return run()
+	return a.Value(), nil
 }
 
-func runCorrelations(_ context.Context, _ Call, in correlationsInput) (any, error) {
-	for i, d := range in.SymbolsData {
-		if err := market.ValidateBars(fmt.Sprintf("symbols_data[%d].bars", i), d.Bars); err != nil {
-			return nil, err
-		}
-		if len(d.Bars) < market.CorrelationMinBars {
-			ib := market.NewInsufficientBars("analyze_correlations", len(d.Bars), market.CorrelationMinBars)
-			ib.Message = fmt.Sprintf("analyze_correlations needs at least %d bars per symbol (latest last); symbol %q has %d. Fetch more history and retry.",
-				market.CorrelationMinBars, d.Symbol, len(d.Bars))
-			return ib, nil
-		}
-	}
-	return market.AnalyzeCorrelations(in.SymbolsData)
+func runCorrelations(ctx context.Context, _ Call, in correlationsInput) (any, error) {
+	return value(market.AnalyzeCorrelations(ctx, in.SymbolsData))
 }
 
 // indicatorsInput is the input of calculate_indicators.
@@ -152,12 +135,10 @@ type indicatorsInput struct {
 	NbDev        *toolkit.Float `json:"nbdev,omitempty"`
 }
 
-func runIndicators(_ context.Context, _ Call, in indicatorsInput) (any, error) {
+func runIndicators(ctx context.Context, _ Call, in indicatorsInput) (any, error) {
 	req := market.IndicatorRequest{Indicator: in.Indicator, Period: in.Period,
 		FastPeriod: in.FastPeriod, SlowPeriod: in.SlowPeriod, SignalPeriod: in.SignalPeriod, NbDev: floatPtr(in.NbDev)}
-	return barAnalysis("calculate_indicators", in.Bars, market.IndicatorMinBars(req), func() (*market.IndicatorResult, error) {
-		return market.CalculateIndicators(in.Bars, req)
-	})
+	return value(market.CalculateIndicators(ctx, in.Bars, req))
 }
 
 // barsSchema documents the bars property name. Fewer bars than a tool

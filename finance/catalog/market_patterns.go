@@ -40,10 +40,8 @@ func marketPatternTools() []Tool {
 				"three white soldiers/black crows, harami, piercing, dark cloud cover) and chart patterns (N-bar breakouts, "+
 				"SMA 10/30 crossovers, RSI divergences, gaps, double tops/bottoms) with bar index, direction and strength 0-100. "+
 				"Needs at least 35 OHLCV bars, latest last."),
-			func(_ context.Context, _ Call, in patternsInput) (any, error) {
-				return barAnalysis("detect_patterns", in.Bars, market.PatternsMinBars, func() (*market.PatternReport, error) {
-					return market.DetectPatterns(in.Bars, market.PatternOptions{BreakoutPeriod: in.BreakoutPeriod})
-				})
+			func(ctx context.Context, _ Call, in patternsInput) (any, error) {
+				return value(market.DetectPatterns(ctx, in.Bars, market.PatternOptions{BreakoutPeriod: in.BreakoutPeriod}))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				setDefault(intRange(s, "breakout_period", 5, 100), market.DefaultBreakoutPeriod)
@@ -53,10 +51,8 @@ func marketPatternTools() []Tool {
 			"Tests the log returns for a break in their mean (sup-F / Andrews QLR with trimming, and OLS-CUSUM): "+
 				"break detected, location, statistics, p-values, and mean and volatility before and after. "+
 				"Needs at least 221 OHLCV bars, latest last."),
-			func(_ context.Context, _ Call, in structuralBreakInput) (any, error) {
-				return barAnalysis("detect_structural_break", in.Bars, market.StructuralBreakMinBars, func() (*market.BreakReport, error) {
-					return market.DetectStructuralBreak(in.Bars, market.BreakOptions{Alpha: floatPtr(in.Alpha), Trim: floatPtr(in.Trim)})
-				})
+			func(ctx context.Context, _ Call, in structuralBreakInput) (any, error) {
+				return value(market.DetectStructuralBreak(ctx, in.Bars, market.BreakOptions{Alpha: floatPtr(in.Alpha), Trim: floatPtr(in.Trim)}))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				describe(s, "alpha", "significance level of both tests, a fraction, 0.001 to 0.20"+decimalText)
@@ -68,11 +64,9 @@ func marketPatternTools() []Tool {
 			"Swing highs and lows (fractals), the HH/HL/LH/LL sequence and structure (uptrend, downtrend, range), "+
 				"support and resistance levels (clustered swings with touch counts), consolidation zones and floor pivots. "+
 				"Needs at least 21 OHLCV bars, latest last."),
-			func(_ context.Context, _ Call, in priceStructureInput) (any, error) {
-				return barAnalysis("analyze_price_structure", in.Bars, market.PriceStructureMinBars, func() (*market.PriceStructureReport, error) {
-					return market.AnalyzePriceStructure(in.Bars, market.PriceStructureOptions{
-						SwingWindow: in.SwingWindow, ConsolidationWindow: in.ConsolidationWindow})
-				})
+			func(ctx context.Context, _ Call, in priceStructureInput) (any, error) {
+				return value(market.AnalyzePriceStructure(ctx, in.Bars, market.PriceStructureOptions{
+					SwingWindow: in.SwingWindow, ConsolidationWindow: in.ConsolidationWindow}))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				setDefault(intRange(s, "swing_window", 1, 10), market.DefaultSwingWindow)

@@ -45,8 +45,8 @@ type monteCarloInput struct {
 
 func monteCarloTool() Tool {
 	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
-		func(_ context.Context, _ Call, in monteCarloInput) (performance.MonteCarlo, error) {
-			return performance.RunMonteCarlo(in.RMultiples, performance.MonteCarloOptions{
+		func(ctx context.Context, _ Call, in monteCarloInput) (performance.MonteCarlo, error) {
+			return performance.RunMonteCarlo(ctx, in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
 				TradesPerSimulation: in.TradesPerSimulation, RiskPerTrade: floatPtr(in.RiskPerTrade),
 				Seed: in.Seed, SeedSource: randomSeed,

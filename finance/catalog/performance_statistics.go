@@ -97,12 +97,12 @@ type signalArgs struct {
 func performanceStatisticsTools() []Tool {
 	return []Tool{
 		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
-			func(_ context.Context, _ Call, in confidenceArgs) (*performance.ConfidenceResult, error) {
+			func(ctx context.Context, _ Call, in confidenceArgs) (*performance.ConfidenceResult, error) {
 				opt := performance.ConfidenceOptions{Level: floatPtr(in.Confidence), Samples: in.BootstrapSamples}
 				if in.Seed != nil {
 					opt.Seed = *in.Seed
 				}
-				return performance.AnalyzeConfidence(in.RMultiples, opt)
+				return performance.AnalyzeConfidence(ctx, in.RMultiples, opt)
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R")
@@ -114,8 +114,8 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "seed", "PRNG seed of the bootstrap, echoed in the output")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
-			func(_ context.Context, _ Call, in consistencyArgs) (*performance.ConsistencyResult, error) {
-				return performance.AnalyzeConsistency(in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
+			func(ctx context.Context, _ Call, in consistencyArgs) (*performance.ConsistencyResult, error) {
+				return performance.AnalyzeConsistency(ctx, in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R, oldest first")
@@ -170,7 +170,7 @@ func performanceStatisticsTools() []Tool {
 				})
 			}),
 		NewTool(toolSpec(performanceCategory, "segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
-			func(_ context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
+			func(ctx context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
 				trades := make([]performance.SegmentTrade, len(in.Trades))
 				for i, t := range in.Trades {
 					trades[i] = performance.SegmentTrade{
@@ -178,7 +178,7 @@ func performanceStatisticsTools() []Tool {
 						DayOfWeek: t.DayOfWeek, StrategyID: t.StrategyID, Regime: t.Regime,
 					}
 				}
-				return performance.SegmentTrades(trades, in.SegmentBy)
+				return performance.SegmentTrades(ctx, trades, in.SegmentBy)
 			},
 			func(s *jsonschema.Schema) {
 				minItems(s, "trades", 1)

@@ -1,6 +1,7 @@
 package derivatives
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -86,14 +87,14 @@ func benchChain(n int) GreeksInput {
 
 func BenchmarkAnalyzeGreeks(b *testing.B) {
 	in := benchChain(200)
-	res, err := AnalyzeGreeks(in)
+	res, err := AnalyzeGreeks(context.Background(), in)
 	if err != nil {
 		b.Fatal(err)
 	}
 	assert.Equal(b, 0, res.Totals.OptionsSkipped)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeGreeks(in); err != nil {
+		if _, err := AnalyzeGreeks(context.Background(), in); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -148,7 +149,7 @@ func BenchmarkCheckCompliance(b *testing.B) {
 }
 
 func TestTooManyItems(t *testing.T) {
-	_, err := AnalyzeGreeks(GreeksInput{UnderlyingPrice: amt("1"), AsOf: "2024-01-01", Chain: make([]OptionRecord, limits.MaxItems+1)})
+	_, err := AnalyzeGreeks(context.Background(), GreeksInput{UnderlyingPrice: amt("1"), AsOf: "2024-01-01", Chain: make([]OptionRecord, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
 	_, err = CalculateMargin(MarginInput{Positions: make([]MarginPosition, limits.MaxItems+1)})
 	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))

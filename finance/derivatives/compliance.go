@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // The compliance rules.
@@ -125,6 +126,10 @@ func CheckCompliance(in ComplianceInput, limits finance.AgentLimits) (*Complianc
 	c.concentration(in.MaxConcentrationShare, in.MaxHHI)
 	c.scope(in.RestrictedSymbols, limits.AuthorizedInstruments)
 	res.Compliant = len(res.Violations) == 0
+	money.Fields(&res.Equity, &res.GrossExposure, &res.NetExposure)
+	for i := range res.Positions {
+		money.Fields(&res.Positions[i].Exposure)
+	}
 	return res, nil
 }
 

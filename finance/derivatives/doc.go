@@ -24,6 +24,10 @@
 //   - Ratios of money (usage, weights, shares) are exact decimal quotients
 //     rounded half-even to 8 decimal places for output; every comparison
 //     against a limit uses the unrounded value.
+//   - Money results (budgets, risks, premiums, margins, notionals,
+//     exposures, equity) are written in the canonical money form: at least
+//     two decimals, no trailing zeros beyond them, whatever form the input
+//     took. Echoed prices and quantities keep their own form.
 //   - Dates are calendar dates "YYYY-MM-DD"; time spans count calendar
 //     days and a year is 365 days (ACT/365).
 package derivatives

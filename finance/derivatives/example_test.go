@@ -1,6 +1,7 @@
 package derivatives_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -52,7 +53,7 @@ func ExampleBlackScholes() {
 }
 
 func ExampleAnalyzeGreeks() {
-	res, err := derivatives.AnalyzeGreeks(derivatives.GreeksInput{
+	res, err := derivatives.AnalyzeGreeks(context.Background(), derivatives.GreeksInput{
 		UnderlyingPrice: *amount("185.50"), AsOf: "2024-02-15",
 		Chain: []derivatives.OptionRecord{{Symbol: "AAPL240315C00185000", UnderlyingSymbol: "AAPL",
 			Strike: *amount("185"), Expiration: "2024-03-15", OptionType: derivatives.Call,
@@ -86,7 +87,7 @@ func ExampleCalculateMargin() {
 		panic(err)
 	}
 	fmt.Println(res.TotalInitialMargin, res.FreeMargin, *res.MarginUsageFraction, res.Status)
-	// Output: 25300 4700 0.84333333 OK
+	// Output: 25300.00 4700.00 0.84333333 OK
 }
 
 func ExampleCheckCompliance() {

@@ -1,6 +1,7 @@
 package derivatives
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestExtremeDecimalsNeverPanic(t *testing.T) {
 					{Expiry: "2024-01-02", Price: amt(a)}, {Expiry: "2099-12-31", Price: amt(b)}}})
 			})
 			checkExtreme(t, "greeks "+a+" "+b, func() (any, error) {
-				return AnalyzeGreeks(GreeksInput{UnderlyingPrice: amt(a), AsOf: "2024-01-01", Chain: []OptionRecord{
+				return AnalyzeGreeks(context.Background(), GreeksInput{UnderlyingPrice: amt(a), AsOf: "2024-01-01", Chain: []OptionRecord{
 					{Symbol: "C", Strike: amt(b), Expiration: "2024-01-02", OptionType: Call, Last: pa(a), Quantity: pa(b)},
 					{Symbol: "P", Strike: amt(b), Expiration: "2099-01-02", OptionType: Put, ImpliedVolatility: pa("10"), Quantity: pa(a)}}})
 			})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // FuturesMode selects the primary constraint of size_futures_position.
@@ -285,6 +286,8 @@ func finishFutures(in FuturesSizingInput, price *toolkit.Amount, out *FuturesSiz
 		}
 		out.Notional = ptr(c.Mul(*out.NotionalPerContract))
 	}
+	money.Optional(&out.PointValue, &out.RiskPerContract, &out.TotalRisk, &out.RiskBudget, &out.MarginPerContract,
+		&out.MarginUsed, &out.MarginBudget, &out.NotionalPerContract, &out.Notional)
 	if out.Contracts == 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the %s constraint allows 0 contracts", out.BindingConstraint))
 	}

@@ -1,6 +1,7 @@
 package derivatives
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -133,8 +134,9 @@ type GreeksResult struct {
 // volatility is the record's implied_volatility when present and non-zero,
 // otherwise it is implied from the bid/ask mid (both positive, ask ≥ bid)
 // or else from last; an option with neither is "no_volatility". Skipped
-// options are left out of the totals.
-func AnalyzeGreeks(in GreeksInput) (*GreeksResult, error) {
+// options are left out of the totals. It checks ctx every
+// greeksPerCheck options and returns ctx.Err() once ctx is done.
+func AnalyzeGreeks(ctx context.Context, in GreeksInput) (*GreeksResult, error) {
 	asOf, err := in.AsOf.Time("as_of")
 	if err != nil {
 		return nil, err
@@ -153,6 +155,11 @@ func AnalyzeGreeks(in GreeksInput) (*GreeksResult, error) {
 	var callVol, putVol, callOI, putOI float64 // float64: sums of int64 could overflow
 	t := &res.Totals
 	for i, rec := range in.Chain {
+		if i%greeksPerCheck == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		o, err := analyzeOption(i, rec, asOf, s, in.UnderlyingPrice, float64(res.RiskFreeRate), float64(res.DividendYield))
 		if err != nil {
 			return nil, err
@@ -191,6 +198,11 @@ func AnalyzeGreeks(in GreeksInput) (*GreeksResult, error) {
 	}
 	return res, nil
 }
+
+// greeksPerCheck is how many options AnalyzeGreeks prices between two
+// context checks: an option costs about a microsecond (up to tens when its
+// volatility is implied from a price), a check tens of nanoseconds.
+const greeksPerCheck = 64
 
 // deref returns *p, or 0 for nil.
 func deref(p *int64) float64 {

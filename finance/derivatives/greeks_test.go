@@ -1,9 +1,11 @@
 package derivatives
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/canceltest"
 	"github.com/agentfinance/toolkit/finance/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,7 +38,7 @@ func sampleChain() GreeksInput {
 
 func TestAnalyzeGreeksChain(t *testing.T) {
 	in := sampleChain()
-	res, err := AnalyzeGreeks(in)
+	res, err := AnalyzeGreeks(context.Background(), in)
 	require.NoError(t, err)
 	require.Len(t, res.Options, 6)
 	assert.Equal(t, toolkit.Float(DefaultRiskFreeRate), res.RiskFreeRate)
@@ -108,7 +110,7 @@ func TestAnalyzeGreeksInputs(t *testing.T) {
 		in.Chain = in.Chain[:1]
 		in.RiskFreeRate, in.DividendYield = ptr(toolkit.Float(0.04)), ptr(toolkit.Float(0.01))
 		in.ContractMultiplier = ptr[int64](10)
-		res, err := AnalyzeGreeks(in)
+		res, err := AnalyzeGreeks(context.Background(), in)
 		require.NoError(t, err)
 		want, err := BlackScholes(BSInput{Type: Call, Spot: 185.5, Strike: 185, Years: 29.0 / 365, Rate: 0.04, DividendYield: 0.01, Volatility: 0.25})
 		require.NoError(t, err)
@@ -119,7 +121,7 @@ func TestAnalyzeGreeksInputs(t *testing.T) {
 	t.Run("unreachable market price", func(t *testing.T) {
 		in := sampleChain()
 		in.Chain = []OptionRecord{{Symbol: "X", Strike: amt("100"), Expiration: "2024-03-15", OptionType: Call, Last: pa("500")}}
-		res, err := AnalyzeGreeks(in)
+		res, err := AnalyzeGreeks(context.Background(), in)
 		require.NoError(t, err)
 		assert.Equal(t, "no_volatility", res.Options[0].Status)
 		assert.Contains(t, res.Options[0].Note, "cannot imply volatility from the last price 500")
@@ -147,10 +149,30 @@ func TestAnalyzeGreeksInputs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in := sampleChain()
 			c.edit(&in)
-			_, err := AnalyzeGreeks(in)
+			_, err := AnalyzeGreeks(context.Background(), in)
 			require.Error(t, err)
 			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 			assert.Contains(t, toolkit.MessageOf(err), c.want)
 		})
 	}
+}
+
+// TestAnalyzeGreeksStopsWhenTheContextEnds: a long chain stops with the
+// context's error when the context is done before the call or ends after
+// the first check.
+func TestAnalyzeGreeksStopsWhenTheContextEnds(t *testing.T) {
+	in := sampleChain()
+	for len(in.Chain) < 10*greeksPerCheck {
+		in.Chain = append(in.Chain, in.Chain[:6]...)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := AnalyzeGreeks(done, in)
+	assert.ErrorIs(t, err, context.Canceled)
+	ctx := canceltest.AfterChecks(1)
+	_, err = AnalyzeGreeks(ctx, in)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 2, ctx.Checks(), "stopped at the second check")
+	_, err = AnalyzeGreeks(context.Background(), in)
+	assert.NoError(t, err)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // The margin statuses.
@@ -105,6 +106,12 @@ func CalculateMargin(in MarginInput) (*MarginResult, error) {
 	} else {
 		res.Warnings = append(res.Warnings, "account_equity is not positive: usage and leverage are undefined")
 	}
+	for i := range res.Positions {
+		p := &res.Positions[i]
+		money.Fields(&p.Notional, &p.InitialMargin, &p.MaintenanceMargin)
+	}
+	money.Fields(&res.AccountEquity, &res.TotalNotional, &res.TotalInitialMargin, &res.TotalMaintenanceMargin,
+		&res.FreeMargin, &res.ExcessOverMaintenance)
 	res.MarginCall = res.ExcessOverMaintenance.Sign() < 0
 	switch {
 	case res.MarginCall:

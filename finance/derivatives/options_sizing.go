@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // OptionsMode selects how size_options_position sizes a position.
@@ -268,8 +269,10 @@ func finishOptions(in OptionsSizingInput, m toolkit.Amount, n int64, per toolkit
 			out.Warnings = append(out.Warnings, fmt.Sprintf("deep out of the money: |delta| %s is below 0.1", in.Delta.Abs()))
 		}
 	}
+	money.Fields(&out.Budget, &out.RiskPerContract, &out.TotalRisk, &out.CapitalRequired)
+	money.Optional(&out.PremiumPerContract, &out.PremiumOutlay, &out.CreditCollected, &out.MaxProfitPerContract)
 	if n == 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf(
-			"budget %s is smaller than one contract (%s): 0 contracts", out.Budget, per))
+			"budget %s is smaller than one contract (%s): 0 contracts", out.Budget, money.Canonical(per)))
 	}
 }

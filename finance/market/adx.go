@@ -30,6 +30,12 @@ func DILookback(period int) int { return period }
 // the indicator on micro-priced series; here only an exact zero does, so the
 // result does not depend on the price scale. period must be at least 2.
 func Directional(high, low, close []float64, period int) (DirectionalResult, error) {
+	return DirectionalInto(nil, nil, nil, high, low, close, period)
+}
+
+// DirectionalInto is Directional writing into dstADX, dstPlusDI and
+// dstMinusDI when their capacities allow (no allocation).
+func DirectionalInto(dstADX, dstPlusDI, dstMinusDI, high, low, close []float64, period int) (DirectionalResult, error) {
 	if err := checkPeriod("period", period, 2); err != nil {
 		return DirectionalResult{}, err
 	}
@@ -37,8 +43,8 @@ func Directional(high, low, close []float64, period int) (DirectionalResult, err
 		return DirectionalResult{}, err
 	}
 	diLB, adxLB := DILookback(period), ADXLookback(period)
-	pdi, mdi := grow(nil, len(close)-diLB), grow(nil, len(close)-diLB)
-	adx := grow(nil, len(close)-adxLB)
+	pdi, mdi := grow(dstPlusDI, len(close)-diLB), grow(dstMinusDI, len(close)-diLB)
+	adx := grow(dstADX, len(close)-adxLB)
 	res := DirectionalResult{ADX: Series{adxLB, adx}, PlusDI: Series{diLB, pdi}, MinusDI: Series{diLB, mdi}}
 	if len(pdi) == 0 {
 		return res, nil

@@ -1,6 +1,9 @@
 package market
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // BenchmarkIndicatorAnalyses5000 runs the bar analyses of the indicator
 // family on 5,000 bars (detect_regime, analyze_trend_structure,
@@ -12,25 +15,19 @@ func BenchmarkIndicatorAnalyses5000(b *testing.B) {
 	other := synthBars(9, 5000, 50, 0, 0.02)
 	syms := []SymbolBars{{Symbol: "A", Bars: bars}, {Symbol: "B", Bars: other}}
 	steps := map[string]func(){
-		"regime":       func() { _, _ = DetectRegime(bars) },
-		"trend":        func() { _, _ = AnalyzeTrendStructure(bars) },
-		"liquidity":    func() { _, _ = AnalyzeLiquidity(bars, ref(20)) },
-		"correlations": func() { _, _ = AnalyzeCorrelations(syms) },
+		"regime":       func() { _, _ = result(DetectRegime(context.Background(), bars)) },
+		"trend":        func() { _, _ = result(AnalyzeTrendStructure(context.Background(), bars)) },
+		"liquidity":    func() { _, _ = result(AnalyzeLiquidity(context.Background(), bars, ref(20))) },
+		"correlations": func() { _, _ = result(AnalyzeCorrelations(context.Background(), syms)) },
 	}
 	for _, name := range []string{"regime", "trend", "liquidity", "correlations"} {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				steps[name]()
-			}
-		})
+		b.Run(name, func(b *testing.B) { loopCPU(b, steps[name]) })
 	}
 	b.Run("all", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loopCPU(b, func() {
 			for _, f := range steps {
 				f()
 			}
-		}
+		})
 	})
 }

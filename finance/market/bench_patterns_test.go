@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -13,32 +14,29 @@ import (
 
 func BenchmarkDetectPatterns5000(b *testing.B) {
 	bars := randomBars(77, 5000, 0.012)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DetectPatterns(bars, PatternOptions{}); err != nil {
+	loopCPU(b, func() {
+		if _, err := result(DetectPatterns(context.Background(), bars, PatternOptions{})); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkDetectStructuralBreak5000(b *testing.B) {
 	bars := randomBars(77, 5000, 0.012)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DetectStructuralBreak(bars, BreakOptions{}); err != nil {
+	loopCPU(b, func() {
+		if _, err := result(DetectStructuralBreak(context.Background(), bars, BreakOptions{})); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkAnalyzePriceStructure5000(b *testing.B) {
 	bars := randomBars(77, 5000, 0.012)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := AnalyzePriceStructure(bars, PriceStructureOptions{}); err != nil {
+	loopCPU(b, func() {
+		if _, err := result(AnalyzePriceStructure(context.Background(), bars, PriceStructureOptions{})); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // TestBarToolsRejectTooManyBars: more than limits.MaxItems bars is
@@ -48,10 +46,10 @@ func TestBarToolsRejectTooManyBars(t *testing.T) {
 	for i := range bars {
 		bars[i] = Bar{Open: 1, High: 1, Low: 1, Close: 1}
 	}
-	_, err := DetectPatterns(bars, PatternOptions{})
+	_, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 	require.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = DetectStructuralBreak(bars, BreakOptions{})
+	_, err = result(DetectStructuralBreak(context.Background(), bars, BreakOptions{}))
 	require.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
-	_, err = AnalyzePriceStructure(bars, PriceStructureOptions{})
+	_, err = result(AnalyzePriceStructure(context.Background(), bars, PriceStructureOptions{}))
 	require.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
 }

@@ -1,6 +1,8 @@
 package market
 
 import (
+	"context"
+
 	"github.com/agentfinance/toolkit"
 )
 
@@ -89,22 +91,25 @@ func IndicatorMinBars(r IndicatorRequest) int {
 // TA-Lib semantics; see SMA, EMA, RSI, MACD, BBands and ATR for the
 // definitions and the documented deviations. It validates the bars
 // (ValidateBars) and the parameters; with fewer bars than
-// IndicatorMinBars it returns a toolkit.Invalid error naming the count (the
-// catalog tool answers with InsufficientBars instead).
-func CalculateIndicators(bars []Bar, req IndicatorRequest) (*IndicatorResult, error) {
-	if err := ValidateBars("bars", bars); err != nil {
-		return nil, err
-	}
+// IndicatorMinBars it returns the InsufficientBars answer (see Answer).
+func CalculateIndicators(ctx context.Context, bars []Bar, req IndicatorRequest) (Answer[IndicatorResult], error) {
 	switch req.Indicator {
 	case IndicatorSMA, IndicatorEMA, IndicatorRSI, IndicatorMACD, IndicatorBB, IndicatorATR:
 	default:
-		return nil, invalid("indicator", "must be one of sma, ema, rsi, macd, bb, atr (got %q)", req.Indicator)
+		if err := ValidateBars("bars", bars); err != nil {
+			return Answer[IndicatorResult]{}, err
+		}
+		return Answer[IndicatorResult]{}, invalid("indicator", "must be one of sma, ema, rsi, macd, bb, atr (got %q)", req.Indicator)
 	}
-	need := IndicatorMinBars(req)
+	return analyse(ctx, "calculate_indicators", bars, IndicatorMinBars(req), func() (*IndicatorResult, error) {
+		return calculateIndicators(bars, req)
+	})
+}
+
+// calculateIndicators is CalculateIndicators on enough valid bars and a
+// known indicator.
+func calculateIndicators(bars []Bar, req IndicatorRequest) (*IndicatorResult, error) {
 	p := req.params()
-	if len(bars) < need {
-		return nil, invalid("bars", "%s needs at least %d bars; %d provided", req.Indicator, need, len(bars))
-	}
 	cols := Columns(bars)
 	res := &IndicatorResult{Indicator: req.Indicator, Bars: len(bars)}
 	var out map[string]Series

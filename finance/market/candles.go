@@ -23,17 +23,19 @@ import "math"
 type candleBars struct {
 	o, h, l, c []float64
 	rb, hl     []float64
+	col        []int8 // TA_CANDLECOLOR per bar (see color)
 }
 
 // newCandleBars shares the OHLC columns of b and computes the bodies and
-// ranges in one allocation.
-func newCandleBars(b OHLCV) *candleBars {
+// ranges in scratch memory.
+func newCandleBars(s *scratch, b OHLCV) *candleBars {
 	n := b.Len()
-	buf := make([]float64, 2*n)
-	k := &candleBars{o: b.Open, h: b.High, l: b.Low, c: b.Close, rb: buf[:n:n], hl: buf[n:]}
+	buf := s.floats(2 * n)
+	k := &candleBars{o: b.Open, h: b.High, l: b.Low, c: b.Close, rb: buf[:n:n], hl: buf[n:], col: s.int8s(n)}
 	for i := range n {
 		k.rb[i] = math.Abs(k.c[i] - k.o[i])
 		k.hl[i] = k.h[i] - k.l[i]
+		k.col[i] = int8(2*bit(k.c[i] >= k.o[i]) - 1)
 	}
 	return k
 }
@@ -77,12 +79,7 @@ const (
 )
 
 // color is TA_CANDLECOLOR: 1 (white) when close >= open, else -1.
-func (k *candleBars) color(i int) int {
-	if k.c[i] >= k.o[i] {
-		return 1
-	}
-	return -1
-}
+func (k *candleBars) color(i int) int { return int(k.col[i]) }
 
 func (k *candleBars) upperShadow(i int) float64 {
 	if k.c[i] >= k.o[i] {

@@ -39,7 +39,7 @@ func TestCandlesMatchTALib(t *testing.T) {
 	require.NotEmpty(t, g.Series)
 	hits := map[string]int{}
 	for _, s := range g.Series {
-		k := newCandleBars(OHLCV{Open: s.Open, High: s.High, Low: s.Low, Close: s.Close})
+		k := newCandleBars(new(scratch), OHLCV{Open: s.Open, High: s.High, Low: s.Low, Close: s.Close})
 		out := make([]int8, len(s.Close))
 		for _, r := range candleRecognisers {
 			want, ok := s.Outputs[r.talib]
@@ -100,7 +100,7 @@ func candleFixture(trend float64, pattern ...[4]float64) *candleBars {
 	for _, b := range pattern {
 		k.o, k.h, k.l, k.c = append(k.o, b[0]), append(k.h, b[1]), append(k.l, b[2]), append(k.c, b[3])
 	}
-	return newCandleBars(OHLCV{Open: k.o, High: k.h, Low: k.l, Close: k.c})
+	return newCandleBars(new(scratch), OHLCV{Open: k.o, High: k.h, Low: k.l, Close: k.c})
 }
 
 // TestCandleTextbookCases checks each recogniser on a hand-built textbook
@@ -155,7 +155,7 @@ func TestCandleTextbookCases(t *testing.T) {
 			k2.Open[last], k2.High[last], k2.Low[last], k2.Close[last] = 100, 106, 94, 100.001
 			clear(out)
 			if tc.talib != "CDLDOJI" {
-				r.answer(newCandleBars(k2), out)
+				r.answer(newCandleBars(new(scratch), k2), out)
 				assert.Zero(t, out[last], "a wide neutral bar must not complete the pattern")
 			}
 		})
@@ -167,7 +167,7 @@ func TestCandleTextbookCases(t *testing.T) {
 func TestCandleShortSeriesGiveZeros(t *testing.T) {
 	for n := 0; n <= 14; n++ {
 		k := candleFixture(1)
-		k = newCandleBars(OHLCV{Open: k.o[:n], High: k.h[:n], Low: k.l[:n], Close: k.c[:n]})
+		k = newCandleBars(new(scratch), OHLCV{Open: k.o[:n], High: k.h[:n], Low: k.l[:n], Close: k.c[:n]})
 		out := make([]int8, n)
 		for _, r := range candleRecognisers {
 			r.answer(k, out)

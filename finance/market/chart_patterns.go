@@ -31,9 +31,9 @@ const (
 // or below the lowest low (breakdown) of the previous period bars. A bar
 // whose previous bar already broke out is not reported again. Strength =
 // 50 + 50·(distance beyond the level)/ATR, clamped to 0..100.
-func appendBreakouts(ps []Pattern, b OHLCV, scale []float64, period int) []Pattern {
+func appendBreakouts(s *scratch, ps []Pattern, b OHLCV, scale []float64, period int) []Pattern {
 	prevUp, prevDown := false, false
-	mx, mn := windowExtremes(b.High, b.Low, period)
+	mx, mn := windowExtremes(s, b.High, b.Low, period)
 	for i := period; i < b.Len(); i++ {
 		hi, lo := mx[i-1], mn[i-1] // the period bars before i
 		up, down := b.Close[i] > hi, b.Close[i] < lo
@@ -54,9 +54,9 @@ func appendBreakouts(ps []Pattern, b OHLCV, scale []float64, period int) []Patte
 // bar whose (fast - slow) sign differs from the last non-zero sign.
 // Strength = 50, +25 when the close is beyond both averages in the cross
 // direction, +25 when the slow SMA moved in that direction over 5 bars.
-func appendCrossovers(ps []Pattern, close []float64) []Pattern {
-	fastS, _ := SMA(close, maFast) // constant, valid periods: no error
-	slowS, _ := SMA(close, maSlow)
+func appendCrossovers(s *scratch, ps []Pattern, close []float64) []Pattern {
+	fastS, _ := SMAInto(s.floats(len(close)), close, maFast) // constant, valid periods: no error
+	slowS, _ := SMAInto(s.floats(len(close)), close, maSlow)
 	if len(slowS.Values) == 0 {
 		return ps
 	}
@@ -97,26 +97,29 @@ func appendCrossovers(ps []Pattern, close []float64) []Pattern {
 	return ps
 }
 
-// swingPoints returns the fractal swing highs (hi) or lows of x with w
-// bars each side: x[t] strictly beyond every value of the w bars before and
-// at least as extreme as the w bars after (so a flat top is taken at its
-// first bar). A swing at t is confirmed at bar t+w.
-func swingPoints(x []float64, w int, high bool) []int {
-	var out []int
-	for t := w; t+w < len(x); t++ {
-		ok := true
-		for d := 1; d <= w && ok; d++ {
-			if high {
-				ok = x[t] > x[t-d] && x[t] >= x[t+d]
-			} else {
-				ok = x[t] < x[t-d] && x[t] <= x[t+d]
-			}
+// swingPoints returns the fractal swing highs of hi and swing lows of lo
+// with w bars each side: hi[t] strictly above the w highs before and at
+// least the w highs after (so a flat top is taken at its first bar), and
+// lo[t] mirrored. A swing at t is confirmed at bar t+w.
+//
+// With the window extremes of w bars (windowExtremes) the test is two
+// comparisons per bar: hi[t] > max(hi[t-w..t-1]) and hi[t] >=
+// max(hi[t+1..t+w]). Two swings of one kind are more than w bars apart
+// (each would have to be beyond the other), so each answer is allocated
+// once.
+func swingPoints(s *scratch, hi, lo []float64, w int) (highs, lows []int) {
+	n := len(hi)
+	highs, lows = make([]int, 0, n/(w+1)+1), make([]int, 0, n/(w+1)+1)
+	mx, mn := windowExtremes(s, hi, lo, w)
+	for t := w; t+w < n; t++ {
+		if bit(hi[t] > mx[t-1])&bit(hi[t] >= mx[t+w]) != 0 {
+			highs = append(highs, t)
 		}
-		if ok {
-			out = append(out, t)
+		if bit(lo[t] < mn[t-1])&bit(lo[t] <= mn[t+w]) != 0 {
+			lows = append(lows, t)
 		}
 	}
-	return out
+	return highs, lows
 }
 
 // appendDivergences reports regular RSI(14) divergences between two
@@ -124,8 +127,8 @@ func swingPoints(x []float64, w int, high bool) []int {
 // (higher high) while RSI makes a higher low (lower high), with the first
 // RSI reading below (above) 50. Reported at the bar confirming the second
 // swing. Strength = 40 + 2·|RSI difference|, clamped to 0..100.
-func appendDivergences(ps []Pattern, b OHLCV, swingHighs, swingLows []int) []Pattern {
-	rsiS, _ := RSI(b.Close, divergenceRSIPeriod) // constant, valid period: no error
+func appendDivergences(s *scratch, ps []Pattern, b OHLCV, swingHighs, swingLows []int) []Pattern {
+	rsiS, _ := RSIInto(s.floats(b.Len()), b.Close, divergenceRSIPeriod) // constant, valid period: no error
 	rsi := func(t int) float64 { return rsiS.Values[t-rsiS.First] }
 	w := patternSwingWindow
 	check := func(sw []int, x []float64, bullish bool) {

@@ -1,6 +1,8 @@
 package market
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -56,54 +58,89 @@ type CorrelationResult struct {
 // the same moment, and a pair uses the min(len_a, len_b)-1 most recent
 // returns. Callers must send bars that end at the same time with the same
 // spacing. Ties in the most/least rankings go to the earlier pair in input
-// order. Needs 2..100 symbols with unique, non-empty names and at least 10
-// bars each.
-func AnalyzeCorrelations(data []SymbolBars) (*CorrelationResult, error) {
+// order. Needs 2..100 symbols with unique, non-empty names; a symbol with
+// fewer than 10 bars makes the answer InsufficientBars (see Answer), naming
+// the symbol.
+func AnalyzeCorrelations(ctx context.Context, data []SymbolBars) (Answer[CorrelationResult], error) {
 	if len(data) < CorrelationMinSymbols {
-		return nil, invalid("symbols_data", "at least %d symbols are required (got %d)", CorrelationMinSymbols, len(data))
+		return Answer[CorrelationResult]{}, invalid("symbols_data", "at least %d symbols are required (got %d)", CorrelationMinSymbols, len(data))
 	}
 	if len(data) > CorrelationMaxSymbols {
-		return nil, toolkit.Errorf(toolkit.TooLarge, "symbols_data: at most %d symbols are accepted (got %d)", CorrelationMaxSymbols, len(data))
+		return Answer[CorrelationResult]{}, toolkit.Errorf(toolkit.TooLarge, "symbols_data: at most %d symbols are accepted (got %d)", CorrelationMaxSymbols, len(data))
 	}
+	if err := checkSymbols(data); err != nil {
+		return Answer[CorrelationResult]{}, err
+	}
+	for _, d := range data {
+		if len(d.Bars) < CorrelationMinBars {
+			short := NewInsufficientBars("analyze_correlations", len(d.Bars), CorrelationMinBars)
+			short.Message = fmt.Sprintf("analyze_correlations needs at least %d bars per symbol (latest last); symbol %q has %d. Fetch more history and retry.",
+				CorrelationMinBars, d.Symbol, len(d.Bars))
+			return Answer[CorrelationResult]{Insufficient: short}, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Answer[CorrelationResult]{}, err
+	}
+	res, err := analyzeCorrelations(ctx, data)
+	if err != nil {
+		return Answer[CorrelationResult]{}, err
+	}
+	return answer(res), nil
+}
+
+// checkSymbols validates the symbols and their bars: names non-empty and
+// unique, every bar valid, at most limits.MaxItems bars in all.
+func checkSymbols(data []SymbolBars) error {
 	seen := make(map[string]bool, len(data))
 	total := 0
+	for i, d := range data {
+		if d.Symbol == "" {
+			return invalid("symbols_data", "[%d].symbol must not be empty", i)
+		}
+		if seen[d.Symbol] {
+			return invalid("symbols_data", "[%d].symbol %q is repeated", i, d.Symbol)
+		}
+		seen[d.Symbol] = true
+		if total += len(d.Bars); total > limits.MaxItems {
+			return toolkit.Errorf(toolkit.TooLarge, "symbols_data: at most %d bars in all are accepted", limits.MaxItems)
+		}
+		if err := ValidateBars("symbols_data["+strconv.Itoa(i)+"].bars", d.Bars); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// analyzeCorrelations is AnalyzeCorrelations on enough valid bars.
+func analyzeCorrelations(ctx context.Context, data []SymbolBars) (*CorrelationResult, error) {
+	total := 0
+	for _, d := range data {
+		total += len(d.Bars)
+	}
+	s := getScratch(total)
+	defer s.release()
 	rets := make([][]float64, len(data))
 	res := &CorrelationResult{Method: "pearson_log_returns", Alignment: "latest_bar"}
 	for i, d := range data {
-		if d.Symbol == "" {
-			return nil, invalid("symbols_data", "[%d].symbol must not be empty", i)
-		}
-		if seen[d.Symbol] {
-			return nil, invalid("symbols_data", "[%d].symbol %q is repeated", i, d.Symbol)
-		}
-		seen[d.Symbol] = true
-		if err := ValidateBars("symbols_data["+strconv.Itoa(i)+"].bars", d.Bars); err != nil {
-			return nil, err
-		}
-		if len(d.Bars) < CorrelationMinBars {
-			return nil, invalid("symbols_data", "[%d].bars: at least %d bars per symbol are required (got %d)", i, CorrelationMinBars, len(d.Bars))
-		}
-		if total += len(d.Bars); total > limits.MaxItems {
-			return nil, toolkit.Errorf(toolkit.TooLarge, "symbols_data: at most %d bars in all are accepted", limits.MaxItems)
-		}
-		r := make([]float64, len(d.Bars)-1)
-		for k := range r {
-			r[k] = math.Log(float64(d.Bars[k+1].Close) / float64(d.Bars[k].Close))
-		}
-		rets[i] = r
+		rets[i] = closeLogReturns(s.floats(len(d.Bars)-1), d.Bars)
 		res.Symbols = append(res.Symbols, d.Symbol)
 	}
 	k := len(data)
 	res.Matrix = make([][]*toolkit.Float, k)
+	vars := s.floats(k) // of each whole series: a pair of equal lengths reuses them
 	for i := range res.Matrix {
 		res.Matrix[i] = make([]*toolkit.Float, k)
-		if variance(rets[i]) > 0 {
+		if vars[i] = variance(rets[i]); vars[i] > 0 {
 			res.Matrix[i][i] = flp(1)
 		}
 	}
 	for i := 0; i < k; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for j := i + 1; j < k; j++ {
-			p := correlatePair(res.Symbols[i], res.Symbols[j], rets[i], rets[j])
+			p := correlatePair(res.Symbols[i], res.Symbols[j], rets[i], rets[j], vars[i], vars[j])
 			res.Matrix[i][j], res.Matrix[j][i] = p.Correlation, p.Correlation
 			res.Pairs = append(res.Pairs, p)
 		}
@@ -127,12 +164,19 @@ func AnalyzeCorrelations(data []SymbolBars) (*CorrelationResult, error) {
 	return res, nil
 }
 
-// correlatePair aligns two return series at their ends and correlates them.
-func correlatePair(a, b string, ra, rb []float64) CorrelationPair {
+// correlatePair aligns two return series at their ends and correlates them;
+// varA and varB are the variances of the whole series ra and rb.
+func correlatePair(a, b string, ra, rb []float64, varA, varB float64) CorrelationPair {
 	m := min(len(ra), len(rb))
 	x, y := ra[len(ra)-m:], rb[len(rb)-m:]
 	p := CorrelationPair{SymbolA: a, SymbolB: b, N: m}
-	if variance(x) == 0 || variance(y) == 0 {
+	if len(x) < len(ra) {
+		varA = variance(x)
+	}
+	if len(y) < len(rb) {
+		varB = variance(y)
+	}
+	if varA == 0 || varB == 0 {
 		return p
 	}
 	r := max(-1, min(1, stat.Correlation(x, y, nil)))

@@ -1,6 +1,7 @@
 package market_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -22,10 +23,11 @@ func exampleBars(n int, drift func(i int) float64) []market.Bar {
 }
 
 func ExampleDetectPatterns() {
-	rep, err := market.DetectPatterns(exampleBars(120, func(int) float64 { return 0 }), market.PatternOptions{})
+	answer, err := market.DetectPatterns(context.Background(), exampleBars(120, func(int) float64 { return 0 }), market.PatternOptions{})
 	if err != nil {
 		panic(err)
 	}
+	rep := answer.Result // set: 120 bars are enough
 	for _, p := range rep.Patterns[:3] {
 		fmt.Println(p.Index, p.Name, p.Type, p.Direction, p.Strength)
 	}
@@ -40,10 +42,11 @@ func ExampleDetectPatterns() {
 func ExampleDetectStructuralBreak() {
 	// the wave lifts by 0.5 per bar from bar 150 on: a break in the mean return
 	bars := exampleBars(300, func(i int) float64 { return 0.5 * math.Max(0, float64(i-150)) })
-	rep, err := market.DetectStructuralBreak(bars, market.BreakOptions{})
+	answer, err := market.DetectStructuralBreak(context.Background(), bars, market.BreakOptions{})
 	if err != nil {
 		panic(err)
 	}
+	rep := answer.Result
 	fmt.Println("break:", rep.BreakDetected, "at bar", rep.BreakIndex)
 	fmt.Printf("sup-F p-value < 0.001: %v\n", rep.SupF.PValue < 0.001)
 	// Output:
@@ -53,10 +56,11 @@ func ExampleDetectStructuralBreak() {
 
 func ExampleAnalyzePriceStructure() {
 	bars := exampleBars(100, func(i int) float64 { return 0.2 * float64(i) })
-	rep, err := market.AnalyzePriceStructure(bars, market.PriceStructureOptions{})
+	answer, err := market.AnalyzePriceStructure(context.Background(), bars, market.PriceStructureOptions{})
 	if err != nil {
 		panic(err)
 	}
+	rep := answer.Result
 	fmt.Println(rep.Structure, rep.Sequence)
 	fmt.Println("support levels:", len(rep.Support), "resistance levels:", len(rep.Resistance))
 	// Output:

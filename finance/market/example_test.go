@@ -1,6 +1,7 @@
 package market_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -49,22 +50,29 @@ func ExampleCalculateIndicators() {
 		bars[i] = market.Bar{Open: c, High: c + 1, Low: c - 1, Close: c, Volume: 1000}
 	}
 	period := 5 // optional parameters are pointers: nil takes the default
-	res, err := market.CalculateIndicators(bars, market.IndicatorRequest{Indicator: "bb", Period: &period})
+	answer, err := market.CalculateIndicators(context.Background(), bars, market.IndicatorRequest{Indicator: "bb", Period: &period})
 	if err != nil {
 		panic(err)
 	}
+	res := answer.Result // nil only for an insufficient_bars answer (fewer than 5 bars here)
 	fmt.Println(res.FirstValidIndex, res.Latest["middle"], res.Latest["upper"])
 	// Output: 4 102 104.82842712474618
 }
 
 func ExampleDetectRegime() {
 	bars := make([]market.Bar, 150)
-	_, err := market.DetectRegime(bars)
-	fmt.Println(err)
-	answer := market.NewInsufficientBars("detect_regime", len(bars), market.RegimeMinBars)
-	b, _ := json.Marshal(answer)
-	fmt.Println(string(b))
+	for i := range bars {
+		c := toolkit.Float(100 + i%7)
+		bars[i] = market.Bar{Open: c, High: c + 1, Low: c - 1, Close: c, Volume: 1000}
+	}
+	answer, err := market.DetectRegime(context.Background(), bars)
+	if err != nil {
+		panic(err) // invalid bars
+	}
+	if answer.Insufficient != nil { // too few bars is an answer, as over HTTP
+		b, _ := json.Marshal(answer)
+		fmt.Println(string(b))
+	}
 	// Output:
-	// invalid: bars[0]: prices must be positive
 	// {"error":"insufficient_bars","bars_provided":150,"bars_required":200,"message":"detect_regime needs at least 200 bars (latest last); 150 provided. Fetch more history and retry."}
 }

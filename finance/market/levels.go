@@ -70,11 +70,11 @@ func supportResistance(highs, lows []SwingPoint, last, tol float64) (support, re
 // high - lowest low) is at most 2.5 × the ATR prevailing just before the
 // window (the range scale at bar start-1), and merges overlapping or
 // adjacent windows into zones.
-func consolidationZones(b OHLCV, scale []float64, w int) []ConsolidationZone {
+func consolidationZones(s *scratch, b OHLCV, scale []float64, w int) []ConsolidationZone {
 	zones := []ConsolidationZone{}
 	n := b.Len()
 	var cur *ConsolidationZone
-	mx, mn := windowExtremes(b.High, b.Low, w)
+	mx, mn := windowExtremes(s, b.High, b.Low, w)
 	for end := w; end < n; end++ { // window [end-w+1, end]; the bar before it exists
 		start := end - w + 1
 		hi, lo := mx[end], mn[end]

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 
 	"github.com/agentfinance/toolkit"
@@ -58,26 +59,38 @@ type LiquidityResult struct {
 //   - NORMAL otherwise.
 //
 // The baseline is the bars before the last one, so the last bar is
-// compared with its own history.
-func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
-	if err := checkBars("analyze_liquidity", bars, LiquidityMinBars); err != nil {
-		return nil, err
-	}
+// compared with its own history. A single bar is the InsufficientBars
+// answer (see Answer).
+func AnalyzeLiquidity(ctx context.Context, bars []Bar, baseline *int) (Answer[LiquidityResult], error) {
+	return analyse(ctx, "analyze_liquidity", bars, LiquidityMinBars, func() (*LiquidityResult, error) { return analyzeLiquidity(bars, baseline) })
+}
+
+// analyzeLiquidity is AnalyzeLiquidity on enough valid bars.
+func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 	period := orDefault(baseline, LiquidityDefaultPeriod)
 	if err := checkPeriod("period", period, 2); err != nil {
 		return nil, err
 	}
 	n := len(bars)
-	c := Columns(bars)
 	last := n - 1
 	w := min(period, n-1)
 	base := last - w // baseline = bars base..last-1
 	res := &LiquidityResult{Period: period, BaselineBars: w, Bars: n}
-	for _, v := range c.Volume {
-		if v == 0 {
+	for i := range bars {
+		if bars[i].Volume == 0 {
 			res.ZeroVolumeBars++
 		}
 	}
+	// Only the last bars enter the figures: the baseline window, the ≤200
+	// rolling Amihud windows ending at the last bars and the volume-trend
+	// windows. c holds their columns at the bars' own indexes (from lo on).
+	res.ShortWindow = min(5, (n+3)/4)
+	res.LongWindow = min(50, n)
+	start := max(w, n-LiquidityPctWindow) // first window end that is ranked
+	lo := min(base, start-w+1, n-res.LongWindow)
+	s := getScratch(6 * n)
+	defer s.release()
+	c := s.columnsFrom(bars, lo)
 
 	// Volume z-score on log volume and relative volume.
 	var lv []float64
@@ -107,31 +120,31 @@ func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 		res.RangeExpansion = flp((c.High[last] - c.Low[last]) / (rsum / float64(w)))
 	}
 
-	// Amihud: rolling mean of |r|/(c·v) over w bars, ranked over ≤200 values.
-	illiq := make([]float64, n) // 0 where undefined (bar 0, zero volume), tracked by ok
-	ok := make([]bool, n)
-	for i := 1; i < n; i++ {
+	// Amihud: rolling mean of |r|/(c·v) over w bars, ranked over ≤200
+	// values; illiq is -1 where undefined (zero volume). The first window
+	// starts at start-w+1 >= 1, so every bar used has a previous close.
+	illiq := s.floats(n)
+	for i := start - w + 1; i < n; i++ {
+		illiq[i] = -1
 		if c.Volume[i] > 0 {
-			illiq[i] = math.Abs(math.Log(c.Close[i]/c.Close[i-1])) / (c.Close[i] * c.Volume[i]) * 1e6
-			ok[i] = true
+			illiq[i] = math.Abs(math.Log(c.Close[i]/float64(bars[i-1].Close))) / (c.Close[i] * c.Volume[i]) * 1e6
 		}
 	}
-	start := max(w, n-LiquidityPctWindow) // first window end that is ranked
 	sum, k := 0.0, 0
 	for i := start - w + 1; i <= start; i++ {
-		if ok[i] {
+		if illiq[i] >= 0 {
 			sum += illiq[i]
 			k++
 		}
 	}
-	rolling := make([]float64, 0, n-start)
+	rolling := s.floats(n - start)[:0]
 	for end := start; end < n; end++ {
 		if end > start {
-			if ok[end] {
+			if illiq[end] >= 0 {
 				sum += illiq[end]
 				k++
 			}
-			if old := end - w; ok[old] {
+			if old := end - w; illiq[old] >= 0 {
 				sum -= illiq[old]
 				k--
 			}
@@ -154,8 +167,6 @@ func AnalyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 	}
 
 	// Volume trend.
-	res.ShortWindow = min(5, (n+3)/4)
-	res.LongWindow = min(50, n)
 	shortM := meanOf(c.Volume[n-res.ShortWindow:])
 	longM := meanOf(c.Volume[n-res.LongWindow:])
 	ratio := 1.0

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -24,7 +25,7 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 	noisy := func(int) float64 { return 1000 * math.Exp(0.2*r.NormFloat64()) }
 
 	normal := withVolumes(base, noisy)
-	res, err := AnalyzeLiquidity(normal, nil)
+	res, err := result(AnalyzeLiquidity(context.Background(), normal, nil))
 	require.NoError(t, err)
 	assert.Equal(t, LiquidityNormal, res.State)
 	assert.Equal(t, 20, res.Period)
@@ -34,7 +35,7 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 
 	spike := withVolumes(base, noisy)
 	spike[len(spike)-1].Volume *= 8
-	res, err = AnalyzeLiquidity(spike, ref(20))
+	res, err = result(AnalyzeLiquidity(context.Background(), spike, ref(20)))
 	require.NoError(t, err)
 	assert.Equal(t, LiquiditySpike, res.State)
 	assert.GreaterOrEqual(t, float64(*res.VolumeZScore), 3.0)
@@ -45,7 +46,7 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 		}
 		return noisy(i)
 	})
-	res, err = AnalyzeLiquidity(thin, ref(20))
+	res, err = result(AnalyzeLiquidity(context.Background(), thin, ref(20)))
 	require.NoError(t, err)
 	assert.Equal(t, LiquidityThinning, res.State)
 	assert.Less(t, float64(res.VolumeTrendRatio), 0.6)
@@ -56,13 +57,13 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 	prev := float64(stress[last-1].Close)
 	stress[last] = Bar{Open: toolkit.Float(prev), High: toolkit.Float(prev * 1.06), Low: toolkit.Float(prev * 0.94),
 		Close: toolkit.Float(prev * 0.95), Volume: 700}
-	res, err = AnalyzeLiquidity(stress, ref(20))
+	res, err = result(AnalyzeLiquidity(context.Background(), stress, ref(20)))
 	require.NoError(t, err)
 	assert.Equal(t, LiquidityStressed, res.State)
 	assert.GreaterOrEqual(t, float64(*res.RangeExpansion), 1.5)
 
 	// Two bars: the baseline is one bar; no z-score (sd undefined), no stress ranking.
-	res, err = AnalyzeLiquidity(normal[:2], ref(20))
+	res, err = result(AnalyzeLiquidity(context.Background(), normal[:2], ref(20)))
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.BaselineBars)
 	assert.Nil(t, res.VolumeZScore)
@@ -70,13 +71,14 @@ func TestAnalyzeLiquidityStates(t *testing.T) {
 
 	// Zero volumes are counted and skipped.
 	zero := withVolumes(base, func(i int) float64 { return float64(i % 2 * 1000) })
-	res, err = AnalyzeLiquidity(zero, ref(20))
+	res, err = result(AnalyzeLiquidity(context.Background(), zero, ref(20)))
 	require.NoError(t, err)
 	assert.Equal(t, len(base)/2, res.ZeroVolumeBars)
 
-	_, err = AnalyzeLiquidity(normal[:1], ref(20))
-	require.Error(t, err)
-	_, err = AnalyzeLiquidity(normal, ref(1))
+	short, err := AnalyzeLiquidity(context.Background(), normal[:1], ref(20))
+	require.NoError(t, err)
+	require.NotNil(t, short.Insufficient, "one bar is an insufficient_bars answer")
+	_, err = result(AnalyzeLiquidity(context.Background(), normal, ref(1)))
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "period")
 }
@@ -94,7 +96,7 @@ func TestAnalyzeCorrelations(t *testing.T) {
 		a[i], b[i], c[i] = pa, pb, pc
 	}
 	data := []SymbolBars{{"A", closesBars(a, 0.001)}, {"B", closesBars(b[50:], 0.001)}, {"C", closesBars(c, 0.001)}}
-	res, err := AnalyzeCorrelations(data)
+	res, err := result(AnalyzeCorrelations(context.Background(), data))
 	require.NoError(t, err)
 	require.Len(t, res.Pairs, 3)
 	assert.Equal(t, "A", res.MostCorrelated.SymbolA)
@@ -116,7 +118,7 @@ func TestAnalyzeCorrelations(t *testing.T) {
 	for i := range flat {
 		flat[i] = 10
 	}
-	res, err = AnalyzeCorrelations([]SymbolBars{{"A", closesBars(a[:20], 0.001)}, {"F", closesBars(flat, 0.001)}})
+	res, err = result(AnalyzeCorrelations(context.Background(), []SymbolBars{{"A", closesBars(a[:20], 0.001)}, {"F", closesBars(flat, 0.001)}}))
 	require.NoError(t, err)
 	assert.Nil(t, res.Pairs[0].Correlation)
 	assert.Nil(t, res.MostCorrelated)
@@ -124,11 +126,10 @@ func TestAnalyzeCorrelations(t *testing.T) {
 	bad := map[string][]SymbolBars{
 		"at least 2 symbols":       {{"A", closesBars(a[:20], 0.001)}},
 		"repeated":                 {{"A", closesBars(a[:20], 0.001)}, {"A", closesBars(c[:20], 0.001)}},
-		"at least 10 bars":         {{"A", closesBars(a[:20], 0.001)}, {"C", closesBars(c[:9], 0.001)}},
 		"symbol must not be empty": {{"", closesBars(a[:20], 0.001)}, {"C", closesBars(c[:20], 0.001)}},
 	}
 	for want, d := range bad {
-		_, err := AnalyzeCorrelations(d)
+		_, err := result(AnalyzeCorrelations(context.Background(), d))
 		require.Error(t, err, want)
 		assert.Contains(t, toolkit.MessageOf(err), want)
 	}

@@ -1,11 +1,13 @@
 package market
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // PatternsMinBars is the fewest bars detect_patterns analyses; below it the
@@ -122,46 +124,174 @@ const recentPatternWindow = 10
 // trend-context grade) and chart patterns (N-bar breakouts/breakdowns,
 // SMA 10/30 crossovers, RSI(14) divergences, gaps, double tops/bottoms)
 // in bars (oldest first). It needs at least PatternsMinBars bars; fewer is
-// an Invalid error (the catalog tool answers insufficient_bars instead).
-// Patterns are ordered by Index, then type (candlestick first), name and
-// StartIndex.
-func DetectPatterns(bars []Bar, opt PatternOptions) (*PatternReport, error) {
-	if err := checkBars("detect_patterns", bars, PatternsMinBars); err != nil {
-		return nil, err
-	}
+// the InsufficientBars answer (see Answer). Patterns are ordered by Index,
+// then type (candlestick first), name and StartIndex.
+func DetectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (Answer[PatternReport], error) {
+	return analyse(ctx, "detect_patterns", bars, PatternsMinBars, func() (*PatternReport, error) { return detectPatterns(ctx, bars, opt) })
+}
+
+// detectPatterns is DetectPatterns on enough valid bars.
+//
+// The chart patterns are collected per kind; the candlestick answers are
+// one int8 column per recogniser. Both are then ordered at once by sorting
+// one integer key per pattern (see patternKey), and the patterns are
+// written out in that order.
+func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*PatternReport, error) {
 	period := orDefault(opt.BreakoutPeriod, DefaultBreakoutPeriod)
 	if period < 5 || period > 100 {
 		return nil, invalid("breakout_period", "must be between 5 and 100, got %d", period)
 	}
-	b := Columns(bars)
-	scale := rangeScale(b)
-	chart := make([]Pattern, 0, len(bars)/16)
-	chart = appendBreakouts(chart, b, scale, period)
-	chart = appendCrossovers(chart, b.Close)
-	swingHighs, swingLows := swingPoints(b.High, patternSwingWindow, true), swingPoints(b.Low, patternSwingWindow, false)
-	chart = appendDivergences(chart, b, swingHighs, swingLows)
+	n := len(bars)
+	s := getScratch(patternScratchFloats * n)
+	defer s.release()
+	b := s.columns(bars)
+	scale := rangeScale(s, b)
+	chart := s.patterns(n / 4)
+	chart = appendBreakouts(s, chart, b, scale, period)
+	chart = appendCrossovers(s, chart, b.Close)
+	swingHighs, swingLows := swingPoints(s, b.High, b.Low, patternSwingWindow)
+	chart = appendDivergences(s, chart, b, swingHighs, swingLows)
 	chart = appendGaps(chart, b, scale)
 	chart = appendDoubles(chart, b, scale, swingHighs, swingLows)
-	// sort the chart patterns through a permutation (moving int32s, not
-	// structs), then interleave them with the candlesticks bar by bar
-	order := make([]int32, len(chart))
-	for i := range order {
-		order[i] = int32(i)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	slices.SortFunc(order, func(a, b int32) int { return comparePatterns(&chart[a], &chart[b]) })
-	k := newCandleBars(b)
-	answers, hits := candleAnswers(k)
-	rep := &PatternReport{BarsAnalyzed: len(bars), BreakoutPeriod: period, Patterns: make([]Pattern, 0, hits+len(chart))}
-	j := 0
-	for i := range bars { // per bar: its candlesticks (by name), then its chart patterns
-		rep.Patterns = appendCandlesAt(rep.Patterns, k, answers, i)
-		for ; j < len(order) && chart[order[j]].Index == i; j++ {
-			rep.Patterns = append(rep.Patterns, chart[order[j]])
+	k := newCandleBars(s, b)
+	answers := candleAnswers(s, k)
+	keys := s.uint64s(len(chart) + n)[:0] // room for a candle on every third bar; append grows it beyond
+	for j := range chart {
+		p := &chart[j]
+		keys = append(keys, patternKey(p.Index, 1, patternRank[p.Name], p.StartIndex, j))
+	}
+	for r := range candleRecognisers {
+		rec := &candleRecognisers[r]
+		for i, v := range answers[r*n : (r+1)*n] {
+			if v != 0 {
+				keys = append(keys, patternKey(i, 0, candleRanks[r][bit(v < 0)], i-rec.size+1, r))
+			}
 		}
 	}
-	rep.Summary = summarisePatterns(rep.Patterns, len(bars))
+	keys = sortPatternKeys(s, keys, n)
+	rep := &PatternReport{BarsAnalyzed: n, BreakoutPeriod: period, Patterns: make([]Pattern, len(keys))}
+	tally := patternTally{n: n, summary: PatternSummary{RecentWindow: recentPatternWindow}}
+	trends := s.int8s(n) // the trend context before each bar, computed once (0: not yet)
+	for j, key := range keys {
+		pos := int(key & (1<<keyPositionBits - 1))
+		p := &rep.Patterns[j]
+		if key>>keyTypeShift&1 == 1 {
+			*p = chart[pos]
+		} else {
+			i := int(key >> keyIndexShift)
+			*p = candlePattern(k, trends, &candleRecognisers[pos], i, int(answers[pos*n+i]))
+		}
+		tally.add(p)
+	}
+	s.pat = chart[:0] // keep a grown array for the next call (its strings are all constants)
+	rep.Summary = tally.result()
 	return rep, nil
 }
+
+// sortPatternKeys sorts the keys of patterns on n bars: a counting sort on
+// the bar index (the leading key field), then an insertion sort of the few
+// keys of each bar. It returns the sorted keys (scratch memory).
+func sortPatternKeys(s *scratch, keys []uint64, n int) []uint64 {
+	start := s.int32s(n + 1)
+	clear(start)
+	for _, key := range keys {
+		start[key>>keyIndexShift+1]++
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	out := s.uint64s(len(keys))
+	for _, key := range keys {
+		i := key >> keyIndexShift
+		out[start[i]] = key
+		start[i]++
+	}
+	lo := 0
+	for i := range n { // start[i] is now the end of bar i's keys
+		hi := int(start[i])
+		for a := lo + 1; a < hi; a++ {
+			for b := a; b > lo && out[b] < out[b-1]; b-- {
+				out[b], out[b-1] = out[b-1], out[b]
+			}
+		}
+		lo = hi
+	}
+	return out
+}
+
+// patternScratchFloats is the float64 scratch of detect_patterns per bar:
+// the columns (5), the range scale, two window extremes (4 each), two
+// SMAs, the RSI, and the bodies and ranges of the candles (2).
+const patternScratchFloats = 20
+
+// Layout of the sort key of a pattern, most significant bits first: Index,
+// type (0 candlestick, 1 chart), the rank of Name (patternRank), StartIndex
+// and the position of the pattern among its kind (its index in the chart
+// slice, or the recogniser of a candlestick), which also makes every key
+// unique. Sorting the keys orders the patterns as comparePatterns does.
+const (
+	keyIndexBits    = 17 // indexes below 2^17 > limits.MaxItems
+	keyRankBits     = 5
+	keyPositionBits = 24 // the chart patterns (at most a few per bar)
+	keyStartShift   = keyPositionBits
+	keyRankShift    = keyStartShift + keyIndexBits
+	keyTypeShift    = keyRankShift + keyRankBits
+	keyIndexShift   = keyTypeShift + 1
+)
+
+// Bar indexes and start indexes fit in keyIndexBits: this constant does
+// not compile once limits.MaxItems reaches 2^keyIndexBits.
+const _ = uint(1<<keyIndexBits - 1 - limits.MaxItems)
+
+// patternKey builds the sort key of a pattern (see keyIndexBits).
+func patternKey(index, chart int, rank uint64, start, pos int) uint64 {
+	return uint64(index)<<keyIndexShift | uint64(chart)<<keyTypeShift | rank<<keyRankShift |
+		uint64(start)<<keyStartShift | uint64(pos)
+}
+
+// chartPatternNames are the names of the chart patterns.
+var chartPatternNames = []string{
+	"breakout", "breakdown", "bullish_ma_crossover", "bearish_ma_crossover", "bullish_rsi_divergence",
+	"bearish_rsi_divergence", "gap_up", "gap_down", "double_top", "double_bottom",
+}
+
+// patternRank ranks every pattern name in byte order, so that comparing
+// ranks compares names.
+var patternRank = func() map[string]uint64 {
+	names := slices.Clone(chartPatternNames)
+	for _, r := range candleRecognisers {
+		for _, name := range []string{r.bullish, r.bearish} {
+			if name != "" && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	slices.Sort(names)
+	if len(names) > 1<<keyRankBits {
+		panic("market: too many pattern names for the sort key")
+	}
+	rank := make(map[string]uint64, len(names))
+	for i, name := range names {
+		rank[name] = uint64(i)
+	}
+	return rank
+}()
+
+// candleRanks holds the patternRank of each recogniser's names: index 0
+// for a positive answer, 1 for a negative one.
+var candleRanks = func() [][2]uint64 {
+	ranks := make([][2]uint64, len(candleRecognisers))
+	for r, rec := range candleRecognisers {
+		ranks[r] = [2]uint64{patternRank[rec.bullish], patternRank[rec.bearish]}
+		if rec.talib == "CDLDOJI" { // doji is neutral: one name for any sign
+			ranks[r][1] = ranks[r][0]
+		}
+	}
+	return ranks
+}()
 
 // comparePatterns orders patterns by Index, Type (candlestick first), Name
 // and StartIndex.
@@ -179,46 +309,32 @@ func comparePatterns(a, b *Pattern) int {
 }
 
 // candleAnswers runs every recogniser: answers[r·n + i] is recogniser r's
-// TA-Lib answer at bar i; hits counts the non-zero answers.
-func candleAnswers(k *candleBars) (answers []int8, hits int) {
+// TA-Lib answer at bar i.
+func candleAnswers(s *scratch, k *candleBars) []int8 {
 	n := len(k.c)
-	answers = make([]int8, len(candleRecognisers)*n)
+	answers := s.int8s(len(candleRecognisers) * n)
 	for r := range candleRecognisers {
 		candleRecognisers[r].answer(k, answers[r*n:(r+1)*n])
 	}
-	for _, v := range answers {
-		if v != 0 {
-			hits++
-		}
-	}
-	return answers, hits
-}
-
-// appendCandlesAt appends the candlestick patterns of bar i, ordered by
-// name (at most 11 share a bar: insertion sort).
-func appendCandlesAt(ps []Pattern, k *candleBars, answers []int8, i int) []Pattern {
-	n := len(k.c)
-	first := len(ps)
-	for r := range candleRecognisers {
-		if v := answers[r*n+i]; v != 0 {
-			ps = append(ps, candlePattern(k, &candleRecognisers[r], i, int(v)))
-		}
-	}
-	for a := first + 1; a < len(ps); a++ {
-		for b := a; b > first && ps[b].Name < ps[b-1].Name; b-- {
-			ps[b], ps[b-1] = ps[b-1], ps[b]
-		}
-	}
-	return ps
+	return answers
 }
 
 // candlePattern turns the TA-Lib answer v of recogniser r at bar i into a
 // pattern: reversal patterns keep |v| as strength when the trend before
 // them runs against their direction and get half of it otherwise; a doji
 // keeps |v| after any trend and gets half of it without one.
-func candlePattern(k *candleBars, r *candleRecogniser, i, v int) Pattern {
-	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v,
-		TrendContext: trendBefore(k, i-r.size)}
+//
+// trends caches the trend before each bar (trendCodes; 0 until computed).
+func candlePattern(k *candleBars, trends []int8, r *candleRecogniser, i, v int) Pattern {
+	j := i - r.size
+	if j >= 0 && trends[j] == 0 {
+		trends[j] = int8(slices.Index(trendCodes[:], trendBefore(k, j)))
+	}
+	ctx := TrendContextNone
+	if j >= 0 {
+		ctx = trendCodes[trends[j]]
+	}
+	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v, TrendContext: ctx}
 	strength := max(v, -v)
 	switch {
 	case r.talib == "CDLDOJI":
@@ -240,6 +356,10 @@ func candlePattern(k *candleBars, r *candleRecogniser, i, v int) Pattern {
 	p.Strength = strength
 	return p
 }
+
+// trendCodes numbers the trend contexts for candlePattern's cache (0 is
+// "not computed").
+var trendCodes = [...]string{"", TrendContextUp, TrendContextDown, TrendContextNone}
 
 // trendContextBars is how far back trendBefore looks.
 const trendContextBars = 10
@@ -267,35 +387,45 @@ func trendBefore(k *candleBars, j int) string {
 	return TrendContextNone
 }
 
-// summarisePatterns counts the patterns and sets the recent bias.
-func summarisePatterns(ps []Pattern, n int) PatternSummary {
-	s := PatternSummary{RecentWindow: recentPatternWindow}
-	net := 0
-	for _, p := range ps {
-		if p.Type == PatternCandlestick {
-			s.Candlestick++
-		} else {
-			s.Chart++
-		}
-		sign := 0
-		switch p.Direction {
-		case PatternBullish:
-			s.Bullish++
-			sign = 1
-		case PatternBearish:
-			s.Bearish++
-			sign = -1
-		default:
-			s.Neutral++
-		}
-		if p.Index >= n-recentPatternWindow {
-			net += sign * p.Strength
-		}
+// patternTally builds the PatternSummary of the patterns on n bars, one
+// pattern at a time.
+type patternTally struct {
+	n       int
+	net     int // summed strengths of the recent patterns, bullish + and bearish -
+	summary PatternSummary
+}
+
+// add counts p.
+func (t *patternTally) add(p *Pattern) {
+	s := &t.summary
+	if p.Type == PatternCandlestick {
+		s.Candlestick++
+	} else {
+		s.Chart++
 	}
+	sign := 0
+	switch p.Direction {
+	case PatternBullish:
+		s.Bullish++
+		sign = 1
+	case PatternBearish:
+		s.Bearish++
+		sign = -1
+	default:
+		s.Neutral++
+	}
+	if p.Index >= t.n-recentPatternWindow {
+		t.net += sign * p.Strength
+	}
+}
+
+// result returns the summary with the recent bias.
+func (t *patternTally) result() PatternSummary {
+	s := t.summary
 	switch {
-	case net > 0:
+	case t.net > 0:
 		s.RecentBias = PatternBullish
-	case net < 0:
+	case t.net < 0:
 		s.RecentBias = PatternBearish
 	default:
 		s.RecentBias = PatternNeutral
@@ -309,16 +439,16 @@ const rangeScalePeriod = 14
 // rangeScale is the price scale of the chart patterns and the price
 // structure, one value per bar: Wilder's ATR(14) (see ATR) from bar 14 on,
 // and the mean high-low range of bars 0..i before.
-func rangeScale(b OHLCV) []float64 {
-	s := make([]float64, b.Len())
-	lb := min(ATRLookback(rangeScalePeriod), len(s))
-	_, _ = ATRInto(s[lb:], b.High, b.Low, b.Close, rangeScalePeriod) // writes in place; a constant, valid period: no error
+func rangeScale(s *scratch, b OHLCV) []float64 {
+	out := s.floats(b.Len())
+	lb := min(ATRLookback(rangeScalePeriod), len(out))
+	_, _ = ATRInto(out[lb:], b.High, b.Low, b.Close, rangeScalePeriod) // writes in place; a constant, valid period: no error
 	sum := 0.0
 	for i := range lb {
 		sum += b.High[i] - b.Low[i]
-		s[i] = sum / float64(i+1)
+		out[i] = sum / float64(i+1)
 	}
-	return s
+	return out
 }
 
 // patternStrength rounds v into 0..100.

@@ -1,6 +1,8 @@
 package market
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -31,7 +33,7 @@ func rangeThen(n int, tail ...float64) []float64 {
 
 func TestChartPatternTextbookCases(t *testing.T) {
 	t.Run("breakout and breakdown", func(t *testing.T) {
-		up, err := DetectPatterns(pathBars(rangeThen(40, 103, 104), 0.25), PatternOptions{})
+		up, err := result(DetectPatterns(context.Background(), pathBars(rangeThen(40, 103, 104), 0.25), PatternOptions{}))
 		require.NoError(t, err)
 		ps := findPattern(up, "breakout")
 		require.Len(t, ps, 1, "only the first bar beyond the range is a breakout")
@@ -40,17 +42,17 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.InDelta(t, 100.75, float64(ps[0].Level), 1e-12) // highest high of the 20 prior bars
 		assert.Equal(t, PatternBullish, ps[0].Direction)
 		assert.Equal(t, 100, ps[0].Strength) // 2.25 beyond the level is > 1 ATR
-		down, err := DetectPatterns(pathBars(rangeThen(40, 99.1), 0.25), PatternOptions{})
+		down, err := result(DetectPatterns(context.Background(), pathBars(rangeThen(40, 99.1), 0.25), PatternOptions{}))
 		require.NoError(t, err)
 		ps = findPattern(down, "breakdown")
 		require.Len(t, ps, 1)
 		assert.Equal(t, 40, ps[0].Index)
 		assert.InDelta(t, 99.25, float64(ps[0].Level), 1e-12)
 		// 0.15 below the level with ATR ~1.5 -> 50 + 50·0.15/ATR
-		atr := rangeScale(Columns(pathBars(rangeThen(40, 99.1), 0.25)))[40]
+		atr := rangeScale(new(scratch), Columns(pathBars(rangeThen(40, 99.1), 0.25)))[40]
 		assert.Equal(t, patternStrength(50+50*0.15/atr), ps[0].Strength)
 		// a shorter breakout period sees the same break
-		short, err := DetectPatterns(pathBars(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: ref(5)})
+		short, err := result(DetectPatterns(context.Background(), pathBars(rangeThen(40, 103), 0.25), PatternOptions{BreakoutPeriod: ref(5)}))
 		require.NoError(t, err)
 		assert.Equal(t, 5, short.BreakoutPeriod)
 		require.Len(t, findPattern(short, "breakout"), 1)
@@ -60,7 +62,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		bars := pathBars(closes, 0.25)
 		bars = append(bars, Bar{Open: 102, High: 103, Low: 101.8, Close: 102.5, Volume: 1},
 			Bar{Open: 98, High: 98.5, Low: 97, Close: 97.5, Volume: 1})
-		r, err := DetectPatterns(bars, PatternOptions{})
+		r, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 		require.NoError(t, err)
 		up, down := findPattern(r, "gap_up"), findPattern(r, "gap_down")
 		require.Len(t, up, 1)
@@ -69,11 +71,11 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.Equal(t, 41, down[0].Index)
 		assert.InDelta(t, float64(bars[39].High), float64(up[0].Level), 0)
 		assert.InDelta(t, 101.8, float64(down[0].Level), 0)
-		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScale(Columns(bars))[39]), up[0].Strength)
+		assert.Equal(t, patternStrength(100*(101.8-float64(bars[39].High))/rangeScale(new(scratch), Columns(bars))[39]), up[0].Strength)
 	})
 	t.Run("moving-average crossover", func(t *testing.T) {
 		closes := linePath([2]float64{0, 120}, [2]float64{40, 100}, [2]float64{70, 115})
-		r, err := DetectPatterns(pathBars(closes, 0.2), PatternOptions{})
+		r, err := result(DetectPatterns(context.Background(), pathBars(closes, 0.2), PatternOptions{}))
 		require.NoError(t, err)
 		ps := findPattern(r, "bullish_ma_crossover")
 		require.Len(t, ps, 1)
@@ -91,7 +93,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 	})
 	t.Run("double top and bottom", func(t *testing.T) {
 		top := linePath([2]float64{0, 100}, [2]float64{20, 110}, [2]float64{28, 104}, [2]float64{36, 110}, [2]float64{48, 101})
-		r, err := DetectPatterns(pathBars(top, 0.2), PatternOptions{})
+		r, err := result(DetectPatterns(context.Background(), pathBars(top, 0.2), PatternOptions{}))
 		require.NoError(t, err)
 		ps := findPattern(r, "double_top")
 		require.Len(t, ps, 1)
@@ -103,7 +105,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		assert.GreaterOrEqual(t, ps[0].Strength, 60)
 
 		bottom := linePath([2]float64{0, 110}, [2]float64{20, 100}, [2]float64{28, 106}, [2]float64{36, 100}, [2]float64{48, 109})
-		r, err = DetectPatterns(pathBars(bottom, 0.2), PatternOptions{})
+		r, err = result(DetectPatterns(context.Background(), pathBars(bottom, 0.2), PatternOptions{}))
 		require.NoError(t, err)
 		ps = findPattern(r, "double_bottom")
 		require.Len(t, ps, 1)
@@ -112,7 +114,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 
 		// unequal peaks (second 3 ATR higher) are no double top
 		uneven := linePath([2]float64{0, 100}, [2]float64{20, 110}, [2]float64{28, 104}, [2]float64{36, 114}, [2]float64{50, 101})
-		r, err = DetectPatterns(pathBars(uneven, 0.2), PatternOptions{})
+		r, err = result(DetectPatterns(context.Background(), pathBars(uneven, 0.2), PatternOptions{}))
 		require.NoError(t, err)
 		assert.Empty(t, findPattern(r, "double_top"))
 	})
@@ -121,7 +123,7 @@ func TestChartPatternTextbookCases(t *testing.T) {
 		closes := linePath([2]float64{0, 100}, [2]float64{20, 104}, [2]float64{30, 90}, [2]float64{36, 95},
 			[2]float64{52, 89}, [2]float64{60, 94})
 		bars := pathBars(closes, 0.1)
-		r, err := DetectPatterns(bars, PatternOptions{})
+		r, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 		require.NoError(t, err)
 		ps := findPattern(r, "bullish_rsi_divergence")
 		require.Len(t, ps, 1)
@@ -161,7 +163,7 @@ func TestCandlestickGradingAndTrendContext(t *testing.T) {
 		bars = append(bars, Bar{Open: toolkit.Float(k.o[i] + shift), High: toolkit.Float(k.h[i] + shift),
 			Low: toolkit.Float(k.l[i] + shift), Close: toolkit.Float(k.c[i] + shift), Volume: 1})
 	}
-	r, err := DetectPatterns(bars, PatternOptions{})
+	r, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 	require.NoError(t, err)
 	ps := findPattern(r, "bullish_engulfing")
 	require.NotEmpty(t, ps)
@@ -172,7 +174,7 @@ func TestCandlestickGradingAndTrendContext(t *testing.T) {
 	assert.Equal(t, TrendContextDown, p.TrendContext)
 	assert.Equal(t, 100, p.Strength, "a bullish reversal after a downtrend keeps full strength")
 	assert.Equal(t, PatternBullish, r.Summary.RecentBias)
-	assert.Equal(t, TrendContextNone, trendBefore(newCandleBars(Columns(bars)), 5), "fewer than 10 bars before")
+	assert.Equal(t, TrendContextNone, trendBefore(newCandleBars(new(scratch), Columns(bars)), 5), "fewer than 10 bars before")
 }
 
 // TestDetectPatternsProperties on seeded random walks: valid fields, order,
@@ -184,9 +186,11 @@ func TestDetectPatternsProperties(t *testing.T) {
 	}
 	for _, seed := range []uint64{1, 2, 3} {
 		bars := randomBars(seed, 1500, 0.012)
-		r, err := DetectPatterns(bars, PatternOptions{})
+		r, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 		require.NoError(t, err)
 		require.NotEmpty(t, r.Patterns)
+		assert.True(t, slices.IsSortedFunc(r.Patterns, func(a, b Pattern) int { return comparePatterns(&a, &b) }),
+			"the integer sort keys order the patterns as comparePatterns does")
 		seen := map[string]bool{}
 		for j, p := range r.Patterns {
 			assert.True(t, p.Index >= 0 && p.Index < len(bars), "index %d", p.Index)
@@ -216,7 +220,7 @@ func TestDetectPatternsProperties(t *testing.T) {
 		assert.Equal(t, len(r.Patterns), total)
 		assert.Equal(t, total, r.Summary.Candlestick+r.Summary.Chart)
 
-		again, err := DetectPatterns(bars, PatternOptions{})
+		again, err := result(DetectPatterns(context.Background(), bars, PatternOptions{}))
 		require.NoError(t, err)
 		assert.Equal(t, r, again)
 
@@ -224,7 +228,7 @@ func TestDetectPatternsProperties(t *testing.T) {
 		for i, b := range bars {
 			scaled[i] = Bar{Open: b.Open * 4, High: b.High * 4, Low: b.Low * 4, Close: b.Close * 4, Volume: b.Volume}
 		}
-		rs, err := DetectPatterns(scaled, PatternOptions{})
+		rs, err := result(DetectPatterns(context.Background(), scaled, PatternOptions{}))
 		require.NoError(t, err)
 		require.Len(t, rs.Patterns, len(r.Patterns))
 		for j := range r.Patterns {
@@ -237,23 +241,24 @@ func TestDetectPatternsProperties(t *testing.T) {
 
 func TestDetectPatternsValidation(t *testing.T) {
 	bars := randomBars(5, 40, 0.01)
-	_, err := DetectPatterns(bars[:34], PatternOptions{})
-	require.Error(t, err)
-	assert.Contains(t, toolkit.MessageOf(err), "at least 35")
+	short, err := DetectPatterns(context.Background(), bars[:34], PatternOptions{})
+	require.NoError(t, err)
+	require.NotNil(t, short.Insufficient, "too few bars is an answer, not an error")
+	assert.Equal(t, 35, short.Insufficient.BarsRequired)
 	for _, p := range []int{4, 101, -1, 0} {
-		_, err = DetectPatterns(bars, PatternOptions{BreakoutPeriod: ref(p)})
+		_, err = result(DetectPatterns(context.Background(), bars, PatternOptions{BreakoutPeriod: ref(p)}))
 		require.Error(t, err)
 		assert.Contains(t, toolkit.MessageOf(err), "breakout_period")
 	}
 	bad := append([]Bar(nil), bars...)
 	bad[7].Low = bad[7].High + 1
-	_, err = DetectPatterns(bad, PatternOptions{})
+	_, err = result(DetectPatterns(context.Background(), bad, PatternOptions{}))
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "bars[7]")
 }
 
 func TestDetectPatternsGolden(t *testing.T) {
-	r, err := DetectPatterns(randomBars(42, 400, 0.015), PatternOptions{})
+	r, err := result(DetectPatterns(context.Background(), randomBars(42, 400, 0.015), PatternOptions{}))
 	require.NoError(t, err)
 	golden.Check(t, "testdata/patterns.json", r)
 }

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"slices"
 
 	"github.com/agentfinance/toolkit"
@@ -112,12 +113,20 @@ type PriceStructureReport struct {
 // AnalyzePriceStructure finds swing highs and lows (fractals), labels them
 // HH/HL/LH/LL, derives the structure, clusters the swing prices into
 // support and resistance levels and finds consolidation zones. Fewer than
-// PriceStructureMinBars bars is an Invalid error (the catalog tool answers
-// insufficient_bars instead).
-func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
-	if err := checkBars("analyze_price_structure", bars, PriceStructureMinBars); err != nil {
-		return nil, err
-	}
+// PriceStructureMinBars bars is the InsufficientBars answer (see Answer).
+func AnalyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOptions) (Answer[PriceStructureReport], error) {
+	return analyse(ctx, "analyze_price_structure", bars, PriceStructureMinBars, func() (*PriceStructureReport, error) {
+		return analyzePriceStructure(ctx, bars, opt)
+	})
+}
+
+// priceStructureScratchFloats is the float64 scratch of
+// analyze_price_structure per bar: the columns (5), the range scale and two
+// window extremes (4 each).
+const priceStructureScratchFloats = 14
+
+// analyzePriceStructure is AnalyzePriceStructure on enough valid bars.
+func analyzePriceStructure(ctx context.Context, bars []Bar, opt PriceStructureOptions) (*PriceStructureReport, error) {
 	w, cw := orDefault(opt.SwingWindow, DefaultSwingWindow), orDefault(opt.ConsolidationWindow, DefaultConsolidationWindow)
 	if w < 1 || w > 10 {
 		return nil, invalid("swing_window", "must be between 1 and 10, got %d", w)
@@ -125,14 +134,20 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 	if cw < 5 || cw > 50 {
 		return nil, invalid("consolidation_window", "must be between 5 and 50, got %d", cw)
 	}
-	b := Columns(bars)
+	s := getScratch(priceStructureScratchFloats * len(bars))
+	defer s.release()
+	b := s.columns(bars)
 	n := b.Len()
-	scale := rangeScale(b)
+	scale := rangeScale(s, b)
 	atr := scale[n-1]
 	rep := &PriceStructureReport{BarsAnalyzed: n, SwingWindow: w, ConsolidationWindow: cw, ATR: toolkit.Float(atr)}
-	rep.SwingHighs = labelSwings(swingPoints(b.High, w, true), b.High, scale, w, true)
-	rep.SwingLows = labelSwings(swingPoints(b.Low, w, false), b.Low, scale, w, false)
+	highs, lows := swingPoints(s, b.High, b.Low, w)
+	rep.SwingHighs = labelSwings(highs, b.High, scale, w, true)
+	rep.SwingLows = labelSwings(lows, b.Low, scale, w, false)
 	rep.Sequence = swingSequence(rep.SwingHighs, rep.SwingLows)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	rep.Structure = StructureRange
 	rep.BreakOfStructure = breakOfStructureNone
 	last := b.Close[n-1]
@@ -157,7 +172,7 @@ func AnalyzePriceStructure(bars []Bar, opt PriceStructureOptions) (*PriceStructu
 		}
 	}
 	rep.Support, rep.Resistance = supportResistance(rep.SwingHighs, rep.SwingLows, last, levelClusterTolerance*atr)
-	rep.ConsolidationZones = consolidationZones(b, scale, cw)
+	rep.ConsolidationZones = consolidationZones(s, b, scale, cw)
 	h, l := b.High[n-1], b.Low[n-1]
 	p := (h + l + last) / 3
 	rep.Pivots = Pivots{Pivot: toolkit.Float(p), R1: toolkit.Float(2*p - l), S1: toolkit.Float(2*p - h),

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentfinance/toolkit"
@@ -30,7 +31,7 @@ func indexesOf(sw []SwingPoint) []int {
 func TestPriceStructureTextbook(t *testing.T) {
 	up := linePath([2]float64{0, 100}, [2]float64{6, 106}, [2]float64{10, 103}, [2]float64{16, 109},
 		[2]float64{20, 106}, [2]float64{26, 112}, [2]float64{30, 109}, [2]float64{36, 115}, [2]float64{40, 112})
-	r, err := AnalyzePriceStructure(pathBars(up, 0.2), PriceStructureOptions{})
+	r, err := result(AnalyzePriceStructure(context.Background(), pathBars(up, 0.2), PriceStructureOptions{}))
 	require.NoError(t, err)
 	assert.Equal(t, []int{6, 16, 26, 36}, indexesOf(r.SwingHighs))
 	assert.Equal(t, []int{10, 20, 30}, indexesOf(r.SwingLows))
@@ -46,7 +47,7 @@ func TestPriceStructureTextbook(t *testing.T) {
 	for i, v := range up {
 		down[i] = 220 - v
 	}
-	r, err = AnalyzePriceStructure(pathBars(down, 0.2), PriceStructureOptions{})
+	r, err = result(AnalyzePriceStructure(context.Background(), pathBars(down, 0.2), PriceStructureOptions{}))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"", "LH", "LH"}, labelsOf(r.SwingHighs))
 	assert.Equal(t, []string{"", "LL", "LL", "LL"}, labelsOf(r.SwingLows))
@@ -56,7 +57,7 @@ func TestPriceStructureTextbook(t *testing.T) {
 	// resistance and a support level touched three times each
 	channel := linePath([2]float64{0, 103}, [2]float64{3, 106}, [2]float64{9, 100}, [2]float64{15, 106},
 		[2]float64{21, 100}, [2]float64{27, 106}, [2]float64{33, 100}, [2]float64{36, 103})
-	r, err = AnalyzePriceStructure(pathBars(channel, 0.2), PriceStructureOptions{})
+	r, err = result(AnalyzePriceStructure(context.Background(), pathBars(channel, 0.2), PriceStructureOptions{}))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"", "EH", "EH"}, labelsOf(r.SwingHighs))
 	assert.Equal(t, []string{"", "EL", "EL"}, labelsOf(r.SwingLows))
@@ -73,7 +74,7 @@ func TestPriceStructureTextbook(t *testing.T) {
 
 	// a close above the last swing high breaks the structure upward
 	broken := append(append([]float64(nil), channel...), 105, 107.5)
-	r, err = AnalyzePriceStructure(pathBars(broken, 0.2), PriceStructureOptions{})
+	r, err = result(AnalyzePriceStructure(context.Background(), pathBars(broken, 0.2), PriceStructureOptions{}))
 	require.NoError(t, err)
 	assert.Equal(t, "bullish", r.BreakOfStructure)
 }
@@ -108,7 +109,12 @@ func TestSwingPointsMatchBruteForce(t *testing.T) {
 					want = append(want, t)
 				}
 			}
-			assert.Equal(t, want, swingPoints(x, w, high), "w=%d high=%v", w, high)
+			highs, lows := swingPoints(new(scratch), x, x, w)
+			got := lows
+			if high {
+				got = highs
+			}
+			assert.Equal(t, want, got, "w=%d high=%v", w, high)
 		}
 	}
 }
@@ -120,7 +126,7 @@ func TestConsolidationZone(t *testing.T) {
 		closes = append(closes, 130+0.2*float64(i%2))
 	}
 	closes = append(closes, linePath([2]float64{0, 131}, [2]float64{20, 151})...)
-	r, err := AnalyzePriceStructure(pathBars(closes, 0.3), PriceStructureOptions{})
+	r, err := result(AnalyzePriceStructure(context.Background(), pathBars(closes, 0.3), PriceStructureOptions{}))
 	require.NoError(t, err)
 	require.Len(t, r.ConsolidationZones, 1)
 	z := r.ConsolidationZones[0]
@@ -141,10 +147,10 @@ func TestConsolidationZone(t *testing.T) {
 	for i := z.StartIndex; i < z.StartIndex+w; i++ {
 		hi, lo = max(hi, k.High[i]), min(lo, k.Low[i])
 	}
-	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(k)[z.StartIndex-1])
+	assert.LessOrEqual(t, hi-lo, consolidationRangeATR*rangeScale(new(scratch), k)[z.StartIndex-1])
 
 	// ending in the pause makes the zone active
-	r, err = AnalyzePriceStructure(pathBars(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: ref(8)})
+	r, err = result(AnalyzePriceStructure(context.Background(), pathBars(closes[:45], 0.3), PriceStructureOptions{ConsolidationWindow: ref(8)}))
 	require.NoError(t, err)
 	require.NotEmpty(t, r.ConsolidationZones)
 	assert.True(t, r.ConsolidationZones[len(r.ConsolidationZones)-1].Active)
@@ -155,7 +161,7 @@ func TestConsolidationZone(t *testing.T) {
 func TestPriceStructureProperties(t *testing.T) {
 	for _, seed := range []uint64{4, 5, 6} {
 		bars := randomBars(seed, 2000, 0.01)
-		r, err := AnalyzePriceStructure(bars, PriceStructureOptions{})
+		r, err := result(AnalyzePriceStructure(context.Background(), bars, PriceStructureOptions{}))
 		require.NoError(t, err)
 		n := len(bars)
 		last := float64(bars[n-1].Close)
@@ -204,11 +210,12 @@ func TestPriceStructureProperties(t *testing.T) {
 
 func TestPriceStructureValidation(t *testing.T) {
 	bars := randomBars(8, 30, 0.01)
-	_, err := AnalyzePriceStructure(bars[:20], PriceStructureOptions{})
-	require.Error(t, err)
-	assert.Contains(t, toolkit.MessageOf(err), "at least 21")
+	short, err := AnalyzePriceStructure(context.Background(), bars[:20], PriceStructureOptions{})
+	require.NoError(t, err)
+	require.NotNil(t, short.Insufficient, "too few bars is an answer, not an error")
+	assert.Equal(t, 21, short.Insufficient.BarsRequired)
 	for _, o := range []PriceStructureOptions{{SwingWindow: ref(11)}, {SwingWindow: ref(-1)}, {ConsolidationWindow: ref(4)}, {ConsolidationWindow: ref(51)}} {
-		_, err = AnalyzePriceStructure(bars, o)
+		_, err = result(AnalyzePriceStructure(context.Background(), bars, o))
 		require.Error(t, err, "%+v", o)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 	}
@@ -217,7 +224,7 @@ func TestPriceStructureValidation(t *testing.T) {
 	for i := range flat {
 		flat[i] = Bar{Open: 10, High: 10, Low: 10, Close: 10, Volume: 0}
 	}
-	r, err := AnalyzePriceStructure(flat, PriceStructureOptions{})
+	r, err := result(AnalyzePriceStructure(context.Background(), flat, PriceStructureOptions{}))
 	require.NoError(t, err)
 	assert.Empty(t, r.SwingHighs)
 	assert.Nil(t, r.LastSwingHigh)
@@ -228,7 +235,7 @@ func TestPriceStructureValidation(t *testing.T) {
 }
 
 func TestPriceStructureGolden(t *testing.T) {
-	r, err := AnalyzePriceStructure(randomBars(43, 300, 0.015), PriceStructureOptions{})
+	r, err := result(AnalyzePriceStructure(context.Background(), randomBars(43, 300, 0.015), PriceStructureOptions{}))
 	require.NoError(t, err)
 	golden.Check(t, "testdata/price_structure.json", r)
 }
@@ -239,17 +246,18 @@ func TestStructuralBreakGolden(t *testing.T) {
 		f := toolkit.Float(1 + 0.008*float64(i-149))
 		bars[i].Open, bars[i].High, bars[i].Low, bars[i].Close = bars[i].Open*f, bars[i].High*f, bars[i].Low*f, bars[i].Close*f
 	}
-	r, err := DetectStructuralBreak(bars, BreakOptions{})
+	r, err := result(DetectStructuralBreak(context.Background(), bars, BreakOptions{}))
 	require.NoError(t, err)
 	golden.Check(t, "testdata/structural_break.json", r)
 }
 
-// TestWindowExtremesMatchBruteForce checks the monotonic-deque window
-// maxima and minima against a direct scan.
+// TestWindowExtremesMatchBruteForce checks the window maxima and minima
+// (direct for short windows, van Herk/Gil-Werman blocks beyond) against a
+// direct scan, on window lengths that do and do not divide the series.
 func TestWindowExtremesMatchBruteForce(t *testing.T) {
 	k := Columns(randomBars(12, 300, 0.01))
-	for _, w := range []int{1, 2, 5, 20} {
-		mx, mn := windowExtremes(k.High, k.Low, w)
+	for _, w := range []int{1, 2, directExtremes, directExtremes + 1, 7, 20, 300} {
+		mx, mn := windowExtremes(new(scratch), k.High, k.Low, w)
 		for i := w - 1; i < len(k.High); i++ {
 			hi, lo := k.High[i], k.Low[i]
 			for j := i - w + 1; j <= i; j++ {

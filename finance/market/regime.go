@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -70,7 +71,11 @@ type RegimeResult struct {
 //     Confidence 0.5 + 0.25·(pct-90)/10 + 0.25·min(1, (ratio-1.3)/1.3).
 //  3. TRENDING_UP / TRENDING_DOWN: ADX(14) ≥ 25, the slope of the long SMA
 //     (200, or bars-20 when shorter) over the last 20 bars, in ATR per bar,
-//     is ≥ +0.05 (≤ -0.05), and the close is above (below) that SMA.
+//     is ≥ +0.05 (≤ -0.05), the close is above (below) that SMA, and the
+//     directional indicators agree: +DI > -DI (-DI > +DI). A trend is never
+//     reported against the direction of the DIs: when ADX ≥ 25 but the SMA
+//     and the DIs disagree, the rules go on (the market is ranging, the
+//     reasons say so).
 //     Confidence 0.4 + 0.3·min(1, (ADX-20)/20) + 0.3·min(1, |slope|/0.2).
 //  4. LOW_VOLATILITY: NATR percentile ≤ 15 and NATR ≤ 0.8× the median.
 //     Confidence 0.5 + 0.25·(15-pct)/15 + 0.25·(0.8-ratio)/0.8.
@@ -80,22 +85,42 @@ type RegimeResult struct {
 // so ties (a flat history) sit at 50. The ratio to the median keeps a
 // stationary series from being called VOLATILE or LOW_VOLATILITY merely for
 // being at the edge of its own ordinary range.
-func DetectRegime(bars []Bar) (*RegimeResult, error) {
-	if err := checkBars("detect_regime", bars, RegimeMinBars); err != nil {
-		return nil, err
-	}
+//
+// Fewer than RegimeMinBars bars is the InsufficientBars answer (see Answer).
+func DetectRegime(ctx context.Context, bars []Bar) (Answer[RegimeResult], error) {
+	return analyse(ctx, "detect_regime", bars, RegimeMinBars, func() (*RegimeResult, error) { return detectRegime(bars) })
+}
+
+// regimeScratchFloats is the float64 scratch of detect_regime per bar: the
+// columns (5), ADX, +DI, -DI and ATR.
+const regimeScratchFloats = 9
+
+// smaTail returns the SMA of x over period at the last k bars only (a
+// Series whose First is len(x)-k), in scratch memory.
+func smaTail(s *scratch, x []float64, period, k int) (Series, error) {
+	k = min(k, len(x)-period+1)
+	from := len(x) - k - period + 1
+	tail, err := SMAInto(s.floats(k), x[from:], period)
+	tail.First += from
+	return tail, err
+}
+
+// detectRegime is DetectRegime on enough valid bars.
+func detectRegime(bars []Bar) (*RegimeResult, error) {
 	n := len(bars)
-	c := Columns(bars)
-	dir, err := Directional(c.High, c.Low, c.Close, RegimeADXPeriod)
+	s := getScratch(regimeScratchFloats * n)
+	defer s.release()
+	c := s.columns(bars)
+	dir, err := DirectionalInto(s.floats(n), s.floats(n), s.floats(n), c.High, c.Low, c.Close, RegimeADXPeriod)
 	if err != nil {
 		return nil, err
 	}
-	atr, err := ATR(c.High, c.Low, c.Close, RegimeADXPeriod)
+	atr, err := ATRInto(s.floats(n), c.High, c.Low, c.Close, RegimeADXPeriod)
 	if err != nil {
 		return nil, err
 	}
 	smaPeriod := min(RegimeSMAPeriod, n-RegimeSlopeBars)
-	sma, err := SMA(c.Close, smaPeriod)
+	sma, err := smaTail(s, c.Close, smaPeriod, RegimeSlopeBars+1)
 	if err != nil {
 		return nil, err
 	}
@@ -110,14 +135,14 @@ func DetectRegime(bars []Bar) (*RegimeResult, error) {
 
 	// NATR of the last (up to) 200 bars, ranked.
 	from := max(atr.First, n-RegimePctWindow)
-	natr := make([]float64, 0, n-from)
+	natr := s.floats(n - from)[:0]
 	for i := from; i < n; i++ {
 		a, _ := atr.At(i)
 		natr = append(natr, a/c.Close[i])
 	}
 	pct := 100 * midRank(natr, atrT/closeT)
 	ratio := 1.0
-	if med := median(natr); med > 0 {
+	if med := median(s, natr); med > 0 {
 		ratio = atrT / closeT / med
 	}
 	slope := 0.0
@@ -130,12 +155,20 @@ func DetectRegime(bars []Bar) (*RegimeResult, error) {
 		SMASlope: fl(slope), PriceVsSMAPct: fl(100 * (closeT/smaT - 1)), Close: fl(closeT),
 	}
 	res := &RegimeResult{Evidence: ev, Bars: n}
-	res.Regime, res.Confidence, res.Reasons = classifyRegime(adx, atrT, pct, ratio, slope, closeT, smaT)
+	res.Regime, res.Confidence, res.Reasons = classifyRegime(regimeInputs{adx: adx, plusDI: pdi, minusDI: mdi, atr: atrT,
+		pct: pct, ratio: ratio, slope: slope, close: closeT, sma: smaT})
 	return res, nil
 }
 
+// regimeInputs are the figures the regime is decided from (see
+// DetectRegime).
+type regimeInputs struct {
+	adx, plusDI, minusDI, atr, pct, ratio, slope, close, sma float64
+}
+
 // classifyRegime applies the rules of DetectRegime.
-func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, toolkit.Float, []string) {
+func classifyRegime(in regimeInputs) (string, toolkit.Float, []string) {
+	adx, atr, pct, ratio, slope, closeT, sma := in.adx, in.atr, in.pct, in.ratio, in.slope, in.close, in.sma
 	switch {
 	case atr == 0:
 		return RegimeLowVol, 1, []string{"ATR is 0: the bars have no range"}
@@ -146,15 +179,17 @@ func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, t
 				fmt.Sprintf("NATR %.2fx its median >= %.2fx", ratio, RegimeVolatileRatio)}
 	}
 	trendConf := 0.4 + 0.3*clamp01((adx-RegimeADXRange)/20) + 0.3*clamp01(math.Abs(slope)/regimeSlopeForFull)
+	diWhy := fmt.Sprintf("+DI %.1f vs -DI %.1f", in.plusDI, in.minusDI)
+	smaUp, smaDown := slope >= RegimeSlopeMin && closeT > sma, slope <= -RegimeSlopeMin && closeT < sma
 	if adx >= RegimeADXTrend {
 		adxWhy := fmt.Sprintf("ADX %.1f >= %.0f", adx, RegimeADXTrend)
-		if slope >= RegimeSlopeMin && closeT > sma {
+		if smaUp && in.plusDI > in.minusDI {
 			return RegimeTrendingUp, fl(trendConf), []string{adxWhy,
-				fmt.Sprintf("SMA slope %+.3f ATR/bar >= %+.2f", slope, RegimeSlopeMin), "close above the SMA"}
+				fmt.Sprintf("SMA slope %+.3f ATR/bar >= %+.2f", slope, RegimeSlopeMin), "close above the SMA", diWhy + ": +DI leads"}
 		}
-		if slope <= -RegimeSlopeMin && closeT < sma {
+		if smaDown && in.minusDI > in.plusDI {
 			return RegimeTrendingDown, fl(trendConf), []string{adxWhy,
-				fmt.Sprintf("SMA slope %+.3f ATR/bar <= %+.2f", slope, -RegimeSlopeMin), "close below the SMA"}
+				fmt.Sprintf("SMA slope %+.3f ATR/bar <= %+.2f", slope, -RegimeSlopeMin), "close below the SMA", diWhy + ": -DI leads"}
 		}
 	}
 	if pct <= RegimeLowVolPct && ratio <= RegimeLowVolRatio {
@@ -164,7 +199,11 @@ func classifyRegime(adx, atr, pct, ratio, slope, closeT, sma float64) (string, t
 				fmt.Sprintf("NATR %.2fx its median <= %.2fx", ratio, RegimeLowVolRatio)}
 	}
 	why := fmt.Sprintf("ADX %.1f < %.0f", adx, RegimeADXTrend)
-	if adx >= RegimeADXTrend {
+	switch {
+	case adx < RegimeADXTrend:
+	case smaUp || smaDown:
+		why = fmt.Sprintf("ADX %.1f but the directional indicators (%s) point against the SMA direction: no trend is reported", adx, diWhy)
+	default:
 		why = fmt.Sprintf("ADX %.1f but SMA slope %+.3f ATR/bar and the close do not agree on a direction", adx, slope)
 	}
 	return RegimeRanging, fl(0.5 + 0.5*clamp01((RegimeADXTrend-adx)/15)), []string{why}
@@ -187,12 +226,14 @@ func midRank(xs []float64, v float64) float64 {
 	return (float64(below) + 0.5*float64(equal)) / float64(len(xs))
 }
 
-// median returns the median of xs (0 when empty) without modifying xs.
-func median(xs []float64) float64 {
+// median returns the median of xs (0 when empty) without modifying xs
+// (it sorts a copy in scratch memory).
+func median(sc *scratch, xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	s := append([]float64(nil), xs...)
+	s := sc.floats(len(xs))
+	copy(s, xs)
 	slices.Sort(s)
 	m := len(s) / 2
 	if len(s)%2 == 1 {

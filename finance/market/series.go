@@ -2,7 +2,6 @@ package market
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -49,7 +48,8 @@ func (s Series) Last() (float64, bool) {
 	return s.Values[len(s.Values)-1], true
 }
 
-// MarshalJSON writes First nulls followed by the values as decimal strings.
+// MarshalJSON writes First nulls followed by the values as decimal strings
+// (toolkit.AppendFloat: at most 12 significant digits).
 // It fails on a non-finite value (none is ever produced from valid input).
 func (s Series) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 2+5*s.First+20*len(s.Values))
@@ -68,7 +68,7 @@ func (s Series) MarshalJSON() ([]byte, error) {
 			return nil, toolkit.Errorf(toolkit.Internal, "series: non-finite value at index %d", s.First+k)
 		}
 		b = append(b, '"')
-		b = strconv.AppendFloat(b, v, 'f', -1, 64)
+		b = toolkit.AppendFloat(b, v)
 		b = append(b, '"')
 	}
 	return append(b, ']'), nil

@@ -1,6 +1,10 @@
 package market
 
-import "github.com/agentfinance/toolkit"
+import (
+	"math"
+
+	"github.com/agentfinance/toolkit"
+)
 
 // clamp01 limits x to [0, 1].
 func clamp01(x float64) float64 { return min(1, max(0, x)) }
@@ -34,36 +38,62 @@ func slopeOf(xs []float64) float64 {
 	return sxy / sxx
 }
 
+// directExtremes is the longest window whose extremes windowExtremes takes
+// directly (w-1 comparisons per bar) rather than by blocks (three).
+const directExtremes = 4
+
 // windowExtremes returns, for every i >= w-1, the highest of hi[i-w+1..i]
-// in mx[i] and the lowest of lo[i-w+1..i] in mn[i] (monotonic deques,
-// O(n)); earlier slots are 0.
-func windowExtremes(hi, lo []float64, w int) (mx, mn []float64) {
+// in mx[i] and the lowest of lo[i-w+1..i] in mn[i], in scratch memory;
+// earlier slots are unspecified. Beyond directExtremes bars it uses the
+// van Herk/Gil-Werman blocks:
+// within blocks of w bars, running extremes from the block start (written
+// into mx, mn) and to the block end (sufHi, sufLo); the window ending at i
+// is then the extreme of the suffix at its first bar and the prefix at i,
+// three comparisons per bar and no data-dependent branch.
+func windowExtremes(s *scratch, hi, lo []float64, w int) (mx, mn []float64) {
 	n := len(hi)
-	buf := make([]float64, 2*n)
-	mx, mn = buf[:n:n], buf[n:]
-	qi := make([]int32, 2*n)
-	qmax, qmin := qi[:0:n], qi[n:n]
-	hmax, hmin := 0, 0
-	for i := 0; i < n; i++ {
-		for len(qmax) > hmax && hi[qmax[len(qmax)-1]] <= hi[i] {
-			qmax = qmax[:len(qmax)-1]
+	mx, mn = s.floats(n), s.floats(n)
+	if w <= directExtremes { // short windows: the extremes of w values directly
+		for i := w - 1; i < n; i++ {
+			h, l := hi[i], lo[i]
+			for _, v := range hi[i-w+1 : i] {
+				h = max(h, v)
+			}
+			for _, v := range lo[i-w+1 : i] {
+				l = min(l, v)
+			}
+			mx[i], mn[i] = h, l
 		}
-		qmax = append(qmax, int32(i))
-		for len(qmin) > hmin && lo[qmin[len(qmin)-1]] >= lo[i] {
-			qmin = qmin[:len(qmin)-1]
+		return mx, mn
+	}
+	sufHi, sufLo := s.floats(n), s.floats(n)
+	for b := 0; b < n; b += w {
+		e := min(b+w, n)
+		h, l := hi[b], lo[b]
+		for i := b; i < e; i++ {
+			h, l = max(h, hi[i]), min(l, lo[i])
+			mx[i], mn[i] = h, l
 		}
-		qmin = append(qmin, int32(i))
-		if int(qmax[hmax]) <= i-w {
-			hmax++
-		}
-		if int(qmin[hmin]) <= i-w {
-			hmin++
-		}
-		if i >= w-1 {
-			mx[i], mn[i] = hi[qmax[hmax]], lo[qmin[hmin]]
+		h, l = hi[e-1], lo[e-1]
+		for i := e - 1; i >= b; i-- {
+			h, l = max(h, hi[i]), min(l, lo[i])
+			sufHi[i], sufLo[i] = h, l
 		}
 	}
+	for i := w - 1; i < n; i++ { // mx[i], mn[i] still hold the prefix extremes at i
+		j := i - w + 1
+		mx[i], mn[i] = max(sufHi[j], mx[i]), min(sufLo[j], mn[i])
+	}
 	return mx, mn
+}
+
+// closeLogReturns writes ln(close_{i+1}/close_i) of bars into dst
+// (len(bars)-1 values) and returns it.
+func closeLogReturns(dst []float64, bars []Bar) []float64 {
+	for i := range dst {
+		dst[i] = math.Log(float64(bars[i+1].Close) / float64(bars[i].Close))
+	}
+	return dst
 }
 
 // fl converts to the output number type.

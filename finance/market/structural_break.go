@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 
 	"github.com/agentfinance/toolkit"
@@ -85,9 +86,11 @@ type BreakReport struct {
 // DetectStructuralBreak tests the log returns of bars (oldest first) for a
 // break in their mean:
 //   - sup-F (Andrews 1993 / Quandt likelihood ratio): the largest Chow F
-//     for a single mean shift over split points between Trim·n and
-//     (1-Trim)·n returns, with p-values from the Estrella (2003) asymptotic
-//     tail approximation of the sup of a squared tied-down Bessel process;
+//     for a single mean shift over the splits with ⌊Trim·n⌋ to n − ⌊Trim·n⌋
+//     returns before the break (R strucchange's Fstats(r ~ 1, from = Trim)),
+//     with the p-value of Hansen's (1997) approximation as strucchange
+//     computes it (sctest(type = "supF"), within 1e-6 of it; see
+//     testdata/gen/strucchange.R) and the critical value that inverts it;
 //   - OLS-CUSUM (Ploberger & Krämer 1992): sup|Σ(r - mean)| / (σ̂·√n),
 //     σ̂ with ddof 1, with a Broadie–Glasserman–Kou discrete-monitoring
 //     correction of +0.5826/√n, against the sup of a Brownian bridge
@@ -95,12 +98,16 @@ type BreakReport struct {
 //
 // BreakDetected is the sup-F decision; Before/After describe the returns on
 // each side of the sup-F split. A series without any variation gives
-// statistics 0 and p-values 1. Fewer than StructuralBreakMinBars bars is an
-// Invalid error (the catalog tool answers insufficient_bars instead).
-func DetectStructuralBreak(bars []Bar, opt BreakOptions) (*BreakReport, error) {
-	if err := checkBars("detect_structural_break", bars, StructuralBreakMinBars); err != nil {
-		return nil, err
-	}
+// statistics 0 and p-values 1. Fewer than StructuralBreakMinBars bars is
+// the InsufficientBars answer (see Answer).
+func DetectStructuralBreak(ctx context.Context, bars []Bar, opt BreakOptions) (Answer[BreakReport], error) {
+	return analyse(ctx, "detect_structural_break", bars, StructuralBreakMinBars, func() (*BreakReport, error) {
+		return detectStructuralBreak(ctx, bars, opt)
+	})
+}
+
+// detectStructuralBreak is DetectStructuralBreak on enough valid bars.
+func detectStructuralBreak(ctx context.Context, bars []Bar, opt BreakOptions) (*BreakReport, error) {
 	alpha, trim := orDefault(opt.Alpha, DefaultBreakAlpha), orDefault(opt.Trim, DefaultBreakTrim)
 	if !(alpha >= MinBreakAlpha && alpha <= MaxBreakAlpha) {
 		return nil, invalid("alpha", "must be between %v and %v, got %v", MinBreakAlpha, MaxBreakAlpha, alpha)
@@ -108,16 +115,18 @@ func DetectStructuralBreak(bars []Bar, opt BreakOptions) (*BreakReport, error) {
 	if !(trim >= MinBreakTrim && trim <= MaxBreakTrim) {
 		return nil, invalid("trim", "must be between %v and %v, got %v", MinBreakTrim, MaxBreakTrim, trim)
 	}
-	r := make([]float64, len(bars)-1)
-	for i := range r {
-		r[i] = math.Log(float64(bars[i+1].Close) / float64(bars[i].Close))
-	}
+	s := getScratch(len(bars))
+	defer s.release()
+	r := closeLogReturns(s.floats(len(bars)-1), bars)
 	n := len(r)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	supF, m, cusum, mc := breakStatistics(r, trim)
 	rep := &BreakReport{BarsAnalyzed: len(bars), Returns: n, Alpha: toolkit.Float(alpha), Trim: toolkit.Float(trim)}
-	xm := supFMode(trim)
-	rep.SupF = BreakTest{Statistic: toolkit.Float(supF), PValue: toolkit.Float(supFPValue(supF, trim, xm)),
-		CriticalValue: toolkit.Float(supFCritical(alpha, trim, xm)), BreakIndex: m + 1}
+	tau := float64(supFFrom(n, trim)) / float64(n)
+	rep.SupF = BreakTest{Statistic: toolkit.Float(supF), PValue: toolkit.Float(supFPValue(supF, tau)),
+		CriticalValue: toolkit.Float(supFCritical(alpha, tau)), BreakIndex: m + 1}
 	rep.SupF.Reject = float64(rep.SupF.PValue) < alpha
 	rep.Cusum = BreakTest{Statistic: toolkit.Float(cusum), PValue: toolkit.Float(1 - kolmogorovCDF(cusum)),
 		CriticalValue: toolkit.Float(kolmogorovQuantile(1 - alpha)), BreakIndex: mc + 1}
@@ -149,8 +158,7 @@ func breakStatistics(r []float64, trim float64) (supF float64, m int, cusum floa
 	for _, v := range r {
 		ssr += (v - mean) * (v - mean)
 	}
-	lo := int(math.Ceil(trim * float64(n)))
-	lo = max(lo, 2)
+	lo := supFFrom(n, trim)
 	hi := n - lo
 	m, mc = lo, lo
 	if !(ssr > 0) {
@@ -178,6 +186,13 @@ func breakStatistics(r []float64, trim float64) (supF float64, m int, cusum floa
 	sigma := math.Sqrt(ssr / float64(n-1))
 	cusum = bestAbs/(sigma*math.Sqrt(float64(n))) + cusumDiscreteCorrection/math.Sqrt(float64(n))
 	return best, m, cusum, mc
+}
+
+// supFFrom is the fewest returns before a candidate split of the sup-F
+// search, as in R strucchange's Fstats(from = trim): ⌊trim·n⌋, at least 2.
+// The splits run from there to n − supFFrom.
+func supFFrom(n int, trim float64) int {
+	return max(int(math.Floor(trim*float64(n))), 2)
 }
 
 // cusumDiscreteCorrection is -ζ(1/2)/√(2π), the Broadie–Glasserman–Kou

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 
 	"github.com/agentfinance/toolkit"
@@ -77,21 +78,31 @@ type TrendResult struct {
 // STEADY when |m_t - m_{t-1}| < 0.05·ATR14; ACCELERATING when |m| rose on
 // each of the last two bars with an unchanged sign; DECELERATING when |m|
 // fell on the last bar or its sign flipped; STEADY otherwise.
-func AnalyzeTrendStructure(bars []Bar) (*TrendResult, error) {
-	if err := checkBars("analyze_trend_structure", bars, TrendMinBars); err != nil {
-		return nil, err
-	}
+//
+// Fewer than TrendMinBars bars is the InsufficientBars answer (see Answer).
+func AnalyzeTrendStructure(ctx context.Context, bars []Bar) (Answer[TrendResult], error) {
+	return analyse(ctx, "analyze_trend_structure", bars, TrendMinBars, func() (*TrendResult, error) { return analyzeTrendStructure(bars) })
+}
+
+// trendScratchFloats is the float64 scratch of analyze_trend_structure per
+// bar: the columns (5), the Bollinger bands (3) and two ATRs.
+const trendScratchFloats = 10
+
+// analyzeTrendStructure is AnalyzeTrendStructure on enough valid bars.
+func analyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 	n := len(bars)
-	c := Columns(bars)
-	bb, err := BBands(c.Close, TrendBBPeriod, TrendBBDev)
+	s := getScratch(trendScratchFloats * n)
+	defer s.release()
+	c := s.columns(bars)
+	bb, err := BBandsInto(s.floats(n), s.floats(n), s.floats(n), c.Close, TrendBBPeriod, TrendBBDev)
 	if err != nil {
 		return nil, err
 	}
-	atrKC, err := ATR(c.High, c.Low, c.Close, TrendKCPeriod)
+	atrKC, err := ATRInto(s.floats(n), c.High, c.Low, c.Close, TrendKCPeriod)
 	if err != nil {
 		return nil, err
 	}
-	atr14, err := ATR(c.High, c.Low, c.Close, 14)
+	atr14, err := ATRInto(s.floats(n), c.High, c.Low, c.Close, 14)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +110,7 @@ func AnalyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 	last := n - 1
 
 	// Bandwidth series over the last ≤100 bars.
-	bw := make([]float64, 0, min(TrendPctWindow, len(bb.Middle.Values)))
+	bw := s.floats(min(TrendPctWindow, len(bb.Middle.Values)))[:0]
 	for i := max(bb.Middle.First, n-TrendPctWindow); i < n; i++ {
 		u, _ := bb.Upper.At(i)
 		m, _ := bb.Middle.At(i)

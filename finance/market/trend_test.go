@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestTrendSqueezeStates(t *testing.T) {
 	for i := range quiet {
 		quiet[i] = 100 + 0.05*math.Sin(float64(i))
 	}
-	r, err := AnalyzeTrendStructure(closesBars(quiet, 0.01))
+	r, err := result(AnalyzeTrendStructure(context.Background(), closesBars(quiet, 0.01)))
 	require.NoError(t, err)
 	assert.Equal(t, SqueezeActive, r.Squeeze)
 	assert.GreaterOrEqual(t, r.SqueezeBars, 20)
@@ -39,7 +40,7 @@ func TestTrendSqueezeStates(t *testing.T) {
 
 	// Then a breakout: closes jump; BB widens past KC -> FIRING for 1-3 bars.
 	brk := append(append([]float64(nil), quiet...), 110, 120)
-	r, err = AnalyzeTrendStructure(closesBars(brk, 0.01))
+	r, err = result(AnalyzeTrendStructure(context.Background(), closesBars(brk, 0.01)))
 	require.NoError(t, err)
 	assert.Equal(t, SqueezeFiring, r.Squeeze)
 	assert.GreaterOrEqual(t, r.SqueezeBars, TrendMinSqueeze)
@@ -49,7 +50,7 @@ func TestTrendSqueezeStates(t *testing.T) {
 	for i := range swing {
 		swing[i] = 100 + 5*math.Sin(float64(i)/3)
 	}
-	r, err = AnalyzeTrendStructure(closesBars(swing, 0.001))
+	r, err = result(AnalyzeTrendStructure(context.Background(), closesBars(swing, 0.001)))
 	require.NoError(t, err)
 	assert.Equal(t, SqueezeNone, r.Squeeze)
 }
@@ -62,11 +63,11 @@ func TestTrendPhase(t *testing.T) {
 		grow[i] = 100 + (0.1+0.05*float64(i))*math.Sin(float64(i)*1.3)
 		shrink[i] = 100 + (0.1+0.05*float64(119-i))*math.Sin(float64(i)*1.3)
 	}
-	r, err := AnalyzeTrendStructure(closesBars(grow, 0.002))
+	r, err := result(AnalyzeTrendStructure(context.Background(), closesBars(grow, 0.002)))
 	require.NoError(t, err)
 	assert.Equal(t, PhaseExpansion, r.Phase)
 	assert.Greater(t, float64(r.BandwidthSlope), 0.0)
-	r, err = AnalyzeTrendStructure(closesBars(shrink, 0.002))
+	r, err = result(AnalyzeTrendStructure(context.Background(), closesBars(shrink, 0.002)))
 	require.NoError(t, err)
 	assert.Equal(t, PhaseCompression, r.Phase)
 	assert.Less(t, float64(r.BandwidthSlope), 0.0)
@@ -83,15 +84,16 @@ func TestTrendMomentum(t *testing.T) {
 	}
 	cases := map[string][]float64{MomentumSteady: lin, MomentumAccelerating: acc, MomentumDecelerating: dec}
 	for want, closes := range cases {
-		r, err := AnalyzeTrendStructure(closesBars(closes, 0.002))
+		r, err := result(AnalyzeTrendStructure(context.Background(), closesBars(closes, 0.002)))
 		require.NoError(t, err)
 		assert.Equal(t, want, r.Momentum, want)
 		assert.Equal(t, "UP", r.Direction)
 	}
 
-	_, err := AnalyzeTrendStructure(closesBars(lin[:20], 0.002))
-	require.Error(t, err)
-	assert.Contains(t, toolkit.MessageOf(err), "at least 21 bars")
-	_, err = AnalyzeTrendStructure(closesBars(lin[:21], 0.002))
+	short, err := AnalyzeTrendStructure(context.Background(), closesBars(lin[:20], 0.002))
+	require.NoError(t, err)
+	require.NotNil(t, short.Insufficient, "too few bars is an answer, not an error")
+	assert.Equal(t, 21, short.Insufficient.BarsRequired)
+	_, err = result(AnalyzeTrendStructure(context.Background(), closesBars(lin[:21], 0.002)))
 	require.NoError(t, err)
 }

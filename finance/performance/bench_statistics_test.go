@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -22,7 +23,7 @@ func BenchmarkBootstrap10kx200(b *testing.B) {
 	r := normalR(1, 200, 0.2, 1.3)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 42}); err != nil {
+		if _, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Seed: 42}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -38,7 +39,7 @@ func BenchmarkAnalyzeConsistency1000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeConsistency(r, ConsistencyOptions{Dates: dates}); err != nil {
+		if _, err := AnalyzeConsistency(context.Background(), r, ConsistencyOptions{Dates: dates}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +49,7 @@ func BenchmarkAnalyzeConsistencyNoDates1000(b *testing.B) {
 	r := normalR(2, benchN, 0.1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := AnalyzeConsistency(r, ConsistencyOptions{}); err != nil {
+		if _, err := AnalyzeConsistency(context.Background(), r, ConsistencyOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -111,7 +112,7 @@ func BenchmarkSegmentTrades1000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := SegmentTrades(trades, SegmentBySymbol); err != nil {
+		if _, err := SegmentTrades(context.Background(), trades, SegmentBySymbol); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,8 +1,10 @@
 package performance
 
 import (
+	"context"
 	"runtime"
-	"sync"
+
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // streamState returns the initial SplitMix64 state of stream i of seed.
@@ -15,10 +17,10 @@ func streamState(seed, i uint64) uint64 {
 // bootstrapMeans fills means[i] and winCounts[i] with the mean and the number
 // of wins (R > 0) of resample i of r (n draws with replacement). Resample i
 // uses its own stream seeded by (seed, i), so the output does not depend on
-// how the work is split across goroutines; the work is split into
-// contiguous chunks over GOMAXPROCS goroutines. It allocates only the
-// per-call win table and the goroutines.
-func bootstrapMeans(r []float64, seed uint64, means []float64, winCounts []int32) {
+// how the work is split across goroutines (chunks of about
+// limits.StepsPerCheck draws over GOMAXPROCS goroutines, see forChunks).
+// It returns ctx.Err() when ctx ends before the last chunk.
+func bootstrapMeans(ctx context.Context, r []float64, seed uint64, means []float64, winCounts []int32) error {
 	n := len(r)
 	win := make([]uint8, n)
 	for i, x := range r {
@@ -27,22 +29,11 @@ func bootstrapMeans(r []float64, seed uint64, means []float64, winCounts []int32
 		}
 	}
 	samples := len(means)
-	workers := runtime.GOMAXPROCS(0)
 	// Keep at least ~64k draws per goroutine so tiny jobs stay serial.
-	if maxW := samples*n/65536 + 1; workers > maxW {
-		workers = maxW
-	}
-	if workers <= 1 {
-		bootstrapRange(r, win, seed, 0, samples, means, winCounts)
-		return
-	}
-	chunk := (samples + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < samples; lo += chunk {
-		hi := min(lo+chunk, samples)
-		wg.Go(func() { bootstrapRange(r, win, seed, lo, hi, means, winCounts) })
-	}
-	wg.Wait()
+	workers := min(runtime.GOMAXPROCS(0), samples*n/65536+1)
+	return forChunks(ctx, samples, limits.CheckEvery(n), workers, func(lo, hi int) {
+		bootstrapRange(r, win, seed, lo, hi, means, winCounts)
+	})
 }
 
 // bootstrapRange computes resamples lo..hi-1. Each 64-bit draw yields two

@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -96,8 +97,10 @@ type ConfidenceResult struct {
 // The bootstrap draws resample i from its own SplitMix64 stream seeded by
 // (seed, i), so the result is bit-identical whatever GOMAXPROCS is; indices
 // are drawn by Lemire's multiply-shift on 32-bit halves (bias below
-// n/2^32). It needs at least 2 values; fewer than 30 adds a warning.
-func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, error) {
+// n/2^32). It needs at least 2 values; fewer than 30 adds a warning. The
+// resampling checks ctx about every 65,536 draws and returns ctx.Err()
+// once ctx is done.
+func AnalyzeConfidence(ctx context.Context, r []float64, opt ConfidenceOptions) (*ConfidenceResult, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
@@ -119,7 +122,9 @@ func AnalyzeConfidence(r []float64, opt ConfidenceOptions) (*ConfidenceResult, e
 
 	means := make([]float64, samples)
 	winCounts := make([]int32, samples)
-	bootstrapMeans(r, opt.Seed, means, winCounts)
+	if err := bootstrapMeans(ctx, r, opt.Seed, means, winCounts); err != nil {
+		return nil, err
+	}
 	positive := 0
 	for _, m := range means {
 		if m > 0 {

@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -22,7 +23,7 @@ func assertRel(t *testing.T, want, got float64, tol float64, msg ...any) {
 }
 
 func TestConfidenceClosedForms(t *testing.T) {
-	res, err := AnalyzeConfidence(publishedR, ConfidenceOptions{Seed: 1, Samples: ref(1000)})
+	res, err := AnalyzeConfidence(context.Background(), publishedR, ConfidenceOptions{Seed: 1, Samples: ref(1000)})
 	require.NoError(t, err)
 	n := float64(len(publishedR))
 	mean := stat.Mean(publishedR, nil)
@@ -47,7 +48,7 @@ func TestConfidenceClosedForms(t *testing.T) {
 
 func TestConfidenceTCriticalCheckValue(t *testing.T) {
 	r := normalR(3, 30, 0.2, 1)
-	res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: ref(100)})
+	res, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Samples: ref(100)})
 	require.NoError(t, err)
 	assert.InDelta(t, 2.0452, float64(res.TCritical), 5e-5) // t(0.975, 29)
 	assert.Empty(t, res.Warnings)
@@ -60,7 +61,7 @@ func TestBootstrapMatchesIndependentLoop(t *testing.T) {
 	const samples, seed = 500, 99
 	means := make([]float64, samples)
 	wins := make([]int32, samples)
-	bootstrapMeans(r, seed, means, wins)
+	require.NoError(t, bootstrapMeans(context.Background(), r, seed, means, wins))
 	for i := 0; i < samples; i++ {
 		mix := func(z uint64) uint64 {
 			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
@@ -91,20 +92,20 @@ func TestConfidenceIdenticalAcrossGOMAXPROCS(t *testing.T) {
 	r := normalR(8, 200, 0.2, 1.3)
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	one, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 42})
+	one, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Seed: 42})
 	require.NoError(t, err)
 	runtime.GOMAXPROCS(4)
-	four, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 42})
+	four, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Seed: 42})
 	require.NoError(t, err)
 	assert.Equal(t, one, four)
-	other, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 43})
+	other, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Seed: 43})
 	require.NoError(t, err)
 	assert.NotEqual(t, one.MeanRBootstrapCI, other.MeanRBootstrapCI)
 }
 
 func TestConfidenceBootstrapSanity(t *testing.T) {
 	r := normalR(11, 200, 0.2, 1.3)
-	res, err := AnalyzeConfidence(r, ConfidenceOptions{Seed: 1})
+	res, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Seed: 1})
 	require.NoError(t, err)
 	// With n = 200 the percentile interval is close to the t interval.
 	assert.InDelta(t, float64(res.MeanRTInterval.Lower), float64(res.MeanRBootstrapCI.Lower), 0.03)
@@ -115,7 +116,7 @@ func TestConfidenceBootstrapSanity(t *testing.T) {
 }
 
 func TestConfidenceConstantSeries(t *testing.T) {
-	res, err := AnalyzeConfidence([]float64{0.5, 0.5, 0.5}, ConfidenceOptions{Samples: ref(100)})
+	res, err := AnalyzeConfidence(context.Background(), []float64{0.5, 0.5, 0.5}, ConfidenceOptions{Samples: ref(100)})
 	require.NoError(t, err)
 	assert.Nil(t, res.TStatistic)
 	assert.Nil(t, res.PValueOneSided)
@@ -137,7 +138,7 @@ func TestBootstrapCoverage(t *testing.T) {
 			b, ti := 0, 0
 			for rep := w; rep < reps; rep += workers {
 				r := normalR(uint64(1000+rep), n, mu, 1)
-				res, err := AnalyzeConfidence(r, ConfidenceOptions{Samples: ref(1000), Seed: uint64(rep)})
+				res, err := AnalyzeConfidence(context.Background(), r, ConfidenceOptions{Samples: ref(1000), Seed: uint64(rep)})
 				if err != nil {
 					panic(err)
 				}
@@ -182,7 +183,7 @@ func TestConfidenceBadInput(t *testing.T) {
 		{"samples low", []float64{1, 2}, ConfidenceOptions{Samples: ref(99)}, toolkit.Invalid, "bootstrap_samples:"},
 	}
 	for _, c := range cases {
-		_, err := AnalyzeConfidence(c.r, c.opt)
+		_, err := AnalyzeConfidence(context.Background(), c.r, c.opt)
 		require.Error(t, err, c.name)
 		assert.Equal(t, c.kind, toolkit.KindOf(err), c.name)
 		assert.Contains(t, toolkit.MessageOf(err), c.msg, c.name)

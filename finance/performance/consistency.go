@@ -1,11 +1,13 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Window bounds and verdicts of AnalyzeConsistency.
@@ -80,10 +82,11 @@ type ConsistencyResult struct {
 	// EquityCurveR2 is the R² of a least-squares line through the
 	// cumulative R curve (null when the curve is flat).
 	EquityCurveR2 *toolkit.Float `json:"equity_curve_r2"`
-	// LongestLosingStreak counts consecutive non-wins (R <= 0).
+	// LongestLosingStreak is the longest run of consecutive losses (R < 0;
+	// a win or a breakeven ends it: StreakRule, as in analyze_win_loss).
 	LongestLosingStreak int `json:"longest_losing_streak"`
-	// ExpectedLongestLosingStreak = max(0, ln(n(1-q))/ln(1/q)), q = non-win
-	// share (Schilling); null when q is 0 or 1.
+	// ExpectedLongestLosingStreak = max(0, ln(n(1-q))/ln(1/q)), q = the
+	// share of losses (Schilling); null when q is 0 or 1.
 	ExpectedLongestLosingStreak *toolkit.Float `json:"expected_longest_losing_streak"`
 	// Verdict is CONSISTENT, MIXED or INCONSISTENT.
 	Verdict     string           `json:"verdict"`
@@ -102,8 +105,10 @@ type ConsistencyResult struct {
 //
 // Verdict: CONSISTENT when at least 70 % of rolling windows have a
 // positive expectancy and mean R > 0; INCONSISTENT below 40 %; MIXED
-// otherwise. It needs at least 2 values.
-func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult, error) {
+// otherwise. It needs at least 2 values. The rolling windows (n·window
+// steps) check ctx about every 65,536 steps and return ctx.Err() once ctx
+// is done.
+func AnalyzeConsistency(ctx context.Context, r []float64, opt ConsistencyOptions) (*ConsistencyResult, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return nil, err
 	}
@@ -130,7 +135,13 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 	res := &ConsistencyResult{TradeCount: n, WindowSize: w, WindowCount: n - w + 1, Warnings: []string{}}
 	means := make([]float64, res.WindowCount)
 	gs := make([]float64, res.WindowCount)
+	every := limits.CheckEvery(w)
 	for i := range means {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		means[i], gs[i] = meanG(r[i : i+w])
 	}
 	res.RollingExpectancy = rollingSummary(means)
@@ -171,7 +182,7 @@ func AnalyzeConsistency(r []float64, opt ConsistencyOptions) (*ConsistencyResult
 		"g = mean(R) - popvar(R)/2 per window; stdev across windows uses ddof 1",
 		"blocks: non-overlapping runs of window_size trades from the first trade; a trailing partial block is left out",
 		"equity_curve_r2: R² of the least-squares line of cumulative R against trade number",
-		"losing streak: consecutive trades with R <= 0; expected = max(0, ln(n(1-q))/ln(1/q)), q = share of R <= 0 (Schilling)",
+		StreakRule + "; expected longest losing streak = max(0, ln(n(1-q))/ln(1/q)), q = share of R < 0 (Schilling)",
 		"verdict: CONSISTENT if >= 70 % of windows have positive expectancy and mean R > 0; INCONSISTENT if < 40 %; else MIXED",
 		"dates: YYYY-MM-DD or RFC 3339; bucketed by the date as written (own offset, no UTC conversion); weeks are ISO 8601 (Monday first)",
 	}
@@ -215,17 +226,14 @@ func curveR2(r []float64) *toolkit.Float {
 	return finiteOrNil(sxy * sxy / (sxx * syy))
 }
 
-// losingStreak returns the longest run of R <= 0 and its Schilling
-// expectation.
+// losingStreak returns the longest losing streak (StreakRule) and its
+// Schilling expectation.
 func losingStreak(r []float64) (int, *toolkit.Float) {
-	longest, run, losses := 0, 0, 0
+	_, longest, _ := streaks(r)
+	losses := 0
 	for _, x := range r {
-		if x <= 0 {
-			run++
+		if x < 0 {
 			losses++
-			longest = max(longest, run)
-		} else {
-			run = 0
 		}
 	}
 	q := float64(losses) / float64(len(r))

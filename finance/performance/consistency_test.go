@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
@@ -71,7 +72,7 @@ func TestParseTradeDate(t *testing.T) {
 
 func TestConsistencyClosedForms(t *testing.T) {
 	r := normalR(71, 103, 0.1, 1)
-	res, err := AnalyzeConsistency(r, ConsistencyOptions{WindowSize: ref(20)})
+	res, err := AnalyzeConsistency(context.Background(), r, ConsistencyOptions{WindowSize: ref(20)})
 	require.NoError(t, err)
 	require.Equal(t, 84, res.WindowCount)
 	var means, gs []float64
@@ -113,7 +114,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 			r[i] = -1
 		}
 	}
-	res, err := AnalyzeConsistency(r, ConsistencyOptions{})
+	res, err := AnalyzeConsistency(context.Background(), r, ConsistencyOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, 11, res.LongestLosingStreak)
 	assertRel(t, math.Log(45)/math.Log(1/0.55), float64(*res.ExpectedLongestLosingStreak), 1e-12)
@@ -123,7 +124,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 	for i := range steady {
 		steady[i] = []float64{1, -0.5}[i%2]
 	}
-	res, err = AnalyzeConsistency(steady, ConsistencyOptions{WindowSize: ref(4)})
+	res, err = AnalyzeConsistency(context.Background(), steady, ConsistencyOptions{WindowSize: ref(4)})
 	require.NoError(t, err)
 	assert.Equal(t, ConsistencyConsistent, res.Verdict)
 	assert.Equal(t, toolkit.Float(1), res.ProfitableBlockShare)
@@ -132,7 +133,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 	for i := range losing {
 		losing[i] = -1 + float64(i%3)*0.4
 	}
-	res, err = AnalyzeConsistency(losing, ConsistencyOptions{})
+	res, err = AnalyzeConsistency(context.Background(), losing, ConsistencyOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, ConsistencyInconsistent, res.Verdict)
 }
@@ -140,7 +141,7 @@ func TestConsistencyStreakAndVerdict(t *testing.T) {
 func TestConsistencyCalendarBuckets(t *testing.T) {
 	r := []float64{1, -1, 2, 0.5, -0.5, 3}
 	dates := []string{"2024-02-01", "2024-01-31T23:30:00-05:00", "2024-01-02", "2024-12-30", "2025-01-03T09:00:00Z", "2024-02-15"}
-	res, err := AnalyzeConsistency(r, ConsistencyOptions{Dates: dates, WindowSize: ref(2)})
+	res, err := AnalyzeConsistency(context.Background(), r, ConsistencyOptions{Dates: dates, WindowSize: ref(2)})
 	require.NoError(t, err)
 	require.NotNil(t, res.Monthly)
 	var months []string
@@ -181,7 +182,7 @@ func TestConsistencyBadInput(t *testing.T) {
 		{r, ConsistencyOptions{Dates: []string{"2024-01-01", "2024-02-30", "2024-01-03"}}, toolkit.Invalid, "dates: item 1"},
 		{r, ConsistencyOptions{Dates: make([]string, limits.MaxItems+1)}, toolkit.TooLarge, "dates: at most"},
 	} {
-		_, err := AnalyzeConsistency(c.r, c.opt)
+		_, err := AnalyzeConsistency(context.Background(), c.r, c.opt)
 		require.Error(t, err)
 		assert.Equal(t, c.kind, toolkit.KindOf(err))
 		assert.Contains(t, toolkit.MessageOf(err), c.msg)

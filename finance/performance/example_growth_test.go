@@ -1,6 +1,7 @@
 package performance_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agentfinance/toolkit/finance/performance"
@@ -11,7 +12,7 @@ var trades = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
 func ExampleRunMonteCarlo() {
 	seed := uint64(42)                     // the same seed always gives the same result
 	sims, perPath, risk := 10000, 20, 0.05 // optional inputs are pointers: nil takes the default
-	res, err := performance.RunMonteCarlo(trades, performance.MonteCarloOptions{
+	res, err := performance.RunMonteCarlo(context.Background(), trades, performance.MonteCarloOptions{
 		StartingEquity: 100000, NumSimulations: &sims, TradesPerSimulation: &perPath, RiskPerTrade: &risk, Seed: &seed,
 	})
 	if err != nil {
@@ -30,7 +31,7 @@ func ExampleCalculateKelly() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("full %.4f, half %.4f, quarter %.4f\n", float64(k.FullKelly), float64(k.HalfKelly), float64(k.QuarterKelly))
+	fmt.Printf("full %.4f, half %.4f, quarter %.4f\n", float64(*k.FullKelly), float64(*k.HalfKelly), float64(*k.QuarterKelly))
 	// Output: full 0.2500, half 0.1250, quarter 0.0625
 }
 

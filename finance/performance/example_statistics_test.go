@@ -1,6 +1,7 @@
 package performance_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agentfinance/toolkit"
@@ -10,7 +11,7 @@ import (
 var exampleR = []float64{1.5, -1.0, 2.3, -0.5, 1.8, -1.0, 3.2, 0.8}
 
 func ExampleAnalyzeConfidence() {
-	res, err := performance.AnalyzeConfidence(exampleR, performance.ConfidenceOptions{Seed: 7})
+	res, err := performance.AnalyzeConfidence(context.Background(), exampleR, performance.ConfidenceOptions{Seed: 7})
 	if err != nil {
 		panic(err)
 	}
@@ -74,7 +75,7 @@ func ExampleCalculatePnL() {
 }
 
 func ExampleSegmentTrades() {
-	res, err := performance.SegmentTrades([]performance.SegmentTrade{
+	res, err := performance.SegmentTrades(context.Background(), []performance.SegmentTrade{
 		{PnLR: 1.5, PnLUSD: toolkit.MustParseAmount("150.10"), Symbol: "MSFT"},
 		{PnLR: -1, PnLUSD: toolkit.MustParseAmount("-100.05"), Symbol: "AAPL"},
 		{PnLR: 2.3, PnLUSD: toolkit.MustParseAmount("230"), Symbol: "AAPL"},

@@ -22,14 +22,19 @@ type KellyOptions struct {
 
 // Kelly is the result of CalculateKelly. Fractions are of equity risked per
 // 1R (0.1 = risk 10 % of equity on a trade whose stop loses 1R).
+//
+// When no positive, finite Kelly fraction exists (mean R <= 0, or no
+// losing trade) every Kelly figure is null and Note says why
+// (NoKellyReason): the same answer as evaluate_performance and
+// assess_trading_system give.
 type Kelly struct {
 	// FullKelly is f*, the numeric argmax of mean ln(1 + f·R) over
 	// 0 < f < 1/|min R|.
-	FullKelly toolkit.Float `json:"full_kelly"`
+	FullKelly *toolkit.Float `json:"full_kelly"`
 	// KellyFraction repeats full_kelly (the name the assess-system reads).
-	KellyFraction toolkit.Float `json:"kelly_fraction"`
-	HalfKelly     toolkit.Float `json:"half_kelly"`    // f*/2, recommended
-	QuarterKelly  toolkit.Float `json:"quarter_kelly"` // f*/4, conservative
+	KellyFraction *toolkit.Float `json:"kelly_fraction"`
+	HalfKelly     *toolkit.Float `json:"half_kelly"`    // f*/2, recommended
+	QuarterKelly  *toolkit.Float `json:"quarter_kelly"` // f*/4, conservative
 	// BinaryKelly is the closed form p/|avgLoss| − q/avgWin with p and q the
 	// win and loss shares among non-breakeven trades; with avgLoss = −1 it
 	// is the textbook (b·p − q)/b. It equals full_kelly when R takes only
@@ -37,14 +42,14 @@ type Kelly struct {
 	BinaryKelly *toolkit.Float `json:"binary_kelly"`
 	// ContinuousKelly is μ/σ² (population variance), the second-order
 	// approximation of f*.
-	ContinuousKelly toolkit.Float `json:"continuous_kelly"`
+	ContinuousKelly *toolkit.Float `json:"continuous_kelly"`
 	// RuinBound is 1/|min R|: risking this much per 1R lets the worst
-	// trade wipe out the account.
-	RuinBound toolkit.Float `json:"ruin_bound"`
+	// trade wipe out the account; null without a losing trade.
+	RuinBound *toolkit.Float `json:"ruin_bound"`
 	// Growth figures: mean ln(1 + f·R) per trade at f*, f*/2 and f*/4.
-	GrowthFullKelly    toolkit.Float `json:"growth_full_kelly"`
-	GrowthHalfKelly    toolkit.Float `json:"growth_half_kelly"`
-	GrowthQuarterKelly toolkit.Float `json:"growth_quarter_kelly"`
+	GrowthFullKelly    *toolkit.Float `json:"growth_full_kelly"`
+	GrowthHalfKelly    *toolkit.Float `json:"growth_half_kelly"`
+	GrowthQuarterKelly *toolkit.Float `json:"growth_quarter_kelly"`
 	// RiskPerTrade echoes the fraction at which risk_of_ruin is evaluated.
 	RiskPerTrade toolkit.Float `json:"risk_per_trade"`
 	// GrowthAtRisk is mean ln(1 + f·R) at risk_per_trade.
@@ -56,7 +61,9 @@ type Kelly struct {
 	// by the diffusion formula x^(2g/s²) (see RiskOfRuin).
 	RiskOfRuin toolkit.Float `json:"risk_of_ruin"`
 	// RiskOfRuinKelly gives the same probability at f*, f*/2 and f*/4.
-	RiskOfRuinKelly KellyRuin `json:"risk_of_ruin_kelly"`
+	RiskOfRuinKelly *KellyRuin `json:"risk_of_ruin_kelly"`
+	// Note says why the Kelly figures are null; absent when they are set.
+	Note string `json:"note,omitempty"`
 	// Method documents the estimator.
 	Method string `json:"method"`
 }
@@ -71,12 +78,34 @@ type KellyRuin struct {
 // KellyMethod describes how CalculateKelly works.
 const KellyMethod = "full_kelly = argmax of mean ln(1+f*R) over 0<f<1/|min R| (safeguarded Newton on the derivative, bracketed by bisection); i.i.d. trades assumed; the sample optimum is biased upward, so trade a fraction of it"
 
+// The reasons NoKellyReason gives.
+const (
+	NoEdgeKellyNote = "mean R <= 0: no risk fraction grows equity, so there is no Kelly fraction (null); do not trade this system"
+	NoLossKellyNote = "no losing trade (R < 0): log growth rises without bound, so the Kelly fraction is undefined (null)"
+)
+
+// NoKellyReason returns why r has no positive, finite Kelly fraction
+// (NoEdgeKellyNote when mean R <= 0, NoLossKellyNote without a losing
+// trade), or "" when it has one. Every tool answers these cases the same
+// way: a 200 whose Kelly figures are null, with this reason as its note.
+func NoKellyReason(r []float64) string {
+	switch {
+	case Mean(r) <= 0:
+		return NoEdgeKellyNote
+	case slicesMin(r) >= 0:
+		return NoLossKellyNote
+	}
+	return ""
+}
+
 // CalculateKelly computes the Kelly fractions of r (at least 2 trades).
 //
-// It returns an Invalid error, never NaN, when no positive optimum
-// exists: when mean R <= 0 (growth falls from f = 0 on) or when there is
-// no losing trade (growth rises without bound up to f = ∞; Kelly would
-// stake everything). It also fails when opt.RiskPerTrade >= 1/|min R|.
+// When no positive optimum exists — mean R <= 0 (growth falls from f = 0
+// on) or no losing trade (growth rises without bound; Kelly would stake
+// everything) — it is not an error: the Kelly figures are null and Note
+// says why (NoKellyReason); risk_of_ruin and growth_at_risk at
+// risk_per_trade are still given. It fails (Invalid) on bad input and when
+// opt.RiskPerTrade >= 1/|min R|.
 func CalculateKelly(r []float64, opt KellyOptions) (Kelly, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return Kelly{}, err
@@ -89,35 +118,35 @@ func CalculateKelly(r []float64, opt KellyOptions) (Kelly, error) {
 	if err := validateRiskFraction("ruin_drawdown", ruinDD); err != nil {
 		return Kelly{}, err
 	}
-	f, err := OptimalF(r)
-	if err != nil {
-		return Kelly{}, err
-	}
-	minR := slicesMin(r)
-	bound := 1 / -minR
-	if risk >= bound {
-		return Kelly{}, invalid("risk_per_trade", "must be below the ruin bound 1/|min R| = %v", bound)
-	}
-	mean, m2 := meanM2(r)
-	out := Kelly{
-		FullKelly: toolkit.Float(f), KellyFraction: toolkit.Float(f),
-		HalfKelly: toolkit.Float(f / 2), QuarterKelly: toolkit.Float(f / 4),
-		ContinuousKelly: toolkit.Float(mean / (m2 / float64(len(r)))),
-		RuinBound:       toolkit.Float(bound),
-		RiskPerTrade:    toolkit.Float(risk),
-		RuinDrawdown:    toolkit.Float(ruinDD),
-		Method:          KellyMethod,
+	out := Kelly{RiskPerTrade: toolkit.Float(risk), RuinDrawdown: toolkit.Float(ruinDD), Method: KellyMethod}
+	if minR := slicesMin(r); minR < 0 {
+		bound := 1 / -minR
+		if risk >= bound {
+			return Kelly{}, invalid("risk_per_trade", "must be below the ruin bound 1/|min R| = %v", bound)
+		}
+		out.RuinBound = ptr(bound)
 	}
 	if bk := binaryKelly(r); bk > 0 {
 		out.BinaryKelly = ptr(bk)
 	}
 	level := 1 - ruinDD
+	if out.Note = NoKellyReason(r); out.Note != "" {
+		g, ruin := growthAndRuin(r, [4]float64{risk, risk, risk, risk}, level)
+		out.GrowthAtRisk, out.RiskOfRuin = toolkit.Float(g[0]), toolkit.Float(ruin[0])
+		return out, nil
+	}
+	f, err := OptimalF(r)
+	if err != nil {
+		return Kelly{}, err
+	}
+	mean, m2 := meanM2(r)
+	out.FullKelly, out.KellyFraction = ptr(f), ptr(f)
+	out.HalfKelly, out.QuarterKelly = ptr(f/2), ptr(f/4)
+	out.ContinuousKelly = ptr(mean / (m2 / float64(len(r))))
 	g, ruin := growthAndRuin(r, [4]float64{f, f / 2, f / 4, risk}, level)
-	gFull, gHalf, gQuarter, gRisk := g[0], g[1], g[2], g[3]
-	rorFull, rorHalf, rorQuarter, ror := ruin[0], ruin[1], ruin[2], ruin[3]
-	out.GrowthFullKelly, out.GrowthHalfKelly, out.GrowthQuarterKelly = toolkit.Float(gFull), toolkit.Float(gHalf), toolkit.Float(gQuarter)
-	out.GrowthAtRisk, out.RiskOfRuin = toolkit.Float(gRisk), toolkit.Float(ror)
-	out.RiskOfRuinKelly = KellyRuin{Full: toolkit.Float(rorFull), Half: toolkit.Float(rorHalf), Quarter: toolkit.Float(rorQuarter)}
+	out.GrowthFullKelly, out.GrowthHalfKelly, out.GrowthQuarterKelly = ptr(g[0]), ptr(g[1]), ptr(g[2])
+	out.GrowthAtRisk, out.RiskOfRuin = toolkit.Float(g[3]), toolkit.Float(ruin[3])
+	out.RiskOfRuinKelly = &KellyRuin{Full: toolkit.Float(ruin[0]), Half: toolkit.Float(ruin[1]), Quarter: toolkit.Float(ruin[2])}
 	return out, nil
 }
 

@@ -41,9 +41,11 @@ func TestOptimalFMatchesBinaryClosedForm(t *testing.T) {
 			assert.InDelta(t, c.want, f, 1e-12*c.want)
 			k, err := CalculateKelly(r, KellyOptions{})
 			require.NoError(t, err)
-			assert.Equal(t, k.FullKelly, k.KellyFraction)
-			assert.InDelta(t, c.want/2, float64(k.HalfKelly), 1e-12)
-			assert.InDelta(t, c.want/4, float64(k.QuarterKelly), 1e-12)
+			require.NotNil(t, k.FullKelly)
+			assert.Equal(t, *k.FullKelly, *k.KellyFraction)
+			assert.InDelta(t, c.want/2, float64(*k.HalfKelly), 1e-12)
+			assert.InDelta(t, c.want/4, float64(*k.QuarterKelly), 1e-12)
+			assert.Empty(t, k.Note)
 			require.NotNil(t, k.BinaryKelly)
 			assert.InDelta(t, c.want, float64(*k.BinaryKelly), 1e-12*c.want)
 		})
@@ -89,7 +91,7 @@ func TestKellyHalfGrowthRatio(t *testing.T) {
 	}
 	k, err := CalculateKelly(r, KellyOptions{})
 	require.NoError(t, err)
-	ratio := float64(k.GrowthHalfKelly) / float64(k.GrowthFullKelly)
+	ratio := float64(*k.GrowthHalfKelly) / float64(*k.GrowthFullKelly)
 	assert.GreaterOrEqual(t, ratio, 0.74)
 	assert.LessOrEqual(t, ratio, 0.77)
 	// risk of ruin at full Kelly is about the ruin level (Thorp): 0.5
@@ -104,8 +106,6 @@ func TestKellyErrors(t *testing.T) {
 		opt   KellyOptions
 		field string
 	}{
-		{"mean not positive", []float64{1, -1, -0.5}, KellyOptions{}, "r_multiples: no positive Kelly"},
-		{"no losses", []float64{1, 2, 0}, KellyOptions{}, "r_multiples: no finite Kelly"},
 		{"too few", []float64{1}, KellyOptions{}, "r_multiples: needs at least 2"},
 		{"NaN", []float64{1, math.NaN()}, KellyOptions{}, "r_multiples: item 1 must be a finite"},
 		{"risk past bound", []float64{5, -4}, KellyOptions{RiskPerTrade: ref(0.3)}, "risk_per_trade: must be below the ruin bound"},
@@ -121,6 +121,36 @@ func TestKellyErrors(t *testing.T) {
 	}
 	_, err := LogGrowth([]float64{1, -2}, 0.5)
 	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+}
+
+// TestKellyWithoutEdgeIsNullWithANote: no positive, finite Kelly fraction
+// is an answer (nulls and a note), not an error.
+func TestKellyWithoutEdgeIsNullWithANote(t *testing.T) {
+	cases := []struct {
+		name string
+		r    []float64
+		note string
+	}{
+		{"mean not positive", []float64{1, -1, -0.5}, NoEdgeKellyNote},
+		{"mean zero", []float64{1, -1}, NoEdgeKellyNote},
+		{"no losses", []float64{1, 2, 0}, NoLossKellyNote},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k, err := CalculateKelly(c.r, KellyOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, c.note, k.Note)
+			assert.Equal(t, c.note, NoKellyReason(c.r))
+			for _, f := range []*toolkit.Float{k.FullKelly, k.KellyFraction, k.HalfKelly, k.QuarterKelly, k.ContinuousKelly,
+				k.GrowthFullKelly, k.GrowthHalfKelly, k.GrowthQuarterKelly} {
+				assert.Nil(t, f)
+			}
+			assert.Nil(t, k.RiskOfRuinKelly)
+			want, err := LogGrowth(c.r, DefaultRiskPerTrade)
+			require.NoError(t, err)
+			assert.InDelta(t, want, float64(k.GrowthAtRisk), 1e-15, "growth at the caller's risk is still given")
+		})
+	}
 }
 
 func TestRiskOfRuinFormula(t *testing.T) {

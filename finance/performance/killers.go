@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"container/heap"
 	"math"
 	"slices"
 
@@ -84,12 +85,9 @@ func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error
 	fn := float64(n)
 	g := mean - m2/fn/2
 	out := VarianceKillers{G: toolkit.Float(g), TradeCount: n, Killers: []VarianceKiller{}}
-	// candidates kept sorted by impact desc, index asc; at most top
-	type cand struct {
-		idx          int
-		impact, gOut float64
-	}
-	best := make([]cand, 0, top)
+	// the top candidates so far in a heap whose root is the weakest
+	// (lowest impact, then highest index): O(n log top) in all
+	best := make(killerHeap, 0, top)
 	var beyond1R float64
 	for i, x := range r {
 		d := x - mean
@@ -104,23 +102,21 @@ func FindVarianceKillers(r []float64, opt KillerOptions) (VarianceKillers, error
 			continue
 		}
 		out.KillerCount++
-		if len(best) == top && impact <= best[top-1].impact {
-			continue
+		c := killerCandidate{i, impact, gi}
+		switch {
+		case len(best) < top:
+			heap.Push(&best, c)
+		case impact > best[0].impact: // an equal impact keeps the earlier index
+			best[0] = c
+			heap.Fix(&best, 0)
 		}
-		pos, _ := slices.BinarySearchFunc(best, impact, func(c cand, t float64) int {
-			if c.impact > t {
-				return -1
-			}
-			if c.impact < t {
-				return 1
-			}
-			return -1 // equal impact: the earlier index stays ahead
-		})
-		if len(best) == top {
-			best = best[:top-1]
-		}
-		best = slices.Insert(best, pos, cand{i, impact, gi})
 	}
+	slices.SortFunc(best, func(a, b killerCandidate) int { // impact desc, index asc
+		if a.weaker(b) {
+			return 1
+		}
+		return -1
+	})
 	removed := make([]bool, n)
 	for k, c := range best {
 		d := r[c.idx] - mean
@@ -164,4 +160,30 @@ func topShare(r []float64, mean, m2 float64) float64 {
 		s += d * d
 	}
 	return s / m2
+}
+
+// killerCandidate is a trade whose removal raises G.
+type killerCandidate struct {
+	idx          int
+	impact, gOut float64
+}
+
+// weaker reports whether c ranks below o: a lower impact, or the same
+// impact and a later index.
+func (c killerCandidate) weaker(o killerCandidate) bool {
+	return c.impact < o.impact || c.impact == o.impact && c.idx > o.idx
+}
+
+// killerHeap is a container/heap of candidates, the weakest at the root.
+type killerHeap []killerCandidate
+
+func (h killerHeap) Len() int           { return len(h) }
+func (h killerHeap) Less(i, j int) bool { return h[i].weaker(h[j]) }
+func (h killerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *killerHeap) Push(x any)        { *h = append(*h, x.(killerCandidate)) }
+func (h *killerHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
 }

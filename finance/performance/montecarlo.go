@@ -1,13 +1,13 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/limits"
 )
 
 // Monte Carlo limits and defaults.
@@ -84,8 +84,10 @@ const MonteCarloMethod = "i.i.d. bootstrap: each trade draws one observed R unif
 // log space with ln(1 + f·R) precomputed per observed R. Simulation i uses
 // its own splitmix64 stream seeded from (seed, i), and indexes are drawn
 // by Lemire's multiply-high (bias below n/2^64), so the result is
-// bit-identical for a seed whatever the number of workers or cores.
-func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
+// bit-identical for a seed whatever the number of workers or cores. It
+// checks ctx between chunks of simulations and returns ctx.Err() once ctx
+// is done.
+func RunMonteCarlo(ctx context.Context, r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return MonteCarlo{}, err
 	}
@@ -127,47 +129,31 @@ func RunMonteCarlo(r []float64, opt MonteCarloOptions) (MonteCarlo, error) {
 	finalLog := make([]float64, sims)
 	maxDD := make([]float64, sims) // max drawdown in log units
 	finalR := make([]float64, sims)
-	simulateAll(steps, seed, trades, finalLog, maxDD, finalR, opt.Workers)
+	if err := simulateAll(ctx, steps, seed, trades, finalLog, maxDD, finalR, opt.Workers); err != nil {
+		return MonteCarlo{}, err
+	}
 	return summarizeMonteCarlo(opt.StartingEquity, risk, seed, trades, finalLog, maxDD, finalR), nil
 }
 
 // mcStep is one observed trade: its R and ln(1 + f·R) (−Inf for ruin).
 type mcStep struct{ lg, r float64 }
 
-// simulateAll runs every simulation. Workers take blocks of simChunk
-// simulation indexes from a shared counter (so a worker slowed by a busy
-// core does not hold the others up); results land at their index, so the
-// split never changes them.
-func simulateAll(steps []mcStep, seed uint64, trades int, finalLog, maxDD, finalR []float64, workers int) {
+// simulateAll runs every simulation, in chunks of simulations taken by
+// workers goroutines from a shared counter (forChunks); results land at
+// their index, so the split never changes them. It stops with ctx.Err()
+// when ctx ends.
+func simulateAll(ctx context.Context, steps []mcStep, seed uint64, trades int, finalLog, maxDD, finalR []float64, workers int) error {
 	sims := len(finalLog)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	// below ~20k steps a goroutine costs more than it saves
-	workers = min(workers, max(1, sims*trades/20000), (sims+simChunk-1)/simChunk)
-	if workers <= 1 {
-		simulateRange(steps, seed, trades, 0, sims, finalLog, maxDD, finalR)
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				lo := int(next.Add(simChunk)) - simChunk
-				if lo >= sims {
-					return
-				}
-				simulateRange(steps, seed, trades, lo, min(lo+simChunk, sims), finalLog, maxDD, finalR)
-			}
-		})
-	}
-	wg.Wait()
+	workers = min(workers, max(1, sims*trades/20000))
+	chunk := max(2, limits.CheckEvery(trades)&^1) // even: pairs never straddle two chunks
+	return forChunks(ctx, sims, chunk, workers, func(lo, hi int) {
+		simulateRange(steps, seed, trades, lo, hi, finalLog, maxDD, finalR)
+	})
 }
-
-// simChunk is the number of simulations a worker takes at a time (even,
-// so that pairs never straddle two chunks).
-const simChunk = 256
 
 // simulateRange runs simulations lo..hi-1, two at a time: the two paths
 // are independent dependency chains, which the CPU overlaps. Each path

@@ -1,6 +1,9 @@
 package performance
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // benchR returns n deterministic R values with a positive edge.
 func benchR(n int) []float64 {
@@ -27,7 +30,7 @@ func BenchmarkMonteCarlo10kx100(b *testing.B) {
 	opt := MonteCarloOptions{StartingEquity: 100000, NumSimulations: ref(10000), TradesPerSimulation: ref(100), Seed: &seed}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := RunMonteCarlo(r, opt); err != nil {
+		if _, err := RunMonteCarlo(context.Background(), r, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"slices"
@@ -20,7 +21,7 @@ func TestMonteCarloSameSeedBitIdentical(t *testing.T) {
 	for _, w := range []int{1, 2, 3, 7} {
 		opt := base
 		opt.Workers = w
-		res, err := RunMonteCarlo(r, opt)
+		res, err := RunMonteCarlo(context.Background(), r, opt)
 		require.NoError(t, err)
 		results = append(results, res)
 	}
@@ -29,7 +30,7 @@ func TestMonteCarloSameSeedBitIdentical(t *testing.T) {
 	}
 	other := uint64(12346)
 	base.Seed = &other
-	res, err := RunMonteCarlo(r, base)
+	res, err := RunMonteCarlo(context.Background(), r, base)
 	require.NoError(t, err)
 	assert.NotEqual(t, results[0].MeanFinalEquity, res.MeanFinalEquity)
 }
@@ -45,7 +46,7 @@ func TestMonteCarloMeanFinalR(t *testing.T) {
 	const trades = 100
 	want := trades * Mean(r)
 	z := func(seed uint64, sims int) float64 {
-		res, err := RunMonteCarlo(r, MonteCarloOptions{StartingEquity: 1000, NumSimulations: ref(sims), TradesPerSimulation: ref(trades), Seed: &seed})
+		res, err := RunMonteCarlo(context.Background(), r, MonteCarloOptions{StartingEquity: 1000, NumSimulations: ref(sims), TradesPerSimulation: ref(trades), Seed: &seed})
 		require.NoError(t, err)
 		return (float64(res.MeanFinalR) - want) / math.Sqrt(trades*PopVariance(r)/float64(sims))
 	}
@@ -68,7 +69,7 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 	r := []float64{2, -1, 0.5, -0.5, 3, -1.2}
 	seed := uint64(99)
 	const sims, trades, risk, start = 501, 40, 0.05, 10000.0
-	res, err := RunMonteCarlo(r, MonteCarloOptions{StartingEquity: start, NumSimulations: ref(sims), TradesPerSimulation: ref(trades), RiskPerTrade: ref(risk), Seed: &seed})
+	res, err := RunMonteCarlo(context.Background(), r, MonteCarloOptions{StartingEquity: start, NumSimulations: ref(sims), TradesPerSimulation: ref(trades), RiskPerTrade: ref(risk), Seed: &seed})
 	require.NoError(t, err)
 	finals := make([]float64, sims)
 	dds := make([]float64, sims)
@@ -121,7 +122,7 @@ func TestMonteCarloAgainstReference(t *testing.T) {
 func TestMonteCarloRuinIsAbsorbing(t *testing.T) {
 	seed := uint64(3)
 	// risk 0.5 and R = -2 wipe the account out
-	res, err := RunMonteCarlo([]float64{1, -2}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(200), TradesPerSimulation: ref(20), RiskPerTrade: ref(0.5), Seed: &seed})
+	res, err := RunMonteCarlo(context.Background(), []float64{1, -2}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(200), TradesPerSimulation: ref(20), RiskPerTrade: ref(0.5), Seed: &seed})
 	require.NoError(t, err)
 	assert.Greater(t, float64(res.ProbabilityOfRuin), 0.99)
 	assert.Equal(t, toolkit.Float(0), res.WorstCase)
@@ -133,12 +134,12 @@ func TestMonteCarloRuinIsAbsorbing(t *testing.T) {
 func TestMonteCarloSeedSource(t *testing.T) {
 	calls := 0
 	opt := MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), SeedSource: func() uint64 { calls++; return 77 }}
-	res, err := RunMonteCarlo([]float64{1, -1}, opt)
+	res, err := RunMonteCarlo(context.Background(), []float64{1, -1}, opt)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(77), res.Seed)
 	assert.Equal(t, 1, calls)
 	seed := uint64(77)
-	again, err := RunMonteCarlo([]float64{1, -1}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), Seed: &seed})
+	again, err := RunMonteCarlo(context.Background(), []float64{1, -1}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), Seed: &seed})
 	require.NoError(t, err)
 	assert.Equal(t, res, again)
 }
@@ -169,7 +170,7 @@ func TestMonteCarloBadInput(t *testing.T) {
 			if c.mod != nil {
 				c.mod(&o)
 			}
-			_, err := RunMonteCarlo(c.r, o)
+			_, err := RunMonteCarlo(context.Background(), c.r, o)
 			require.Error(t, err)
 			assert.Equal(t, c.kind, toolkit.KindOf(err))
 			assert.Contains(t, toolkit.MessageOf(err), c.msg)

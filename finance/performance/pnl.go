@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // Trade directions of CalculatePnL: the output spelling is lower case,
@@ -31,7 +32,9 @@ type PnLInput struct {
 	Fees *toolkit.Amount
 }
 
-// PnLResult is the answer of CalculatePnL. Money is exact.
+// PnLResult is the answer of CalculatePnL. Money is exact, in the
+// canonical money form (at least two decimals, no trailing zeros beyond);
+// the ratios are rounded to 6 decimals and written without trailing zeros.
 type PnLResult struct {
 	Direction string `json:"direction"` // "long" or "short"
 	// PnLPerUnit = exit - entry (long) or entry - exit (short).
@@ -118,6 +121,8 @@ func CalculatePnL(in PnLInput) (*PnLResult, error) {
 		}
 		res.OneRDollars, res.RMultiple, res.GrossRMultiple = &oneR, &r, &gr
 	}
+	money.Fields(&res.PnLPerUnit, &res.GrossPnL, &res.Fees, &res.NetPnL, &res.Notional)
+	money.Optional(&res.OneRDollars)
 	return res, nil
 }
 
@@ -132,7 +137,7 @@ func quoRound(a, b toolkit.Amount) (toolkit.Amount, error) {
 	if err != nil {
 		return toolkit.Amount{}, invalid("quantity", "entry_price, exit_price, stop_price and quantity give a result out of range; use smaller values")
 	}
-	return q, nil
+	return q.Trim(0), nil
 }
 
 // Trade outcomes.

@@ -1,12 +1,14 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // Segmentation keys of SegmentTrades.
@@ -80,8 +82,9 @@ type SegmentResult struct {
 // empty key (or no day_of_week) goes to UNKNOWN. Segments are ordered by
 // key: day_of_week Monday..Sunday, the others in byte order; UNKNOWN comes
 // last. A win is R > 0, a loss R < 0, a breakeven R = 0. It needs at least
-// one trade.
-func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
+// one trade. It checks ctx about every 65,536 trades and returns
+// ctx.Err() once ctx is done.
+func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*SegmentResult, error) {
 	if by == "" {
 		by = SegmentBySymbol
 	}
@@ -94,8 +97,14 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	if by != SegmentBySymbol && by != SegmentByDayOfWeek && by != SegmentByStrategy && by != SegmentByRegime {
 		return nil, invalid("segment_by", "must be one of symbol, day_of_week, strategy, regime")
 	}
+	every := limits.CheckEvery(1)
 	keys := make([]string, len(trades))
 	for i, t := range trades {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		if math.IsNaN(t.PnLR) || math.IsInf(t.PnLR, 0) {
 			return nil, invalid("trades", "item %d: pnl_r must be a finite number", i)
 		}
@@ -137,6 +146,11 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	rs := make([]float64, len(trades))
 	totals := make([]toolkit.Amount, len(names))
 	for i, t := range trades {
+		if i%every == 0 { // the decimal sums are the slowest step
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		p := rank[group[i]]
 		rs[next[p]] = t.PnLR
 		next[p]++
@@ -164,7 +178,7 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 	low := 0
 	for p, g := range order {
 		seg := rs[start[p]:start[p+1]]
-		st := SegmentStats{Segment: names[g], Count: len(seg), TotalPnLUSD: totals[p]}
+		st := SegmentStats{Segment: names[g], Count: len(seg), TotalPnLUSD: money.Canonical(totals[p])}
 		var sum float64
 		for _, x := range seg {
 			sum += x
@@ -194,7 +208,7 @@ func SegmentTrades(trades []SegmentTrade, by string) (*SegmentResult, error) {
 			worst = p
 		}
 	}
-	res.TotalPnLUSD = total
+	res.TotalPnLUSD = money.Canonical(total)
 	res.BestSegment, res.WorstSegment = res.Segments[best].Segment, res.Segments[worst].Segment
 	if low > 0 {
 		res.Warnings = append(res.Warnings, "some segments have fewer than 30 trades: their figures are unreliable")

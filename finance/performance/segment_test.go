@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -24,7 +25,7 @@ func sampleTrades() []SegmentTrade {
 }
 
 func TestSegmentBySymbol(t *testing.T) {
-	res, err := SegmentTrades(sampleTrades(), "")
+	res, err := SegmentTrades(context.Background(), sampleTrades(), "")
 	require.NoError(t, err)
 	assert.Equal(t, SegmentBySymbol, res.SegmentBy)
 	require.Len(t, res.Segments, 3)
@@ -47,7 +48,7 @@ func TestSegmentBySymbol(t *testing.T) {
 }
 
 func TestSegmentByDayOfWeekOrdersTheWeek(t *testing.T) {
-	res, err := SegmentTrades(sampleTrades(), SegmentByDayOfWeek)
+	res, err := SegmentTrades(context.Background(), sampleTrades(), SegmentByDayOfWeek)
 	require.NoError(t, err)
 	var names []string
 	for _, s := range res.Segments {
@@ -71,7 +72,7 @@ func TestSegmentTotalsAddUp(t *testing.T) {
 		trades[i] = SegmentTrade{PnLR: x, PnLUSD: usd, Symbol: symbols[i%6], DayOfWeek: dayPtr(i % 7), StrategyID: symbols[(i/7)%6]}
 	}
 	for _, by := range []string{SegmentBySymbol, SegmentByDayOfWeek, SegmentByStrategy, SegmentByRegime} {
-		res, err := SegmentTrades(trades, by)
+		res, err := SegmentTrades(context.Background(), trades, by)
 		require.NoError(t, err)
 		count, sumR := 0, 0.0
 		var usd toolkit.Amount
@@ -100,7 +101,7 @@ func TestSegmentBadInput(t *testing.T) {
 		{[]SegmentTrade{{PnLR: 1, DayOfWeek: dayPtr(7)}}, "", toolkit.Invalid, "trades: item 0: day_of_week must be 0"},
 		{make([]SegmentTrade, limits.MaxItems+1), "", toolkit.TooLarge, "trades: at most"},
 	} {
-		_, err := SegmentTrades(c.trades, c.by)
+		_, err := SegmentTrades(context.Background(), c.trades, c.by)
 		require.Error(t, err)
 		assert.Equal(t, c.kind, toolkit.KindOf(err))
 		assert.Contains(t, toolkit.MessageOf(err), c.msg)

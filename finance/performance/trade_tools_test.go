@@ -49,10 +49,10 @@ func TestCalculatePnL(t *testing.T) {
 }
 
 func TestCalculatePnLIsExact(t *testing.T) {
-	// 0.1 + 0.2 style inputs stay exact: (0.3 - 0.1) × 3 = 0.6 exactly.
+	// 0.1 + 0.2 style inputs stay exact: (0.3 - 0.1) × 3 = 0.6 exactly, written as money (two decimals).
 	res, err := CalculatePnL(PnLInput{EntryPrice: *amountPtr("0.1"), ExitPrice: *amountPtr("0.3"), Quantity: 3, Direction: "long"})
 	require.NoError(t, err)
-	assert.Equal(t, "0.6", res.GrossPnL.String())
+	assert.Equal(t, "0.60", res.GrossPnL.String())
 }
 
 func TestCalculatePnLBadInput(t *testing.T) {

@@ -68,9 +68,10 @@ type WhatIfParameters struct {
 //   - remove_best: drop the remove_count highest R;
 //   - cap_losses: replace every R < −loss_cap by −loss_cap;
 //   - scale_winners: multiply every R > 0 by winner_scale;
-//   - skip_after_losses: walking the trades in order, after
-//     skip_after_losses consecutive losing trades that were taken, skip
-//     the next trade (drop it) and restart the count.
+//   - skip_after_losses: walking the trades in order, after a losing
+//     streak (StreakRule: R < 0, ended by a win or a breakeven) of
+//     skip_after_losses trades that were taken, skip the next trade (drop
+//     it) and restart the count.
 func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return WhatIf{}, err
@@ -132,7 +133,7 @@ func RunWhatIf(r []float64, opt WhatIfOptions) (WhatIf, error) {
 			streak = 0
 		}
 	}
-	out.Scenarios = append(out.Scenarios, whatIfStats("skip_after_losses", "the trade after skip_after_losses consecutive losses is not taken", taken, &base))
+	out.Scenarios = append(out.Scenarios, whatIfStats("skip_after_losses", "the trade after a losing streak (R < 0) of skip_after_losses taken trades is not taken", taken, &base))
 	out.BestScenario = base.Name
 	bestG := base.G
 	for _, s := range out.Scenarios {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/internal/money"
 )
 
 // SQNCap is the trade count at which the capped SQN ("SQN score") stops
@@ -66,8 +67,11 @@ type WinLoss struct {
 	LargestWinToLargestLoss *toolkit.Float `json:"largest_win_to_largest_loss"`
 	Expectancy              toolkit.Float  `json:"expectancy"` // mean R over all trades
 	TotalR                  toolkit.Float  `json:"total_r"`
-	LongestWinStreak        int            `json:"longest_win_streak"`
-	LongestLossStreak       int            `json:"longest_loss_streak"`
+	// LongestWinningStreak and LongestLosingStreak are the longest runs of
+	// consecutive wins (R > 0) and losses (R < 0); a breakeven ends both
+	// (StreakRule, the same in every tool).
+	LongestWinningStreak int `json:"longest_winning_streak"`
+	LongestLosingStreak  int `json:"longest_losing_streak"`
 	// CurrentStreak is the run at the end of the series: positive for wins,
 	// negative for losses, 0 when the last trade is a breakeven.
 	CurrentStreak int `json:"current_streak"`
@@ -100,6 +104,31 @@ type WinLossPnL struct {
 // BreakevenRule is the breakeven convention of the win/loss figures.
 const BreakevenRule = "R = 0 is a breakeven: it counts in trade_count and in the expectancy but is neither a win nor a loss, and it ends both win and loss streaks"
 
+// StreakRule defines the streaks of every tool that reports one
+// (analyze_win_loss, analyze_consistency, and the skip rule of
+// run_what_if).
+const StreakRule = "a losing streak is a run of consecutive losses (R < 0) and a winning streak a run of consecutive wins (R > 0); a breakeven (R = 0) ends both"
+
+// streaks returns the longest winning and losing streaks of r (StreakRule)
+// and the run at its end: positive for wins, negative for losses, 0 after
+// a breakeven.
+func streaks(r []float64) (longestWin, longestLoss, current int) {
+	run := 0 // >0 win run, <0 loss run
+	for _, x := range r {
+		switch {
+		case x > 0:
+			run = max(run, 0) + 1
+			longestWin = max(longestWin, run)
+		case x < 0:
+			run = min(run, 0) - 1
+			longestLoss = max(longestLoss, -run)
+		default:
+			run = 0
+		}
+	}
+	return longestWin, longestLoss, run
+}
+
 // AnalyzeWinLoss computes win/loss statistics of r (at least 1 trade).
 // pnl, when not nil, must be parallel to r (same length) and adds currency
 // figures. Rates use all trades as the denominator, so
@@ -116,25 +145,19 @@ func AnalyzeWinLoss(r []float64, pnl []toolkit.Amount) (WinLoss, error) {
 	losses := make([]float64, 0, n)
 	var sumWin, sumLoss float64
 	res := WinLoss{TradeCount: n, BreakevenRule: BreakevenRule}
-	run := 0 // >0 win run, <0 loss run
 	for _, x := range r {
 		switch {
 		case x > 0:
 			wins = append(wins, x)
 			sumWin += x
-			run = max(run, 0) + 1
-			res.LongestWinStreak = max(res.LongestWinStreak, run)
 		case x < 0:
 			losses = append(losses, x)
 			sumLoss += x
-			run = min(run, 0) - 1
-			res.LongestLossStreak = max(res.LongestLossStreak, -run)
 		default:
 			res.BreakevenCount++
-			run = 0
 		}
 	}
-	res.CurrentStreak = run
+	res.LongestWinningStreak, res.LongestLosingStreak, res.CurrentStreak = streaks(r)
 	res.WinCount, res.LossCount = len(wins), len(losses)
 	fn := float64(n)
 	res.WinRate = toolkit.Float(float64(len(wins)) / fn)
@@ -217,6 +240,8 @@ func winLossPnL(pnl []toolkit.Amount) (WinLossPnL, error) {
 			return WinLossPnL{}, err
 		}
 	}
+	money.Fields(&out.TotalPnL, &out.GrossProfit, &out.GrossLoss, &out.AverageWin, &out.AverageLoss,
+		&out.LargestWin, &out.LargestLoss, &out.AveragePnL)
 	out.WinRate = toolkit.Float(float64(out.WinCount) / float64(len(pnl)))
 	if out.LossCount > 0 {
 		out.ProfitFactor = ptr(out.GrossProfit.Float64() / -out.GrossLoss.Float64())

@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"context"
 	"math"
 	"sort"
 	"testing"
@@ -71,8 +72,8 @@ func TestWinLossStreaksAndNulls(t *testing.T) {
 	r := []float64{1, 2, 0, 3, -1, -1, -2, 0, -1, 4, 5}
 	got, err := AnalyzeWinLoss(r, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 2, got.LongestWinStreak) // 0 breaks the 1,2 | 3 run
-	assert.Equal(t, 3, got.LongestLossStreak)
+	assert.Equal(t, 2, got.LongestWinningStreak) // 0 breaks the 1,2 | 3 run
+	assert.Equal(t, 3, got.LongestLosingStreak)
 	assert.Equal(t, 2, got.CurrentStreak)
 
 	noLoss, err := AnalyzeWinLoss([]float64{1, 0, 2}, nil)
@@ -143,4 +144,23 @@ func TestMedianOfMatchesSort(t *testing.T) {
 			assert.Equal(t, want[k], ys[k])
 		}
 	}
+}
+
+// TestLosingStreakIsOneDefinition: analyze_win_loss and
+// analyze_consistency count the same losing streak (StreakRule): losses
+// (R < 0) in a row, ended by a win or a breakeven.
+func TestLosingStreakIsOneDefinition(t *testing.T) {
+	r := []float64{-1, 0, -1, -1, 2, -0.5, -0.5, -0.5, -0.5, 0, -1, 1, 1, 0, 1}
+	wl, err := AnalyzeWinLoss(r, nil)
+	require.NoError(t, err)
+	cons, err := AnalyzeConsistency(context.Background(), r, ConsistencyOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, wl.LongestLosingStreak, "the breakeven after the four -0.5 ends the streak")
+	assert.Equal(t, wl.LongestLosingStreak, cons.LongestLosingStreak)
+	assert.Equal(t, 2, wl.LongestWinningStreak)
+	assert.Equal(t, 1, wl.CurrentStreak)
+	// q is the share of losses (R < 0): 8 of 15
+	q := 8.0 / 15
+	require.NotNil(t, cons.ExpectedLongestLosingStreak)
+	assert.InDelta(t, math.Log(15*(1-q))/math.Log(1/q), float64(*cons.ExpectedLongestLosingStreak), 1e-12)
 }

@@ -2,7 +2,7 @@
 // tests and rewrites the files when the test binary runs with -update.
 //
 // Decimal strings (how the toolkit writes float results) compare as
-// numbers within a relative Tolerance, so results may differ in the last
+// numbers within a relative Tolerance (1e-10), so results may differ in the last
 // bits across architectures (FMA on arm64); everything else, JSON numbers
 // (counts, indices, seeds) included, compares exactly. Import it from tests only: it registers the -update flag.
 package golden
@@ -22,8 +22,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
-// Tolerance is the relative tolerance of numbers (absolute below 1).
-const Tolerance = 1e-9
+// Tolerance is the relative tolerance of numbers: |got − want| ≤
+// Tolerance·|want|, or ≤ AbsoluteFloor for values that should be 0 but
+// carry float64 noise (1e-19 against 0).
+const Tolerance = 1e-10
+
+// AbsoluteFloor is the absolute difference always accepted.
+const AbsoluteFloor = 1e-15
 
 // Update reports whether the test binary runs with -update.
 func Update() bool { return *update }
@@ -85,7 +90,7 @@ func assertClose(t testing.TB, want, got any, path string) {
 			wf, errW := strconv.ParseFloat(w, 64)
 			gf, errG := strconv.ParseFloat(g, 64)
 			if errW == nil && errG == nil {
-				assert.InDelta(t, wf, gf, Tolerance*math.Max(1, math.Abs(wf)), path)
+				assert.InDelta(t, wf, gf, math.Max(AbsoluteFloor, Tolerance*math.Abs(wf)), path)
 				return
 			}
 		}

@@ -22,8 +22,11 @@ func TestAssertJSON(t *testing.T) {
 		equal     bool
 	}{
 		{`{"a":"1.5","b":[1,2],"c":"x"}`, `{"c":"x","b":[1,2],"a":"1.5"}`, true},
-		{`{"a":"100"}`, `{"a":"100.00000001"}`, true},    // within 1e-9 relative
-		{`{"a":"0.5"}`, `{"a":"0.5000000000005"}`, true}, // within 1e-9 absolute below 1
+		{`{"a":"100"}`, `{"a":"100.000000001"}`, true},   // within 1e-10 relative
+		{`{"a":"100"}`, `{"a":"100.00000002"}`, false},   // beyond 1e-10 relative
+		{`{"a":"0.5"}`, `{"a":"0.5000000000005"}`, true}, // within 1e-10 relative
+		{`{"a":"1e-9"}`, `{"a":"1.01e-9"}`, false},       // relative, also below 1
+		{`{"a":"0"}`, `{"a":"1e-19"}`, true},             // float noise around 0
 		{`{"a":"100"}`, `{"a":"100.001"}`, false},        // beyond the tolerance
 		{`{"a":1}`, `{"a":1.0000000000001}`, false},      // JSON numbers (counts, seeds) compare exactly
 		{`{"a":"x"}`, `{"a":"y"}`, false},                // text compares exactly
