@@ -35,14 +35,14 @@ func (s *scanner) stringValue(n *node) error {
 		if err != nil {
 			return s.fail(err.Error())
 		}
-		if err := s.checkBounds(n, x, strconv.Quote(string(text))); err != nil {
+		if err := s.checkBounds(n, x, text, true); err != nil {
 			return err
 		}
 	} else if n.pattern != nil && !n.pattern.Match(text) {
 		return s.fail(strconv.Quote(string(text)) + " does not match the pattern " + n.patternText)
 	}
-	if len(n.enum) > 0 {
-		return s.checkEnum(n, string(text), strconv.Quote(string(text)))
+	if len(n.enum) > 0 && !n.listsString(text) {
+		return s.enumError(n, strconv.Quote(string(text)))
 	}
 	return nil
 }
