@@ -107,12 +107,21 @@ func floatEncoder(bits int) encoder {
 	}
 }
 
+// verbatim lists the bytes a JSON string holds as they are: printable
+// ASCII but for '"', '\\' and the <, > and & encoding/json escapes.
+var verbatim = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // encodeString writes a string that needs no escape as it is and hands
-// any other to encoding/json (which escapes <, > and & too).
+// any other to encoding/json.
 func encodeString(b []byte, v reflect.Value) ([]byte, error) {
 	s := v.String()
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !verbatim[s[i]] {
 			out, err := json.Marshal(s)
 			if err != nil {
 				return nil, err

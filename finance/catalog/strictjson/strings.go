@@ -31,12 +31,14 @@ func (s *scanner) stringValue(n *node) error {
 		if !toolkit.ValidNumber(text) {
 			return s.fail(strconv.Quote(string(text)) + ` is not a number like "1.5" or "1.5e-05"`)
 		}
-		x, err := inputNumber(text)
-		if err != nil {
-			return s.fail(err.Error())
-		}
-		if err := s.checkBounds(n, x, text, true); err != nil {
-			return err
+		if n.bounded() || !inRangeUnparsed(text) {
+			x, err := inputNumber(text)
+			if err != nil {
+				return s.fail(err.Error())
+			}
+			if err := s.checkBounds(n, x, text, true); err != nil {
+				return err
+			}
 		}
 	} else if n.pattern != nil && !n.pattern.Match(text) {
 		return s.fail(strconv.Quote(string(text)) + " does not match the pattern " + n.patternText)

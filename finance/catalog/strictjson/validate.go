@@ -227,6 +227,9 @@ func (s *scanner) number(n *node) error {
 	default:
 		return s.typeError(n, string(text))
 	}
+	if !n.bounded() && len(n.enum) == 0 && inRangeUnparsed(text) {
+		return nil
+	}
 	x, err := inputNumber(text)
 	if err != nil {
 		return s.fail(err.Error())
@@ -238,6 +241,27 @@ func (s *scanner) number(n *node) error {
 		return s.enumError(n, string(text))
 	}
 	return nil
+}
+
+// bounded reports whether n states a minimum or a maximum.
+func (n *node) bounded() bool {
+	return n.minimum != nil || n.maximum != nil || n.exclusiveMin != nil || n.exclusiveMax != nil
+}
+
+// inRangeUnparsed reports, without parsing, that a number already in
+// JSON's grammar is within inputNumber's range: written in at most 17
+// characters without an exponent, its magnitude is below 1e17 (no float64
+// rounding reaches 1e18). Longer numbers are parsed.
+func inRangeUnparsed(text []byte) bool {
+	if len(text) > 17 {
+		return false
+	}
+	for _, c := range text {
+		if c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 // scanNumber returns the end of the JSON number starting at b[i], whether
