@@ -21,12 +21,13 @@ var (
 type compiler struct {
 	building    map[reflect.Type]bool // types being compiled (recursive types)
 	unsupported bool                  // some part must go through encoding/json as a whole
+	amounts     bool                  // some part is a toolkit.Amount
 }
 
 func (c *compiler) compile(t reflect.Type) encoder {
 	if c.building[t] {
 		// A recursive type: look the finished encoder up when encoding.
-		return func(b []byte, v reflect.Value) ([]byte, error) { return encoderFor(t)(b, v) }
+		return func(b []byte, v reflect.Value) ([]byte, error) { return compiledFor(t).encode(b, v) }
 	}
 	c.building[t] = true
 	defer delete(c.building, t)
@@ -36,6 +37,7 @@ func (c *compiler) compile(t reflect.Type) encoder {
 	case floatsType:
 		return encodeFloats
 	case amountType:
+		c.amounts = true
 		return encodeAmount
 	}
 	if t.Kind() == reflect.Pointer {

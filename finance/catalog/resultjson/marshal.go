@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"sync"
+	"sync/atomic"
 )
 
 // Marshal returns the JSON encoding of v, identical to json.Marshal(v),
@@ -30,21 +31,25 @@ func Marshal(v any) ([]byte, error) {
 		return []byte("null"), nil
 	}
 	rv := reflect.ValueOf(v)
-	enc := encoderFor(rv.Type())
-	if enc == nil {
+	c := compiledFor(rv.Type())
+	if c.encode == nil {
 		return json.Marshal(v)
 	}
-	if rv.Kind() != reflect.Pointer {
-		// An addressable copy lets the encoders read fields in place. No
-		// encoder depends on addressability otherwise: types whose
-		// encoding/json encoding does are not compiled.
+	if c.amounts && rv.Kind() != reflect.Pointer {
+		// An addressable copy lets encodeAmount read Amounts in place
+		// instead of copying each out. No encoder depends on addressability
+		// otherwise: types whose encoding/json encoding does are not
+		// compiled.
 		p := reflect.New(rv.Type()).Elem()
 		p.Set(rv)
 		rv = p
 	}
-	b, err := enc(make([]byte, 0, 512), rv)
+	b, err := c.encode(make([]byte, 0, c.size.Load()), rv)
 	if err != nil {
 		return json.Marshal(v) // encoding/json's own error (or answer)
+	}
+	if n := int64(len(b)); n > c.size.Load() && n <= maxSizeHint {
+		c.size.Store(n)
 	}
 	return b, nil
 }
@@ -52,20 +57,32 @@ func Marshal(v any) ([]byte, error) {
 // encoder appends the encoding of v to b.
 type encoder func(b []byte, v reflect.Value) ([]byte, error)
 
-// encoders caches the compiled encoder of each type; a nil encoder means
-// the type goes through encoding/json as a whole.
-var encoders sync.Map // reflect.Type -> encoder
+// compiled is the encoder of one type.
+type compiled struct {
+	encode  encoder // nil: the type goes through encoding/json as a whole
+	amounts bool    // the type holds toolkit.Amount values
+	// size is the longest encoding seen (up to maxSizeHint), the capacity
+	// the next one starts with: one allocation for most results.
+	size atomic.Int64
+}
 
-// encoderFor returns the cached encoder of t, compiling it on first use.
-func encoderFor(t reflect.Type) encoder {
-	if e, ok := encoders.Load(t); ok {
-		return e.(encoder)
+// maxSizeHint bounds the buffer a result's encoding starts with.
+const maxSizeHint = 64 << 10
+
+// encoders caches the compiled encoder of each type.
+var encoders sync.Map // reflect.Type -> *compiled
+
+// compiledFor returns the cached encoder of t, compiling it on first use.
+func compiledFor(t reflect.Type) *compiled {
+	if c, ok := encoders.Load(t); ok {
+		return c.(*compiled)
 	}
-	c := compiler{building: map[reflect.Type]bool{}}
-	e := c.compile(t)
-	if c.unsupported {
-		e = nil
+	cc := compiler{building: map[reflect.Type]bool{}}
+	c := &compiled{encode: cc.compile(t), amounts: cc.amounts}
+	if cc.unsupported {
+		c.encode = nil
 	}
-	encoders.Store(t, e)
-	return e
+	c.size.Store(256)
+	actual, _ := encoders.LoadOrStore(t, c)
+	return actual.(*compiled)
 }
