@@ -60,6 +60,14 @@ func (s *scanner) str() ([]byte, int, error) {
 	runes := 0
 	var out []byte // nil until the first escape
 	for {
+		if out == nil { // a run of plain ASCII, the common case, in a tight loop
+			j, limit := s.i, min(len(s.b), start+s.v.limits.MaxStringBytes+1)
+			for j < limit && plainASCII[s.b[j]] {
+				j++
+			}
+			runes += j - s.i
+			s.i = j
+		}
 		if s.i-start > s.v.limits.MaxStringBytes {
 			return nil, 0, s.tooLong()
 		}
@@ -112,6 +120,15 @@ func (s *scanner) str() ([]byte, int, error) {
 		}
 	}
 }
+
+// plainASCII lists the bytes a string holds as they are and that count as
+// one character each: printable ASCII but for '"' and '\\'.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escape decodes the escape sequence at s.i (a backslash) and advances
 // past it.
