@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // MCP output schemas are the tools' result schemas of the OpenAPI
@@ -22,7 +24,7 @@ const (
 
 // mcpOutputSchema is the outputSchema of tool, from the built OpenAPI
 // document doc.
-func mcpOutputSchema(doc schema, tool string) (schema, error) {
+func mcpOutputSchema(doc schema, tool string) (*jsonschema.Schema, error) {
 	components, _ := doc["components"].(schema)["schemas"].(schema)
 	answer, ok := components[answerComponent(tool)].(schema)
 	if !ok {
@@ -69,7 +71,14 @@ func mcpOutputSchema(doc schema, tool string) (schema, error) {
 	if len(defs) > 0 {
 		root["$defs"] = defs
 	}
-	return root, nil
+	// A typed schema: the SDK checks it without re-encoding it for every
+	// session's server, and tools/list encodes it faster than a map.
+	b, err := json.Marshal(root)
+	if err != nil {
+		return nil, err
+	}
+	out := &jsonschema.Schema{}
+	return out, json.Unmarshal(b, out)
 }
 
 // selfContained returns a deep copy of a document schema whose $refs
