@@ -63,7 +63,11 @@ func (s *Service) storeMemoryTool() catalog.Tool {
 		if err != nil {
 			return StoredMemory{}, err
 		}
-		return s.StoreMemory(ctx, agentID, MemoryInput(in))
+		m, err := s.StoreMemory(ctx, agentID, MemoryInput(in))
+		if err == nil {
+			call.Undo.Add(func(ctx context.Context) error { return s.DeleteMemory(ctx, agentID, m.MemoryID) })
+		}
+		return m, err
 	}, func(sc *jsonschema.Schema) {
 		text(sc, "content", 1, MaxContentLen, "the memory, 1 to 10,000 characters; indexed for search and sealed at rest")
 		text(sc, "category", 1, MaxCategoryLen, "optional label (default \"general\"); search_memory filters on it case-insensitively")
@@ -156,7 +160,11 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		if err != nil {
 			return Trade{}, err
 		}
-		return s.RecordTrade(ctx, agentID, in)
+		t, err := s.RecordTrade(ctx, agentID, in)
+		if err == nil {
+			call.Undo.Add(func(ctx context.Context) error { return s.deleteTrade(ctx, agentID, t.TradeID) })
+		}
+		return t, err
 	}, func(sc *jsonschema.Schema) {
 		text(sc, "symbol", 1, MaxSymbolLen, "instrument symbol")
 		enum(sc, "direction", "long or short", "long", "short", "LONG", "SHORT", "Long", "Short")

@@ -28,6 +28,10 @@ type Call struct {
 	Limits finance.AgentLimits
 	// Arguments is the JSON object of tool arguments; empty means {}.
 	Arguments json.RawMessage
+	// Undo, when set, receives the undo of every write the tool makes, so
+	// the caller can take the writes back when it discards the answer
+	// (see Compensation). Nil for calls whose writes always stand.
+	Undo *Compensation
 }
 
 // Tool is one callable finance function.
