@@ -63,6 +63,12 @@ func TestMCPToolsHaveTitlesAndAnnotations(t *testing.T) {
 	}
 	assert.Equal(t, "Position Size (Fixed Fractional)", tools["calculate_position_size"].Title)
 	assert.Equal(t, "Store Memory", tools["store_memory"].Title)
+
+	_, card := e.do("GET", "/.well-known/agent.json", nil, "")
+	for _, raw := range card["skills"].([]any) {
+		skill := raw.(map[string]any)
+		assert.Equal(t, tools[skill["id"].(string)].Title, skill["name"], "the agent card names a skill by its title")
+	}
 }
 
 // TestMCPToolsShowThePriceTable checks each tool's description and _meta
