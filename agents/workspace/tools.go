@@ -28,9 +28,12 @@ const (
 // Tools returns the four workspace tools, bound to s: store_memory,
 // search_memory, record_trade_journal and get_trading_biases. Register
 // them into the catalog the API serves; each acts for the calling agent
-// (catalog.Call.AgentID).
+// (catalog.Call.AgentID). store_memory and record_trade_journal append
+// a record (catalog.Appends); the other two only read.
 func (s *Service) Tools() []catalog.Tool {
-	return []catalog.Tool{s.storeMemoryTool(), s.searchMemoryTool(), s.recordTradeTool(), s.biasesTool()}
+	store, record := s.storeMemoryTool(), s.recordTradeTool()
+	store.Effect, record.Effect = catalog.Appends, catalog.Appends
+	return []catalog.Tool{store, s.searchMemoryTool(), record, s.biasesTool()}
 }
 
 // agentOf returns the calling agent; a call without one (a direct Go call

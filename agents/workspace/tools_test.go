@@ -101,13 +101,17 @@ func TestToolsNeedAnAgentAndGoodArguments(t *testing.T) {
 func TestToolsAreTheFourWorkspaceTools(t *testing.T) {
 	b := newBench(t)
 	var names, ops []string
+	var effects []catalog.Effect
 	for _, tool := range b.svc.Tools() {
 		names = append(names, tool.Name)
 		ops = append(ops, tool.Operation)
+		effects = append(effects, tool.Effect)
 		assert.NotEmpty(t, tool.Description)
 	}
 	assert.Equal(t, []string{"store_memory", "search_memory", "record_trade_journal", "get_trading_biases"}, names)
 	assert.Equal(t, []string{workspace.OpStoreMemory, workspace.OpSearchMemory, workspace.OpRecordTradeJournal, ""}, ops)
+	assert.Equal(t, []catalog.Effect{catalog.Appends, catalog.ReadOnly, catalog.Appends, catalog.ReadOnly}, effects,
+		"the two writes append a record; search and biases only read")
 	c := catalog.Default()
 	for _, tool := range b.svc.Tools() {
 		require.NoError(t, c.Register(tool))
