@@ -1,0 +1,195 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/uptrace/bun"
+)
+
+// chargeSavepoint is the savepoint each charge of a batch runs under, so
+// that a refused charge is undone without touching the others.
+const chargeSavepoint = "charge"
+
+// pgChargeStatement is one whole charge on Postgres, in one statement:
+// the conditional debit of the class's column ({col}), the running spend
+// totals, the ledger row, the usage upsert and, when the last argument is
+// true, the idempotency row. Every write reads from the debit, so a
+// balance too low writes nothing and returns no row. The caps are checked
+// by the caller on the totals it returns (which include this charge),
+// under the balance row lock the debit took.
+const pgChargeStatement = `WITH debit AS (
+	UPDATE balances SET {col} = {col} - ?, updated_at = ? WHERE agent_id = ? AND {col} >= ? RETURNING {col} AS after
+), totals AS (
+	INSERT INTO spend_totals AS st (agent_id, day_start, day_micros, month_start, month_micros)
+	SELECT ?, CAST(? AS TIMESTAMPTZ), ?, CAST(? AS TIMESTAMPTZ), ? FROM debit
+	ON CONFLICT (agent_id) DO UPDATE SET
+		day_micros = CASE WHEN st.day_start < EXCLUDED.day_start THEN EXCLUDED.day_micros ELSE st.day_micros + EXCLUDED.day_micros END,
+		day_start = CASE WHEN st.day_start < EXCLUDED.day_start THEN EXCLUDED.day_start ELSE st.day_start END,
+		month_micros = CASE WHEN st.month_start < EXCLUDED.month_start THEN EXCLUDED.month_micros ELSE st.month_micros + EXCLUDED.month_micros END,
+		month_start = CASE WHEN st.month_start < EXCLUDED.month_start THEN EXCLUDED.month_start ELSE st.month_start END
+	RETURNING st.day_micros, st.month_micros
+), led AS (
+	INSERT INTO ledger (tx_id, agent_id, type, funds, amount_micros, balance_after_micros, operation, created_at)
+	SELECT ?, ?, 'consumption', ?, ?, debit.after, ?, CAST(? AS TIMESTAMPTZ) FROM debit RETURNING seq
+), used AS (
+	INSERT INTO usage_totals AS u (agent_id, operation, call_count, total_micros) SELECT ?, ?, 1, ? FROM debit
+	ON CONFLICT (agent_id, operation) DO UPDATE SET call_count = u.call_count + 1, total_micros = u.total_micros + EXCLUDED.total_micros
+), idem AS (
+	INSERT INTO idempotency_keys (agent_id, idem_key, request_hash, response, created_at)
+	SELECT ?, ?, ?, CAST(? AS BYTEA), CAST(? AS TIMESTAMPTZ) FROM debit WHERE ?
+)
+SELECT debit.after, totals.day_micros, totals.month_micros, led.seq FROM debit, totals, led`
+
+// pgChargeStatements holds the statement for each class of funds.
+var pgChargeStatements = map[billing.Funds]string{
+	billing.FundsReal: strings.ReplaceAll(pgChargeStatement, "{col}", "micros"),
+	billing.FundsTest: strings.ReplaceAll(pgChargeStatement, "{col}", "test_micros"),
+}
+
+// chargeOutcome is what applying one charge inside a transaction wrote.
+type chargeOutcome struct {
+	row        ledgerRow
+	dayTotal   int64 // the agent's daily total including this charge
+	monthTotal int64 // the agent's monthly total including this charge
+}
+
+// errInsufficient is the refusal of a charge its balance cannot cover.
+func errInsufficient() error {
+	return toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
+}
+
+// applyChargePostgres writes one charge in tx with one round trip:
+// opening its savepoint (releasing the previous charge's, when first is
+// false) and running pgChargeStatement. A refusal (balance, caps, unique
+// tx id or idempotency key) rolls back to the savepoint and is returned;
+// the transaction stays usable. Any other error leaves it unusable.
+func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, first bool) (chargeOutcome, error) {
+	funds, _ := balanceColumn(req.Funds)
+	prefix := "SAVEPOINT " + chargeSavepoint + "; "
+	if !first {
+		prefix = "RELEASE SAVEPOINT " + chargeSavepoint + "; " + prefix
+	}
+	var key, hash string
+	var response []byte
+	if req.Idempotency != nil {
+		key, hash, response = req.Idempotency.Key, req.Idempotency.RequestHash, req.Idempotency.Response
+	}
+	if response == nil {
+		response = []byte{}
+	}
+	at := req.At.UTC()
+	rows, err := tx.QueryContext(ctx, prefix+pgChargeStatements[funds],
+		req.Micros, at, req.AgentID, req.Micros,
+		req.AgentID, req.DayStart.UTC(), req.Micros, req.MonthStart.UTC(), req.Micros,
+		req.TxID, req.AgentID, string(funds), -req.Micros, req.Operation, at,
+		req.AgentID, req.Operation, req.Micros,
+		req.AgentID, key, hash, response, at, req.Idempotency != nil)
+	if err != nil {
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+	}
+	opName := req.Operation
+	out := chargeOutcome{row: ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
+		Funds: string(funds), AmountMicros: -req.Micros, Operation: &opName, CreatedAt: at}}
+	found := rows.Next()
+	if found {
+		err = rows.Scan(&out.row.BalanceAfter, &out.dayTotal, &out.monthTotal, &out.row.Seq)
+	}
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = rows.Err()
+	}
+	switch {
+	case err != nil:
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+	case !found:
+		return chargeOutcome{}, errInsufficient() // nothing was written
+	}
+	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+	}
+	return out, nil
+}
+
+// applyChargeSQLite writes one charge in tx, statement by statement (an
+// in-process call each), under its own savepoint, released on success.
+func applyChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) (chargeOutcome, error) {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT "+chargeSavepoint); err != nil {
+		return chargeOutcome{}, err
+	}
+	out, err := writeChargeSQLite(ctx, tx, req)
+	if err != nil {
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+	}
+	_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT "+chargeSavepoint)
+	return out, err
+}
+
+func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) (chargeOutcome, error) {
+	var out chargeOutcome
+	funds, col := balanceColumn(req.Funds)
+	at := req.At.UTC()
+	var after int64
+	err := tx.NewUpdate().Model((*balanceRow)(nil)).
+		Set("? = ? - ?", col, col, req.Micros).Set("updated_at = ?", at).
+		Where("agent_id = ?", req.AgentID).Where("? >= ?", col, req.Micros).
+		Returning("?", col).Scan(ctx, &after)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, errInsufficient()
+	}
+	if err != nil {
+		return out, err
+	}
+	err = tx.QueryRowContext(ctx, spendTotalsUpsert, req.AgentID, req.DayStart.UTC(), req.Micros, req.MonthStart.UTC(), req.Micros).
+		Scan(&out.dayTotal, &out.monthTotal)
+	if err != nil {
+		return out, err
+	}
+	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
+		return out, err
+	}
+	opName := req.Operation
+	out.row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption, Funds: string(funds),
+		AmountMicros: -req.Micros, BalanceAfter: after, Operation: &opName, CreatedAt: at}
+	if _, err := tx.NewInsert().Model(&out.row).Exec(ctx); err != nil {
+		return out, err
+	}
+	_, err = tx.NewInsert().Model(&usageRow{AgentID: req.AgentID, Operation: req.Operation, Count: 1, TotalMicros: req.Micros}).
+		On("CONFLICT (agent_id, operation) DO UPDATE").
+		Set("call_count = u.call_count + 1").
+		Set("total_micros = u.total_micros + EXCLUDED.total_micros").
+		Exec(ctx)
+	if err != nil {
+		return out, err
+	}
+	if req.Idempotency != nil {
+		_, err = tx.NewInsert().Model(&idempotencyRow{AgentID: req.AgentID, Key: req.Idempotency.Key,
+			RequestHash: req.Idempotency.RequestHash, Response: req.Idempotency.Response, CreatedAt: at}).Exec(ctx)
+	}
+	return out, err
+}
+
+// refuseOrFail rolls a charge back to its savepoint after err: the
+// charge fails with err translated (a refusal such as a cap or a unique
+// violation, or a fault of this charge alone) and the transaction stays
+// usable for the others. When the rollback fails too, the transaction is
+// unusable: batchBroken.
+func refuseOrFail(ctx context.Context, tx bun.Tx, err error) error {
+	if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+chargeSavepoint); rerr != nil {
+		return &batchBroken{err: errors.Join(err, rerr)}
+	}
+	return translate("bunstore.Charge", err)
+}
+
+// batchBroken wraps an error after which a batch's transaction cannot go
+// on: it is rolled back and nothing in it is charged.
+type batchBroken struct{ err error }
+
+func (b *batchBroken) Error() string { return b.err.Error() }
+func (b *batchBroken) Unwrap() error { return b.err }
