@@ -51,7 +51,7 @@ func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRec
 // Charge implements billing.Store. Every rule is checked before anything
 // is written, in bunstore's order: the balance of the request's class of
 // funds (toolkit.InsufficientCredits, also when the agent has no balance),
-// the spend caps against the ledger
+// the spend caps against the running totals
 // (toolkit.Forbidden), then the unique transaction id and idempotency key
 // (toolkit.Conflict).
 func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
@@ -65,7 +65,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	if !ok || bal.Of(funds) < req.Micros {
 		return billing.Transaction{}, toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 	}
-	if err := s.checkCaps(req); err != nil {
+	totals := s.spend[req.AgentID].add(req)
+	if err := checkCaps(req, totals); err != nil {
 		return billing.Transaction{}, err
 	}
 	if _, dup := s.txIDs[req.TxID]; dup {
@@ -86,6 +87,7 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
 		Funds: funds, AmountMicros: -req.Micros, BalanceAfter: after, Operation: &operation, CreatedAt: at}}
 	s.balances[req.AgentID] = bal
+	s.spend[req.AgentID] = totals
 	s.appendLedger(&entry)
 	usage := s.usage[req.AgentID]
 	if usage == nil {
@@ -104,19 +106,37 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	return entry.out(), nil
 }
 
-// checkCaps checks the daily and monthly caps of a charge against the
-// consumption already in the ledger.
-func (s *Store) checkCaps(req billing.ChargeRequest) error {
+// spendTotals is an agent's running consumption in the UTC day and month
+// of its latest charge, as bunstore keeps it: the caps are checked in
+// O(1), never by summing the ledger.
+type spendTotals struct {
+	dayStart, monthStart   time.Time
+	dayMicros, monthMicros int64
+}
+
+// add returns the totals with one more charge: a later window starts
+// over; an earlier one (a skewed clock) counts in the stored window.
+func (t spendTotals) add(req billing.ChargeRequest) spendTotals {
+	if day := req.DayStart.UTC(); t.dayStart.Before(day) {
+		t.dayStart, t.dayMicros = day, 0
+	}
+	if month := req.MonthStart.UTC(); t.monthStart.Before(month) {
+		t.monthStart, t.monthMicros = month, 0
+	}
+	t.dayMicros += req.Micros
+	t.monthMicros += req.Micros
+	return t
+}
+
+// checkCaps checks a charge's caps against the totals that include it.
+func checkCaps(req billing.ChargeRequest, t spendTotals) error {
 	for _, c := range []struct {
 		name  string
 		cap   *int64
-		since time.Time
-	}{{"daily", req.Limits.DailyMicros, req.DayStart}, {"monthly", req.Limits.MonthlyMicros, req.MonthStart}} {
-		if c.cap == nil {
-			continue
-		}
-		if spent := s.spentSince(req.AgentID, c.since); spent+req.Micros > *c.cap {
-			return billing.CapExceeded(c.name, *c.cap, spent, req.Micros)
+		total int64
+	}{{"daily", req.Limits.DailyMicros, t.dayMicros}, {"monthly", req.Limits.MonthlyMicros, t.monthMicros}} {
+		if c.cap != nil && c.total > *c.cap {
+			return billing.CapExceeded(c.name, *c.cap, c.total-req.Micros, req.Micros)
 		}
 	}
 	return nil
