@@ -1,0 +1,110 @@
+package bunstore_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
+	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// onEachEngine runs test as a subtest on a fresh SQLite store and a
+// fresh Postgres one (skipped without TOOLKIT_TEST_POSTGRES_URL).
+func onEachEngine(t *testing.T, test func(t *testing.T, s *bunstore.Store)) {
+	t.Helper()
+	open := func(t *testing.T, dsn, schema string) *bunstore.Store {
+		s, err := bunstore.Open(context.Background(), dsn, bunstore.Options{Schema: schema})
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	t.Run("sqlite", func(t *testing.T) { test(t, open(t, filepath.Join(t.TempDir(), "toolkit.db"), "")) })
+	t.Run("postgres", func(t *testing.T) {
+		dsn := bunstoretest.PostgresURL(t)
+		test(t, open(t, dsn, bunstoretest.FreshSchema(t, dsn)))
+	})
+}
+
+// fundedAgent stores an agent holding micros of real funds.
+func fundedAgent(t *testing.T, s *bunstore.Store, id string, micros int64) {
+	t.Helper()
+	ctx := context.Background()
+	a := agents.Agent{ID: id, OwnerID: "owner-" + id, Name: "b", Type: agents.TypeTrading, Mode: agents.ModeSandbox,
+		CreatedAt: time.Now().UTC()}
+	require.NoError(t, s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: []byte("digest-" + id), NewOwner: true}))
+	_, err := s.Credit(ctx, billing.CreditRequest{TxID: "tx_fund_" + id, AgentID: id, Micros: micros,
+		FundingPath: billing.FundingDirectTransfer, At: time.Now().UTC()})
+	require.NoError(t, err)
+}
+
+// TestOneBatchChargesIndependently commits one batch in which an agent is
+// short of funds, an idempotency key and a transaction id come twice and
+// a cap is reached: each charge gets its own answer, the others commit,
+// and the funded agent's ledger order and balance_after are exact.
+func TestOneBatchChargesIndependently(t *testing.T) {
+	onEachEngine(t, func(t *testing.T, s *bunstore.Store) {
+		fundedAgent(t, s, "agt_rich", 1_000_000)
+		fundedAgent(t, s, "agt_poor", 2_000)
+		fundedAgent(t, s, "agt_keyed", 1_000_000)
+		fundedAgent(t, s, "agt_capped", 1_000_000)
+		at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		n := 0
+		req := func(agentID string) billing.ChargeRequest {
+			n++
+			return billing.ChargeRequest{TxID: fmt.Sprintf("tx_b%d", n), AgentID: agentID, Operation: "risk_check",
+				Micros: 3_000, At: at, DayStart: at.Truncate(24 * time.Hour), MonthStart: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+		}
+		keyed := func() billing.ChargeRequest {
+			r := req("agt_keyed")
+			r.Idempotency = &billing.IdempotentResponse{Key: "k", RequestHash: "h", Response: []byte(`{"ok":true}`)}
+			return r
+		}
+		dailyCap := int64(4_000)
+		capped := func() billing.ChargeRequest {
+			r := req("agt_capped")
+			r.Limits.DailyMicros = &dailyCap
+			return r
+		}
+		dupTx := req("agt_rich")
+		reqs := []billing.ChargeRequest{
+			req("agt_rich"), keyed(), req("agt_poor"), capped(), req("agt_rich"), keyed(), capped(), dupTx, req("agt_rich"), dupTx,
+		}
+		txs, errs := s.CommitTogether(reqs)
+		wantKinds := []toolkit.Kind{255, 255, toolkit.InsufficientCredits, 255, 255, toolkit.Conflict, toolkit.Forbidden, 255, 255, toolkit.Conflict}
+		for i, err := range errs {
+			kind := toolkit.Kind(255)
+			if err != nil {
+				kind = toolkit.KindOf(err)
+			}
+			assert.Equal(t, wantKinds[i], kind, "charge %d (%s): %v", i, reqs[i].AgentID, err)
+		}
+		// agt_rich's charges in arrival order: 0, 4, 7, 8.
+		for k, i := range []int{0, 4, 7, 8} {
+			assert.Equal(t, int64(1_000_000-3_000*(k+1)), txs[i].BalanceAfter, "charge %d", i)
+			assert.Equal(t, reqs[i].TxID, txs[i].TxID)
+		}
+		ctx := context.Background()
+		for id, want := range map[string]int64{"agt_rich": 988_000, "agt_poor": 2_000, "agt_keyed": 997_000, "agt_capped": 997_000} {
+			b, err := s.Balance(ctx, id)
+			require.NoError(t, err)
+			assert.Equal(t, want, b.Micros, id)
+			rows, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: id, Limit: 100})
+			require.NoError(t, err)
+			assert.Equal(t, want, rows[0].BalanceAfter, "%s: the newest row carries the balance", id)
+		}
+		stored, err := s.StoredResponse(ctx, "agt_keyed", "k")
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"ok":true}`, string(stored.Response))
+		spent, err := s.Spent(ctx, "agt_capped", at.Truncate(24*time.Hour))
+		require.NoError(t, err)
+		assert.Equal(t, int64(3_000), spent, "the refused charge is not in the totals")
+	})
+}
