@@ -34,7 +34,7 @@ func onEachEngine(t *testing.T, test func(t *testing.T, s *bunstore.Store)) {
 }
 
 // fundedAgent stores an agent holding micros of real funds.
-func fundedAgent(t *testing.T, s *bunstore.Store, id string, micros int64) {
+func fundedAgent(t testing.TB, s *bunstore.Store, id string, micros int64) {
 	t.Helper()
 	ctx := context.Background()
 	a := agents.Agent{ID: id, OwnerID: "owner-" + id, Name: "b", Type: agents.TypeTrading, Mode: agents.ModeSandbox,
