@@ -54,8 +54,8 @@ func testSpendWindowsRollOver(t *testing.T, h Harness) {
 	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err), "8,000 + 5,000 + 3,000 passes the monthly cap")
 	assert.Contains(t, toolkit.MessageOf(err), "Monthly spend limit")
 	for since, want := range map[time.Time]int64{
-		nextDay.Truncate(24 * time.Hour):            5_000,
-		lastDay.Truncate(24 * time.Hour):            13_000,
+		nextDay.Truncate(24 * time.Hour):             5_000,
+		lastDay.Truncate(24 * time.Hour):             13_000,
 		time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC): 13_000,
 		time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC): 0,
 	} {
