@@ -63,17 +63,38 @@ func errInsufficient() error {
 	return toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 }
 
-// applyChargePostgres writes one charge in tx with one round trip:
-// opening its savepoint (releasing the previous charge's, when first is
-// false) and running pgChargeStatement. A refusal (balance, caps, unique
-// tx id or idempotency key) rolls back to the savepoint and is returned;
-// the transaction stays usable. Any other error leaves it unusable.
-func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, first bool) (chargeOutcome, error) {
-	funds, _ := balanceColumn(req.Funds)
-	prefix := "SAVEPOINT " + chargeSavepoint + "; "
-	if !first {
-		prefix = "RELEASE SAVEPOINT " + chargeSavepoint + "; " + prefix
+// chargeStep says where a charge stands in its batch's transaction.
+type chargeStep int
+
+const (
+	// chargeAlone is the only charge of its transaction: it needs no
+	// savepoint, since a failure rolls the whole transaction back.
+	chargeAlone chargeStep = iota
+	// chargeFirst opens the batch's savepoint.
+	chargeFirst
+	// chargeNext releases the previous charge's savepoint and opens its own.
+	chargeNext
+)
+
+// savepointPrefix is the SQL that opens a charge's savepoint.
+func (c chargeStep) savepointPrefix() string {
+	switch c {
+	case chargeFirst:
+		return "SAVEPOINT " + chargeSavepoint + "; "
+	case chargeNext:
+		return "RELEASE SAVEPOINT " + chargeSavepoint + "; SAVEPOINT " + chargeSavepoint + "; "
 	}
+	return ""
+}
+
+// applyChargePostgres writes one charge in tx with one round trip:
+// opening its savepoint (see chargeStep) and running pgChargeStatement.
+// A refusal (balance, caps, unique tx id or idempotency key) or a fault
+// of this charge rolls back to the savepoint and is returned; the
+// transaction stays usable. batchBroken means it is not.
+func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
+	funds, _ := balanceColumn(req.Funds)
+	prefix := step.savepointPrefix()
 	var key, hash string
 	var response []byte
 	if req.Idempotency != nil {
@@ -90,7 +111,7 @@ func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeReque
 		req.AgentID, req.Operation, req.Micros,
 		req.AgentID, key, hash, response, at, req.Idempotency != nil)
 	if err != nil {
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
 	}
 	opName := req.Operation
 	out := chargeOutcome{row: ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
@@ -107,30 +128,40 @@ func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeReque
 	}
 	switch {
 	case err != nil:
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
 	case !found:
 		return chargeOutcome{}, errInsufficient() // nothing was written
 	}
 	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
 	}
 	return out, nil
 }
 
 // applyChargeSQLite writes one charge in tx, statement by statement (an
-// in-process call each), under its own savepoint, released on success.
-func applyChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) (chargeOutcome, error) {
-	if _, err := tx.ExecContext(ctx, "SAVEPOINT "+chargeSavepoint); err != nil {
-		return chargeOutcome{}, err
+// in-process call each), under its own savepoint unless it is alone,
+// with applyChargePostgres's answers.
+func applyChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
+	if step != chargeAlone {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT "+chargeSavepoint); err != nil {
+			return chargeOutcome{}, &batchBroken{err: err}
+		}
 	}
 	out, err := writeChargeSQLite(ctx, tx, req)
 	if err != nil {
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err)
+		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
 	}
-	_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT "+chargeSavepoint)
-	return out, err
+	if step != chargeAlone {
+		if _, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT "+chargeSavepoint); err != nil {
+			return chargeOutcome{}, &batchBroken{err: err}
+		}
+	}
+	return out, nil
 }
 
+// writeChargeSQLite runs the statements of one charge: the conditional
+// debit, the running totals and the caps, the ledger row, the usage
+// upsert and the idempotency row.
 func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) (chargeOutcome, error) {
 	var out chargeOutcome
 	funds, col := balanceColumn(req.Funds)
@@ -179,8 +210,12 @@ func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest
 // charge fails with err translated (a refusal such as a cap or a unique
 // violation, or a fault of this charge alone) and the transaction stays
 // usable for the others. When the rollback fails too, the transaction is
-// unusable: batchBroken.
-func refuseOrFail(ctx context.Context, tx bun.Tx, err error) error {
+// unusable: batchBroken. A charge alone has no savepoint: its
+// transaction, holding no other charge, is rolled back by the caller.
+func refuseOrFail(ctx context.Context, tx bun.Tx, err error, step chargeStep) error {
+	if step == chargeAlone {
+		return translate("bunstore.Charge", err)
+	}
 	if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+chargeSavepoint); rerr != nil {
 		return &batchBroken{err: errors.Join(err, rerr)}
 	}

@@ -213,13 +213,20 @@ func (s *Store) runChargeBatch(ctx context.Context, batch []*pendingCharge, resu
 	if err != nil {
 		return false, err
 	}
-	var written *billing.ChargeRequest
+	var written *billing.ChargeRequest // the last charge applied
 	for i, p := range batch {
+		step := chargeNext
+		switch {
+		case len(batch) == 1:
+			step = chargeAlone
+		case i == 0:
+			step = chargeFirst
+		}
 		var out chargeOutcome
 		if s.postgres {
-			out, err = applyChargePostgres(ctx, tx, p.req, i == 0)
+			out, err = applyChargePostgres(ctx, tx, p.req, step)
 		} else {
-			out, err = applyChargeSQLite(ctx, tx, p.req)
+			out, err = applyChargeSQLite(ctx, tx, p.req, step)
 		}
 		var broken *batchBroken
 		if errors.As(err, &broken) {
@@ -236,10 +243,12 @@ func (s *Store) runChargeBatch(ctx context.Context, batch []*pendingCharge, resu
 		}
 		written = &p.req
 	}
+	if written == nil {
+		// Every charge was refused: whatever a refused charge alone in its
+		// transaction wrote is undone.
+		return false, tx.Rollback()
+	}
 	if err := tx.Commit(); err != nil {
-		if written == nil {
-			return false, err // nothing was written: nothing to find out
-		}
 		committed, cerr := s.ledgerHasTx(written)
 		if cerr != nil {
 			return false, errors.Join(errOutcomeUnknown, err, cerr)
