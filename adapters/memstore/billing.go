@@ -48,6 +48,29 @@ func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRec
 	return b, nil
 }
 
+// ChargeCheck implements billing.Store from the running totals: a
+// window later than the agent's latest charge has nothing spent yet.
+func (s *Store) ChargeCheck(ctx context.Context, agentID string, dayStart, monthStart time.Time) (billing.ChargeCheck, error) {
+	const op = "memstore.ChargeCheck"
+	if err := s.lock(ctx, op); err != nil {
+		return billing.ChargeCheck{}, err
+	}
+	defer s.mu.Unlock()
+	b, ok := s.balances[agentID]
+	if !ok {
+		return billing.ChargeCheck{}, notFound(op)
+	}
+	out := billing.ChargeCheck{Balance: b, Limits: cloneLimits(s.limits[agentID])}
+	t := s.spend[agentID]
+	if !t.dayStart.Before(dayStart) {
+		out.SpentDay = t.dayMicros
+	}
+	if !t.monthStart.Before(monthStart) {
+		out.SpentMonth = t.monthMicros
+	}
+	return out, nil
+}
+
 // Charge implements billing.Store. Every rule is checked before anything
 // is written, in bunstore's order: the balance of the request's class of
 // funds (toolkit.InsufficientCredits, also when the agent has no balance),

@@ -18,6 +18,7 @@ func spendCases() []Case {
 	return []Case{
 		{Name: "SpendWindowsRollOver", Test: testSpendWindowsRollOver},
 		{Name: "SimultaneousChargesIndependent", Test: testSimultaneousChargesIndependent},
+		{Name: "ChargeCheckReadsBalanceLimitsAndTotals", Test: testChargeCheck},
 	}
 }
 
@@ -164,4 +165,42 @@ func testSimultaneousChargesIndependent(t *testing.T, h Harness) {
 	b, err = s.Balance(ctx, keyed.ID)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1_000_000-5*3_000), b.Micros)
+}
+
+// testChargeCheck: the meter's one pre-run read returns the balances, the
+// limits and the consumption of the windows asked for.
+func testChargeCheck(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	_, err := s.ChargeCheck(ctx, "agt_missing", t0, t0)
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "no balance row")
+
+	day := t0.Truncate(24 * time.Hour)
+	month := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	c, err := s.ChargeCheck(ctx, a.ID, day, month)
+	require.NoError(t, err)
+	assert.Equal(t, billing.ChargeCheck{Balance: billing.BalanceRecord{AgentID: a.ID, UpdatedAt: c.Balance.UpdatedAt}}, c,
+		"a new agent: nothing held, no limits, nothing spent")
+
+	credit(t, s, a.ID, 1_000_000, nil)
+	daily := int64(50_000)
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &daily, AllowedOperations: []string{"risk_check"}}))
+	_, err = s.Charge(ctx, chargeAt(a.ID, 4_000, day.Add(-time.Hour), billing.SpendLimits{}))
+	require.NoError(t, err)
+	_, err = s.Charge(ctx, chargeAt(a.ID, 3_000, t0, billing.SpendLimits{}))
+	require.NoError(t, err)
+
+	c, err = s.ChargeCheck(ctx, a.ID, day, month)
+	require.NoError(t, err)
+	assert.Equal(t, int64(993_000), c.Balance.Micros)
+	assert.True(t, c.Balance.UpdatedAt.Equal(t0))
+	assert.Equal(t, time.UTC, c.Balance.UpdatedAt.Location())
+	assert.Equal(t, billing.SpendLimits{DailyMicros: &daily, AllowedOperations: []string{"risk_check"}, Version: 1}, c.Limits)
+	assert.Equal(t, int64(3_000), c.SpentDay, "yesterday's charge is not today's")
+	assert.Equal(t, int64(7_000), c.SpentMonth)
+
+	c, err = s.ChargeCheck(ctx, a.ID, day.Add(24*time.Hour), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	assert.Zero(t, c.SpentDay, "a window after the latest charge has nothing spent")
+	assert.Zero(t, c.SpentMonth)
 }
