@@ -108,3 +108,59 @@ func TestOneBatchChargesIndependently(t *testing.T) {
 		assert.Equal(t, int64(3_000), spent, "the refused charge is not in the totals")
 	})
 }
+
+// TestChargeQueueFullAndWithdrawn: with the single SQLite writer held up,
+// a charge beyond the queue's bound is refused at once with a Retry-After;
+// a queued charge whose caller gives up is withdrawn, uncharged; the
+// charge the committer already took is decided by its commit, even when
+// its caller gives up meanwhile.
+func TestChargeQueueFullAndWithdrawn(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "toolkit.db")
+	s, err := bunstore.Open(ctx, path, bunstore.Options{ChargeQueue: 1})
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	fundedAgent(t, s, "agt_q", 1_000_000)
+	at := time.Now().UTC()
+	req := func(n int) billing.ChargeRequest {
+		return billing.ChargeRequest{TxID: fmt.Sprintf("tx_q%d", n), AgentID: "agt_q", Operation: "risk_check", Micros: 3_000,
+			At: at, DayStart: at.Truncate(24 * time.Hour), MonthStart: time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)}
+	}
+
+	other, err := bunstore.Open(ctx, path, bunstore.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { other.Close() })
+	conn, err := other.DB().Conn(ctx)
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE") // the write lock: the committer waits for it
+	require.NoError(t, err)
+
+	impatient, giveUp := context.WithCancel(ctx)
+	taken := make(chan error, 1)
+	go func() { _, err := s.Charge(impatient, req(1)); taken <- err }()
+	require.Eventually(t, func() bool { return s.QueuedCharges() == 0 }, time.Second, time.Millisecond)
+	time.Sleep(100 * time.Millisecond) // the committer took it and waits for the lock
+	gaveUp, cancel := context.WithCancel(ctx)
+	withdrawn := make(chan error, 1)
+	go func() { _, err := s.Charge(gaveUp, req(2)); withdrawn <- err }()
+	require.Eventually(t, func() bool { return s.QueuedCharges() == 1 }, time.Second, time.Millisecond)
+
+	_, err = s.Charge(ctx, req(3))
+	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "the queue is full")
+	assert.Equal(t, time.Second, toolkit.RetryAfterOf(err))
+	cancel()
+	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(<-withdrawn), "the caller gave up while queued")
+	giveUp() // too late: the committer has it
+
+	_, err = conn.ExecContext(ctx, "ROLLBACK")
+	require.NoError(t, err)
+	require.NoError(t, conn.Close())
+	require.NoError(t, <-taken, "the taken charge commits and its caller is told so")
+	rows, err := s.Transactions(ctx, billing.TransactionQuery{AgentID: "agt_q", Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, rows, 2, "the deposit and the one charge")
+	assert.Equal(t, "tx_q1", rows[0].TxID)
+	b, err := s.Balance(ctx, "agt_q")
+	require.NoError(t, err)
+	assert.Equal(t, int64(997_000), b.Micros)
+}

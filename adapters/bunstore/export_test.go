@@ -25,3 +25,6 @@ func (s *Store) CommitTogether(reqs []billing.ChargeRequest) ([]billing.Transact
 	}
 	return txs, errs
 }
+
+// QueuedCharges is how many charges wait for a committer.
+func (s *Store) QueuedCharges() int { return len(s.charges.queue) }
