@@ -70,31 +70,39 @@ const (
 	// chargeAlone is the only charge of its transaction: it needs no
 	// savepoint, since a failure rolls the whole transaction back.
 	chargeAlone chargeStep = iota
+	// chargeAloneCommitting is a lone charge without caps on Postgres: its
+	// transaction begins, runs the charge and commits in one round trip,
+	// since nothing is left to check after the statement.
+	chargeAloneCommitting
 	// chargeFirst opens the batch's savepoint.
 	chargeFirst
 	// chargeNext releases the previous charge's savepoint and opens its own.
 	chargeNext
 )
 
-// savepointPrefix is the SQL that opens a charge's savepoint.
-func (c chargeStep) savepointPrefix() string {
-	switch c {
+// pgChargeSQL is the text applyChargePostgres sends for a step: the
+// charge statement with the transaction control around it.
+func pgChargeSQL(step chargeStep, statement string) string {
+	switch step {
+	case chargeAloneCommitting:
+		return "BEGIN; " + statement + "; COMMIT"
 	case chargeFirst:
-		return "SAVEPOINT " + chargeSavepoint + "; "
+		return "BEGIN; SAVEPOINT " + chargeSavepoint + "; " + statement
 	case chargeNext:
-		return "RELEASE SAVEPOINT " + chargeSavepoint + "; SAVEPOINT " + chargeSavepoint + "; "
+		return "RELEASE SAVEPOINT " + chargeSavepoint + "; SAVEPOINT " + chargeSavepoint + "; " + statement
 	}
-	return ""
+	return "BEGIN; " + statement
 }
 
-// applyChargePostgres writes one charge in tx with one round trip:
-// opening its savepoint (see chargeStep) and running pgChargeStatement.
-// A refusal (balance, caps, unique tx id or idempotency key) or a fault
-// of this charge rolls back to the savepoint and is returned; the
-// transaction stays usable. batchBroken means it is not.
-func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
+// applyChargePostgres writes one charge on a Postgres connection with one
+// round trip: the transaction control of its step (see chargeStep) and
+// pgChargeStatement. A refusal (balance, caps, unique tx id or idempotency
+// key) or a fault of this charge rolls back to the savepoint and is
+// returned; the transaction stays usable. batchBroken means it is not, or,
+// for chargeAloneCommitting, that the connection failed and whether the
+// charge committed is unknown.
+func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
 	funds, _ := balanceColumn(req.Funds)
-	prefix := step.savepointPrefix()
 	var key, hash string
 	var response []byte
 	if req.Idempotency != nil {
@@ -104,14 +112,14 @@ func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeReque
 		response = []byte{}
 	}
 	at := req.At.UTC()
-	rows, err := tx.QueryContext(ctx, prefix+pgChargeStatements[funds],
+	rows, err := conn.QueryContext(ctx, pgChargeSQL(step, pgChargeStatements[funds]),
 		req.Micros, at, req.AgentID, req.Micros,
 		req.AgentID, req.DayStart.UTC(), req.Micros, req.MonthStart.UTC(), req.Micros,
 		req.TxID, req.AgentID, string(funds), -req.Micros, req.Operation, at,
 		req.AgentID, req.Operation, req.Micros,
 		req.AgentID, key, hash, response, at, req.Idempotency != nil)
 	if err != nil {
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
+		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
 	}
 	opName := req.Operation
 	out := chargeOutcome{row: ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
@@ -128,19 +136,20 @@ func applyChargePostgres(ctx context.Context, tx bun.Tx, req billing.ChargeReque
 	}
 	switch {
 	case err != nil:
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
+		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
 	case !found:
 		return chargeOutcome{}, errInsufficient() // nothing was written
 	}
 	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
+		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
 	}
 	return out, nil
 }
 
 // applyChargeSQLite writes one charge in tx, statement by statement (an
 // in-process call each), under its own savepoint unless it is alone,
-// with applyChargePostgres's answers.
+// with applyChargePostgres's answers. Its steps are chargeAlone,
+// chargeFirst and chargeNext.
 func applyChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
 	if step != chargeAlone {
 		if _, err := tx.ExecContext(ctx, "SAVEPOINT "+chargeSavepoint); err != nil {
@@ -211,12 +220,21 @@ func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest
 // violation, or a fault of this charge alone) and the transaction stays
 // usable for the others. When the rollback fails too, the transaction is
 // unusable: batchBroken. A charge alone has no savepoint: its
-// transaction, holding no other charge, is rolled back by the caller.
-func refuseOrFail(ctx context.Context, tx bun.Tx, err error, step chargeStep) error {
-	if step == chargeAlone {
+// transaction, holding no other charge, is rolled back by the caller; a
+// self-committing one whose connection failed is batchBroken (the commit
+// may have happened), while an error the server reported means its
+// transaction did not commit.
+func refuseOrFail(ctx context.Context, conn bun.IConn, err error, step chargeStep) error {
+	switch step {
+	case chargeAloneCommitting:
+		if isConnectionError(err) {
+			return &batchBroken{err: err}
+		}
+		return translate("bunstore.Charge", err)
+	case chargeAlone:
 		return translate("bunstore.Charge", err)
 	}
-	if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+chargeSavepoint); rerr != nil {
+	if _, rerr := conn.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+chargeSavepoint); rerr != nil {
 		return &batchBroken{err: errors.Join(err, rerr)}
 	}
 	return translate("bunstore.Charge", err)

@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"slices"
 	"strings"
@@ -209,39 +210,31 @@ var errOutcomeUnknown = errors.New("the outcome of the commit is unknown")
 // in the database nonetheless (a commit whose answer was lost), and err
 // wraps errOutcomeUnknown when even that could not be found out.
 func (s *Store) runChargeBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
+	if s.postgres {
+		return s.runPostgresBatch(ctx, batch, results)
+	}
+	return s.runSQLiteBatch(ctx, batch, results)
+}
+
+// runSQLiteBatch is runChargeBatch on SQLite, in an immediate transaction.
+func (s *Store) runSQLiteBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
 	var written *billing.ChargeRequest // the last charge applied
 	for i, p := range batch {
-		step := chargeNext
-		switch {
-		case len(batch) == 1:
-			step = chargeAlone
-		case i == 0:
-			step = chargeFirst
-		}
-		var out chargeOutcome
-		if s.postgres {
-			out, err = applyChargePostgres(ctx, tx, p.req, step)
-		} else {
-			out, err = applyChargeSQLite(ctx, tx, p.req, step)
-		}
+		out, err := applyChargeSQLite(ctx, tx, p.req, batchStep(batch, i, false))
 		var broken *batchBroken
 		if errors.As(err, &broken) {
-			_ = tx.Rollback() // nothing of the batch commits: on a dead connection the server rolls back
+			_ = tx.Rollback() // nothing of the batch commits
 			return false, broken.err
 		}
-		if err != nil {
-			results[i].err = err
-			continue
+		if err == nil {
+			results[i].tx, err = out.row.transaction()
+			written = &p.req
 		}
-		if results[i].tx, err = out.row.transaction(); err != nil {
-			_ = tx.Rollback()
-			return false, err
-		}
-		written = &p.req
+		results[i].err = err
 	}
 	if written == nil {
 		// Every charge was refused: whatever a refused charge alone in its
@@ -249,41 +242,113 @@ func (s *Store) runChargeBatch(ctx context.Context, batch []*pendingCharge, resu
 		return false, tx.Rollback()
 	}
 	if err := tx.Commit(); err != nil {
-		committed, cerr := s.ledgerHasTx(written)
-		if cerr != nil {
-			return false, errors.Join(errOutcomeUnknown, err, cerr)
-		}
-		return committed, err
+		return s.resolveCommit(written, err)
 	}
 	return true, nil
 }
 
-// ledgerHasTx reports whether a charge's ledger row is in the database,
-// after a commit whose answer was lost. It first takes the charge's
-// balance row lock (Postgres; on SQLite the immediate transaction takes
-// the write lock), so a commit still under way is waited for. It tries a
-// few times over about two seconds.
-func (s *Store) ledgerHasTx(req *billing.ChargeRequest) (bool, error) {
-	var err error
+// runPostgresBatch is runChargeBatch on Postgres, on one connection whose
+// transaction control travels with the charge statements: a lone charge
+// without caps takes one round trip, a batch of n takes n + 1.
+func (s *Store) runPostgresBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
+	// rollback ends whatever transaction the connection is in; a
+	// connection that cannot is discarded, never reused.
+	rollback := func() {
+		if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}
+	var written *billing.ChargeRequest // the last charge applied
+	selfCommitted := false
+	for i, p := range batch {
+		step := batchStep(batch, i, true)
+		out, err := applyChargePostgres(ctx, conn, p.req, step)
+		var broken *batchBroken
+		if errors.As(err, &broken) {
+			rollback()
+			if step != chargeAloneCommitting {
+				return false, broken.err // the transaction never committed
+			}
+			row, rerr := s.committedCharge(&p.req, broken.err)
+			if row != nil {
+				results[i].tx, rerr = row.transaction()
+			}
+			return row != nil, rerr
+		}
+		if err == nil {
+			results[i].tx, err = out.row.transaction()
+			written = &p.req
+			selfCommitted = step == chargeAloneCommitting
+		}
+		results[i].err = err
+	}
+	switch {
+	case selfCommitted:
+		return true, nil
+	case written == nil:
+		rollback() // every charge was refused
+		return false, nil
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		rollback()
+		return s.resolveCommit(written, err)
+	}
+	return true, nil
+}
+
+// batchStep is the step of the i-th charge of a batch (see chargeStep).
+func batchStep(batch []*pendingCharge, i int, selfCommit bool) chargeStep {
+	switch {
+	case len(batch) > 1 && i == 0:
+		return chargeFirst
+	case len(batch) > 1:
+		return chargeNext
+	case selfCommit && batch[0].req.Limits.DailyMicros == nil && batch[0].req.Limits.MonthlyMicros == nil:
+		return chargeAloneCommitting
+	}
+	return chargeAlone
+}
+
+// resolveCommit finds out whether a batch whose commit failed with err
+// committed nonetheless, by looking for written, one of its charges.
+func (s *Store) resolveCommit(written *billing.ChargeRequest, err error) (committed bool, _ error) {
+	row, rerr := s.committedCharge(written, err)
+	return row != nil, rerr
+}
+
+// committedCharge returns a charge's ledger row (nil if it is not in the
+// ledger) after a commit whose answer was lost to err, with err itself,
+// wrapped with errOutcomeUnknown when the ledger cannot be read. It first
+// takes the charge's balance row lock (Postgres; on SQLite the immediate
+// transaction takes the write lock), so a commit still under way is
+// waited for. It tries a few times over about two seconds.
+func (s *Store) committedCharge(req *billing.ChargeRequest, err error) (*ledgerRow, error) {
+	var lookup error
 	for _, wait := range []time.Duration{0, 200 * time.Millisecond, 600 * time.Millisecond, 1200 * time.Millisecond} {
 		time.Sleep(wait)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		var n int64
-		err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var rows []ledgerRow
+		lookup = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			if s.postgres {
 				lock := tx.NewSelect().Model((*balanceRow)(nil)).ColumnExpr("1").Where("agent_id = ?", req.AgentID).For("UPDATE")
 				if _, err := lock.Exec(ctx); err != nil {
 					return err
 				}
 			}
-			var err error
-			n, err = tx.NewSelect().Model((*ledgerRow)(nil)).Where("tx_id = ?", req.TxID).Count(ctx)
-			return err
+			return tx.NewSelect().Model(&rows).Where("tx_id = ?", req.TxID).Scan(ctx)
 		})
 		cancel()
-		if err == nil {
-			return n > 0, nil
+		if lookup == nil {
+			if len(rows) == 0 {
+				return nil, err
+			}
+			return &rows[0], err
 		}
 	}
-	return false, err
+	return nil, errors.Join(errOutcomeUnknown, err, lookup)
 }
