@@ -15,12 +15,14 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Group commit: Charge hands its request to a committer goroutine, which
-// takes every charge queued meanwhile (up to maxChargeBatch) and commits
-// them in one transaction, each under its own savepoint so that each
-// succeeds or fails on its own balance, caps, transaction id and
-// idempotency key. An uncontended charge waits for nobody: a free
-// committer takes it at once.
+// Group commit: a charge joins a queue, and whichever caller holds one of
+// the committer slots (one on SQLite, the single writer; a few on
+// Postgres) takes every charge queued meanwhile (up to maxChargeBatch),
+// its own or others', and commits them in one transaction, each under its
+// own savepoint so that each succeeds or fails on its own balance, caps,
+// transaction id and idempotency key. An uncontended charge waits for
+// nobody and changes no goroutine: its caller finds a slot free and
+// commits it at once.
 const (
 	// maxChargeBatch bounds the charges committed in one transaction.
 	maxChargeBatch = 64
@@ -53,59 +55,41 @@ type chargeResult struct {
 	err error
 }
 
-// chargeBatcher is the queue and the committers of a store.
+// chargeBatcher is the queue and the committer slots of a store.
 type chargeBatcher struct {
 	queue  chan *pendingCharge
+	slots  chan struct{} // a caller holding a slot (a sent value) commits batches
+	commit func(batch []*pendingCharge)
 	mu     sync.RWMutex // held for reading while enqueueing, for writing while closing
 	closed bool
-	stop   chan struct{}
-	wg     sync.WaitGroup
 }
 
-// startCharges starts n committers, each committing batches with commit.
-func startCharges(queue, n int, commit func(batch []*pendingCharge)) *chargeBatcher {
-	b := &chargeBatcher{queue: make(chan *pendingCharge, queue), stop: make(chan struct{})}
-	for range n {
-		b.wg.Add(1)
-		go b.run(commit)
-	}
-	return b
+// newChargeBatcher returns a batcher with room for queue waiting charges
+// and committers slots, committing batches with commit.
+func newChargeBatcher(queue, committers int, commit func(batch []*pendingCharge)) *chargeBatcher {
+	return &chargeBatcher{queue: make(chan *pendingCharge, queue), slots: make(chan struct{}, committers), commit: commit}
 }
 
-// run is one committer: it takes a first charge, then whatever else is
-// queued, and commits them together.
-func (b *chargeBatcher) run(commit func(batch []*pendingCharge)) {
-	defer b.wg.Done()
-	batch := make([]*pendingCharge, 0, maxChargeBatch)
-	for {
-		batch = batch[:0]
+// commitQueued commits one batch of what is queued, while the caller
+// holds a slot, and frees the slot. One batch only: a caller never works
+// for others for long, and every caller waiting is a committer in turn.
+func (b *chargeBatcher) commitQueued() {
+	defer func() { <-b.slots }()
+	batch := make([]*pendingCharge, 0, min(len(b.queue), maxChargeBatch))
+	for len(batch) < maxChargeBatch {
 		select {
-		case <-b.stop:
-			return
 		case p := <-b.queue:
-			batch = appendTaken(batch, p)
-		}
-	more:
-		for len(batch) < maxChargeBatch {
-			select {
-			case p := <-b.queue:
-				batch = appendTaken(batch, p)
-			default:
-				break more
+			if p.state.CompareAndSwap(chargeQueued, chargeTaken) {
+				batch = append(batch, p)
 			}
-		}
-		if len(batch) > 0 {
-			commit(batch)
+		default:
+			if len(batch) > 0 {
+				b.commit(batch)
+			}
+			return
 		}
 	}
-}
-
-// appendTaken adds p to the batch unless its caller withdrew it.
-func appendTaken(batch []*pendingCharge, p *pendingCharge) []*pendingCharge {
-	if p.state.CompareAndSwap(chargeQueued, chargeTaken) {
-		return append(batch, p)
-	}
-	return batch
+	b.commit(batch)
 }
 
 // enqueue queues p, or refuses it at once when the queue is full or the
@@ -125,8 +109,27 @@ func (b *chargeBatcher) enqueue(p *pendingCharge) error {
 	}
 }
 
-// close stops the committers after their current batch and fails every
-// charge still queued (none of them is charged).
+// wait returns p's answer, committing batches (p's among them) whenever
+// a committer slot is free. A charge still queued when ctx ends is
+// withdrawn; once taken, its outcome is the commit's.
+func (b *chargeBatcher) wait(ctx context.Context, p *pendingCharge) chargeResult {
+	for {
+		select {
+		case r := <-p.result:
+			return r
+		case b.slots <- struct{}{}:
+			b.commitQueued()
+		case <-ctx.Done():
+			if p.state.CompareAndSwap(chargeQueued, chargeWithdrawn) {
+				return chargeResult{err: translate("bunstore.Charge", ctx.Err())}
+			}
+			return <-p.result
+		}
+	}
+}
+
+// close waits for the batches being committed, takes every slot for
+// good, and fails every charge still queued (none of them is charged).
 func (b *chargeBatcher) close() {
 	b.mu.Lock()
 	if b.closed {
@@ -135,8 +138,9 @@ func (b *chargeBatcher) close() {
 	}
 	b.closed = true
 	b.mu.Unlock()
-	close(b.stop)
-	b.wg.Wait()
+	for range cap(b.slots) {
+		b.slots <- struct{}{}
+	}
 	for {
 		select {
 		case p := <-b.queue:
@@ -154,24 +158,15 @@ func (b *chargeBatcher) close() {
 // commit's: the caller's context ending meanwhile neither loses nor
 // doubles it. A charge still queued when the context ends is withdrawn.
 func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
-	const op = "bunstore.Charge"
 	if err := ctx.Err(); err != nil {
-		return billing.Transaction{}, translate(op, err)
+		return billing.Transaction{}, translate("bunstore.Charge", err)
 	}
 	p := &pendingCharge{req: req, result: make(chan chargeResult, 1)}
 	if err := s.charges.enqueue(p); err != nil {
 		return billing.Transaction{}, err
 	}
-	select {
-	case r := <-p.result:
-		return r.tx, r.err
-	case <-ctx.Done():
-		if p.state.CompareAndSwap(chargeQueued, chargeWithdrawn) {
-			return billing.Transaction{}, translate(op, ctx.Err())
-		}
-		r := <-p.result
-		return r.tx, r.err
-	}
+	r := s.charges.wait(ctx, p)
+	return r.tx, r.err
 }
 
 // commitCharges commits one batch and answers every caller in it. The

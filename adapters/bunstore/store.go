@@ -136,11 +136,11 @@ func (s *Store) startCharges(opts Options) {
 			committers = defaultPostgresCommitters
 		}
 	}
-	s.charges = startCharges(queue, committers, s.commitCharges)
+	s.charges = newChargeBatcher(queue, committers, s.commitCharges)
 }
 
-// Close stops the committers of charges after their current batch (a
-// charge still queued fails, uncharged) and closes the database.
+// Close waits for the batches of charges being committed (a charge still
+// queued fails, uncharged) and closes the database.
 func (s *Store) Close() error {
 	s.charges.close()
 	return s.db.Close()
