@@ -30,7 +30,7 @@ type Options struct {
 	// Schema, for Postgres, sets the search_path (tests use one schema each).
 	Schema string
 	// ChargeCommitters is how many batches of charges commit at once on
-	// Postgres (default 4); SQLite always has one, its single writer.
+	// Postgres (default 1); SQLite always has one, its single writer.
 	ChargeCommitters int
 	// ChargeQueue bounds the charges waiting for a committer (default
 	// 4096); beyond it Charge answers toolkit.Unavailable with a
