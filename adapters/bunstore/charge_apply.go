@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/agentfinance/toolkit"
@@ -45,10 +46,42 @@ const pgChargeStatement = `WITH debit AS (
 )
 SELECT debit.after, totals.day_micros, totals.month_micros, led.seq FROM debit, totals, led`
 
-// pgChargeStatements holds the statement for each class of funds.
-var pgChargeStatements = map[billing.Funds]string{
-	billing.FundsReal: strings.ReplaceAll(pgChargeStatement, "{col}", "micros"),
-	billing.FundsTest: strings.ReplaceAll(pgChargeStatement, "{col}", "test_micros"),
+// pgChargeParams are the types of pgChargeStatement's parameters, in order.
+var pgChargeParams = []string{
+	"BIGINT", "TIMESTAMPTZ", "TEXT", "BIGINT", // debit
+	"TEXT", "TIMESTAMPTZ", "BIGINT", "TIMESTAMPTZ", "BIGINT", // totals
+	"TEXT", "TEXT", "TEXT", "BIGINT", "TEXT", "TIMESTAMPTZ", // ledger
+	"TEXT", "TEXT", "BIGINT", // usage
+	"TEXT", "TEXT", "TEXT", "BYTEA", "TIMESTAMPTZ", "BOOLEAN", // idempotency
+}
+
+// pgChargeExecute runs the prepared charge statement of each class of
+// funds, with bun placeholders for its parameters.
+var pgChargeExecute = map[billing.Funds]string{
+	billing.FundsReal: "EXECUTE bunstore_charge_real(" + strings.Repeat("?, ", len(pgChargeParams)-1) + "?)",
+	billing.FundsTest: "EXECUTE bunstore_charge_test(" + strings.Repeat("?, ", len(pgChargeParams)-1) + "?)",
+}
+
+// pgPrepareCharges prepares, on a committer's connection, the charge
+// statement of each class of funds: the server parses and plans it once
+// per connection.
+var pgPrepareCharges = pgPrepare("bunstore_charge_real", "micros") + "; " + pgPrepare("bunstore_charge_test", "test_micros")
+
+// pgPrepare is the PREPARE of pgChargeStatement on one balance column,
+// its bun placeholders turned into numbered parameters.
+func pgPrepare(name, col string) string {
+	statement := strings.ReplaceAll(pgChargeStatement, "{col}", col)
+	var b strings.Builder
+	n := 0
+	for _, r := range statement {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return "PREPARE " + name + " (" + strings.Join(pgChargeParams, ", ") + ") AS " + b.String()
 }
 
 // chargeOutcome is what applying one charge inside a transaction wrote.
@@ -112,7 +145,7 @@ func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.Charge
 		response = []byte{}
 	}
 	at := req.At.UTC()
-	rows, err := conn.QueryContext(ctx, pgChargeSQL(step, pgChargeStatements[funds]),
+	rows, err := conn.QueryContext(ctx, pgChargeSQL(step, pgChargeExecute[funds]),
 		req.Micros, at, req.AgentID, req.Micros,
 		req.AgentID, req.DayStart.UTC(), req.Micros, req.MonthStart.UTC(), req.Micros,
 		req.TxID, req.AgentID, string(funds), -req.Micros, req.Operation, at,

@@ -58,26 +58,37 @@ type chargeResult struct {
 	err error
 }
 
+// committerSlot is the right to commit a batch, and what the committer
+// keeps between batches: on Postgres, its own connection with the charge
+// statements prepared (nil until first used, and after a fault).
+type committerSlot struct {
+	conn *bun.Conn
+}
+
 // chargeBatcher is the queue and the committer slots of a store.
 type chargeBatcher struct {
 	queue  chan *pendingCharge
-	slots  chan struct{} // a caller holding a slot (a sent value) commits batches
-	commit func(batch []*pendingCharge)
+	slots  chan *committerSlot // the free slots; a caller holding one commits a batch
+	commit func(slot *committerSlot, batch []*pendingCharge)
 	mu     sync.RWMutex // held for reading while enqueueing, for writing while closing
 	closed bool
 }
 
 // newChargeBatcher returns a batcher with room for queue waiting charges
 // and committers slots, committing batches with commit.
-func newChargeBatcher(queue, committers int, commit func(batch []*pendingCharge)) *chargeBatcher {
-	return &chargeBatcher{queue: make(chan *pendingCharge, queue), slots: make(chan struct{}, committers), commit: commit}
+func newChargeBatcher(queue, committers int, commit func(slot *committerSlot, batch []*pendingCharge)) *chargeBatcher {
+	b := &chargeBatcher{queue: make(chan *pendingCharge, queue), slots: make(chan *committerSlot, committers), commit: commit}
+	for range committers {
+		b.slots <- &committerSlot{}
+	}
+	return b
 }
 
 // commitQueued commits one batch of what is queued, while the caller
 // holds a slot, and frees the slot. One batch only: a caller never works
 // for others for long, and every caller waiting is a committer in turn.
-func (b *chargeBatcher) commitQueued() {
-	defer func() { <-b.slots }()
+func (b *chargeBatcher) commitQueued(slot *committerSlot) {
+	defer func() { b.slots <- slot }()
 	batch := make([]*pendingCharge, 0, min(len(b.queue), maxChargeBatch))
 	for len(batch) < maxChargeBatch {
 		select {
@@ -87,12 +98,12 @@ func (b *chargeBatcher) commitQueued() {
 			}
 		default:
 			if len(batch) > 0 {
-				b.commit(batch)
+				b.commit(slot, batch)
 			}
 			return
 		}
 	}
-	b.commit(batch)
+	b.commit(slot, batch)
 }
 
 // enqueue queues p, or refuses it at once when the queue is full or the
@@ -120,8 +131,8 @@ func (b *chargeBatcher) wait(ctx context.Context, p *pendingCharge) chargeResult
 		select {
 		case r := <-p.result:
 			return r
-		case b.slots <- struct{}{}:
-			b.commitQueued()
+		case slot := <-b.slots:
+			b.commitQueued(slot)
 		case <-ctx.Done():
 			if p.state.CompareAndSwap(chargeQueued, chargeWithdrawn) {
 				return chargeResult{err: translate("bunstore.Charge", ctx.Err())}
@@ -132,7 +143,8 @@ func (b *chargeBatcher) wait(ctx context.Context, p *pendingCharge) chargeResult
 }
 
 // close waits for the batches being committed, takes every slot for
-// good, and fails every charge still queued (none of them is charged).
+// good (closing its connection), and fails every charge still queued
+// (none of them is charged).
 func (b *chargeBatcher) close() {
 	b.mu.Lock()
 	if b.closed {
@@ -142,7 +154,9 @@ func (b *chargeBatcher) close() {
 	b.closed = true
 	b.mu.Unlock()
 	for range cap(b.slots) {
-		b.slots <- struct{}{}
+		if slot := <-b.slots; slot.conn != nil {
+			slot.conn.Close()
+		}
 	}
 	for {
 		select {
@@ -176,12 +190,12 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 // charges are applied in agent order (stable, so one agent's keep their
 // arrival order): two batches, even of two servers, then lock balance rows
 // in the same order and cannot deadlock.
-func (s *Store) commitCharges(batch []*pendingCharge) {
+func (s *Store) commitCharges(slot *committerSlot, batch []*pendingCharge) {
 	const op = "bunstore.Charge"
 	ctx := context.Background() // a caller's context never cuts a batch short
 	slices.SortStableFunc(batch, func(a, b *pendingCharge) int { return strings.Compare(a.req.AgentID, b.req.AgentID) })
 	results := make([]chargeResult, len(batch))
-	committed, err := s.runChargeBatch(ctx, batch, results)
+	committed, err := s.runChargeBatch(ctx, slot, batch, results)
 	for i, p := range batch {
 		r := results[i]
 		switch {
@@ -207,9 +221,9 @@ var errOutcomeUnknown = errors.New("the outcome of the commit is unknown")
 // transaction committed; otherwise committed tells whether its writes are
 // in the database nonetheless (a commit whose answer was lost), and err
 // wraps errOutcomeUnknown when even that could not be found out.
-func (s *Store) runChargeBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
+func (s *Store) runChargeBatch(ctx context.Context, slot *committerSlot, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
 	if s.postgres {
-		return s.runPostgresBatch(ctx, batch, results)
+		return s.runPostgresBatch(ctx, slot, batch, results)
 	}
 	return s.runSQLiteBatch(ctx, batch, results)
 }
@@ -245,20 +259,22 @@ func (s *Store) runSQLiteBatch(ctx context.Context, batch []*pendingCharge, resu
 	return true, nil
 }
 
-// runPostgresBatch is runChargeBatch on Postgres, on one connection whose
-// transaction control travels with the charge statements: a lone charge
-// without caps takes one round trip, a batch of n takes n + 1.
-func (s *Store) runPostgresBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
-	conn, err := s.db.Conn(ctx)
+// runPostgresBatch is runChargeBatch on Postgres, on the slot's
+// connection, whose transaction control travels with the prepared charge
+// statements: a lone charge without caps takes one round trip, a batch of
+// n takes n + 1.
+func (s *Store) runPostgresBatch(ctx context.Context, slot *committerSlot, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
+	conn, err := s.committerConn(ctx, slot)
 	if err != nil {
 		return false, err
 	}
-	defer conn.Close()
 	// rollback ends whatever transaction the connection is in; a
 	// connection that cannot is discarded, never reused.
 	rollback := func() {
 		if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
 			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			conn.Close()
+			slot.conn = nil
 		}
 	}
 	var written *billing.ChargeRequest // the last charge applied
@@ -297,6 +313,25 @@ func (s *Store) runPostgresBatch(ctx context.Context, batch []*pendingCharge, re
 		return s.resolveCommit(written, err)
 	}
 	return true, nil
+}
+
+// committerConn returns the slot's connection, opening it and preparing
+// the charge statements on it first when it has none.
+func (s *Store) committerConn(ctx context.Context, slot *committerSlot) (*bun.Conn, error) {
+	if slot.conn != nil {
+		return slot.conn, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, pgPrepareCharges); err != nil {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		conn.Close()
+		return nil, err
+	}
+	slot.conn = &conn
+	return slot.conn, nil
 }
 
 // batchStep is the step of the i-th charge of a batch (see chargeStep).

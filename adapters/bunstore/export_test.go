@@ -17,7 +17,9 @@ func (s *Store) CommitTogether(reqs []billing.ChargeRequest) ([]billing.Transact
 	for i, r := range reqs {
 		batch[i] = &pendingCharge{req: r, result: make(chan chargeResult, 1)}
 	}
-	s.commitCharges(slices.Clone(batch))
+	slot := <-s.charges.slots
+	s.commitCharges(slot, slices.Clone(batch))
+	s.charges.slots <- slot
 	txs, errs := make([]billing.Transaction, len(reqs)), make([]error, len(reqs))
 	for i, p := range batch {
 		r := <-p.result
