@@ -221,11 +221,20 @@ var errOutcomeUnknown = errors.New("the outcome of the commit is unknown")
 // transaction committed; otherwise committed tells whether its writes are
 // in the database nonetheless (a commit whose answer was lost), and err
 // wraps errOutcomeUnknown when even that could not be found out.
+//
+// On Postgres, a batch that failed because the committer's connection
+// did (killed, or closed by the server while idle) and is known not to
+// have committed is run once more on a fresh connection.
 func (s *Store) runChargeBatch(ctx context.Context, slot *committerSlot, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
-	if s.postgres {
-		return s.runPostgresBatch(ctx, slot, batch, results)
+	if !s.postgres {
+		return s.runSQLiteBatch(ctx, batch, results)
 	}
-	return s.runSQLiteBatch(ctx, batch, results)
+	committed, err = s.runPostgresBatch(ctx, slot, batch, results)
+	if err != nil && !committed && slot.conn == nil && isConnectionError(err) && !errors.Is(err, errOutcomeUnknown) {
+		clear(results)
+		committed, err = s.runPostgresBatch(ctx, slot, batch, results)
+	}
+	return committed, err
 }
 
 // runSQLiteBatch is runChargeBatch on SQLite, in an immediate transaction.
@@ -316,23 +325,34 @@ func (s *Store) runPostgresBatch(ctx context.Context, slot *committerSlot, batch
 }
 
 // committerConn returns the slot's connection, opening it and preparing
-// the charge statements on it first when it has none.
+// the charge statements on it first when it has none. A pooled
+// connection the server has ended is discarded and the next one tried
+// (the pool may hold several after a restart).
 func (s *Store) committerConn(ctx context.Context, slot *committerSlot) (*bun.Conn, error) {
 	if slot.conn != nil {
 		return slot.conn, nil
 	}
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := conn.ExecContext(ctx, pgPrepareCharges); err != nil {
+	for attempt := 1; ; attempt++ {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		_, err = conn.ExecContext(ctx, pgPrepareCharges)
+		if err == nil {
+			slot.conn = &conn
+			return slot.conn, nil
+		}
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		conn.Close()
-		return nil, err
+		if !isConnectionError(err) || attempt == maxCommitterConnAttempts {
+			return nil, err
+		}
 	}
-	slot.conn = &conn
-	return slot.conn, nil
 }
+
+// maxCommitterConnAttempts bounds the pooled connections committerConn
+// tries.
+const maxCommitterConnAttempts = 32
 
 // batchStep is the step of the i-th charge of a batch (see chargeStep).
 func batchStep(batch []*pendingCharge, i int, selfCommit bool) chargeStep {

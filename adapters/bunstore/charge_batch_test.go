@@ -3,6 +3,7 @@ package bunstore_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"testing"
 	"time"
@@ -163,4 +164,37 @@ func TestChargeQueueFullAndWithdrawn(t *testing.T) {
 	b, err := s.Balance(ctx, "agt_q")
 	require.NoError(t, err)
 	assert.Equal(t, int64(997_000), b.Micros)
+}
+
+// TestChargeAfterCommitterConnectionKilled: when the server ends the
+// committer's connection between charges, the next charge is not lost:
+// it is found not to have committed and runs again on a fresh connection.
+func TestChargeAfterCommitterConnectionKilled(t *testing.T) {
+	dsn := bunstoretest.PostgresURL(t)
+	ctx := context.Background()
+	u, err := url.Parse(dsn)
+	require.NoError(t, err)
+	q := u.Query()
+	q.Set("application_name", "toolkit-committer-killed")
+	u.RawQuery = q.Encode()
+	s, err := bunstore.Open(ctx, u.String(), bunstore.Options{Schema: bunstoretest.FreshSchema(t, dsn)})
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	fundedAgent(t, s, "agt_k", 1_000_000)
+	killer, err := bunstore.Open(ctx, dsn, bunstore.Options{Schema: bunstoretest.FreshSchema(t, dsn)})
+	require.NoError(t, err)
+	t.Cleanup(func() { killer.Close() })
+	at := time.Now().UTC()
+	for i := range 3 {
+		_, err := killer.DB().ExecContext(ctx,
+			`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'toolkit-committer-killed'`)
+		require.NoError(t, err)
+		tx, err := s.Charge(ctx, billing.ChargeRequest{TxID: fmt.Sprintf("tx_k%d", i), AgentID: "agt_k", Operation: "risk_check",
+			Micros: 3_000, At: at, DayStart: at.Truncate(24 * time.Hour), MonthStart: time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)})
+		require.NoError(t, err, "charge %d after its committer's connection was killed", i)
+		assert.Equal(t, int64(1_000_000-3_000*(i+1)), tx.BalanceAfter)
+	}
+	b, err := s.Balance(ctx, "agt_k")
+	require.NoError(t, err)
+	assert.Equal(t, int64(991_000), b.Micros, "three charges, each once")
 }
