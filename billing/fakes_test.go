@@ -79,6 +79,18 @@ func (f *fakeStore) Balance(_ context.Context, agentID string) (BalanceRecord, e
 	return BalanceRecord{AgentID: agentID, Micros: f.balances[agentID], TestMicros: f.test[agentID], UpdatedAt: f.updatedAt}, nil
 }
 
+func (f *fakeStore) ChargeCheck(_ context.Context, agentID string, dayStart, monthStart time.Time) (ChargeCheck, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.call("ChargeCheck"); err != nil {
+		return ChargeCheck{}, err
+	}
+	return ChargeCheck{
+		Balance: BalanceRecord{AgentID: agentID, Micros: f.balances[agentID], TestMicros: f.test[agentID], UpdatedAt: f.updatedAt},
+		Limits:  f.limits, SpentDay: f.spent[dayStart], SpentMonth: f.spent[monthStart],
+	}, nil
+}
+
 func (f *fakeStore) Charge(_ context.Context, req ChargeRequest) (Transaction, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

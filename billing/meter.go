@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -52,8 +51,9 @@ type Metered struct {
 // through it.
 //
 //  1. An idempotent retry returns the stored response (no run, no charge).
-//  2. Spend caps and the allowed-operations list are checked
-//     (toolkit.Forbidden naming the cap; nothing runs).
+//  2. Balance, caps and consumption are read in one store query
+//     (Store.ChargeCheck). Spend caps and the allowed-operations list are
+//     checked (toolkit.Forbidden naming the cap; nothing runs).
 //  3. The balance of the account's class of funds is checked (test funds
 //     for a sandbox account, real funds for a live one):
 //     toolkit.InsufficientCredits with "Insufficient balance. Required:
@@ -80,21 +80,17 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 			return m, err
 		}
 	}
-	limits, err := s.store.SpendLimits(ctx, req.Account.AgentID)
+	now := s.cfg.Now()
+	check, err := s.store.ChargeCheck(ctx, req.Account.AgentID, utcDayStart(now), utcMonthStart(now))
 	if err != nil {
 		return Metered{}, toolkit.WithOp(op, err)
 	}
-	now := s.cfg.Now()
-	if err := s.checkCaps(ctx, req, limits, price); err != nil {
+	if err := checkCaps(req, check, price); err != nil {
 		return Metered{}, err
 	}
-	bal, err := s.store.Balance(ctx, req.Account.AgentID)
-	if err != nil {
-		return Metered{}, toolkit.WithOp(op, err)
-	}
 	funds := req.Account.Funds.normal()
-	if bal.Of(funds) < price {
-		return Metered{}, insufficient(price, bal, funds)
+	if check.Balance.Of(funds) < price {
+		return Metered{}, insufficient(price, check.Balance, funds)
 	}
 	out, err := run(ctx)
 	if err != nil {
@@ -109,7 +105,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	}
 	charge := ChargeRequest{
 		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Funds: funds, Micros: price,
-		At: now.UTC(), DayStart: utcDayStart(now), MonthStart: utcMonthStart(now), Limits: limits,
+		At: now.UTC(), DayStart: utcDayStart(now), MonthStart: utcMonthStart(now), Limits: check.Limits,
 	}
 	if req.IdempotencyKey != "" {
 		charge.Idempotency = &IdempotentResponse{Key: req.IdempotencyKey, RequestHash: hash, Response: out.Response}
@@ -151,28 +147,21 @@ func (s *Service) replay(ctx context.Context, req MeterRequest, hash string) (Me
 
 // checkCaps is the pre-run check of the spend caps; the store checks them
 // again inside the debit transaction, so concurrent calls cannot overshoot.
-func (s *Service) checkCaps(ctx context.Context, req MeterRequest, limits SpendLimits, price int64) error {
+func checkCaps(req MeterRequest, check ChargeCheck, price int64) error {
+	limits := check.Limits
 	if len(limits.AllowedOperations) > 0 && !slices.Contains(limits.AllowedOperations, req.Operation) {
 		return toolkit.Errorf(toolkit.Forbidden, "Operation %s is not in this agent's allowed operations", req.Operation)
 	}
-	now := s.cfg.Now()
 	for _, c := range []struct {
 		name  string
 		cap   *int64
-		start time.Time
+		spent int64
 	}{
-		{"daily", limits.DailyMicros, utcDayStart(now)},
-		{"monthly", limits.MonthlyMicros, utcMonthStart(now)},
+		{"daily", limits.DailyMicros, check.SpentDay},
+		{"monthly", limits.MonthlyMicros, check.SpentMonth},
 	} {
-		if c.cap == nil {
-			continue
-		}
-		spent, err := s.store.Spent(ctx, req.Account.AgentID, c.start)
-		if err != nil {
-			return toolkit.WithOp("billing.Meter", err)
-		}
-		if spent+price > *c.cap {
-			return CapExceeded(c.name, *c.cap, spent, price)
+		if c.cap != nil && c.spent+price > *c.cap {
+			return CapExceeded(c.name, *c.cap, c.spent, price)
 		}
 	}
 	return nil

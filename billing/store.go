@@ -84,9 +84,21 @@ type SpendLimits struct {
 	Version int64
 }
 
+// ChargeCheck is what the meter checks before a priced call runs, read
+// by the store in one query: the balances, the spend caps and the
+// consumption in the current cap windows.
+type ChargeCheck struct {
+	Balance BalanceRecord
+	Limits  SpendLimits
+	// SpentDay and SpentMonth are the consumption since the day and month
+	// starts asked for.
+	SpentDay   int64
+	SpentMonth int64
+}
+
 // ChargeRequest is one debit. The store applies it in one transaction:
 // conditional balance UPDATE (never below zero), spend-cap check against
-// the ledger, ledger row, usage upsert and, with an idempotency key, the
+// the agent's running consumption totals (never a ledger scan), ledger row, usage upsert and, with an idempotency key, the
 // stored response.
 type ChargeRequest struct {
 	TxID      string
@@ -146,6 +158,11 @@ type CreditRequest struct {
 type Store interface {
 	// Balance returns the agent's balances (toolkit.NotFound if none).
 	Balance(ctx context.Context, agentID string) (BalanceRecord, error)
+	// ChargeCheck returns, in one round trip, the agent's balances
+	// (toolkit.NotFound if none), its spend limits (zero value if never
+	// set) and its consumption since dayStart and monthStart (the starts
+	// of the current UTC day and month).
+	ChargeCheck(ctx context.Context, agentID string, dayStart, monthStart time.Time) (ChargeCheck, error)
 	// Charge debits the request's class of funds atomically (one
 	// conditional UPDATE). toolkit.InsufficientCredits when that class's
 	// balance is below the amount (nothing written), toolkit.Forbidden

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compares BenchmarkCharge (Go, bunstore) with pgbench running the same
-# debit transaction on the same Postgres.
+# Compares BenchmarkCharge (Go, bunstore, group commit) with pgbench
+# running the transaction of one unbatched charge on the same Postgres,
+# on one hot balance row.
 #   scripts/pgbench-charge.sh [postgres-url]   (default: TOOLKIT_TEST_POSTGRES_URL or the local test database)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,6 @@ for clients in 1 8; do
   PGOPTIONS="-c search_path=pgbench_charge" pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" \
     -f scripts/pgbench-charge/charge.sql "$url" | grep -E "^(tps|latency average)"
 done
-echo "== go test -bench Charge/postgres (sequential = 1 client, parallel = 8 goroutines per core)"
-TOOLKIT_TEST_POSTGRES_URL="$url" go test -run '^$' -bench 'Charge/postgres' -benchtime "${seconds}s" ./adapters/bunstore/ \
+echo "== go test -bench Charge/postgres (sequential = 1 client, parallel = 8 goroutines per core, group commit)"
+TOOLKIT_TEST_POSTGRES_URL="$url" go test -run '^$' -bench '^BenchmarkCharge$/postgres' -benchtime "${seconds}s" ./adapters/bunstore/ \
   | grep -E "^Benchmark"

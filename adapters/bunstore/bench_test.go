@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// BenchmarkCharge measures the debit transaction (conditional UPDATE,
-// ledger row, usage upsert) in charges per second, sequentially and from
+// BenchmarkCharge measures charges per second through the group commit
+// (conditional debit, running spend totals, ledger row, usage upsert), sequentially and from
 // parallel goroutines, on SQLite and (with TOOLKIT_TEST_POSTGRES_URL) on
 // Postgres. scripts/pgbench-charge.sh runs the same SQL with pgbench.
 func BenchmarkCharge(b *testing.B) {
@@ -42,7 +42,8 @@ func BenchmarkCharge(b *testing.B) {
 				charge := func() {
 					now := time.Now().UTC()
 					_, err := s.Charge(ctx, billing.ChargeRequest{TxID: fmt.Sprintf("tx_%d", n.Add(1)), AgentID: a.ID,
-						Operation: "position_sizing", Micros: 3000, At: now})
+						Operation: "position_sizing", Micros: 3000, At: now, DayStart: now.Truncate(24 * time.Hour),
+						MonthStart: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)})
 					if err != nil {
 						b.Fatal(err)
 					}

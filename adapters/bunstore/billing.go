@@ -91,89 +91,12 @@ func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRec
 	return billing.BalanceRecord{AgentID: row.AgentID, Micros: row.Micros, TestMicros: row.TestMicros, UpdatedAt: row.UpdatedAt.UTC()}, nil
 }
 
-// Charge implements billing.Store: the conditional UPDATE of the class's
-// column comes first so that it takes the balance row lock; the spend-cap
-// sums read after it therefore see every committed charge of the agent.
-func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
-	const op = "bunstore.Charge"
-	var row ledgerRow
-	funds, col := balanceColumn(req.Funds)
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var after int64
-		err := tx.NewUpdate().Model((*balanceRow)(nil)).
-			Set("? = ? - ?", col, col, req.Micros).Set("updated_at = ?", req.At).
-			Where("agent_id = ?", req.AgentID).Where("? >= ?", col, req.Micros).
-			Returning("?", col).Scan(ctx, &after)
-		if errors.Is(err, sql.ErrNoRows) {
-			return toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
-		}
-		if err != nil {
-			return err
-		}
-		if err := checkCapsInTx(ctx, tx, req); err != nil {
-			return err
-		}
-		opName := req.Operation
-		row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption, Funds: string(funds),
-			AmountMicros: -req.Micros, BalanceAfter: after, Operation: &opName, CreatedAt: req.At}
-		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-			return err
-		}
-		_, err = tx.NewInsert().Model(&usageRow{AgentID: req.AgentID, Operation: req.Operation, Count: 1, TotalMicros: req.Micros}).
-			On("CONFLICT (agent_id, operation) DO UPDATE").
-			Set("call_count = u.call_count + 1").
-			Set("total_micros = u.total_micros + EXCLUDED.total_micros").
-			Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if req.Idempotency != nil {
-			_, err = tx.NewInsert().Model(&idempotencyRow{AgentID: req.AgentID, Key: req.Idempotency.Key,
-				RequestHash: req.Idempotency.RequestHash, Response: req.Idempotency.Response, CreatedAt: req.At}).Exec(ctx)
-		}
-		return err
-	})
-	if err != nil {
-		return billing.Transaction{}, translate(op, err)
-	}
-	out, err := row.transaction()
-	return out, translate(op, err)
-}
-
-func checkCapsInTx(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) error {
-	for _, c := range []struct {
-		name  string
-		cap   *int64
-		since time.Time
-	}{{"daily", req.Limits.DailyMicros, req.DayStart}, {"monthly", req.Limits.MonthlyMicros, req.MonthStart}} {
-		if c.cap == nil {
-			continue
-		}
-		spent, err := spentSince(ctx, tx, req.AgentID, c.since)
-		if err != nil {
-			return err
-		}
-		// spent already includes nothing of this charge: its ledger row is
-		// inserted after this check.
-		if spent+req.Micros > *c.cap {
-			return billing.CapExceeded(c.name, *c.cap, spent, req.Micros)
-		}
-	}
-	return nil
-}
-
 func spentSince(ctx context.Context, db bun.IDB, agentID string, since time.Time) (int64, error) {
 	var spent sql.NullInt64
 	err := db.NewSelect().Model((*ledgerRow)(nil)).ColumnExpr("SUM(-amount_micros)").
 		Where("agent_id = ?", agentID).Where("type = ?", billing.TypeConsumption).
 		Where("created_at >= ?", since.UTC()).Scan(ctx, &spent)
 	return spent.Int64, err
-}
-
-// Spent implements billing.Store.
-func (s *Store) Spent(ctx context.Context, agentID string, since time.Time) (int64, error) {
-	spent, err := spentSince(ctx, s.db, agentID, since)
-	return spent, translate("bunstore.Spent", err)
 }
 
 // Credit implements billing.Store. The external reference is claimed by

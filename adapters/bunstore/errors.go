@@ -6,10 +6,15 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/uptrace/bun/driver/pgdriver"
 )
+
+// databaseRetryAfter is the Retry-After of a database that is busy,
+// starting up or unreachable.
+const databaseRetryAfter = time.Second
 
 // translate maps driver errors to toolkit kinds at the adapter's edge.
 func translate(op string, err error) error {
@@ -27,8 +32,12 @@ func translate(op string, err error) error {
 	case isForeignKeyViolation(err):
 		// The row refers to an agent (or owner) that does not exist.
 		return &toolkit.Error{Kind: toolkit.NotFound, Op: op, Msg: "not found", Err: err}
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), isConnectionError(err), isBusy(err):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable; retry later", Err: err}
+	case isConnectionError(err), isBusy(err):
+		// A passing condition of the database: the client may retry soon.
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable; retry later", Err: err,
+			RetryAfter: databaseRetryAfter}
 	}
 	return &toolkit.Error{Kind: toolkit.Internal, Op: op, Err: err}
 }

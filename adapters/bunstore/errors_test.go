@@ -3,6 +3,7 @@ package bunstore
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/stretchr/testify/assert"
@@ -12,7 +13,9 @@ import (
 // 500 and never the client's fault.
 func TestBusyIsUnavailable(t *testing.T) {
 	for _, msg := range []string{"database is locked (5) (SQLITE_BUSY)", "database table is locked (6) (SQLITE_LOCKED)"} {
-		assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(translate("op", errors.New(msg))), msg)
+		err := translate("op", errors.New(msg))
+		assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), msg)
+		assert.Equal(t, time.Second, toolkit.RetryAfterOf(err), "a 503 with a Retry-After")
 	}
 	assert.Equal(t, toolkit.Internal, toolkit.KindOf(translate("op", errors.New("no such table: x"))))
 }

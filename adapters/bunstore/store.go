@@ -29,6 +29,13 @@ type Options struct {
 	MaxOpenConns int
 	// Schema, for Postgres, sets the search_path (tests use one schema each).
 	Schema string
+	// ChargeCommitters is how many batches of charges commit at once on
+	// Postgres (default 1); SQLite always has one, its single writer.
+	ChargeCommitters int
+	// ChargeQueue bounds the charges waiting for a committer (default
+	// 4096); beyond it Charge answers toolkit.Unavailable with a
+	// Retry-After.
+	ChargeQueue int
 	// OnError, when set, is told about every query that fails for a
 	// database fault (for metrics such as httpapi.Metrics.StoreError).
 	OnError ErrorObserver
@@ -40,6 +47,7 @@ type Store struct {
 	postgres bool
 	schema   string // Postgres search_path, when set
 	path     string // SQLite file, "" for an in-memory database
+	charges  *chargeBatcher
 }
 
 // Open connects to dsn and migrates the schema. A dsn starting with
@@ -80,6 +88,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.OnError != nil { // after migrating: a first start probes for tables that do not exist yet
 		s.db = s.db.WithQueryHook(errorHook{observe: opts.OnError})
 	}
+	s.startCharges(opts)
 	return s, nil
 }
 
@@ -114,8 +123,28 @@ func (s *Store) connect(ctx context.Context) error {
 	}
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// startCharges starts the group commit of charges (see chargeBatcher).
+func (s *Store) startCharges(opts Options) {
+	queue := opts.ChargeQueue
+	if queue <= 0 {
+		queue = defaultChargeQueue
+	}
+	committers := 1
+	if s.postgres {
+		committers = opts.ChargeCommitters
+		if committers <= 0 {
+			committers = defaultPostgresCommitters
+		}
+	}
+	s.charges = newChargeBatcher(queue, committers, s.commitCharges)
+}
+
+// Close waits for the batches of charges being committed (a charge still
+// queued fails, uncharged) and closes the database.
+func (s *Store) Close() error {
+	s.charges.close()
+	return s.db.Close()
+}
 
 // Ready reports whether the database answers and every migration is
 // applied (for readiness probes): toolkit.Unavailable otherwise.

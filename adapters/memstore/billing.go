@@ -48,10 +48,33 @@ func (s *Store) Balance(ctx context.Context, agentID string) (billing.BalanceRec
 	return b, nil
 }
 
+// ChargeCheck implements billing.Store from the running totals: a
+// window later than the agent's latest charge has nothing spent yet.
+func (s *Store) ChargeCheck(ctx context.Context, agentID string, dayStart, monthStart time.Time) (billing.ChargeCheck, error) {
+	const op = "memstore.ChargeCheck"
+	if err := s.lock(ctx, op); err != nil {
+		return billing.ChargeCheck{}, err
+	}
+	defer s.mu.Unlock()
+	b, ok := s.balances[agentID]
+	if !ok {
+		return billing.ChargeCheck{}, notFound(op)
+	}
+	out := billing.ChargeCheck{Balance: b, Limits: cloneLimits(s.limits[agentID])}
+	t := s.spend[agentID]
+	if !t.dayStart.Before(dayStart) {
+		out.SpentDay = t.dayMicros
+	}
+	if !t.monthStart.Before(monthStart) {
+		out.SpentMonth = t.monthMicros
+	}
+	return out, nil
+}
+
 // Charge implements billing.Store. Every rule is checked before anything
 // is written, in bunstore's order: the balance of the request's class of
 // funds (toolkit.InsufficientCredits, also when the agent has no balance),
-// the spend caps against the ledger
+// the spend caps against the running totals
 // (toolkit.Forbidden), then the unique transaction id and idempotency key
 // (toolkit.Conflict).
 func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.Transaction, error) {
@@ -65,7 +88,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	if !ok || bal.Of(funds) < req.Micros {
 		return billing.Transaction{}, toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 	}
-	if err := s.checkCaps(req); err != nil {
+	totals := s.spend[req.AgentID].add(req)
+	if err := checkCaps(req, totals); err != nil {
 		return billing.Transaction{}, err
 	}
 	if _, dup := s.txIDs[req.TxID]; dup {
@@ -86,6 +110,7 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
 		Funds: funds, AmountMicros: -req.Micros, BalanceAfter: after, Operation: &operation, CreatedAt: at}}
 	s.balances[req.AgentID] = bal
+	s.spend[req.AgentID] = totals
 	s.appendLedger(&entry)
 	usage := s.usage[req.AgentID]
 	if usage == nil {
@@ -104,19 +129,37 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	return entry.out(), nil
 }
 
-// checkCaps checks the daily and monthly caps of a charge against the
-// consumption already in the ledger.
-func (s *Store) checkCaps(req billing.ChargeRequest) error {
+// spendTotals is an agent's running consumption in the UTC day and month
+// of its latest charge, as bunstore keeps it: the caps are checked in
+// O(1), never by summing the ledger.
+type spendTotals struct {
+	dayStart, monthStart   time.Time
+	dayMicros, monthMicros int64
+}
+
+// add returns the totals with one more charge: a later window starts
+// over; an earlier one (a skewed clock) counts in the stored window.
+func (t spendTotals) add(req billing.ChargeRequest) spendTotals {
+	if day := req.DayStart.UTC(); t.dayStart.Before(day) {
+		t.dayStart, t.dayMicros = day, 0
+	}
+	if month := req.MonthStart.UTC(); t.monthStart.Before(month) {
+		t.monthStart, t.monthMicros = month, 0
+	}
+	t.dayMicros += req.Micros
+	t.monthMicros += req.Micros
+	return t
+}
+
+// checkCaps checks a charge's caps against the totals that include it.
+func checkCaps(req billing.ChargeRequest, t spendTotals) error {
 	for _, c := range []struct {
 		name  string
 		cap   *int64
-		since time.Time
-	}{{"daily", req.Limits.DailyMicros, req.DayStart}, {"monthly", req.Limits.MonthlyMicros, req.MonthStart}} {
-		if c.cap == nil {
-			continue
-		}
-		if spent := s.spentSince(req.AgentID, c.since); spent+req.Micros > *c.cap {
-			return billing.CapExceeded(c.name, *c.cap, spent, req.Micros)
+		total int64
+	}{{"daily", req.Limits.DailyMicros, t.dayMicros}, {"monthly", req.Limits.MonthlyMicros, t.monthMicros}} {
+		if c.cap != nil && c.total > *c.cap {
+			return billing.CapExceeded(c.name, *c.cap, c.total-req.Micros, req.Micros)
 		}
 	}
 	return nil

@@ -45,6 +45,7 @@ type Store struct {
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
+	spend       map[string]spendTotals // running consumption per agent
 	support     supportTables
 	guardian    guardianData
 	ws          workspaceTables
@@ -67,6 +68,7 @@ func New() *Store {
 		usage:       map[string]map[string]billing.UsageLine{},
 		idempotency: map[idempotencyKey]storedResponse{},
 		limits:      map[string]billing.SpendLimits{},
+		spend:       map[string]spendTotals{},
 		support:     newSupportTables(),
 		guardian:    newGuardianData(),
 		ws:          newWorkspaceTables(),

@@ -61,6 +61,7 @@ func cases() []Case {
 		agentCases(),
 		billingCases(),
 		concurrencyCases(),
+		spendCases(),
 		contextCases(),
 		ledgerMachineCases(),
 		supportCases(),
