@@ -157,13 +157,13 @@ func (s *Service) recordTradeTool() catalog.Tool {
 	}, func(sc *jsonschema.Schema) {
 		text(sc, "symbol", 1, MaxSymbolLen, "instrument symbol")
 		enum(sc, "direction", "long or short", "long", "short", "LONG", "SHORT", "Long", "Short")
-		positive(sc, "entry_price", "average entry price, > 0")
-		positive(sc, "exit_price", "average exit price, > 0")
-		positive(sc, "quantity", "shares, contracts or units, > 0")
+		positive(sc, "entry_price", "average entry price")
+		positive(sc, "exit_price", "average exit price")
+		positive(sc, "quantity", "shares, contracts or units")
 		positive(sc, "stop_price", "optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted")
 		bounded(sc, "r_multiple", -MaxR, MaxR, "optional result in R (required without stop_price)")
 		bounded(sc, "pnl", -MaxPnL, MaxPnL, "optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)")
-		bounded(sc, "fees", 0, MaxPnL, "optional fees, >= 0 (default 0)")
+		bounded(sc, "fees", 0, MaxPnL, "optional fees (default 0)")
 		timeText(sc, "entry_time", "date-time", "optional RFC 3339 entry time")
 		timeText(sc, "exit_time", "date-time", "optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)")
 		timeText(sc, "trade_date", "date", "optional YYYY-MM-DD day of the exit, used when exit_time is omitted")
@@ -173,8 +173,13 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		tags.MaxItems, tags.Description = ptr(MaxTags), "optional labels, at most 16"
 		tags.Items.MinLength, tags.Items.MaxLength = ptr(1), ptr(MaxTagLen)
 		text(sc, "notes", 0, MaxNotesLen, "optional notes, up to 5,000 characters, sealed at rest")
-		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R, >= 0 (used by get_trading_biases)")
+		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R (used by get_trading_biases)")
 		bounded(sc, "mae_r", 0, MaxR, "optional maximum adverse excursion in R, as a magnitude >= 0")
+		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"r_multiple"}}, {Required: []string{"stop_price"}}}
+		examples(sc, map[string]any{"symbol": "AAPL", "entry_price": "100", "exit_price": "110", "quantity": "10",
+			"stop_price": "95", "r_multiple": "2", "pnl": "100", "fees": "1.50", "entry_time": "2026-03-09T14:30:00Z",
+			"exit_time": "2026-03-10T15:00:00Z", "trade_date": "2026-03-10", "setup": "breakout", "strategy": "momentum",
+			"notes": "entered on volume", "mfe_r": "2.5", "mae_r": "0.4"})
 	})
 }
 
@@ -227,13 +232,15 @@ func (s *Service) biasesTool() catalog.Tool {
 		item.Properties["direction"].Enum = []any{"long", "short", "LONG", "SHORT", "Long", "Short"}
 		item.Properties["direction"].Description = "optional; accepted for compatibility, not used by the checks"
 		text(item, "symbol", 0, MaxSymbolLen, "optional; accepted for compatibility, not used by the checks")
-		positive(item, "size", "optional position size (notional or money at risk, one convention for all trades), > 0")
+		positive(item, "size", "optional position size (notional or money at risk, one convention for all trades)")
 		timeText(item, "entry_time", "date-time", "optional RFC 3339 entry time")
 		timeText(item, "exit_time", "date-time", "optional RFC 3339 exit time")
-		bounded(item, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R, >= 0")
+		bounded(item, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R")
 		p := sc.Properties["lookback_count"]
 		p.Minimum, p.Maximum, p.Default = ptr(2.0), ptr(float64(MaxBiasLookback)), json.RawMessage("50")
 		p.Description = "the latest trades analysed, 2 to 10,000"
+		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"trades"}},
+			{Description: "without trades: the agent's journal, which must hold at least 2 trades"}}
 	})
 }
 
@@ -298,12 +305,18 @@ func enum(s *jsonschema.Schema, name, description string, values ...any) {
 
 func positive(s *jsonschema.Schema, name, description string) {
 	p := s.Properties[name]
-	p.ExclusiveMinimum, p.Description = ptr(0.0), description+"; decimal string or number"
+	p.ExclusiveMinimum, p.Description = ptr(0.0), description
 }
 
 func bounded(s *jsonschema.Schema, name string, lo, hi float64, description string) {
 	p := s.Properties[name]
-	p.Minimum, p.Maximum, p.Description = ptr(lo), ptr(hi), description+"; decimal string or number"
+	p.Minimum, p.Maximum, p.Description = ptr(lo), ptr(hi), description
+}
+
+func examples(s *jsonschema.Schema, values map[string]any) {
+	for name, v := range values {
+		s.Properties[name].Examples = []any{v}
+	}
 }
 
 func timeText(s *jsonschema.Schema, name, format, description string) {

@@ -21,17 +21,24 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 		"mode": "equity_risk: budget / risk per contract; premium: budget / premium per contract; " +
 			"delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); " +
 			"spread: budget / max loss per spread",
-		"equity":              "account equity in currency units, > 0",
+		"equity":              "account equity in currency units",
 		"risk_pct":            "share of equity at risk (premium budget in mode premium), " + fractionText,
 		"entry_premium":       "option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium",
 		"stop_premium":        "premium per unit at which the position is exited, >= 0 and below entry_premium (optional)",
 		"delta":               "option delta in [-1, 1]; required in delta_adjusted",
-		"spread_width":        "distance between the spread strikes in price units, > 0; required in spread",
+		"spread_width":        "distance between the spread strikes in price units; required in spread",
 		"credit_received":     "net credit per unit of a credit spread in currency units, below spread_width",
-		"underlying_entry":    "underlying entry price, > 0; required in delta_adjusted",
-		"underlying_stop":     "underlying stop price, > 0; required in delta_adjusted",
+		"underlying_entry":    "underlying entry price; required in delta_adjusted",
+		"underlying_stop":     "underlying stop price; required in delta_adjusted",
 		"contract_multiplier": "units of underlying per contract, an integer >= 1 (default 100)",
 	})
+	requireByMode(s, "mode",
+		modeRule{mode: "equity_risk", required: []string{"entry_premium"}},
+		modeRule{mode: "premium", required: []string{"entry_premium"}},
+		modeRule{mode: "delta_adjusted", required: []string{"delta", "underlying_entry", "underlying_stop"}},
+		modeRule{mode: "spread", required: []string{"spread_width"}, choices: [][][]string{{{"credit_received"}, {"entry_premium"}}}})
+	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_premium": "5.35", "stop_premium": "2.50",
+		"delta": "0.45", "spread_width": "5", "credit_received": "1.20", "underlying_entry": "185", "underlying_stop": "180"})
 }
 
 func tightenFuturesSizing(s *jsonschema.Schema) {
@@ -44,19 +51,27 @@ func tightenFuturesSizing(s *jsonschema.Schema) {
 	describeAll(s, map[string]string{
 		"mode": "primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), " +
 			"margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)",
-		"equity":                      "account equity in currency units, > 0",
+		"equity":                      "account equity in currency units",
 		"risk_pct":                    "share of equity at risk, " + fractionText,
-		"entry_price":                 "planned entry price, > 0",
-		"stop_price":                  "initial stop price, > 0",
+		"entry_price":                 "planned entry price",
+		"stop_price":                  "initial stop price",
 		"tick_size":                   "minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)",
 		"tick_value":                  "currency value of one tick, > 0, e.g. 12.50 (ES)",
-		"available_margin":            "margin available for the position in currency units, > 0",
+		"available_margin":            "margin available for the position in currency units",
 		"max_margin_usage_pct":        "share of available_margin that may be committed, " + fractionText + " (default 0.50)",
-		"max_notional":                "largest notional in currency units, > 0",
-		"contract_price":              "price used for the notional, > 0 (defaults to entry_price)",
+		"max_notional":                "largest notional in currency units",
+		"contract_price":              "price used for the notional (defaults to entry_price)",
 		"contract_multiplier":         "point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size",
-		"initial_margin_per_contract": "exchange or broker initial margin per contract in currency units, > 0",
+		"initial_margin_per_contract": "exchange or broker initial margin per contract in currency units",
 	})
+	requireByMode(s, "mode",
+		modeRule{mode: "margin_based", required: []string{"available_margin", "initial_margin_per_contract"}},
+		modeRule{mode: "tick_value", required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
+		modeRule{mode: "notional", required: []string{"max_notional"},
+			choices: [][][]string{{{"contract_price"}, {"entry_price"}}, {{"contract_multiplier"}, {"tick_size", "tick_value"}}}})
+	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_price": "5000", "stop_price": "4980",
+		"tick_size": "0.25", "tick_value": "12.50", "available_margin": "100000", "initial_margin_per_contract": "12000",
+		"max_notional": "500000", "contract_price": "5000", "contract_multiplier": 50})
 }
 
 func tightenGreeks(s *jsonschema.Schema) {
@@ -74,18 +89,18 @@ func tightenGreeks(s *jsonschema.Schema) {
 	describeAll(rec, map[string]string{
 		"symbol":             "option symbol",
 		"underlying_symbol":  "underlying symbol (one per chain)",
-		"strike":             "strike price, > 0",
+		"strike":             "strike price",
 		"option_type":        "CALL or PUT",
-		"bid":                "bid premium per unit of underlying in currency units, >= 0",
-		"ask":                "ask premium per unit of underlying in currency units, >= 0",
-		"last":               "last traded premium per unit of underlying in currency units, >= 0",
-		"volume":             "contracts traded, >= 0",
-		"open_interest":      "open contracts, >= 0",
+		"bid":                "bid premium per unit of underlying in currency units",
+		"ask":                "ask premium per unit of underlying in currency units",
+		"last":               "last traded premium per unit of underlying in currency units",
+		"volume":             "contracts traded",
+		"open_interest":      "open contracts",
 		"implied_volatility": "annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
 		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
 	})
 	describe(s, "chain", "option records of one underlying")
-	positiveDecimal(s, "underlying_price", "underlying price, > 0")
+	positiveDecimal(s, "underlying_price", "underlying price")
 	dateProp(prop(s, "as_of"), "valuation date (required: time to expiry = (expiration − as_of) / 365)")
 	r := prop(s, "risk_free_rate")
 	bound(r, f64(-1), nil, f64(1))
@@ -107,8 +122,12 @@ func tightenCurve(s *jsonschema.Schema) {
 	dateProp(prop(c.Items, "expiry"), "contract expiry")
 	bound(prop(c.Items, "price"), nil, f64(0), nil)
 	describe(s, "contracts", "futures contracts of one underlying, distinct expiries")
-	describeAll(c.Items, map[string]string{"symbol": "contract symbol (optional)", "price": "futures price, > 0"})
-	positiveDecimal(s, "spot", "spot price of the underlying, > 0 (optional; adds the basis)")
+	example(c, []any{
+		map[string]any{"symbol": "CLF5", "expiry": "2025-01-20", "price": "75"},
+		map[string]any{"symbol": "CLG5", "expiry": "2025-02-20", "price": "75.50"},
+	})
+	describeAll(c.Items, map[string]string{"symbol": "contract symbol (optional)", "price": "futures price"})
+	positiveDecimal(s, "spot", "spot price of the underlying (optional; adds the basis)")
 	dateProp(prop(s, "as_of"), "valuation date for days to expiry and the spot roll yield (optional)")
 	tol := prop(s, "flat_tolerance")
 	bound(tol, f64(0), nil, nil)
@@ -130,14 +149,18 @@ func tightenMargin(s *jsonschema.Schema) {
 	setDefault(prop(pos, "multiplier"), "1")
 	describeAll(pos, map[string]string{
 		"quantity":                        "signed quantity (negative = short); margin uses its absolute value",
-		"price":                           "price per unit, > 0",
-		"multiplier":                      "units per contract, > 0 (default 1)",
+		"price":                           "price per unit",
+		"multiplier":                      "units per contract (default 1)",
 		"margin_rate":                     "initial margin as a share of notional, " + fractionText + "; or give initial_margin_per_contract",
-		"initial_margin_per_contract":     "initial margin per contract in currency units, >= 0; or give margin_rate",
+		"initial_margin_per_contract":     "initial margin per contract in currency units; or give margin_rate",
 		"maintenance_margin_rate":         "maintenance margin as a share of notional, " + fractionText + " (default: the initial margin)",
-		"maintenance_margin_per_contract": "maintenance margin per contract in currency units, >= 0 (default: the initial margin)",
+		"maintenance_margin_per_contract": "maintenance margin per contract in currency units (default: the initial margin)",
 	})
 	prop(s, "account_equity").Description = "account equity (net liquidation value) in currency units"
+	requireAnyOf(pos, []string{"margin_rate"}, []string{"initial_margin_per_contract"})
+	examples(pos, map[string]any{"symbol": "ESH5", "quantity": "-2", "price": "5000", "multiplier": "50", "margin_rate": "0.05",
+		"initial_margin_per_contract": "12650", "maintenance_margin_rate": "0.045", "maintenance_margin_per_contract": "11500"})
+	example(prop(s, "account_equity"), "30000")
 }
 
 func tightenCompliance(s *jsonschema.Schema) {
@@ -149,17 +172,18 @@ func tightenCompliance(s *jsonschema.Schema) {
 		describeAll(h, map[string]string{
 			"symbol":     "instrument symbol (compared case-insensitively)",
 			"quantity":   "signed quantity: positive long (buy), negative short (sell)",
-			"price":      "price per unit, > 0",
-			"multiplier": "units per contract, > 0 (default 1)",
+			"price":      "price per unit",
+			"multiplier": "units per contract (default 1)",
 		})
 	}
 	describe(s, "positions", "the current book (optional)")
 	describeAll(s, map[string]string{
-		"equity":                  "account equity in currency units, > 0",
+		"equity":                  "account equity in currency units",
 		"max_position_weight":     "cap on each symbol's weight |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (percent points) also applies",
 		"max_concentration_share": "cap on the largest symbol's share of gross exposure, " + fractionText,
 		"max_hhi":                 "cap on the Herfindahl index of the exposure shares, " + fractionText,
 		"restricted_symbols":      "symbols that may not be traded or held (case-insensitive)",
 		"proposed_trade":          "the trade to check against the book (optional)",
 	})
+	requireAnyOf(s, []string{"positions"}, []string{"proposed_trade"})
 }

@@ -54,7 +54,7 @@ func monteCarloTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "trade results in R, resampled with replacement")
-			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units")
 			setDefault(intRange(s, "num_simulations", 1, performance.MaxSimulations), performance.DefaultSimulations)
 			describe(s, "num_simulations", "equity paths simulated")
 			setDefault(intRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation), performance.DefaultTradesPerSimulation)
@@ -118,10 +118,13 @@ func drawdownTool() Tool {
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
 			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
+			example(prop(s, "equity_values"), []any{"101000", "99000", "102000", "98000", "97000"})
 			minItems(s, "r_multiples", 1)
+			example(prop(s, "r_multiples"), sampleRValues(1))
+			requireOneOf(s, []string{"equity_values"}, []string{"r_multiples"})
 			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
-			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
-			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity"+decimalText)
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
+			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity")
 			riskPerTrade(s)
 		})
 }
@@ -188,9 +191,9 @@ func whatIfTool() Tool {
 			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
 			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
 			describe(s, "skip_after_losses", "losing streak (in trades) after which the next trade is skipped")
-			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R, > 0")
+			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R")
 			setDefault(prop(s, "loss_cap"), "1")
-			positiveDecimal(s, "winner_scale", "factor applied to every winning R, > 0 (0.9 = winners 10 % smaller)")
+			positiveDecimal(s, "winner_scale", "factor applied to every winning R (0.9 = winners 10 % smaller)")
 			setDefault(prop(s, "winner_scale"), "0.9")
 		})
 }
@@ -227,10 +230,10 @@ func equityCurveTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R, oldest first")
-			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units")
 			setDefault(prop(s, "starting_equity"), "100000")
 			riskPerTrade(s)
-			positiveDecimal(s, "trades_per_year", "trades per year, > 0; adds the CAGR")
+			positiveDecimal(s, "trades_per_year", "trades per year; adds the CAGR")
 		})
 }
 
@@ -259,7 +262,7 @@ func peakValleyTool() Tool {
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
 			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
-			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
 		})
 }
 
@@ -276,7 +279,7 @@ func recoveryTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R, oldest first")
-			positiveDecimal(s, "initial_equity", "starting account equity in currency units, > 0")
+			positiveDecimal(s, "initial_equity", "starting account equity in currency units")
 			setDefault(prop(s, "initial_equity"), "100000")
 			riskPerTrade(s)
 		})

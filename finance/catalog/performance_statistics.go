@@ -106,7 +106,7 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R")
-				describe(s, "confidence", "two-sided confidence level, a fraction from 0.5 to 0.999"+decimalText)
+				describe(s, "confidence", "two-sided confidence level, a fraction from 0.5 to 0.999")
 				setDefault(prop(s, "confidence"), "0.95")
 				setDefault(intRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples), performance.DefaultBootstrapSamples)
 				describe(s, "bootstrap_samples", "bootstrap resamples")
@@ -151,9 +151,9 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R, oldest first")
-				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade"+decimalText)
+				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade")
 				setDefault(prop(s, "target_r"), "0")
-				positiveDecimal(s, "trades_per_year", "trades per year, > 0; annualises the ratios (omitted: per trade only)")
+				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios (omitted: per trade only)")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
@@ -187,8 +187,8 @@ func performanceStatisticsTools() []Tool {
 				intRange(item, "day_of_week", 0, 6)
 				nonEmpty(item, "symbol", "strategy_id", "regime")
 				describeAll(item, map[string]string{
-					"pnl_r":       "realised result in R" + decimalText,
-					"pnl_usd":     "realised P&L in USD" + decimalText,
+					"pnl_r":       "realised result in R",
+					"pnl_usd":     "realised P&L in USD",
 					"day_of_week": "0 = Monday to 6 = Sunday",
 					"symbol":      "instrument symbol (segment key)",
 					"strategy_id": "strategy identifier (segment key)",
@@ -207,13 +207,13 @@ func performanceStatisticsTools() []Tool {
 				})
 			},
 			func(s *jsonschema.Schema) {
-				positiveDecimal(s, "entry_price", "entry price, > 0")
-				positiveDecimal(s, "exit_price", "exit price, > 0")
+				positiveDecimal(s, "entry_price", "entry price")
+				positiveDecimal(s, "exit_price", "exit price")
 				intAtLeast(s, "quantity", 1)
 				describe(s, "quantity", "units traded, an integer >= 1")
 				direction(s)
-				describe(s, "stop_price", "initial stop price, > 0; enables the R-multiple"+decimalText)
-				describe(s, "fees", "total round-trip fees in currency units, >= 0"+decimalText)
+				positiveDecimal(s, "stop_price", "initial stop price; enables the R-multiple")
+				nonNegativeDecimal(s, "fees", "total round-trip fees in currency units")
 				setDefault(prop(s, "fees"), "0")
 			}),
 		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
@@ -225,10 +225,12 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "alternatively, trade results in R")
+				requireOneOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
+				examples(s, map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"})
 				describeAll(s, map[string]string{
-					"win_rate": "probability of a win, a fraction from 0 to 1" + decimalText,
-					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)" + decimalText,
-					"avg_loss": "average loss in the unit of avg_win (sign ignored)" + decimalText,
+					"win_rate": "probability of a win, a fraction from 0 to 1",
+					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)",
+					"avg_loss": "average loss in the unit of avg_win (sign ignored)",
 				})
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
@@ -239,12 +241,14 @@ func performanceStatisticsTools() []Tool {
 				})
 			}, func(s *jsonschema.Schema) {
 				describeAll(s, map[string]string{
-					"realized_pnl":     "realised P&L in currency units" + decimalText,
-					"realized_r":       "realised result in R" + decimalText,
-					"mfe":              "maximum favourable excursion in currency units, >= 0" + decimalText,
-					"one_r_dollars":    "initial risk (1R) in currency units, > 0" + decimalText,
-					"expected_value_r": "the system's expected result per trade, in R" + decimalText,
+					"realized_pnl":     "realised P&L in currency units",
+					"realized_r":       "realised result in R",
+					"mfe":              "maximum favourable excursion in currency units",
+					"one_r_dollars":    "initial risk (1R) in currency units",
+					"expected_value_r": "the system's expected result per trade, in R",
 				})
+				positives(s, "one_r_dollars")
+				prop(s, "mfe").Minimum = f64(0)
 			}),
 		NewTool(toolSpec(performanceCategory, "score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
 			func(_ context.Context, _ Call, in signalArgs) (*performance.SignalScore, error) {
@@ -262,9 +266,9 @@ func performanceStatisticsTools() []Tool {
 					"conditions_met":       "entry conditions met, 0 to total_conditions",
 					"total_conditions":     "entry conditions checked, >= 1",
 					"regime_aligned":       "the signal agrees with the market regime (default false)",
-					"indicator_confluence": "agreeing indicators, >= 0 (default 0; 3 or more count fully)",
+					"indicator_confluence": "agreeing indicators (default 0; 3 or more count fully)",
 					"volume_confirmed":     "volume confirms the signal (default false)",
-					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)" + decimalText,
+					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)",
 				})
 			}),
 	}

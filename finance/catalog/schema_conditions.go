@@ -1,0 +1,54 @@
+package catalog
+
+// Conditional requirements stated in the schema itself, so a client that
+// sends what the schema requires is never refused for a member the tool
+// needed but the schema did not name. The validator (strictjson) enforces
+// them; the tools keep their own checks and messages for Go callers.
+
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// requireOneOf states that s needs exactly one of the member sets (the
+// tool refuses both).
+func requireOneOf(s *jsonschema.Schema, sets ...[]string) {
+	s.OneOf = append(s.OneOf, memberSets(sets)...)
+}
+
+// requireAnyOf states that s needs at least one of the member sets.
+func requireAnyOf(s *jsonschema.Schema, sets ...[]string) {
+	s.AnyOf = append(s.AnyOf, memberSets(sets)...)
+}
+
+func memberSets(sets [][]string) []*jsonschema.Schema {
+	out := make([]*jsonschema.Schema, len(sets))
+	for i, set := range sets {
+		out[i] = &jsonschema.Schema{Required: set}
+	}
+	return out
+}
+
+// modeRule is what one value of a mode property requires: the members
+// listed, and one member set of each choice.
+type modeRule struct {
+	mode     string
+	required []string
+	choices  [][][]string
+}
+
+// requireByMode states, as a oneOf keyed by the value of the enum property
+// mode, the members each mode needs (list the rules in the enum's order:
+// clients building arguments take the first).
+func requireByMode(s *jsonschema.Schema, mode string, rules ...modeRule) {
+	for _, r := range rules {
+		var value any = r.mode
+		branch := &jsonschema.Schema{
+			Properties: map[string]*jsonschema.Schema{mode: {Const: &value}},
+			Required:   r.required,
+		}
+		for _, choice := range r.choices {
+			branch.AllOf = append(branch.AllOf, &jsonschema.Schema{AnyOf: memberSets(choice)})
+		}
+		s.OneOf = append(s.OneOf, branch)
+	}
+}

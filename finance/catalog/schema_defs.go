@@ -1,0 +1,93 @@
+package catalog
+
+// Shared definitions: every decimal input of a tool's schema is a $ref to
+// one entry of the schema's $defs, named after its bounds
+// ("decimal", "decimal_above_0", "decimal_from_minus_1_to_1"), so the
+// decimal grammar and its length limit are written once per tool instead
+// of once per property. The property keeps its own annotations
+// (description, default, examples).
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// decimalDefText describes every decimal definition: the form a client
+// sends and the form it may send instead.
+const decimalDefText = `decimal as a string like "1.5"; a JSON number also works`
+
+// shareDecimals replaces every decimal input under root by a reference to
+// its definition in root.Defs.
+func shareDecimals(root *jsonschema.Schema) {
+	var walk func(s *jsonschema.Schema) *jsonschema.Schema
+	walk = func(s *jsonschema.Schema) *jsonschema.Schema {
+		if s == nil {
+			return nil
+		}
+		if isDecimal(s) {
+			return decimalRef(root, s)
+		}
+		for name, p := range s.Properties {
+			s.Properties[name] = walk(p)
+		}
+		s.Items = walk(s.Items)
+		s.AdditionalProperties = walk(s.AdditionalProperties)
+		return s
+	}
+	walk(root)
+}
+
+// isDecimal reports whether s is a decimal input (see numberSchema).
+func isDecimal(s *jsonschema.Schema) bool {
+	return s.Type == "string" && s.Pattern == decimalPattern
+}
+
+// decimalRef registers the definition of the decimal input s in root and
+// returns the reference that replaces s, carrying s's annotations.
+func decimalRef(root *jsonschema.Schema, s *jsonschema.Schema) *jsonschema.Schema {
+	name := decimalDefName(s)
+	if root.Defs == nil {
+		root.Defs = map[string]*jsonschema.Schema{}
+	}
+	if _, ok := root.Defs[name]; !ok {
+		root.Defs[name] = &jsonschema.Schema{
+			Type: "string", Pattern: decimalPattern, MaxLength: intp(toolkit.MaxNumberLen),
+			Minimum: s.Minimum, ExclusiveMinimum: s.ExclusiveMinimum, Maximum: s.Maximum, ExclusiveMaximum: s.ExclusiveMaximum,
+			Description: decimalDefText,
+		}
+	}
+	return &jsonschema.Schema{Ref: "#/$defs/" + name, Description: s.Description, Default: s.Default, Examples: s.Examples}
+}
+
+// decimalDefName names the definition of a decimal input after its bounds:
+// "decimal", then "_from_<x>" or "_above_<x>" for the lower bound and
+// "_to_<x>" or "_below_<x>" for the upper one.
+func decimalDefName(s *jsonschema.Schema) string {
+	name := "decimal"
+	switch {
+	case s.Minimum != nil:
+		name += "_from_" + boundName(*s.Minimum)
+	case s.ExclusiveMinimum != nil:
+		name += "_above_" + boundName(*s.ExclusiveMinimum)
+	}
+	switch {
+	case s.Maximum != nil:
+		name += "_to_" + boundName(*s.Maximum)
+	case s.ExclusiveMaximum != nil:
+		name += "_below_" + boundName(*s.ExclusiveMaximum)
+	}
+	return name
+}
+
+// boundName spells a bound for a definition name: "1", "minus_1000",
+// "1e12".
+func boundName(x float64) string {
+	text := strings.ReplaceAll(strconv.FormatFloat(x, 'g', -1, 64), "e+", "e")
+	if rest, ok := strings.CutPrefix(text, "-"); ok {
+		return "minus_" + rest
+	}
+	return text
+}
