@@ -66,6 +66,7 @@ func (s *Service) storeMemoryTool() catalog.Tool {
 		text(sc, "category", 1, MaxCategoryLen, "optional label (default \"general\"); search_memory filters on it case-insensitively")
 		sc.Properties["metadata"] = &jsonschema.Schema{Type: "object", MaxProperties: ptr(64),
 			Description: "optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched"}
+		examples(sc, map[string]any{"content": "Scale out a third at 2R", "category": "rules", "metadata": map[string]any{"source": "review"}})
 	})
 }
 
@@ -97,6 +98,7 @@ func (s *Service) searchMemoryTool() catalog.Tool {
 		p := sc.Properties["limit"]
 		p.Minimum, p.Maximum, p.Description = ptr(1.0), ptr(float64(MaxSearchLimit)), "memories returned, 1 to 50"
 		p.Default = json.RawMessage("10")
+		examples(sc, map[string]any{"query": "scale out", "category": "rules"})
 	})
 }
 
@@ -172,6 +174,7 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		tags := sc.Properties["tags"]
 		tags.MaxItems, tags.Description = ptr(MaxTags), "optional labels, at most 16"
 		tags.Items.MinLength, tags.Items.MaxLength = ptr(1), ptr(MaxTagLen)
+		tags.Items.Examples = []any{"earnings"}
 		text(sc, "notes", 0, MaxNotesLen, "optional notes, up to 5,000 characters, sealed at rest")
 		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R (used by get_trading_biases)")
 		bounded(sc, "mae_r", 0, MaxR, "optional maximum adverse excursion in R, as a magnitude >= 0")
@@ -236,6 +239,12 @@ func (s *Service) biasesTool() catalog.Tool {
 		timeText(item, "entry_time", "date-time", "optional RFC 3339 entry time")
 		timeText(item, "exit_time", "date-time", "optional RFC 3339 exit time")
 		bounded(item, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R")
+		trades.Examples = []any{[]any{
+			map[string]any{"r_multiple": "1.5", "hold_time_hours": "20", "size": "1000", "mfe_r": "2.2"},
+			map[string]any{"r_multiple": "-1", "hold_time_hours": "52", "size": "1000", "mfe_r": "0.3"},
+		}}
+		examples(item, map[string]any{"r_multiple": "1.5", "hold_time_hours": "20", "symbol": "AAPL", "size": "1000",
+			"entry_time": "2026-03-09T14:30:00Z", "exit_time": "2026-03-10T10:30:00Z", "mfe_r": "2.2"})
 		p := sc.Properties["lookback_count"]
 		p.Minimum, p.Maximum, p.Default = ptr(2.0), ptr(float64(MaxBiasLookback)), json.RawMessage("50")
 		p.Description = "the latest trades analysed, 2 to 10,000"

@@ -97,6 +97,7 @@ func gateTool() Tool {
 		dailyPnL(s)
 		riskPercent(s)
 		describe(s, "r_multiples", "optional recent R-multiples; adds system_health (never blocks the gate)")
+		itemExample(s, "r_multiples", "1.5")
 		examples(s, map[string]any{"equity": "100000", "entry_price": "185", "stop_price": "180", "symbol": "AAPL"})
 	})
 }
@@ -198,6 +199,8 @@ func assessTool() Tool {
 		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
 		describe(s, "seed", "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples")
 		intRange(s, "seed", 0, performance.MaxSeed)
+		itemExample(s, "pnl_values", "250")
+		example(prop(s, "seed"), 7)
 	})
 }
 

@@ -33,10 +33,9 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 		"contract_multiplier": "units of underlying per contract, an integer >= 1 (default 100)",
 	})
 	requireByMode(s, "mode",
-		modeRule{mode: "equity_risk", required: []string{"entry_premium"}},
-		modeRule{mode: "premium", required: []string{"entry_premium"}},
-		modeRule{mode: "delta_adjusted", required: []string{"delta", "underlying_entry", "underlying_stop"}},
-		modeRule{mode: "spread", required: []string{"spread_width"}, choices: [][][]string{{{"credit_received"}, {"entry_premium"}}}})
+		modeRule{modes: []any{"equity_risk", "premium"}, required: []string{"entry_premium"}},
+		modeRule{modes: []any{"delta_adjusted"}, required: []string{"delta", "underlying_entry", "underlying_stop"}},
+		modeRule{modes: []any{"spread"}, required: []string{"spread_width"}, choices: [][][]string{{{"credit_received"}, {"entry_premium"}}}})
 	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_premium": "5.35", "stop_premium": "2.50",
 		"delta": "0.45", "spread_width": "5", "credit_received": "1.20", "underlying_entry": "185", "underlying_stop": "180"})
 }
@@ -65,9 +64,9 @@ func tightenFuturesSizing(s *jsonschema.Schema) {
 		"initial_margin_per_contract": "exchange or broker initial margin per contract in currency units",
 	})
 	requireByMode(s, "mode",
-		modeRule{mode: "margin_based", required: []string{"available_margin", "initial_margin_per_contract"}},
-		modeRule{mode: "tick_value", required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
-		modeRule{mode: "notional", required: []string{"max_notional"},
+		modeRule{modes: []any{"margin_based"}, required: []string{"available_margin", "initial_margin_per_contract"}},
+		modeRule{modes: []any{"tick_value"}, required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
+		modeRule{modes: []any{"notional"}, required: []string{"max_notional"},
 			choices: [][][]string{{{"contract_price"}, {"entry_price"}}, {{"contract_multiplier"}, {"tick_size", "tick_value"}}}})
 	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_price": "5000", "stop_price": "4980",
 		"tick_size": "0.25", "tick_value": "12.50", "available_margin": "100000", "initial_margin_per_contract": "12000",
@@ -114,6 +113,9 @@ func tightenGreeks(s *jsonschema.Schema) {
 	bound(m, f64(1), nil, nil)
 	setDefault(m, derivatives.DefaultContractMultiplier)
 	m.Description = "units of underlying per contract, an integer >= 1"
+	examples(rec, map[string]any{"symbol": "AAPL240315C00185000", "underlying_symbol": "AAPL", "strike": "185", "expiration": "2024-03-15",
+		"bid": "5.20", "ask": "5.40", "last": "5.30", "volume": "1250", "open_interest": "8400", "implied_volatility": "0.25"})
+	examples(s, map[string]any{"underlying_price": "185.50", "as_of": "2024-02-15"})
 }
 
 func tightenCurve(s *jsonschema.Schema) {
@@ -128,6 +130,7 @@ func tightenCurve(s *jsonschema.Schema) {
 	})
 	describeAll(c.Items, map[string]string{"symbol": "contract symbol (optional)", "price": "futures price"})
 	positiveDecimal(s, "spot", "spot price of the underlying (optional; adds the basis)")
+	examples(s, map[string]any{"spot": "74.80", "as_of": "2025-01-02"})
 	dateProp(prop(s, "as_of"), "valuation date for days to expiry and the spot roll yield (optional)")
 	tol := prop(s, "flat_tolerance")
 	bound(tol, f64(0), nil, nil)
@@ -186,4 +189,9 @@ func tightenCompliance(s *jsonschema.Schema) {
 		"proposed_trade":          "the trade to check against the book (optional)",
 	})
 	requireAnyOf(s, []string{"positions"}, []string{"proposed_trade"})
+	for _, h := range []*jsonschema.Schema{prop(s, "positions").Items, prop(s, "proposed_trade")} {
+		examples(h, map[string]any{"symbol": "AAPL", "quantity": "100", "price": "185.50"})
+	}
+	examples(s, map[string]any{"equity": "100000", "max_position_weight": "0.25", "max_concentration_share": "0.4", "max_hhi": "0.3"})
+	itemExample(s, "restricted_symbols", "GME")
 }

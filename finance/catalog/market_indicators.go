@@ -42,6 +42,7 @@ func marketIndicatorTools() []Tool {
 					"signal_period": "macd signal EMA period in bars",
 					"nbdev":         "bb: band width in population standard deviations",
 				})
+				example(prop(s, "period"), 14)
 			})),
 		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+

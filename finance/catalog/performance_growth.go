@@ -62,6 +62,8 @@ func monteCarloTool() Tool {
 			riskPerTrade(s)
 			intRange(s, "seed", 0, performance.MaxSeed)
 			describe(s, "seed", "optional seed; omitted: one is picked and echoed in the result")
+			example(prop(s, "seed"), 7)
+			example(prop(s, "starting_equity"), "10000")
 		})
 }
 
@@ -121,10 +123,11 @@ func drawdownTool() Tool {
 			example(prop(s, "equity_values"), []any{"101000", "99000", "102000", "98000", "97000"})
 			minItems(s, "r_multiples", 1)
 			example(prop(s, "r_multiples"), sampleRValues(1))
-			requireOneOf(s, []string{"equity_values"}, []string{"r_multiples"})
+			requireAnyOf(s, []string{"equity_values"}, []string{"r_multiples"})
 			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
 			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
 			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity")
+			examples(s, map[string]any{"starting_equity": "100000", "net_profit": "-3000"})
 			riskPerTrade(s)
 		})
 }
@@ -150,6 +153,8 @@ func varianceKillersTool() Tool {
 			describe(s, "trade_ids", "optional trade ids, parallel to r_multiples")
 			nonEmptyItems(s, "symbols")
 			describe(s, "symbols", "optional symbols, parallel to r_multiples")
+			itemExample(s, "trade_ids", "T-1042")
+			itemExample(s, "symbols", "AAPL")
 		})
 }
 
@@ -166,6 +171,7 @@ func winLossTool() Tool {
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R")
 			describe(s, "pnl_values", "optional P&L of each trade in currency units, parallel to r_multiples")
+			itemExample(s, "pnl_values", "250")
 		})
 }
 
@@ -189,6 +195,7 @@ func whatIfTool() Tool {
 			rMultiples(s, 2, "trade results in R, oldest first")
 			intRange(s, "remove_count", 1, limits.MaxItems)
 			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
+			example(prop(s, "remove_count"), 1)
 			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
 			describe(s, "skip_after_losses", "losing streak (in trades) after which the next trade is skipped")
 			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R")
@@ -234,6 +241,7 @@ func equityCurveTool() Tool {
 			setDefault(prop(s, "starting_equity"), "100000")
 			riskPerTrade(s)
 			positiveDecimal(s, "trades_per_year", "trades per year; adds the CAGR")
+			example(prop(s, "trades_per_year"), "120")
 		})
 }
 
@@ -263,6 +271,7 @@ func peakValleyTool() Tool {
 			minItems(s, "equity_values", 1)
 			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
 			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
+			examples(s, map[string]any{"equity_values": []any{"101000", "99000", "102000", "98000", "97000"}, "starting_equity": "100000"})
 		})
 }
 

@@ -120,8 +120,10 @@ func performanceStatisticsTools() []Tool {
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R, oldest first")
 				describe(s, "dates", "trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)")
+				itemExample(s, "dates", "2026-03-09")
 				intRange(s, "window_size", 2, performance.MaxConsistencyWindow)
 				describe(s, "window_size", "rolling window in trades, at most the number of r_multiples; default min(10, n)")
+				example(prop(s, "window_size"), 5)
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (*performance.SerialCorrelationResult, error) {
@@ -131,6 +133,7 @@ func performanceStatisticsTools() []Tool {
 				rMultiples(s, 3, "trade results in R, oldest first")
 				intRange(s, "lags", 1, performance.MaxLjungBoxLags)
 				describe(s, "lags", "Ljung-Box lags, at most n-1; default max(1, min(10, n/4))")
+				example(prop(s, "lags"), 3)
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (*performance.DistributionResult, error) {
@@ -154,6 +157,7 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade")
 				setDefault(prop(s, "target_r"), "0")
 				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios (omitted: per trade only)")
+				example(prop(s, "trades_per_year"), "120")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
@@ -168,6 +172,9 @@ func performanceStatisticsTools() []Tool {
 					"mfe_values":       "maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples",
 					"hold_times_hours": "holding time of each trade in hours, >= 0, parallel to r_multiples",
 				})
+				itemExample(s, "mae_values", "0.4")
+				itemExample(s, "mfe_values", "2.1")
+				itemExample(s, "hold_times_hours", "6.5")
 			}),
 		NewTool(toolSpec(performanceCategory, "segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
 			func(ctx context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
@@ -194,6 +201,8 @@ func performanceStatisticsTools() []Tool {
 					"strategy_id": "strategy identifier (segment key)",
 					"regime":      "market regime at entry (segment key)",
 				})
+				examples(item, map[string]any{"pnl_r": "1.5", "pnl_usd": "150", "day_of_week": 2, "symbol": "MSFT",
+					"strategy_id": "breakout", "regime": "TRENDING_UP"})
 				describe(s, "segment_by", "symbol, day_of_week, strategy or regime")
 				by := prop(s, "segment_by")
 				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
@@ -215,6 +224,7 @@ func performanceStatisticsTools() []Tool {
 				positiveDecimal(s, "stop_price", "initial stop price; enables the R-multiple")
 				nonNegativeDecimal(s, "fees", "total round-trip fees in currency units")
 				setDefault(prop(s, "fees"), "0")
+				examples(s, map[string]any{"entry_price": "100.50", "exit_price": "103.25", "quantity": 100, "stop_price": "99"})
 			}),
 		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
 			func(_ context.Context, _ Call, in expectedValueArgs) (*performance.ExpectedValueResult, error) {
@@ -225,7 +235,7 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "alternatively, trade results in R")
-				requireOneOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
+				requireAnyOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 				examples(s, map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"})
 				describeAll(s, map[string]string{
 					"win_rate": "probability of a win, a fraction from 0 to 1",
@@ -248,6 +258,8 @@ func performanceStatisticsTools() []Tool {
 					"expected_value_r": "the system's expected result per trade, in R",
 				})
 				positives(s, "one_r_dollars")
+				examples(s, map[string]any{"realized_pnl": "250", "realized_r": "2.5", "mfe": "400", "one_r_dollars": "100",
+					"expected_value_r": "0.4"})
 				prop(s, "mfe").Minimum = f64(0)
 			}),
 		NewTool(toolSpec(performanceCategory, "score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
@@ -270,6 +282,7 @@ func performanceStatisticsTools() []Tool {
 					"volume_confirmed":     "volume confirms the signal (default false)",
 					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)",
 				})
+				examples(s, map[string]any{"conditions_met": 4, "total_conditions": 5, "indicator_confluence": 2, "risk_reward_ratio": "2.5"})
 			}),
 	}
 }

@@ -28,24 +28,24 @@ func memberSets(sets [][]string) []*jsonschema.Schema {
 	return out
 }
 
-// modeRule is what one value of a mode property requires: the members
+// modeRule is what some values of a mode property require: the members
 // listed, and one member set of each choice.
 type modeRule struct {
-	mode     string
+	modes    []any
 	required []string
 	choices  [][][]string
 }
 
 // requireByMode states, as a oneOf keyed by the value of the enum property
 // mode, the members each mode needs (list the rules in the enum's order:
-// clients building arguments take the first).
+// clients building arguments take the first). Each branch checks its
+// members before the mode, so a call that names a mode but lacks a member
+// is told which members are missing.
 func requireByMode(s *jsonschema.Schema, mode string, rules ...modeRule) {
 	for _, r := range rules {
-		var value any = r.mode
-		branch := &jsonschema.Schema{
-			Properties: map[string]*jsonschema.Schema{mode: {Const: &value}},
-			Required:   r.required,
-		}
+		branch := &jsonschema.Schema{Required: r.required, AllOf: []*jsonschema.Schema{{
+			Properties: map[string]*jsonschema.Schema{mode: {Enum: r.modes}},
+		}}}
 		for _, choice := range r.choices {
 			branch.AllOf = append(branch.AllOf, &jsonschema.Schema{AnyOf: memberSets(choice)})
 		}

@@ -5,7 +5,8 @@ package catalog
 // ("decimal", "decimal_above_0", "decimal_from_minus_1_to_1"), so the
 // decimal grammar and its length limit are written once per tool instead
 // of once per property. The property keeps its own annotations
-// (description, default, examples).
+// (description, default, examples). The schema's own description says
+// once that a JSON number is accepted wherever a decimal string is.
 
 import (
 	"strconv"
@@ -15,9 +16,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// decimalDefText describes every decimal definition: the form a client
-// sends and the form it may send instead.
-const decimalDefText = `decimal as a string like "1.5"; a JSON number also works`
+// DecimalsNote is the description of every input schema with decimal
+// members: the form a client sends and the form it may send instead.
+const DecimalsNote = `Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.`
 
 // shareDecimals replaces every decimal input under root by a reference to
 // its definition in root.Defs.
@@ -38,6 +39,9 @@ func shareDecimals(root *jsonschema.Schema) {
 		return s
 	}
 	walk(root)
+	if len(root.Defs) > 0 && root.Description == "" {
+		root.Description = DecimalsNote
+	}
 }
 
 // isDecimal reports whether s is a decimal input (see numberSchema).
@@ -56,7 +60,6 @@ func decimalRef(root *jsonschema.Schema, s *jsonschema.Schema) *jsonschema.Schem
 		root.Defs[name] = &jsonschema.Schema{
 			Type: "string", Pattern: decimalPattern, MaxLength: intp(toolkit.MaxNumberLen),
 			Minimum: s.Minimum, ExclusiveMinimum: s.ExclusiveMinimum, Maximum: s.Maximum, ExclusiveMaximum: s.ExclusiveMaximum,
-			Description: decimalDefText,
 		}
 	}
 	return &jsonschema.Schema{Ref: "#/$defs/" + name, Description: s.Description, Default: s.Default, Examples: s.Examples}

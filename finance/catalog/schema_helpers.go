@@ -119,6 +119,12 @@ func examples(s *jsonschema.Schema, values map[string]any) {
 	}
 }
 
+// itemExample records v as the example of each item of the array
+// property name.
+func itemExample(s *jsonschema.Schema, name string, v any) {
+	example(prop(s, name).Items, v)
+}
+
 // sampleR are the R-multiples of the r_multiples examples: wins and
 // losses, so every statistic of them is defined.
 var sampleR = []string{"1.5", "-1", "2.3", "-0.5", "1.8", "-1", "3.2", "0.8", "-0.7", "1.1", "-1", "0.6"}
