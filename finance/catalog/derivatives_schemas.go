@@ -114,7 +114,7 @@ func tightenGreeks(s *jsonschema.Schema) {
 	setDefault(m, derivatives.DefaultContractMultiplier)
 	m.Description = "units of underlying per contract, an integer >= 1"
 	examples(rec, map[string]any{"symbol": "AAPL240315C00185000", "underlying_symbol": "AAPL", "strike": "185", "expiration": "2024-03-15",
-		"bid": "5.20", "ask": "5.40", "last": "5.30", "volume": "1250", "open_interest": "8400", "implied_volatility": "0.25"})
+		"bid": "5.20", "ask": "5.40", "last": "5.30", "volume": 1250, "open_interest": 8400, "implied_volatility": "0.25"})
 	examples(s, map[string]any{"underlying_price": "185.50", "as_of": "2024-02-15"})
 }
 
