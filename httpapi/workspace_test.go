@@ -164,7 +164,7 @@ func TestJournalBadInputWritesAndChargesNothing(t *testing.T) {
 		status int
 	}{
 		{`{}`, "symbol", 400},
-		{`{"symbol":"A","direction":"long","entry_price":"1","exit_price":"2","quantity":"1"}`, "Missing required argument: send r_multiple, or stop_price", 400},
+		{`{"symbol":"A","direction":"long","entry_price":"1","exit_price":"2","quantity":"1"}`, "r_multiple: required when stop_price is not given", 400},
 		{`{"symbol":"A","direction":"up","entry_price":"1","exit_price":"2","quantity":"1","r_multiple":1}`, "direction", 400},
 		{`{"symbol":"A","direction":"long","entry_price":"1","exit_price":"2","quantity":"1","r_multiple":1,"notes":"` + strings.Repeat("n", 5001) + `"}`, "notes", 400},
 		{`{"symbol":"A","direction":"long","entry_price":"1","exit_price":"2","quantity":"1","r_multiple":1,"tags":[` + strings.Repeat(`"t",`, 16) + `"t"]}`, "tags", 413},

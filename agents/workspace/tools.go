@@ -140,7 +140,7 @@ func (a tradeArgs) input() (TradeInput, error) {
 }
 
 func (s *Service) recordTradeTool() catalog.Tool {
-	return catalog.NewTool(catalog.Spec{
+	return catalog.WithRequirements(catalog.NewTool(catalog.Spec{
 		Name: "record_trade_journal",
 		Description: "Record a closed trade in the calling agent's journal: symbol, direction, entry/exit prices, quantity, and r_multiple " +
 			"or stop_price to derive it; optional pnl (else derived), fees, times, setup/strategy/tags, notes (sealed at rest), mfe_r/mae_r. " +
@@ -178,11 +178,12 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		text(sc, "notes", 0, MaxNotesLen, "optional notes, up to 5,000 characters, sealed at rest")
 		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R (used by get_trading_biases)")
 		bounded(sc, "mae_r", 0, MaxR, "optional maximum adverse excursion in R, as a magnitude >= 0")
-		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"r_multiple"}}, {Required: []string{"stop_price"}}}
 		examples(sc, map[string]any{"symbol": "AAPL", "entry_price": "100", "exit_price": "110", "quantity": "10",
 			"stop_price": "95", "r_multiple": "2", "pnl": "100", "fees": "1.50", "entry_time": "2026-03-09T14:30:00Z",
 			"exit_time": "2026-03-10T15:00:00Z", "trade_date": "2026-03-10", "setup": "breakout", "strategy": "momentum",
 			"notes": "entered on volume", "mfe_r": "2.5", "mae_r": "0.4"})
+	}), func(sc *jsonschema.Schema) {
+		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"r_multiple"}}, {Required: []string{"stop_price"}}}
 	})
 }
 
@@ -203,7 +204,7 @@ type biasTradeArgs struct {
 }
 
 func (s *Service) biasesTool() catalog.Tool {
-	return catalog.NewTool(catalog.Spec{
+	return catalog.WithRequirements(catalog.NewTool(catalog.Spec{
 		Name: "get_trading_biases",
 		Description: "Behavioural biases of the latest lookback_count trades (default 50), given or read from the calling agent's journal: " +
 			"disposition effect, recency, overtrading, loss aversion and revenge trading, each with its statistic, a one-sided test " +
@@ -248,6 +249,7 @@ func (s *Service) biasesTool() catalog.Tool {
 		p := sc.Properties["lookback_count"]
 		p.Minimum, p.Maximum, p.Default = ptr(2.0), ptr(float64(MaxBiasLookback)), json.RawMessage("50")
 		p.Description = "the latest trades analysed, 2 to 10,000"
+	}), func(sc *jsonschema.Schema) {
 		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"trades"}},
 			{Description: "without trades: the agent's journal, which must hold at least 2 trades"}}
 	})

@@ -32,10 +32,6 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 		"underlying_stop":     "underlying stop price; required in delta_adjusted",
 		"contract_multiplier": "units of underlying per contract, an integer >= 1 (default 100)",
 	})
-	requireByMode(s, "mode",
-		modeRule{modes: []any{"equity_risk", "premium"}, required: []string{"entry_premium"}},
-		modeRule{modes: []any{"delta_adjusted"}, required: []string{"delta", "underlying_entry", "underlying_stop"}},
-		modeRule{modes: []any{"spread"}, required: []string{"spread_width"}, choices: [][][]string{{{"credit_received"}, {"entry_premium"}}}})
 	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_premium": "5.35", "stop_premium": "2.50",
 		"delta": "0.45", "spread_width": "5", "credit_received": "1.20", "underlying_entry": "185", "underlying_stop": "180"})
 }
@@ -63,11 +59,6 @@ func tightenFuturesSizing(s *jsonschema.Schema) {
 		"contract_multiplier":         "point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size",
 		"initial_margin_per_contract": "exchange or broker initial margin per contract in currency units",
 	})
-	requireByMode(s, "mode",
-		modeRule{modes: []any{"margin_based"}, required: []string{"available_margin", "initial_margin_per_contract"}},
-		modeRule{modes: []any{"tick_value"}, required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
-		modeRule{modes: []any{"notional"}, required: []string{"max_notional"},
-			choices: [][][]string{{{"contract_price"}, {"entry_price"}}, {{"contract_multiplier"}, {"tick_size", "tick_value"}}}})
 	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_price": "5000", "stop_price": "4980",
 		"tick_size": "0.25", "tick_value": "12.50", "available_margin": "100000", "initial_margin_per_contract": "12000",
 		"max_notional": "500000", "contract_price": "5000", "contract_multiplier": 50})
@@ -160,7 +151,6 @@ func tightenMargin(s *jsonschema.Schema) {
 		"maintenance_margin_per_contract": "maintenance margin per contract in currency units (default: the initial margin)",
 	})
 	prop(s, "account_equity").Description = "account equity (net liquidation value) in currency units"
-	requireAnyOf(pos, []string{"margin_rate"}, []string{"initial_margin_per_contract"})
 	examples(pos, map[string]any{"symbol": "ESH5", "quantity": "-2", "price": "5000", "multiplier": "50", "margin_rate": "0.05",
 		"initial_margin_per_contract": "12650", "maintenance_margin_rate": "0.045", "maintenance_margin_per_contract": "11500"})
 	example(prop(s, "account_equity"), "30000")
@@ -188,10 +178,37 @@ func tightenCompliance(s *jsonschema.Schema) {
 		"restricted_symbols":      "symbols that may not be traded or held (case-insensitive)",
 		"proposed_trade":          "the trade to check against the book (optional)",
 	})
-	requireAnyOf(s, []string{"positions"}, []string{"proposed_trade"})
 	for _, h := range []*jsonschema.Schema{prop(s, "positions").Items, prop(s, "proposed_trade")} {
 		examples(h, map[string]any{"symbol": "AAPL", "quantity": "100", "price": "185.50"})
 	}
 	examples(s, map[string]any{"equity": "100000", "max_position_weight": "0.25", "max_concentration_share": "0.4", "max_hhi": "0.3"})
 	itemExample(s, "restricted_symbols", "GME")
+}
+
+// optionsRequirements: the members each options sizing mode needs.
+func optionsRequirements(s *jsonschema.Schema) {
+	requireByMode(s, "mode",
+		modeRule{modes: []any{"equity_risk", "premium"}, required: []string{"entry_premium"}},
+		modeRule{modes: []any{"delta_adjusted"}, required: []string{"delta", "underlying_entry", "underlying_stop"}},
+		modeRule{modes: []any{"spread"}, required: []string{"spread_width"}, choices: [][][]string{{{"credit_received"}, {"entry_premium"}}}})
+}
+
+// futuresRequirements: the members each futures sizing mode needs.
+func futuresRequirements(s *jsonschema.Schema) {
+	requireByMode(s, "mode",
+		modeRule{modes: []any{"margin_based"}, required: []string{"available_margin", "initial_margin_per_contract"}},
+		modeRule{modes: []any{"tick_value"}, required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
+		modeRule{modes: []any{"notional"}, required: []string{"max_notional"},
+			choices: [][][]string{{{"contract_price"}, {"entry_price"}}, {{"contract_multiplier"}, {"tick_size", "tick_value"}}}})
+}
+
+// marginRequirements: each position gives a margin rate or a margin per
+// contract.
+func marginRequirements(s *jsonschema.Schema) {
+	requireAnyOf(prop(s, "positions").Items, []string{"margin_rate"}, []string{"initial_margin_per_contract"})
+}
+
+// complianceRequirements: a book, a proposed trade, or both.
+func complianceRequirements(s *jsonschema.Schema) {
+	requireAnyOf(s, []string{"positions"}, []string{"proposed_trade"})
 }

@@ -104,7 +104,7 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
+	return WithRequirements(NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
 		func(_ context.Context, _ Call, in drawdownInput) (performance.Drawdown, error) {
 			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
 			switch {
@@ -123,13 +123,13 @@ func drawdownTool() Tool {
 			example(prop(s, "equity_values"), []any{"101000", "99000", "102000", "98000", "97000"})
 			minItems(s, "r_multiples", 1)
 			example(prop(s, "r_multiples"), sampleRValues(1))
-			requireAnyOf(s, []string{"equity_values"}, []string{"r_multiples"})
 			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
 			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
 			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity")
 			examples(s, map[string]any{"starting_equity": "100000", "net_profit": "-3000"})
 			riskPerTrade(s)
-		})
+		}),
+		func(s *jsonschema.Schema) { requireAnyOf(s, []string{"equity_values"}, []string{"r_multiples"}) })
 }
 
 type killersInput struct {

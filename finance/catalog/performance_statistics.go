@@ -226,7 +226,7 @@ func performanceStatisticsTools() []Tool {
 				setDefault(prop(s, "fees"), "0")
 				examples(s, map[string]any{"entry_price": "100.50", "exit_price": "103.25", "quantity": 100, "stop_price": "99"})
 			}),
-		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
+		WithRequirements(NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
 			func(_ context.Context, _ Call, in expectedValueArgs) (*performance.ExpectedValueResult, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
 					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
@@ -235,13 +235,15 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "alternatively, trade results in R")
-				requireAnyOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 				examples(s, map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"})
 				describeAll(s, map[string]string{
 					"win_rate": "probability of a win, a fraction from 0 to 1",
 					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)",
 					"avg_loss": "average loss in the unit of avg_win (sign ignored)",
 				})
+			}),
+			func(s *jsonschema.Schema) {
+				requireAnyOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (*performance.TradeOutcomeResult, error) {

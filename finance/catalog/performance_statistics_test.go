@@ -130,7 +130,7 @@ func TestPerformanceStatisticsBadInput(t *testing.T) {
 		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1.5,"direction":"LONG"}`, "quantity: must be a whole number, got 1.5"},
 		{"calculate_pnl", `{"entry_price":"10","exit_price":"11","quantity":1,"direction":"long","stop_price":"12"}`, "stop_price: must be below entry_price"},
 		{"calculate_pnl", `{"entry_price":"0","exit_price":"11","quantity":1,"direction":"long"}`, "entry_price: must be greater than 0"},
-		{"calculate_expected_value", `{}`, "Missing required argument: send win_rate, avg_win, avg_loss, or r_multiples"},
+		{"calculate_expected_value", `{}`, "win_rate: is required unless r_multiples is given"},
 		{"calculate_expected_value", `{"win_rate":"2","avg_win":"1","avg_loss":"1"}`, "win_rate: must be a fraction"},
 		{"calculate_expected_value", `{"win_rate":"0.5","avg_win":"1","avg_loss":"1","r_multiples":["1","2"]}`, "r_multiples: give either"},
 		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"1","mfe":"1","one_r_dollars":"0"}`, "one_r_dollars: must be greater than 0"},
