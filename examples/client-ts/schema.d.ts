@@ -1030,7 +1030,7 @@ export interface components {
              */
             tool_name: "analyze_confidence";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConfidenceArguments: {
             /** @description bootstrap resamples. Default: 10000. */
             bootstrap_samples?: number;
@@ -1073,7 +1073,7 @@ export interface components {
              */
             tool_name: "analyze_consistency";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConsistencyArguments: {
             /** @description trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written) */
             dates?: string[];
@@ -1117,7 +1117,7 @@ export interface components {
              */
             tool_name: "analyze_correlation";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationArguments: {
             /**
              * @description Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
@@ -1159,7 +1159,7 @@ export interface components {
              */
             tool_name: "analyze_correlations";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationsArguments: {
             /**
              * @description symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
@@ -1331,33 +1331,33 @@ export interface components {
              *     ]
              */
             symbols_data: {
-                /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+                /** @description OHLCV bars, oldest first (latest last); high >= low */
                 bars: {
                     /**
                      * @description close price
                      * @example 100.8
                      */
-                    close: components["schemas"]["InputDecimalAbove0"];
+                    close: components["schemas"]["InputPositive"];
                     /**
                      * @description high price
                      * @example 101.5
                      */
-                    high: components["schemas"]["InputDecimalAbove0"];
+                    high: components["schemas"]["InputPositive"];
                     /**
                      * @description low price
                      * @example 99.2
                      */
-                    low: components["schemas"]["InputDecimalAbove0"];
+                    low: components["schemas"]["InputPositive"];
                     /**
                      * @description open price
                      * @example 100
                      */
-                    open: components["schemas"]["InputDecimalAbove0"];
+                    open: components["schemas"]["InputPositive"];
                     /**
                      * @description traded volume in units
                      * @example 12000
                      */
-                    volume: components["schemas"]["InputDecimalFrom0"];
+                    volume: components["schemas"]["InputNonNegative"];
                 }[];
                 /**
                  * @description symbol name, unique within symbols_data
@@ -1382,7 +1382,7 @@ export interface components {
              */
             tool_name: "analyze_distribution";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeDistributionArguments: {
             /** @description histogram buckets. Default: 10. */
             bucket_count?: number;
@@ -1421,7 +1421,7 @@ export interface components {
              */
             tool_name: "analyze_drawdown";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeDrawdownArguments: {
             /**
              * @description equity after each trade in currency units, oldest first, each >= 0
@@ -1458,12 +1458,12 @@ export interface components {
              */
             r_multiples?: components["schemas"]["InputDecimal"][];
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
-            risk_per_trade?: components["schemas"]["InputDecimalAbove0"];
+            risk_per_trade?: components["schemas"]["InputPositive"];
             /**
              * @description equity before the first trade in currency units
              * @example 100000
              */
-            starting_equity: components["schemas"]["InputDecimalAbove0"];
+            starting_equity: components["schemas"]["InputPositive"];
         } | unknown | unknown;
         AnalyzeDrawdownCall: {
             arguments: components["schemas"]["AnalyzeDrawdownArguments"];
@@ -1481,7 +1481,7 @@ export interface components {
              */
             tool_name: "analyze_execution_quality";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeExecutionQualityArguments: {
             /** @description holding time of each trade in hours, >= 0, parallel to r_multiples */
             hold_times_hours?: components["schemas"]["InputDecimal"][];
@@ -1524,7 +1524,7 @@ export interface components {
              */
             tool_name: "analyze_futures_curve";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeFuturesCurveArguments: {
             /**
              * Format: date
@@ -1554,7 +1554,7 @@ export interface components {
                  */
                 expiry: string;
                 /** @description futures price */
-                price: components["schemas"]["InputDecimalAbove0"];
+                price: components["schemas"]["InputPositive"];
                 /** @description contract symbol (optional) */
                 symbol?: string;
             }[];
@@ -1564,7 +1564,7 @@ export interface components {
              * @description spot price of the underlying (optional; adds the basis)
              * @example 74.80
              */
-            spot?: components["schemas"]["InputDecimalAbove0"];
+            spot?: components["schemas"]["InputPositive"];
         };
         AnalyzeFuturesCurveCall: {
             arguments: components["schemas"]["AnalyzeFuturesCurveArguments"];
@@ -1582,7 +1582,7 @@ export interface components {
              */
             tool_name: "analyze_greeks";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeGreeksArguments: {
             /**
              * Format: date
@@ -1596,12 +1596,12 @@ export interface components {
                  * @description ask premium per unit of underlying in currency units
                  * @example 5.40
                  */
-                ask?: components["schemas"]["InputDecimalFrom0"];
+                ask?: components["schemas"]["InputNonNegative"];
                 /**
                  * @description bid premium per unit of underlying in currency units
                  * @example 5.20
                  */
-                bid?: components["schemas"]["InputDecimalFrom0"];
+                bid?: components["schemas"]["InputNonNegative"];
                 /**
                  * Format: date
                  * @description expiry date, a calendar date YYYY-MM-DD
@@ -1617,7 +1617,7 @@ export interface components {
                  * @description last traded premium per unit of underlying in currency units
                  * @example 5.30
                  */
-                last?: components["schemas"]["InputDecimalFrom0"];
+                last?: components["schemas"]["InputNonNegative"];
                 /**
                  * @description open contracts
                  * @example 8400
@@ -1634,7 +1634,7 @@ export interface components {
                  * @description strike price
                  * @example 185
                  */
-                strike: components["schemas"]["InputDecimalAbove0"];
+                strike: components["schemas"]["InputPositive"];
                 /**
                  * @description option symbol
                  * @example AAPL240315C00185000
@@ -1661,7 +1661,7 @@ export interface components {
              * @description underlying price
              * @example 185.50
              */
-            underlying_price: components["schemas"]["InputDecimalAbove0"];
+            underlying_price: components["schemas"]["InputPositive"];
         };
         AnalyzeGreeksCall: {
             arguments: components["schemas"]["AnalyzeGreeksArguments"];
@@ -1679,35 +1679,35 @@ export interface components {
              */
             tool_name: "analyze_liquidity";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeLiquidityArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20. */
             period?: number;
@@ -1728,35 +1728,35 @@ export interface components {
              */
             tool_name: "analyze_price_structure";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzePriceStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description bars in a consolidation window. Default: 10. */
             consolidation_window?: number;
@@ -1779,10 +1779,10 @@ export interface components {
              */
             tool_name: "analyze_recovery";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRecoveryArguments: {
             /** @description starting account equity in currency units. Default: "100000". */
-            initial_equity?: components["schemas"]["InputDecimalAbove0"];
+            initial_equity?: components["schemas"]["InputPositive"];
             /**
              * @description trade results in R, oldest first
              * @example [
@@ -1802,7 +1802,7 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
-            risk_per_trade?: components["schemas"]["InputDecimalAbove0"];
+            risk_per_trade?: components["schemas"]["InputPositive"];
         };
         AnalyzeRecoveryCall: {
             arguments: components["schemas"]["AnalyzeRecoveryArguments"];
@@ -1820,7 +1820,7 @@ export interface components {
              */
             tool_name: "analyze_risk_adjusted";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRiskAdjustedArguments: {
             /**
              * @description trade results in R, oldest first
@@ -1846,7 +1846,7 @@ export interface components {
              * @description trades per year; annualises the ratios (omitted: per trade only)
              * @example 120
              */
-            trades_per_year?: components["schemas"]["InputDecimalAbove0"];
+            trades_per_year?: components["schemas"]["InputPositive"];
         };
         AnalyzeRiskAdjustedCall: {
             arguments: components["schemas"]["AnalyzeRiskAdjustedArguments"];
@@ -1864,7 +1864,7 @@ export interface components {
              */
             tool_name: "analyze_trade_outcome";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTradeOutcomeArguments: {
             /**
              * @description the system's expected result per trade, in R
@@ -1875,12 +1875,12 @@ export interface components {
              * @description maximum favourable excursion in currency units
              * @example 400
              */
-            mfe: components["schemas"]["InputDecimalFrom0"];
+            mfe: components["schemas"]["InputNonNegative"];
             /**
              * @description initial risk (1R) in currency units
              * @example 100
              */
-            one_r_dollars: components["schemas"]["InputDecimalAbove0"];
+            one_r_dollars: components["schemas"]["InputPositive"];
             /**
              * @description realised P&L in currency units
              * @example 250
@@ -1908,35 +1908,35 @@ export interface components {
              */
             tool_name: "analyze_trend_structure";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTrendStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
         };
         AnalyzeTrendStructureCall: {
@@ -1955,7 +1955,7 @@ export interface components {
              */
             tool_name: "analyze_win_loss";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeWinLossArguments: {
             /** @description optional P&L of each trade in currency units, parallel to r_multiples */
             pnl_values?: components["schemas"]["InputDecimal"][];
@@ -1994,7 +1994,7 @@ export interface components {
              */
             tool_name: "assess_trading_system";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AssessTradingSystemArguments: {
             /** @description optional absolute P&L per trade, parallel to r_multiples (same length) */
             pnl_values?: components["schemas"]["InputDecimal"][];
@@ -2022,7 +2022,7 @@ export interface components {
              */
             seed?: number;
             /** @description account size for the Monte Carlo and the drawdown curve. Default: "100000". */
-            starting_equity?: components["schemas"]["InputDecimalAbove0"];
+            starting_equity?: components["schemas"]["InputPositive"];
         };
         AssessTradingSystemCall: {
             arguments: components["schemas"]["AssessTradingSystemArguments"];
@@ -2190,7 +2190,7 @@ export interface components {
              */
             tool_name: "calculate_equity_curve";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateEquityCurveArguments: {
             /**
              * @description trade results in R, oldest first
@@ -2211,14 +2211,14 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
-            risk_per_trade?: components["schemas"]["InputDecimalAbove0"];
+            risk_per_trade?: components["schemas"]["InputPositive"];
             /** @description starting account equity in currency units. Default: "100000". */
-            starting_equity?: components["schemas"]["InputDecimalAbove0"];
+            starting_equity?: components["schemas"]["InputPositive"];
             /**
              * @description trades per year; adds the CAGR
              * @example 120
              */
-            trades_per_year?: components["schemas"]["InputDecimalAbove0"];
+            trades_per_year?: components["schemas"]["InputPositive"];
         };
         CalculateEquityCurveCall: {
             arguments: components["schemas"]["CalculateEquityCurveArguments"];
@@ -2236,7 +2236,7 @@ export interface components {
              */
             tool_name: "calculate_expected_value";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateExpectedValueArguments: {
             /**
              * @description average loss in the unit of avg_win (sign ignored)
@@ -2288,35 +2288,35 @@ export interface components {
              */
             tool_name: "calculate_indicators";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateIndicatorsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description macd fast EMA period in bars. Default: 12. */
             fast_period?: number;
@@ -2326,7 +2326,7 @@ export interface components {
              */
             indicator: "sma" | "ema" | "rsi" | "macd" | "bb" | "atr";
             /** @description bb: band width in population standard deviations. Default: "2". */
-            nbdev?: components["schemas"]["InputDecimalAbove0"];
+            nbdev?: components["schemas"]["InputPositive"];
             /**
              * @description period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
              * @example 14
@@ -2353,7 +2353,7 @@ export interface components {
              */
             tool_name: "calculate_kelly";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateKellyArguments: {
             /**
              * @description trade results in R
@@ -2374,9 +2374,9 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
-            risk_per_trade?: components["schemas"]["InputDecimalAbove0"];
+            risk_per_trade?: components["schemas"]["InputPositive"];
             /** @description loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5". */
-            ruin_drawdown?: components["schemas"]["InputDecimalAbove0"];
+            ruin_drawdown?: components["schemas"]["InputPositive"];
         };
         CalculateKellyCall: {
             arguments: components["schemas"]["CalculateKellyArguments"];
@@ -2394,7 +2394,7 @@ export interface components {
              */
             tool_name: "calculate_margin";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateMarginArguments: {
             /**
              * @description account equity (net liquidation value) in currency units
@@ -2407,32 +2407,32 @@ export interface components {
                  * @description initial margin per contract in currency units; or give margin_rate
                  * @example 12650
                  */
-                initial_margin_per_contract?: components["schemas"]["InputDecimalFrom0"];
+                initial_margin_per_contract?: components["schemas"]["InputNonNegative"];
                 /**
                  * @description maintenance margin per contract in currency units (default: the initial margin)
                  * @example 11500
                  */
-                maintenance_margin_per_contract?: components["schemas"]["InputDecimalFrom0"];
+                maintenance_margin_per_contract?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description maintenance margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default: the initial margin)
+                 * @description maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
                  * @example 0.045
                  */
-                maintenance_margin_rate?: components["schemas"]["InputDecimalAbove0To1"];
+                maintenance_margin_rate?: components["schemas"]["InputFraction"];
                 /**
-                 * @description initial margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); or give initial_margin_per_contract
+                 * @description initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
                  * @example 0.05
                  */
-                margin_rate?: components["schemas"]["InputDecimalAbove0To1"];
+                margin_rate?: components["schemas"]["InputFraction"];
                 /**
                  * @description units per contract (default 1). Default: "1".
                  * @example 50
                  */
-                multiplier?: components["schemas"]["InputDecimalAbove0"];
+                multiplier?: components["schemas"]["InputPositive"];
                 /**
                  * @description price per unit
                  * @example 5000
                  */
-                price: components["schemas"]["InputDecimalAbove0"];
+                price: components["schemas"]["InputPositive"];
                 /**
                  * @description signed quantity (negative = short); margin uses its absolute value
                  * @example -2
@@ -2461,7 +2461,7 @@ export interface components {
              */
             tool_name: "calculate_pnl";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePnlArguments: {
             /**
              * @description long or short (letter case ignored)
@@ -2472,14 +2472,14 @@ export interface components {
              * @description entry price
              * @example 100.50
              */
-            entry_price: components["schemas"]["InputDecimalAbove0"];
+            entry_price: components["schemas"]["InputPositive"];
             /**
              * @description exit price
              * @example 103.25
              */
-            exit_price: components["schemas"]["InputDecimalAbove0"];
+            exit_price: components["schemas"]["InputPositive"];
             /** @description total round-trip fees in currency units. Default: "0". */
-            fees?: components["schemas"]["InputDecimalFrom0"];
+            fees?: components["schemas"]["InputNonNegative"];
             /**
              * @description units traded, an integer >= 1
              * @example 100
@@ -2489,7 +2489,7 @@ export interface components {
              * @description initial stop price; enables the R-multiple
              * @example 99
              */
-            stop_price?: components["schemas"]["InputDecimalAbove0"];
+            stop_price?: components["schemas"]["InputPositive"];
         };
         CalculatePnlCall: {
             arguments: components["schemas"]["CalculatePnlArguments"];
@@ -2507,7 +2507,7 @@ export interface components {
              */
             tool_name: "calculate_position_size";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePositionSizeArguments: {
             /**
              * @description long or short (letter case ignored)
@@ -2518,24 +2518,24 @@ export interface components {
              * @description planned entry price
              * @example 10.30
              */
-            entry_price: components["schemas"]["InputDecimalAbove0"];
+            entry_price: components["schemas"]["InputPositive"];
             /**
              * @description account equity in currency units
              * @example 25000
              */
-            equity: components["schemas"]["InputDecimalAbove0"];
+            equity: components["schemas"]["InputPositive"];
             /**
              * @description optional instrument name, echoed back
              * @example AAPL
              */
             instrument?: string;
             /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
-            risk_percent?: components["schemas"]["InputDecimalAbove0To1"];
+            risk_percent?: components["schemas"]["InputFraction"];
             /**
              * @description initial stop price; below entry for long, above for short
              * @example 10.20
              */
-            stop_price: components["schemas"]["InputDecimalAbove0"];
+            stop_price: components["schemas"]["InputPositive"];
         };
         CalculatePositionSizeCall: {
             arguments: components["schemas"]["CalculatePositionSizeArguments"];
@@ -2553,7 +2553,7 @@ export interface components {
              */
             tool_name: "calculate_rolling_g";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateRollingGArguments: {
             /**
              * @description trade results in R, oldest first
@@ -2592,7 +2592,7 @@ export interface components {
              */
             tool_name: "calculate_system_score";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateSystemScoreArguments: {
             /**
              * @description trade results in R, oldest first
@@ -2638,37 +2638,37 @@ export interface components {
              */
             tool_name: "check_compliance";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CheckComplianceArguments: {
             /**
              * @description account equity in currency units
              * @example 100000
              */
-            equity: components["schemas"]["InputDecimalAbove0"];
+            equity: components["schemas"]["InputPositive"];
             /**
-             * @description cap on the largest symbol's share of gross exposure, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+             * @description cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
              * @example 0.4
              */
-            max_concentration_share?: components["schemas"]["InputDecimalAbove0To1"];
+            max_concentration_share?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on the Herfindahl index of the exposure shares, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+             * @description cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
              * @example 0.3
              */
-            max_hhi?: components["schemas"]["InputDecimalAbove0To1"];
+            max_hhi?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on each symbol's weight |exposure| / equity, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); the agent's max_position_size_pct (percent points) also applies
+             * @description cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
              * @example 0.25
              */
-            max_position_weight?: components["schemas"]["InputDecimalAbove0To1"];
+            max_position_weight?: components["schemas"]["InputFraction"];
             /** @description the current book (optional) */
             positions?: {
                 /** @description units per contract (default 1). Default: "1". */
-                multiplier?: components["schemas"]["InputDecimalAbove0"];
+                multiplier?: components["schemas"]["InputPositive"];
                 /**
                  * @description price per unit
                  * @example 185.50
                  */
-                price: components["schemas"]["InputDecimalAbove0"];
+                price: components["schemas"]["InputPositive"];
                 /**
                  * @description signed quantity: positive long (buy), negative short (sell)
                  * @example 100
@@ -2683,12 +2683,12 @@ export interface components {
             /** @description the trade to check against the book (optional) */
             proposed_trade?: {
                 /** @description units per contract (default 1). Default: "1". */
-                multiplier?: components["schemas"]["InputDecimalAbove0"];
+                multiplier?: components["schemas"]["InputPositive"];
                 /**
                  * @description price per unit
                  * @example 185.50
                  */
-                price: components["schemas"]["InputDecimalAbove0"];
+                price: components["schemas"]["InputPositive"];
                 /**
                  * @description signed quantity: positive long (buy), negative short (sell)
                  * @example 100
@@ -2719,7 +2719,7 @@ export interface components {
              */
             tool_name: "check_trade_risk";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CheckTradeRiskArguments: {
             /** @description today's realised P&L (negative = loss). Default: "0". */
             daily_pnl?: components["schemas"]["InputDecimal"];
@@ -2732,22 +2732,22 @@ export interface components {
              * @description planned entry price
              * @example 185
              */
-            entry_price: components["schemas"]["InputDecimalAbove0"];
+            entry_price: components["schemas"]["InputPositive"];
             /**
              * @description current account equity
              * @example 100000
              */
-            equity: components["schemas"]["InputDecimalAbove0"];
+            equity: components["schemas"]["InputPositive"];
             /**
              * @description shares or units (0 is a blocking error in the result)
              * @example 50
              */
-            quantity: components["schemas"]["InputDecimalFrom0"];
+            quantity: components["schemas"]["InputNonNegative"];
             /**
              * @description initial stop price
              * @example 180
              */
-            stop_price: components["schemas"]["InputDecimalAbove0"];
+            stop_price: components["schemas"]["InputPositive"];
             /**
              * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
              * @example AAPL
@@ -2918,35 +2918,35 @@ export interface components {
              */
             tool_name: "detect_patterns";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPatternsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description bars in the range whose break is a breakout or breakdown. Default: 20. */
             breakout_period?: number;
@@ -2967,7 +2967,7 @@ export interface components {
              */
             tool_name: "detect_peak_valley";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPeakValleyArguments: {
             /**
              * @description equity after each trade in currency units, oldest first, each >= 0
@@ -2984,7 +2984,7 @@ export interface components {
              * @description equity before the first trade in currency units
              * @example 100000
              */
-            starting_equity: components["schemas"]["InputDecimalAbove0"];
+            starting_equity: components["schemas"]["InputPositive"];
         };
         DetectPeakValleyCall: {
             arguments: components["schemas"]["DetectPeakValleyArguments"];
@@ -3002,35 +3002,35 @@ export interface components {
              */
             tool_name: "detect_regime";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectRegimeArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
         };
         DetectRegimeCall: {
@@ -3049,37 +3049,37 @@ export interface components {
              */
             tool_name: "detect_structural_break";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectStructuralBreakArguments: {
             /** @description significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05". */
             alpha?: components["schemas"]["InputDecimal"];
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
                 /**
                  * @description close price
                  * @example 100.8
                  */
-                close: components["schemas"]["InputDecimalAbove0"];
+                close: components["schemas"]["InputPositive"];
                 /**
                  * @description high price
                  * @example 101.5
                  */
-                high: components["schemas"]["InputDecimalAbove0"];
+                high: components["schemas"]["InputPositive"];
                 /**
                  * @description low price
                  * @example 99.2
                  */
-                low: components["schemas"]["InputDecimalAbove0"];
+                low: components["schemas"]["InputPositive"];
                 /**
                  * @description open price
                  * @example 100
                  */
-                open: components["schemas"]["InputDecimalAbove0"];
+                open: components["schemas"]["InputPositive"];
                 /**
                  * @description traded volume in units
                  * @example 12000
                  */
-                volume: components["schemas"]["InputDecimalFrom0"];
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15". */
             trim?: components["schemas"]["InputDecimal"];
@@ -3290,7 +3290,7 @@ export interface components {
              */
             tool_name: "evaluate_performance";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         EvaluatePerformanceArguments: {
             /**
              * @description trade results in R, oldest first
@@ -3452,7 +3452,7 @@ export interface components {
              */
             tool_name: "find_variance_killers";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         FindVarianceKillersArguments: {
             /**
              * @description trade results in R
@@ -3543,7 +3543,7 @@ export interface components {
              */
             tool_name: "get_trading_biases";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         GetTradingBiasesArguments: {
             /** @description the latest trades analysed, 2 to 10,000. Default: 50. */
             lookback_count?: number;
@@ -3601,7 +3601,7 @@ export interface components {
                  * @description optional position size (notional or money at risk, one convention for all trades)
                  * @example 1000
                  */
-                size?: components["schemas"]["InputDecimalAbove0"];
+                size?: components["schemas"]["InputPositive"];
                 /**
                  * @description optional; accepted for compatibility, not used by the checks
                  * @example AAPL
@@ -3677,9 +3677,6 @@ export interface components {
             };
         };
         InputDecimal: string;
-        InputDecimalAbove0: string;
-        InputDecimalAbove0To1: string;
-        InputDecimalFrom0: string;
         InputDecimalFrom0Below1: string;
         InputDecimalFrom0To10: string;
         InputDecimalFrom0To1000: string;
@@ -3688,6 +3685,9 @@ export interface components {
         InputDecimalFromMinus1000To1000: string;
         InputDecimalFromMinus1To1: string;
         InputDecimalFromMinus1e12To1e12: string;
+        InputFraction: string;
+        InputNonNegative: string;
+        InputPositive: string;
         InsufficientBars: {
             bars_provided: number;
             bars_required: number;
@@ -4069,7 +4069,7 @@ export interface components {
              */
             tool_name: "pre_trade_gate";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         PreTradeGateArguments: {
             /** @description today's realised P&L (negative = loss). Default: "0". */
             daily_pnl?: components["schemas"]["InputDecimal"];
@@ -4082,21 +4082,21 @@ export interface components {
              * @description planned entry price
              * @example 185
              */
-            entry_price: components["schemas"]["InputDecimalAbove0"];
+            entry_price: components["schemas"]["InputPositive"];
             /**
              * @description account equity
              * @example 100000
              */
-            equity: components["schemas"]["InputDecimalAbove0"];
+            equity: components["schemas"]["InputPositive"];
             /** @description optional recent R-multiples; adds system_health (never blocks the gate) */
             r_multiples?: components["schemas"]["InputDecimal"][];
             /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
-            risk_percent?: components["schemas"]["InputDecimalAbove0To1"];
+            risk_percent?: components["schemas"]["InputFraction"];
             /**
              * @description initial stop price; below entry for long, above for short
              * @example 180
              */
-            stop_price: components["schemas"]["InputDecimalAbove0"];
+            stop_price: components["schemas"]["InputPositive"];
             /**
              * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
              * @example AAPL
@@ -4159,7 +4159,7 @@ export interface components {
              */
             tool_name: "record_trade_journal";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RecordTradeJournalArguments: {
             /**
              * @description long or short
@@ -4170,7 +4170,7 @@ export interface components {
              * @description average entry price
              * @example 100
              */
-            entry_price: components["schemas"]["InputDecimalAbove0"];
+            entry_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
              * @description optional RFC 3339 entry time
@@ -4181,7 +4181,7 @@ export interface components {
              * @description average exit price
              * @example 110
              */
-            exit_price: components["schemas"]["InputDecimalAbove0"];
+            exit_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
              * @description optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
@@ -4217,7 +4217,7 @@ export interface components {
              * @description shares, contracts or units
              * @example 10
              */
-            quantity: components["schemas"]["InputDecimalAbove0"];
+            quantity: components["schemas"]["InputPositive"];
             /**
              * @description optional result in R (required without stop_price)
              * @example 2
@@ -4232,7 +4232,7 @@ export interface components {
              * @description optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
              * @example 95
              */
-            stop_price?: components["schemas"]["InputDecimalAbove0"];
+            stop_price?: components["schemas"]["InputPositive"];
             /**
              * @description optional strategy label; the journal filters on it
              * @example momentum
@@ -4443,7 +4443,7 @@ export interface components {
              */
             tool_name: "run_monte_carlo";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunMonteCarloArguments: {
             /** @description equity paths simulated. Default: 1000. */
             num_simulations?: number;
@@ -4466,7 +4466,7 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
-            risk_per_trade?: components["schemas"]["InputDecimalAbove0"];
+            risk_per_trade?: components["schemas"]["InputPositive"];
             /**
              * @description optional seed; omitted: one is picked and echoed in the result
              * @example 7
@@ -4476,7 +4476,7 @@ export interface components {
              * @description starting account equity in currency units
              * @example 10000
              */
-            starting_equity: components["schemas"]["InputDecimalAbove0"];
+            starting_equity: components["schemas"]["InputPositive"];
             /** @description trades drawn per path. Default: 100. */
             trades_per_simulation?: number;
         };
@@ -4496,10 +4496,10 @@ export interface components {
              */
             tool_name: "run_what_if";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunWhatIfArguments: {
             /** @description losses are capped at -loss_cap R. Default: "1". */
-            loss_cap?: components["schemas"]["InputDecimalAbove0"];
+            loss_cap?: components["schemas"]["InputPositive"];
             /**
              * @description trade results in R, oldest first
              * @example [
@@ -4526,7 +4526,7 @@ export interface components {
             /** @description losing streak (in trades) after which the next trade is skipped. Default: 3. */
             skip_after_losses?: number;
             /** @description factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9". */
-            winner_scale?: components["schemas"]["InputDecimalAbove0"];
+            winner_scale?: components["schemas"]["InputPositive"];
         };
         RunWhatIfCall: {
             arguments: components["schemas"]["RunWhatIfArguments"];
@@ -4563,7 +4563,7 @@ export interface components {
              */
             tool_name: "score_signal";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         ScoreSignalArguments: {
             /**
              * @description entry conditions met, 0 to total_conditions
@@ -4653,7 +4653,7 @@ export interface components {
              */
             tool_name: "segment_trades";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SegmentTradesArguments: {
             /**
              * @description symbol, day_of_week, strategy or regime. Default: "symbol".
@@ -4736,13 +4736,13 @@ export interface components {
              */
             tool_name: "size_futures_position";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeFuturesPositionArguments: {
             /**
              * @description margin available for the position in currency units
              * @example 100000
              */
-            available_margin?: components["schemas"]["InputDecimalAbove0"];
+            available_margin?: components["schemas"]["InputPositive"];
             /**
              * @description point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
              * @example 50
@@ -4752,54 +4752,54 @@ export interface components {
              * @description price used for the notional (defaults to entry_price)
              * @example 5000
              */
-            contract_price?: components["schemas"]["InputDecimalAbove0"];
+            contract_price?: components["schemas"]["InputPositive"];
             /**
              * @description planned entry price
              * @example 5000
              */
-            entry_price?: components["schemas"]["InputDecimalAbove0"];
+            entry_price?: components["schemas"]["InputPositive"];
             /**
              * @description account equity in currency units
              * @example 100000
              */
-            equity?: components["schemas"]["InputDecimalAbove0"];
+            equity?: components["schemas"]["InputPositive"];
             /**
              * @description exchange or broker initial margin per contract in currency units
              * @example 12000
              */
-            initial_margin_per_contract?: components["schemas"]["InputDecimalAbove0"];
-            /** @description share of available_margin that may be committed, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default 0.50). Default: "0.50". */
-            max_margin_usage_pct?: components["schemas"]["InputDecimalAbove0To1"];
+            initial_margin_per_contract?: components["schemas"]["InputPositive"];
+            /** @description share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50". */
+            max_margin_usage_pct?: components["schemas"]["InputFraction"];
             /**
              * @description largest notional in currency units
              * @example 500000
              */
-            max_notional?: components["schemas"]["InputDecimalAbove0"];
+            max_notional?: components["schemas"]["InputPositive"];
             /**
              * @description primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
              * @enum {string}
              */
             mode: "margin_based" | "tick_value" | "notional";
             /**
-             * @description share of equity at risk, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+             * @description share of equity at risk, a fraction (0.02 = 2 %)
              * @example 0.02
              */
-            risk_pct?: components["schemas"]["InputDecimalAbove0To1"];
+            risk_pct?: components["schemas"]["InputFraction"];
             /**
              * @description initial stop price
              * @example 4980
              */
-            stop_price?: components["schemas"]["InputDecimalAbove0"];
+            stop_price?: components["schemas"]["InputPositive"];
             /**
              * @description minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
              * @example 0.25
              */
-            tick_size?: components["schemas"]["InputDecimalAbove0"];
+            tick_size?: components["schemas"]["InputPositive"];
             /**
              * @description currency value of one tick, > 0, e.g. 12.50 (ES)
              * @example 12.50
              */
-            tick_value?: components["schemas"]["InputDecimalAbove0"];
+            tick_value?: components["schemas"]["InputPositive"];
         } & ({
             /** @enum {unknown} */
             mode?: "margin_based";
@@ -4826,7 +4826,7 @@ export interface components {
              */
             tool_name: "size_options_position";
         };
-        /** @description Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeOptionsPositionArguments: {
             /** @description units of underlying per contract, an integer >= 1 (default 100). Default: 100. */
             contract_multiplier?: number;
@@ -4834,7 +4834,7 @@ export interface components {
              * @description net credit per unit of a credit spread in currency units, below spread_width
              * @example 1.20
              */
-            credit_received?: components["schemas"]["InputDecimalAbove0"];
+            credit_received?: components["schemas"]["InputPositive"];
             /**
              * @description option delta in [-1, 1]; required in delta_adjusted
              * @example 0.45
@@ -4844,42 +4844,42 @@ export interface components {
              * @description option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
              * @example 5.35
              */
-            entry_premium?: components["schemas"]["InputDecimalAbove0"];
+            entry_premium?: components["schemas"]["InputPositive"];
             /**
              * @description account equity in currency units
              * @example 100000
              */
-            equity: components["schemas"]["InputDecimalAbove0"];
+            equity: components["schemas"]["InputPositive"];
             /**
              * @description equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
              * @enum {string}
              */
             mode: "equity_risk" | "premium" | "delta_adjusted" | "spread";
             /**
-             * @description share of equity at risk (premium budget in mode premium), a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+             * @description share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
              * @example 0.02
              */
-            risk_pct: components["schemas"]["InputDecimalAbove0To1"];
+            risk_pct: components["schemas"]["InputFraction"];
             /**
              * @description distance between the spread strikes in price units; required in spread
              * @example 5
              */
-            spread_width?: components["schemas"]["InputDecimalAbove0"];
+            spread_width?: components["schemas"]["InputPositive"];
             /**
              * @description premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
              * @example 2.50
              */
-            stop_premium?: components["schemas"]["InputDecimalFrom0"];
+            stop_premium?: components["schemas"]["InputNonNegative"];
             /**
              * @description underlying entry price; required in delta_adjusted
              * @example 185
              */
-            underlying_entry?: components["schemas"]["InputDecimalAbove0"];
+            underlying_entry?: components["schemas"]["InputPositive"];
             /**
              * @description underlying stop price; required in delta_adjusted
              * @example 180
              */
-            underlying_stop?: components["schemas"]["InputDecimalAbove0"];
+            underlying_stop?: components["schemas"]["InputPositive"];
         } & ({
             /** @enum {unknown} */
             mode?: "equity_risk" | "premium";

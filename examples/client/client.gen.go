@@ -2803,7 +2803,7 @@ type AnalyzeConfidenceAnswer struct {
 // AnalyzeConfidenceAnswerToolName defines model for AnalyzeConfidenceAnswer.ToolName.
 type AnalyzeConfidenceAnswerToolName string
 
-// AnalyzeConfidenceArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeConfidenceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConfidenceArguments struct {
 	// BootstrapSamples bootstrap resamples. Default: 10000.
 	BootstrapSamples *int `json:"bootstrap_samples,omitempty"`
@@ -2822,7 +2822,7 @@ type AnalyzeConfidenceArguments struct {
 
 // AnalyzeConfidenceCall defines model for AnalyzeConfidenceCall.
 type AnalyzeConfidenceCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeConfidenceArguments    `json:"arguments"`
 	ToolName  AnalyzeConfidenceCallToolName `json:"tool_name"`
 }
@@ -2839,7 +2839,7 @@ type AnalyzeConsistencyAnswer struct {
 // AnalyzeConsistencyAnswerToolName defines model for AnalyzeConsistencyAnswer.ToolName.
 type AnalyzeConsistencyAnswerToolName string
 
-// AnalyzeConsistencyArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeConsistencyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConsistencyArguments struct {
 	// Dates trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)
 	Dates *[]string `json:"dates,omitempty"`
@@ -2857,7 +2857,7 @@ type AnalyzeConsistencyArguments struct {
 
 // AnalyzeConsistencyCall defines model for AnalyzeConsistencyCall.
 type AnalyzeConsistencyCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeConsistencyArguments    `json:"arguments"`
 	ToolName  AnalyzeConsistencyCallToolName `json:"tool_name"`
 }
@@ -2874,7 +2874,7 @@ type AnalyzeCorrelationAnswer struct {
 // AnalyzeCorrelationAnswerToolName defines model for AnalyzeCorrelationAnswer.ToolName.
 type AnalyzeCorrelationAnswerToolName string
 
-// AnalyzeCorrelationArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeCorrelationArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationArguments struct {
 	// Lags Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
 	//
@@ -2889,7 +2889,7 @@ type AnalyzeCorrelationArguments struct {
 
 // AnalyzeCorrelationCall defines model for AnalyzeCorrelationCall.
 type AnalyzeCorrelationCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeCorrelationArguments    `json:"arguments"`
 	ToolName  AnalyzeCorrelationCallToolName `json:"tool_name"`
 }
@@ -2911,38 +2911,38 @@ type AnalyzeCorrelationsAnswer_Result struct {
 // AnalyzeCorrelationsAnswerToolName defines model for AnalyzeCorrelationsAnswer.ToolName.
 type AnalyzeCorrelationsAnswerToolName string
 
-// AnalyzeCorrelationsArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeCorrelationsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationsArguments struct {
 	// SymbolsData symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
 	//
 	// Examples: [{"bars":[{"close":"100.0","high":"100.8","low":"99.1","open":"99.6","volume":"10000"},{"close":"102.2","high":"103.0","low":"101.3","open":"101.8","volume":"10500"},{"close":"102.6","high":"103.4","low":"101.7","open":"102.2","volume":"11000"},{"close":"104.9","high":"105.7","low":"104.0","open":"104.5","volume":"11500"},{"close":"105.1","high":"105.9","low":"104.2","open":"104.7","volume":"12000"},{"close":"107.5","high":"108.3","low":"106.6","open":"107.1","volume":"12500"},{"close":"107.8","high":"108.6","low":"106.9","open":"107.4","volume":"13000"},{"close":"110.1","high":"110.9","low":"109.2","open":"109.7","volume":"13500"},{"close":"110.4","high":"111.2","low":"109.5","open":"110.0","volume":"14000"},{"close":"112.8","high":"113.6","low":"111.9","open":"112.4","volume":"14500"},{"close":"113.0","high":"113.8","low":"112.1","open":"112.6","volume":"15000"}],"symbol":"AAPL"},{"bars":[{"close":"101.2","high":"102.0","low":"100.3","open":"100.8","volume":"10000"},{"close":"101.6","high":"102.4","low":"100.7","open":"101.2","volume":"10500"},{"close":"103.9","high":"104.7","low":"103.0","open":"103.5","volume":"11000"},{"close":"104.1","high":"104.9","low":"103.2","open":"103.7","volume":"11500"},{"close":"106.5","high":"107.3","low":"105.6","open":"106.1","volume":"12000"},{"close":"106.8","high":"107.6","low":"105.9","open":"106.4","volume":"12500"},{"close":"109.1","high":"109.9","low":"108.2","open":"108.7","volume":"13000"},{"close":"109.4","high":"110.2","low":"108.5","open":"109.0","volume":"13500"},{"close":"111.8","high":"112.6","low":"110.9","open":"111.4","volume":"14000"},{"close":"112.0","high":"112.8","low":"111.1","open":"111.6","volume":"14500"},{"close":"110.0","high":"110.8","low":"109.1","open":"109.6","volume":"15000"}],"symbol":"MSFT"}]
 	SymbolsData []struct {
-		// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+		// Bars OHLCV bars, oldest first (latest last); high >= low
 		Bars []struct {
 			// Close close price
 			//
 			// Examples: 100.8
-			Close InputDecimalAbove0 `json:"close"`
+			Close InputPositive `json:"close"`
 
 			// High high price
 			//
 			// Examples: 101.5
-			High InputDecimalAbove0 `json:"high"`
+			High InputPositive `json:"high"`
 
 			// Low low price
 			//
 			// Examples: 99.2
-			Low InputDecimalAbove0 `json:"low"`
+			Low InputPositive `json:"low"`
 
 			// Open open price
 			//
 			// Examples: 100
-			Open InputDecimalAbove0 `json:"open"`
+			Open InputPositive `json:"open"`
 
 			// Volume traded volume in units
 			//
 			// Examples: 12000
-			Volume InputDecimalFrom0 `json:"volume"`
+			Volume InputNonNegative `json:"volume"`
 		} `json:"bars"`
 
 		// Symbol symbol name, unique within symbols_data
@@ -2954,7 +2954,7 @@ type AnalyzeCorrelationsArguments struct {
 
 // AnalyzeCorrelationsCall defines model for AnalyzeCorrelationsCall.
 type AnalyzeCorrelationsCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeCorrelationsArguments    `json:"arguments"`
 	ToolName  AnalyzeCorrelationsCallToolName `json:"tool_name"`
 }
@@ -2971,7 +2971,7 @@ type AnalyzeDistributionAnswer struct {
 // AnalyzeDistributionAnswerToolName defines model for AnalyzeDistributionAnswer.ToolName.
 type AnalyzeDistributionAnswerToolName string
 
-// AnalyzeDistributionArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeDistributionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeDistributionArguments struct {
 	// BucketCount histogram buckets. Default: 10.
 	BucketCount *int `json:"bucket_count,omitempty"`
@@ -2984,7 +2984,7 @@ type AnalyzeDistributionArguments struct {
 
 // AnalyzeDistributionCall defines model for AnalyzeDistributionCall.
 type AnalyzeDistributionCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeDistributionArguments    `json:"arguments"`
 	ToolName  AnalyzeDistributionCallToolName `json:"tool_name"`
 }
@@ -3001,7 +3001,7 @@ type AnalyzeDrawdownAnswer struct {
 // AnalyzeDrawdownAnswerToolName defines model for AnalyzeDrawdownAnswer.ToolName.
 type AnalyzeDrawdownAnswerToolName string
 
-// AnalyzeDrawdownArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeDrawdownArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeDrawdownArguments struct {
 	// EquityValues equity after each trade in currency units, oldest first, each >= 0
 	//
@@ -3019,12 +3019,12 @@ type AnalyzeDrawdownArguments struct {
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
-	RiskPerTrade *InputDecimalAbove0 `json:"risk_per_trade,omitempty"`
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
 	// StartingEquity equity before the first trade in currency units
 	//
 	// Examples: 100000
-	StartingEquity InputDecimalAbove0 `json:"starting_equity"`
+	StartingEquity InputPositive `json:"starting_equity"`
 	union          json.RawMessage
 }
 
@@ -3036,7 +3036,7 @@ type AnalyzeDrawdownArguments1 = interface{}
 
 // AnalyzeDrawdownCall defines model for AnalyzeDrawdownCall.
 type AnalyzeDrawdownCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeDrawdownArguments    `json:"arguments"`
 	ToolName  AnalyzeDrawdownCallToolName `json:"tool_name"`
 }
@@ -3053,7 +3053,7 @@ type AnalyzeExecutionQualityAnswer struct {
 // AnalyzeExecutionQualityAnswerToolName defines model for AnalyzeExecutionQualityAnswer.ToolName.
 type AnalyzeExecutionQualityAnswerToolName string
 
-// AnalyzeExecutionQualityArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeExecutionQualityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeExecutionQualityArguments struct {
 	// HoldTimesHours holding time of each trade in hours, >= 0, parallel to r_multiples
 	HoldTimesHours *[]InputDecimal `json:"hold_times_hours,omitempty"`
@@ -3072,7 +3072,7 @@ type AnalyzeExecutionQualityArguments struct {
 
 // AnalyzeExecutionQualityCall defines model for AnalyzeExecutionQualityCall.
 type AnalyzeExecutionQualityCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeExecutionQualityArguments    `json:"arguments"`
 	ToolName  AnalyzeExecutionQualityCallToolName `json:"tool_name"`
 }
@@ -3089,7 +3089,7 @@ type AnalyzeFuturesCurveAnswer struct {
 // AnalyzeFuturesCurveAnswerToolName defines model for AnalyzeFuturesCurveAnswer.ToolName.
 type AnalyzeFuturesCurveAnswerToolName string
 
-// AnalyzeFuturesCurveArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeFuturesCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeFuturesCurveArguments struct {
 	// AsOf valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
 	//
@@ -3104,7 +3104,7 @@ type AnalyzeFuturesCurveArguments struct {
 		Expiry openapi_types.Date `json:"expiry"`
 
 		// Price futures price
-		Price InputDecimalAbove0 `json:"price"`
+		Price InputPositive `json:"price"`
 
 		// Symbol contract symbol (optional)
 		Symbol *string `json:"symbol,omitempty"`
@@ -3116,12 +3116,12 @@ type AnalyzeFuturesCurveArguments struct {
 	// Spot spot price of the underlying (optional; adds the basis)
 	//
 	// Examples: 74.80
-	Spot *InputDecimalAbove0 `json:"spot,omitempty"`
+	Spot *InputPositive `json:"spot,omitempty"`
 }
 
 // AnalyzeFuturesCurveCall defines model for AnalyzeFuturesCurveCall.
 type AnalyzeFuturesCurveCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeFuturesCurveArguments    `json:"arguments"`
 	ToolName  AnalyzeFuturesCurveCallToolName `json:"tool_name"`
 }
@@ -3138,7 +3138,7 @@ type AnalyzeGreeksAnswer struct {
 // AnalyzeGreeksAnswerToolName defines model for AnalyzeGreeksAnswer.ToolName.
 type AnalyzeGreeksAnswerToolName string
 
-// AnalyzeGreeksArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeGreeksArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeGreeksArguments struct {
 	// AsOf valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
 	//
@@ -3150,12 +3150,12 @@ type AnalyzeGreeksArguments struct {
 		// Ask ask premium per unit of underlying in currency units
 		//
 		// Examples: 5.40
-		Ask *InputDecimalFrom0 `json:"ask,omitempty"`
+		Ask *InputNonNegative `json:"ask,omitempty"`
 
 		// Bid bid premium per unit of underlying in currency units
 		//
 		// Examples: 5.20
-		Bid *InputDecimalFrom0 `json:"bid,omitempty"`
+		Bid *InputNonNegative `json:"bid,omitempty"`
 
 		// Expiration expiry date, a calendar date YYYY-MM-DD
 		//
@@ -3170,7 +3170,7 @@ type AnalyzeGreeksArguments struct {
 		// Last last traded premium per unit of underlying in currency units
 		//
 		// Examples: 5.30
-		Last *InputDecimalFrom0 `json:"last,omitempty"`
+		Last *InputNonNegative `json:"last,omitempty"`
 
 		// OpenInterest open contracts
 		//
@@ -3186,7 +3186,7 @@ type AnalyzeGreeksArguments struct {
 		// Strike strike price
 		//
 		// Examples: 185
-		Strike InputDecimalAbove0 `json:"strike"`
+		Strike InputPositive `json:"strike"`
 
 		// Symbol option symbol
 		//
@@ -3216,7 +3216,7 @@ type AnalyzeGreeksArguments struct {
 	// UnderlyingPrice underlying price
 	//
 	// Examples: 185.50
-	UnderlyingPrice InputDecimalAbove0 `json:"underlying_price"`
+	UnderlyingPrice InputPositive `json:"underlying_price"`
 }
 
 // AnalyzeGreeksArgumentsChainOptionType CALL or PUT
@@ -3224,7 +3224,7 @@ type AnalyzeGreeksArgumentsChainOptionType string
 
 // AnalyzeGreeksCall defines model for AnalyzeGreeksCall.
 type AnalyzeGreeksCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeGreeksArguments    `json:"arguments"`
 	ToolName  AnalyzeGreeksCallToolName `json:"tool_name"`
 }
@@ -3246,34 +3246,34 @@ type AnalyzeLiquidityAnswer_Result struct {
 // AnalyzeLiquidityAnswerToolName defines model for AnalyzeLiquidityAnswer.ToolName.
 type AnalyzeLiquidityAnswerToolName string
 
-// AnalyzeLiquidityArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeLiquidityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeLiquidityArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// Period baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20.
@@ -3282,7 +3282,7 @@ type AnalyzeLiquidityArguments struct {
 
 // AnalyzeLiquidityCall defines model for AnalyzeLiquidityCall.
 type AnalyzeLiquidityCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeLiquidityArguments    `json:"arguments"`
 	ToolName  AnalyzeLiquidityCallToolName `json:"tool_name"`
 }
@@ -3304,34 +3304,34 @@ type AnalyzePriceStructureAnswer_Result struct {
 // AnalyzePriceStructureAnswerToolName defines model for AnalyzePriceStructureAnswer.ToolName.
 type AnalyzePriceStructureAnswerToolName string
 
-// AnalyzePriceStructureArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzePriceStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzePriceStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// ConsolidationWindow bars in a consolidation window. Default: 10.
@@ -3343,7 +3343,7 @@ type AnalyzePriceStructureArguments struct {
 
 // AnalyzePriceStructureCall defines model for AnalyzePriceStructureCall.
 type AnalyzePriceStructureCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzePriceStructureArguments    `json:"arguments"`
 	ToolName  AnalyzePriceStructureCallToolName `json:"tool_name"`
 }
@@ -3360,10 +3360,10 @@ type AnalyzeRecoveryAnswer struct {
 // AnalyzeRecoveryAnswerToolName defines model for AnalyzeRecoveryAnswer.ToolName.
 type AnalyzeRecoveryAnswerToolName string
 
-// AnalyzeRecoveryArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeRecoveryArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRecoveryArguments struct {
 	// InitialEquity starting account equity in currency units. Default: "100000".
-	InitialEquity *InputDecimalAbove0 `json:"initial_equity,omitempty"`
+	InitialEquity *InputPositive `json:"initial_equity,omitempty"`
 
 	// RMultiples trade results in R, oldest first
 	//
@@ -3371,12 +3371,12 @@ type AnalyzeRecoveryArguments struct {
 	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
-	RiskPerTrade *InputDecimalAbove0 `json:"risk_per_trade,omitempty"`
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 }
 
 // AnalyzeRecoveryCall defines model for AnalyzeRecoveryCall.
 type AnalyzeRecoveryCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeRecoveryArguments    `json:"arguments"`
 	ToolName  AnalyzeRecoveryCallToolName `json:"tool_name"`
 }
@@ -3393,7 +3393,7 @@ type AnalyzeRiskAdjustedAnswer struct {
 // AnalyzeRiskAdjustedAnswerToolName defines model for AnalyzeRiskAdjustedAnswer.ToolName.
 type AnalyzeRiskAdjustedAnswerToolName string
 
-// AnalyzeRiskAdjustedArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeRiskAdjustedArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRiskAdjustedArguments struct {
 	// RMultiples trade results in R, oldest first
 	//
@@ -3406,12 +3406,12 @@ type AnalyzeRiskAdjustedArguments struct {
 	// TradesPerYear trades per year; annualises the ratios (omitted: per trade only)
 	//
 	// Examples: 120
-	TradesPerYear *InputDecimalAbove0 `json:"trades_per_year,omitempty"`
+	TradesPerYear *InputPositive `json:"trades_per_year,omitempty"`
 }
 
 // AnalyzeRiskAdjustedCall defines model for AnalyzeRiskAdjustedCall.
 type AnalyzeRiskAdjustedCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeRiskAdjustedArguments    `json:"arguments"`
 	ToolName  AnalyzeRiskAdjustedCallToolName `json:"tool_name"`
 }
@@ -3428,7 +3428,7 @@ type AnalyzeTradeOutcomeAnswer struct {
 // AnalyzeTradeOutcomeAnswerToolName defines model for AnalyzeTradeOutcomeAnswer.ToolName.
 type AnalyzeTradeOutcomeAnswerToolName string
 
-// AnalyzeTradeOutcomeArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeTradeOutcomeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTradeOutcomeArguments struct {
 	// ExpectedValueR the system's expected result per trade, in R
 	//
@@ -3438,12 +3438,12 @@ type AnalyzeTradeOutcomeArguments struct {
 	// Mfe maximum favourable excursion in currency units
 	//
 	// Examples: 400
-	Mfe InputDecimalFrom0 `json:"mfe"`
+	Mfe InputNonNegative `json:"mfe"`
 
 	// OneRDollars initial risk (1R) in currency units
 	//
 	// Examples: 100
-	OneRDollars InputDecimalAbove0 `json:"one_r_dollars"`
+	OneRDollars InputPositive `json:"one_r_dollars"`
 
 	// RealizedPnl realised P&L in currency units
 	//
@@ -3458,7 +3458,7 @@ type AnalyzeTradeOutcomeArguments struct {
 
 // AnalyzeTradeOutcomeCall defines model for AnalyzeTradeOutcomeCall.
 type AnalyzeTradeOutcomeCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeTradeOutcomeArguments    `json:"arguments"`
 	ToolName  AnalyzeTradeOutcomeCallToolName `json:"tool_name"`
 }
@@ -3480,40 +3480,40 @@ type AnalyzeTrendStructureAnswer_Result struct {
 // AnalyzeTrendStructureAnswerToolName defines model for AnalyzeTrendStructureAnswer.ToolName.
 type AnalyzeTrendStructureAnswerToolName string
 
-// AnalyzeTrendStructureArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeTrendStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTrendStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 }
 
 // AnalyzeTrendStructureCall defines model for AnalyzeTrendStructureCall.
 type AnalyzeTrendStructureCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeTrendStructureArguments    `json:"arguments"`
 	ToolName  AnalyzeTrendStructureCallToolName `json:"tool_name"`
 }
@@ -3530,7 +3530,7 @@ type AnalyzeWinLossAnswer struct {
 // AnalyzeWinLossAnswerToolName defines model for AnalyzeWinLossAnswer.ToolName.
 type AnalyzeWinLossAnswerToolName string
 
-// AnalyzeWinLossArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AnalyzeWinLossArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeWinLossArguments struct {
 	// PnlValues optional P&L of each trade in currency units, parallel to r_multiples
 	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
@@ -3543,7 +3543,7 @@ type AnalyzeWinLossArguments struct {
 
 // AnalyzeWinLossCall defines model for AnalyzeWinLossCall.
 type AnalyzeWinLossCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeWinLossArguments    `json:"arguments"`
 	ToolName  AnalyzeWinLossCallToolName `json:"tool_name"`
 }
@@ -3560,7 +3560,7 @@ type AssessTradingSystemAnswer struct {
 // AssessTradingSystemAnswerToolName defines model for AssessTradingSystemAnswer.ToolName.
 type AssessTradingSystemAnswerToolName string
 
-// AssessTradingSystemArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// AssessTradingSystemArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AssessTradingSystemArguments struct {
 	// PnlValues optional absolute P&L per trade, parallel to r_multiples (same length)
 	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
@@ -3576,12 +3576,12 @@ type AssessTradingSystemArguments struct {
 	Seed *int `json:"seed,omitempty"`
 
 	// StartingEquity account size for the Monte Carlo and the drawdown curve. Default: "100000".
-	StartingEquity *InputDecimalAbove0 `json:"starting_equity,omitempty"`
+	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 }
 
 // AssessTradingSystemCall defines model for AssessTradingSystemCall.
 type AssessTradingSystemCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AssessTradingSystemArguments    `json:"arguments"`
 	ToolName  AssessTradingSystemCallToolName `json:"tool_name"`
 }
@@ -3820,7 +3820,7 @@ type CalculateEquityCurveAnswer struct {
 // CalculateEquityCurveAnswerToolName defines model for CalculateEquityCurveAnswer.ToolName.
 type CalculateEquityCurveAnswerToolName string
 
-// CalculateEquityCurveArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateEquityCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateEquityCurveArguments struct {
 	// RMultiples trade results in R, oldest first
 	//
@@ -3828,20 +3828,20 @@ type CalculateEquityCurveArguments struct {
 	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
-	RiskPerTrade *InputDecimalAbove0 `json:"risk_per_trade,omitempty"`
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
 	// StartingEquity starting account equity in currency units. Default: "100000".
-	StartingEquity *InputDecimalAbove0 `json:"starting_equity,omitempty"`
+	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 
 	// TradesPerYear trades per year; adds the CAGR
 	//
 	// Examples: 120
-	TradesPerYear *InputDecimalAbove0 `json:"trades_per_year,omitempty"`
+	TradesPerYear *InputPositive `json:"trades_per_year,omitempty"`
 }
 
 // CalculateEquityCurveCall defines model for CalculateEquityCurveCall.
 type CalculateEquityCurveCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateEquityCurveArguments    `json:"arguments"`
 	ToolName  CalculateEquityCurveCallToolName `json:"tool_name"`
 }
@@ -3858,7 +3858,7 @@ type CalculateExpectedValueAnswer struct {
 // CalculateExpectedValueAnswerToolName defines model for CalculateExpectedValueAnswer.ToolName.
 type CalculateExpectedValueAnswerToolName string
 
-// CalculateExpectedValueArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateExpectedValueArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateExpectedValueArguments struct {
 	// AvgLoss average loss in the unit of avg_win (sign ignored)
 	//
@@ -3890,7 +3890,7 @@ type CalculateExpectedValueArguments1 = interface{}
 
 // CalculateExpectedValueCall defines model for CalculateExpectedValueCall.
 type CalculateExpectedValueCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateExpectedValueArguments    `json:"arguments"`
 	ToolName  CalculateExpectedValueCallToolName `json:"tool_name"`
 }
@@ -3912,34 +3912,34 @@ type CalculateIndicatorsAnswer_Result struct {
 // CalculateIndicatorsAnswerToolName defines model for CalculateIndicatorsAnswer.ToolName.
 type CalculateIndicatorsAnswerToolName string
 
-// CalculateIndicatorsArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateIndicatorsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateIndicatorsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// FastPeriod macd fast EMA period in bars. Default: 12.
@@ -3949,7 +3949,7 @@ type CalculateIndicatorsArguments struct {
 	Indicator CalculateIndicatorsArgumentsIndicator `json:"indicator"`
 
 	// Nbdev bb: band width in population standard deviations. Default: "2".
-	Nbdev *InputDecimalAbove0 `json:"nbdev,omitempty"`
+	Nbdev *InputPositive `json:"nbdev,omitempty"`
 
 	// Period period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
 	//
@@ -3968,7 +3968,7 @@ type CalculateIndicatorsArgumentsIndicator string
 
 // CalculateIndicatorsCall defines model for CalculateIndicatorsCall.
 type CalculateIndicatorsCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateIndicatorsArguments    `json:"arguments"`
 	ToolName  CalculateIndicatorsCallToolName `json:"tool_name"`
 }
@@ -3985,7 +3985,7 @@ type CalculateKellyAnswer struct {
 // CalculateKellyAnswerToolName defines model for CalculateKellyAnswer.ToolName.
 type CalculateKellyAnswerToolName string
 
-// CalculateKellyArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateKellyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateKellyArguments struct {
 	// RMultiples trade results in R
 	//
@@ -3993,15 +3993,15 @@ type CalculateKellyArguments struct {
 	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
-	RiskPerTrade *InputDecimalAbove0 `json:"risk_per_trade,omitempty"`
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
 	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5".
-	RuinDrawdown *InputDecimalAbove0 `json:"ruin_drawdown,omitempty"`
+	RuinDrawdown *InputPositive `json:"ruin_drawdown,omitempty"`
 }
 
 // CalculateKellyCall defines model for CalculateKellyCall.
 type CalculateKellyCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateKellyArguments    `json:"arguments"`
 	ToolName  CalculateKellyCallToolName `json:"tool_name"`
 }
@@ -4018,7 +4018,7 @@ type CalculateMarginAnswer struct {
 // CalculateMarginAnswerToolName defines model for CalculateMarginAnswer.ToolName.
 type CalculateMarginAnswerToolName string
 
-// CalculateMarginArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateMarginArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateMarginArguments struct {
 	// AccountEquity account equity (net liquidation value) in currency units
 	//
@@ -4040,32 +4040,32 @@ type CalculateMarginArguments_Positions_Item struct {
 	// InitialMarginPerContract initial margin per contract in currency units; or give margin_rate
 	//
 	// Examples: 12650
-	InitialMarginPerContract *InputDecimalFrom0 `json:"initial_margin_per_contract,omitempty"`
+	InitialMarginPerContract *InputNonNegative `json:"initial_margin_per_contract,omitempty"`
 
 	// MaintenanceMarginPerContract maintenance margin per contract in currency units (default: the initial margin)
 	//
 	// Examples: 11500
-	MaintenanceMarginPerContract *InputDecimalFrom0 `json:"maintenance_margin_per_contract,omitempty"`
+	MaintenanceMarginPerContract *InputNonNegative `json:"maintenance_margin_per_contract,omitempty"`
 
-	// MaintenanceMarginRate maintenance margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default: the initial margin)
+	// MaintenanceMarginRate maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
 	//
 	// Examples: 0.045
-	MaintenanceMarginRate *InputDecimalAbove0To1 `json:"maintenance_margin_rate,omitempty"`
+	MaintenanceMarginRate *InputFraction `json:"maintenance_margin_rate,omitempty"`
 
-	// MarginRate initial margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); or give initial_margin_per_contract
+	// MarginRate initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
 	//
 	// Examples: 0.05
-	MarginRate *InputDecimalAbove0To1 `json:"margin_rate,omitempty"`
+	MarginRate *InputFraction `json:"margin_rate,omitempty"`
 
 	// Multiplier units per contract (default 1). Default: "1".
 	//
 	// Examples: 50
-	Multiplier *InputDecimalAbove0 `json:"multiplier,omitempty"`
+	Multiplier *InputPositive `json:"multiplier,omitempty"`
 
 	// Price price per unit
 	//
 	// Examples: 5000
-	Price InputDecimalAbove0 `json:"price"`
+	Price InputPositive `json:"price"`
 
 	// Quantity signed quantity (negative = short); margin uses its absolute value
 	//
@@ -4081,7 +4081,7 @@ type CalculateMarginArguments_Positions_Item struct {
 
 // CalculateMarginCall defines model for CalculateMarginCall.
 type CalculateMarginCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateMarginArguments    `json:"arguments"`
 	ToolName  CalculateMarginCallToolName `json:"tool_name"`
 }
@@ -4098,7 +4098,7 @@ type CalculatePnlAnswer struct {
 // CalculatePnlAnswerToolName defines model for CalculatePnlAnswer.ToolName.
 type CalculatePnlAnswerToolName string
 
-// CalculatePnlArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculatePnlArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePnlArguments struct {
 	// Direction long or short (letter case ignored)
 	Direction CalculatePnlArgumentsDirection `json:"direction"`
@@ -4106,15 +4106,15 @@ type CalculatePnlArguments struct {
 	// EntryPrice entry price
 	//
 	// Examples: 100.50
-	EntryPrice InputDecimalAbove0 `json:"entry_price"`
+	EntryPrice InputPositive `json:"entry_price"`
 
 	// ExitPrice exit price
 	//
 	// Examples: 103.25
-	ExitPrice InputDecimalAbove0 `json:"exit_price"`
+	ExitPrice InputPositive `json:"exit_price"`
 
 	// Fees total round-trip fees in currency units. Default: "0".
-	Fees *InputDecimalFrom0 `json:"fees,omitempty"`
+	Fees *InputNonNegative `json:"fees,omitempty"`
 
 	// Quantity units traded, an integer >= 1
 	//
@@ -4124,7 +4124,7 @@ type CalculatePnlArguments struct {
 	// StopPrice initial stop price; enables the R-multiple
 	//
 	// Examples: 99
-	StopPrice *InputDecimalAbove0 `json:"stop_price,omitempty"`
+	StopPrice *InputPositive `json:"stop_price,omitempty"`
 }
 
 // CalculatePnlArgumentsDirection long or short (letter case ignored)
@@ -4132,7 +4132,7 @@ type CalculatePnlArgumentsDirection string
 
 // CalculatePnlCall defines model for CalculatePnlCall.
 type CalculatePnlCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculatePnlArguments    `json:"arguments"`
 	ToolName  CalculatePnlCallToolName `json:"tool_name"`
 }
@@ -4149,7 +4149,7 @@ type CalculatePositionSizeAnswer struct {
 // CalculatePositionSizeAnswerToolName defines model for CalculatePositionSizeAnswer.ToolName.
 type CalculatePositionSizeAnswerToolName string
 
-// CalculatePositionSizeArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculatePositionSizeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePositionSizeArguments struct {
 	// Direction long or short (letter case ignored)
 	Direction CalculatePositionSizeArgumentsDirection `json:"direction"`
@@ -4157,12 +4157,12 @@ type CalculatePositionSizeArguments struct {
 	// EntryPrice planned entry price
 	//
 	// Examples: 10.30
-	EntryPrice InputDecimalAbove0 `json:"entry_price"`
+	EntryPrice InputPositive `json:"entry_price"`
 
 	// Equity account equity in currency units
 	//
 	// Examples: 25000
-	Equity InputDecimalAbove0 `json:"equity"`
+	Equity InputPositive `json:"equity"`
 
 	// Instrument optional instrument name, echoed back
 	//
@@ -4170,12 +4170,12 @@ type CalculatePositionSizeArguments struct {
 	Instrument *string `json:"instrument,omitempty"`
 
 	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
-	RiskPercent *InputDecimalAbove0To1 `json:"risk_percent,omitempty"`
+	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
 	// StopPrice initial stop price; below entry for long, above for short
 	//
 	// Examples: 10.20
-	StopPrice InputDecimalAbove0 `json:"stop_price"`
+	StopPrice InputPositive `json:"stop_price"`
 }
 
 // CalculatePositionSizeArgumentsDirection long or short (letter case ignored)
@@ -4183,7 +4183,7 @@ type CalculatePositionSizeArgumentsDirection string
 
 // CalculatePositionSizeCall defines model for CalculatePositionSizeCall.
 type CalculatePositionSizeCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculatePositionSizeArguments    `json:"arguments"`
 	ToolName  CalculatePositionSizeCallToolName `json:"tool_name"`
 }
@@ -4200,7 +4200,7 @@ type CalculateRollingGAnswer struct {
 // CalculateRollingGAnswerToolName defines model for CalculateRollingGAnswer.ToolName.
 type CalculateRollingGAnswerToolName string
 
-// CalculateRollingGArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateRollingGArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateRollingGArguments struct {
 	// RMultiples trade results in R, oldest first
 	//
@@ -4213,7 +4213,7 @@ type CalculateRollingGArguments struct {
 
 // CalculateRollingGCall defines model for CalculateRollingGCall.
 type CalculateRollingGCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateRollingGArguments    `json:"arguments"`
 	ToolName  CalculateRollingGCallToolName `json:"tool_name"`
 }
@@ -4230,7 +4230,7 @@ type CalculateSystemScoreAnswer struct {
 // CalculateSystemScoreAnswerToolName defines model for CalculateSystemScoreAnswer.ToolName.
 type CalculateSystemScoreAnswerToolName string
 
-// CalculateSystemScoreArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CalculateSystemScoreArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateSystemScoreArguments struct {
 	// RMultiples trade results in R, oldest first
 	//
@@ -4240,7 +4240,7 @@ type CalculateSystemScoreArguments struct {
 
 // CalculateSystemScoreCall defines model for CalculateSystemScoreCall.
 type CalculateSystemScoreCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateSystemScoreArguments    `json:"arguments"`
 	ToolName  CalculateSystemScoreCallToolName `json:"tool_name"`
 }
@@ -4272,37 +4272,37 @@ type CheckComplianceAnswer struct {
 // CheckComplianceAnswerToolName defines model for CheckComplianceAnswer.ToolName.
 type CheckComplianceAnswerToolName string
 
-// CheckComplianceArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CheckComplianceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CheckComplianceArguments struct {
 	// Equity account equity in currency units
 	//
 	// Examples: 100000
-	Equity InputDecimalAbove0 `json:"equity"`
+	Equity InputPositive `json:"equity"`
 
-	// MaxConcentrationShare cap on the largest symbol's share of gross exposure, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+	// MaxConcentrationShare cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
 	//
 	// Examples: 0.4
-	MaxConcentrationShare *InputDecimalAbove0To1 `json:"max_concentration_share,omitempty"`
+	MaxConcentrationShare *InputFraction `json:"max_concentration_share,omitempty"`
 
-	// MaxHhi cap on the Herfindahl index of the exposure shares, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+	// MaxHhi cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
 	//
 	// Examples: 0.3
-	MaxHhi *InputDecimalAbove0To1 `json:"max_hhi,omitempty"`
+	MaxHhi *InputFraction `json:"max_hhi,omitempty"`
 
-	// MaxPositionWeight cap on each symbol's weight |exposure| / equity, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); the agent's max_position_size_pct (percent points) also applies
+	// MaxPositionWeight cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
 	//
 	// Examples: 0.25
-	MaxPositionWeight *InputDecimalAbove0To1 `json:"max_position_weight,omitempty"`
+	MaxPositionWeight *InputFraction `json:"max_position_weight,omitempty"`
 
 	// Positions the current book (optional)
 	Positions *[]struct {
 		// Multiplier units per contract (default 1). Default: "1".
-		Multiplier *InputDecimalAbove0 `json:"multiplier,omitempty"`
+		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
 		// Price price per unit
 		//
 		// Examples: 185.50
-		Price InputDecimalAbove0 `json:"price"`
+		Price InputPositive `json:"price"`
 
 		// Quantity signed quantity: positive long (buy), negative short (sell)
 		//
@@ -4318,12 +4318,12 @@ type CheckComplianceArguments struct {
 	// ProposedTrade the trade to check against the book (optional)
 	ProposedTrade *struct {
 		// Multiplier units per contract (default 1). Default: "1".
-		Multiplier *InputDecimalAbove0 `json:"multiplier,omitempty"`
+		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
 		// Price price per unit
 		//
 		// Examples: 185.50
-		Price InputDecimalAbove0 `json:"price"`
+		Price InputPositive `json:"price"`
 
 		// Quantity signed quantity: positive long (buy), negative short (sell)
 		//
@@ -4349,7 +4349,7 @@ type CheckComplianceArguments1 = interface{}
 
 // CheckComplianceCall defines model for CheckComplianceCall.
 type CheckComplianceCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CheckComplianceArguments    `json:"arguments"`
 	ToolName  CheckComplianceCallToolName `json:"tool_name"`
 }
@@ -4366,7 +4366,7 @@ type CheckTradeRiskAnswer struct {
 // CheckTradeRiskAnswerToolName defines model for CheckTradeRiskAnswer.ToolName.
 type CheckTradeRiskAnswerToolName string
 
-// CheckTradeRiskArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// CheckTradeRiskArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CheckTradeRiskArguments struct {
 	// DailyPnl today's realised P&L (negative = loss). Default: "0".
 	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
@@ -4377,22 +4377,22 @@ type CheckTradeRiskArguments struct {
 	// EntryPrice planned entry price
 	//
 	// Examples: 185
-	EntryPrice InputDecimalAbove0 `json:"entry_price"`
+	EntryPrice InputPositive `json:"entry_price"`
 
 	// Equity current account equity
 	//
 	// Examples: 100000
-	Equity InputDecimalAbove0 `json:"equity"`
+	Equity InputPositive `json:"equity"`
 
 	// Quantity shares or units (0 is a blocking error in the result)
 	//
 	// Examples: 50
-	Quantity InputDecimalFrom0 `json:"quantity"`
+	Quantity InputNonNegative `json:"quantity"`
 
 	// StopPrice initial stop price
 	//
 	// Examples: 180
-	StopPrice InputDecimalAbove0 `json:"stop_price"`
+	StopPrice InputPositive `json:"stop_price"`
 
 	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
 	//
@@ -4405,7 +4405,7 @@ type CheckTradeRiskArgumentsDirection string
 
 // CheckTradeRiskCall defines model for CheckTradeRiskCall.
 type CheckTradeRiskCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CheckTradeRiskArguments    `json:"arguments"`
 	ToolName  CheckTradeRiskCallToolName `json:"tool_name"`
 }
@@ -4655,34 +4655,34 @@ type DetectPatternsAnswer_Result struct {
 // DetectPatternsAnswerToolName defines model for DetectPatternsAnswer.ToolName.
 type DetectPatternsAnswerToolName string
 
-// DetectPatternsArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// DetectPatternsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPatternsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// BreakoutPeriod bars in the range whose break is a breakout or breakdown. Default: 20.
@@ -4691,7 +4691,7 @@ type DetectPatternsArguments struct {
 
 // DetectPatternsCall defines model for DetectPatternsCall.
 type DetectPatternsCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectPatternsArguments    `json:"arguments"`
 	ToolName  DetectPatternsCallToolName `json:"tool_name"`
 }
@@ -4708,7 +4708,7 @@ type DetectPeakValleyAnswer struct {
 // DetectPeakValleyAnswerToolName defines model for DetectPeakValleyAnswer.ToolName.
 type DetectPeakValleyAnswerToolName string
 
-// DetectPeakValleyArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// DetectPeakValleyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPeakValleyArguments struct {
 	// EquityValues equity after each trade in currency units, oldest first, each >= 0
 	//
@@ -4718,12 +4718,12 @@ type DetectPeakValleyArguments struct {
 	// StartingEquity equity before the first trade in currency units
 	//
 	// Examples: 100000
-	StartingEquity InputDecimalAbove0 `json:"starting_equity"`
+	StartingEquity InputPositive `json:"starting_equity"`
 }
 
 // DetectPeakValleyCall defines model for DetectPeakValleyCall.
 type DetectPeakValleyCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectPeakValleyArguments    `json:"arguments"`
 	ToolName  DetectPeakValleyCallToolName `json:"tool_name"`
 }
@@ -4745,40 +4745,40 @@ type DetectRegimeAnswer_Result struct {
 // DetectRegimeAnswerToolName defines model for DetectRegimeAnswer.ToolName.
 type DetectRegimeAnswerToolName string
 
-// DetectRegimeArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// DetectRegimeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectRegimeArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 }
 
 // DetectRegimeCall defines model for DetectRegimeCall.
 type DetectRegimeCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectRegimeArguments    `json:"arguments"`
 	ToolName  DetectRegimeCallToolName `json:"tool_name"`
 }
@@ -4800,37 +4800,37 @@ type DetectStructuralBreakAnswer_Result struct {
 // DetectStructuralBreakAnswerToolName defines model for DetectStructuralBreakAnswer.ToolName.
 type DetectStructuralBreakAnswerToolName string
 
-// DetectStructuralBreakArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// DetectStructuralBreakArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectStructuralBreakArguments struct {
 	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05".
 	Alpha *InputDecimal `json:"alpha,omitempty"`
 
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
 		// Close close price
 		//
 		// Examples: 100.8
-		Close InputDecimalAbove0 `json:"close"`
+		Close InputPositive `json:"close"`
 
 		// High high price
 		//
 		// Examples: 101.5
-		High InputDecimalAbove0 `json:"high"`
+		High InputPositive `json:"high"`
 
 		// Low low price
 		//
 		// Examples: 99.2
-		Low InputDecimalAbove0 `json:"low"`
+		Low InputPositive `json:"low"`
 
 		// Open open price
 		//
 		// Examples: 100
-		Open InputDecimalAbove0 `json:"open"`
+		Open InputPositive `json:"open"`
 
 		// Volume traded volume in units
 		//
 		// Examples: 12000
-		Volume InputDecimalFrom0 `json:"volume"`
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15".
@@ -4839,7 +4839,7 @@ type DetectStructuralBreakArguments struct {
 
 // DetectStructuralBreakCall defines model for DetectStructuralBreakCall.
 type DetectStructuralBreakCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectStructuralBreakArguments    `json:"arguments"`
 	ToolName  DetectStructuralBreakCallToolName `json:"tool_name"`
 }
@@ -5111,7 +5111,7 @@ type EvaluatePerformanceAnswer struct {
 // EvaluatePerformanceAnswerToolName defines model for EvaluatePerformanceAnswer.ToolName.
 type EvaluatePerformanceAnswerToolName string
 
-// EvaluatePerformanceArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// EvaluatePerformanceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type EvaluatePerformanceArguments struct {
 	// RMultiples trade results in R, oldest first
 	//
@@ -5130,7 +5130,7 @@ type EvaluatePerformanceArgumentsTier string
 
 // EvaluatePerformanceCall defines model for EvaluatePerformanceCall.
 type EvaluatePerformanceCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments EvaluatePerformanceArguments    `json:"arguments"`
 	ToolName  EvaluatePerformanceCallToolName `json:"tool_name"`
 }
@@ -5328,7 +5328,7 @@ type FindVarianceKillersAnswer struct {
 // FindVarianceKillersAnswerToolName defines model for FindVarianceKillersAnswer.ToolName.
 type FindVarianceKillersAnswerToolName string
 
-// FindVarianceKillersArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// FindVarianceKillersArguments Decimals: strings like "1.5"; JSON numbers work too.
 type FindVarianceKillersArguments struct {
 	// RMultiples trade results in R
 	//
@@ -5347,7 +5347,7 @@ type FindVarianceKillersArguments struct {
 
 // FindVarianceKillersCall defines model for FindVarianceKillersCall.
 type FindVarianceKillersCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments FindVarianceKillersArguments    `json:"arguments"`
 	ToolName  FindVarianceKillersCallToolName `json:"tool_name"`
 }
@@ -5428,7 +5428,7 @@ type GetTradingBiasesAnswer struct {
 // GetTradingBiasesAnswerToolName defines model for GetTradingBiasesAnswer.ToolName.
 type GetTradingBiasesAnswerToolName string
 
-// GetTradingBiasesArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// GetTradingBiasesArguments Decimals: strings like "1.5"; JSON numbers work too.
 type GetTradingBiasesArguments struct {
 	// LookbackCount the latest trades analysed, 2 to 10,000. Default: 50.
 	LookbackCount *int `json:"lookback_count,omitempty"`
@@ -5468,7 +5468,7 @@ type GetTradingBiasesArguments struct {
 		// Size optional position size (notional or money at risk, one convention for all trades)
 		//
 		// Examples: 1000
-		Size *InputDecimalAbove0 `json:"size,omitempty"`
+		Size *InputPositive `json:"size,omitempty"`
 
 		// Symbol optional; accepted for compatibility, not used by the checks
 		//
@@ -5489,7 +5489,7 @@ type GetTradingBiasesArguments1 = interface{}
 
 // GetTradingBiasesCall defines model for GetTradingBiasesCall.
 type GetTradingBiasesCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments *GetTradingBiasesArguments   `json:"arguments,omitempty"`
 	ToolName  GetTradingBiasesCallToolName `json:"tool_name"`
 }
@@ -5595,15 +5595,6 @@ type IndicatorResult struct {
 // InputDecimal defines model for InputDecimal.
 type InputDecimal = string
 
-// InputDecimalAbove0 defines model for InputDecimalAbove0.
-type InputDecimalAbove0 = string
-
-// InputDecimalAbove0To1 defines model for InputDecimalAbove0To1.
-type InputDecimalAbove0To1 = string
-
-// InputDecimalFrom0 defines model for InputDecimalFrom0.
-type InputDecimalFrom0 = string
-
 // InputDecimalFrom0Below1 defines model for InputDecimalFrom0Below1.
 type InputDecimalFrom0Below1 = string
 
@@ -5627,6 +5618,15 @@ type InputDecimalFromMinus1To1 = string
 
 // InputDecimalFromMinus1e12To1e12 defines model for InputDecimalFromMinus1e12To1e12.
 type InputDecimalFromMinus1e12To1e12 = string
+
+// InputFraction defines model for InputFraction.
+type InputFraction = string
+
+// InputNonNegative defines model for InputNonNegative.
+type InputNonNegative = string
+
+// InputPositive defines model for InputPositive.
+type InputPositive = string
 
 // InsufficientBars defines model for InsufficientBars.
 type InsufficientBars struct {
@@ -6261,7 +6261,7 @@ type PreTradeGateAnswer struct {
 // PreTradeGateAnswerToolName defines model for PreTradeGateAnswer.ToolName.
 type PreTradeGateAnswerToolName string
 
-// PreTradeGateArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// PreTradeGateArguments Decimals: strings like "1.5"; JSON numbers work too.
 type PreTradeGateArguments struct {
 	// DailyPnl today's realised P&L (negative = loss). Default: "0".
 	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
@@ -6272,23 +6272,23 @@ type PreTradeGateArguments struct {
 	// EntryPrice planned entry price
 	//
 	// Examples: 185
-	EntryPrice InputDecimalAbove0 `json:"entry_price"`
+	EntryPrice InputPositive `json:"entry_price"`
 
 	// Equity account equity
 	//
 	// Examples: 100000
-	Equity InputDecimalAbove0 `json:"equity"`
+	Equity InputPositive `json:"equity"`
 
 	// RMultiples optional recent R-multiples; adds system_health (never blocks the gate)
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
 	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
-	RiskPercent *InputDecimalAbove0To1 `json:"risk_percent,omitempty"`
+	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
 	// StopPrice initial stop price; below entry for long, above for short
 	//
 	// Examples: 180
-	StopPrice InputDecimalAbove0 `json:"stop_price"`
+	StopPrice InputPositive `json:"stop_price"`
 
 	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
 	//
@@ -6301,7 +6301,7 @@ type PreTradeGateArgumentsDirection string
 
 // PreTradeGateCall defines model for PreTradeGateCall.
 type PreTradeGateCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments PreTradeGateArguments    `json:"arguments"`
 	ToolName  PreTradeGateCallToolName `json:"tool_name"`
 }
@@ -6384,7 +6384,7 @@ type RecordTradeJournalAnswer struct {
 // RecordTradeJournalAnswerToolName defines model for RecordTradeJournalAnswer.ToolName.
 type RecordTradeJournalAnswerToolName string
 
-// RecordTradeJournalArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// RecordTradeJournalArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RecordTradeJournalArguments struct {
 	// Direction long or short
 	Direction RecordTradeJournalArgumentsDirection `json:"direction"`
@@ -6392,7 +6392,7 @@ type RecordTradeJournalArguments struct {
 	// EntryPrice average entry price
 	//
 	// Examples: 100
-	EntryPrice InputDecimalAbove0 `json:"entry_price"`
+	EntryPrice InputPositive `json:"entry_price"`
 
 	// EntryTime optional RFC 3339 entry time
 	//
@@ -6402,7 +6402,7 @@ type RecordTradeJournalArguments struct {
 	// ExitPrice average exit price
 	//
 	// Examples: 110
-	ExitPrice InputDecimalAbove0 `json:"exit_price"`
+	ExitPrice InputPositive `json:"exit_price"`
 
 	// ExitTime optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
 	//
@@ -6437,7 +6437,7 @@ type RecordTradeJournalArguments struct {
 	// Quantity shares, contracts or units
 	//
 	// Examples: 10
-	Quantity InputDecimalAbove0 `json:"quantity"`
+	Quantity InputPositive `json:"quantity"`
 
 	// RMultiple optional result in R (required without stop_price)
 	//
@@ -6452,7 +6452,7 @@ type RecordTradeJournalArguments struct {
 	// StopPrice optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
 	//
 	// Examples: 95
-	StopPrice *InputDecimalAbove0 `json:"stop_price,omitempty"`
+	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
 	// Strategy optional strategy label; the journal filters on it
 	//
@@ -6485,7 +6485,7 @@ type RecordTradeJournalArguments1 = interface{}
 
 // RecordTradeJournalCall defines model for RecordTradeJournalCall.
 type RecordTradeJournalCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments RecordTradeJournalArguments    `json:"arguments"`
 	ToolName  RecordTradeJournalCallToolName `json:"tool_name"`
 }
@@ -6808,7 +6808,7 @@ type RunMonteCarloAnswer struct {
 // RunMonteCarloAnswerToolName defines model for RunMonteCarloAnswer.ToolName.
 type RunMonteCarloAnswerToolName string
 
-// RunMonteCarloArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// RunMonteCarloArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunMonteCarloArguments struct {
 	// NumSimulations equity paths simulated. Default: 1000.
 	NumSimulations *int `json:"num_simulations,omitempty"`
@@ -6819,7 +6819,7 @@ type RunMonteCarloArguments struct {
 	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
-	RiskPerTrade *InputDecimalAbove0 `json:"risk_per_trade,omitempty"`
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
 	// Seed optional seed; omitted: one is picked and echoed in the result
 	//
@@ -6829,7 +6829,7 @@ type RunMonteCarloArguments struct {
 	// StartingEquity starting account equity in currency units
 	//
 	// Examples: 10000
-	StartingEquity InputDecimalAbove0 `json:"starting_equity"`
+	StartingEquity InputPositive `json:"starting_equity"`
 
 	// TradesPerSimulation trades drawn per path. Default: 100.
 	TradesPerSimulation *int `json:"trades_per_simulation,omitempty"`
@@ -6837,7 +6837,7 @@ type RunMonteCarloArguments struct {
 
 // RunMonteCarloCall defines model for RunMonteCarloCall.
 type RunMonteCarloCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments RunMonteCarloArguments    `json:"arguments"`
 	ToolName  RunMonteCarloCallToolName `json:"tool_name"`
 }
@@ -6854,10 +6854,10 @@ type RunWhatIfAnswer struct {
 // RunWhatIfAnswerToolName defines model for RunWhatIfAnswer.ToolName.
 type RunWhatIfAnswerToolName string
 
-// RunWhatIfArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// RunWhatIfArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunWhatIfArguments struct {
 	// LossCap losses are capped at -loss_cap R. Default: "1".
-	LossCap *InputDecimalAbove0 `json:"loss_cap,omitempty"`
+	LossCap *InputPositive `json:"loss_cap,omitempty"`
 
 	// RMultiples trade results in R, oldest first
 	//
@@ -6873,12 +6873,12 @@ type RunWhatIfArguments struct {
 	SkipAfterLosses *int `json:"skip_after_losses,omitempty"`
 
 	// WinnerScale factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9".
-	WinnerScale *InputDecimalAbove0 `json:"winner_scale,omitempty"`
+	WinnerScale *InputPositive `json:"winner_scale,omitempty"`
 }
 
 // RunWhatIfCall defines model for RunWhatIfCall.
 type RunWhatIfCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments RunWhatIfArguments    `json:"arguments"`
 	ToolName  RunWhatIfCallToolName `json:"tool_name"`
 }
@@ -6924,7 +6924,7 @@ type ScoreSignalAnswer struct {
 // ScoreSignalAnswerToolName defines model for ScoreSignalAnswer.ToolName.
 type ScoreSignalAnswerToolName string
 
-// ScoreSignalArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// ScoreSignalArguments Decimals: strings like "1.5"; JSON numbers work too.
 type ScoreSignalArguments struct {
 	// ConditionsMet entry conditions met, 0 to total_conditions
 	//
@@ -6955,7 +6955,7 @@ type ScoreSignalArguments struct {
 
 // ScoreSignalCall defines model for ScoreSignalCall.
 type ScoreSignalCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments ScoreSignalArguments    `json:"arguments"`
 	ToolName  ScoreSignalCallToolName `json:"tool_name"`
 }
@@ -7029,7 +7029,7 @@ type SegmentTradesAnswer struct {
 // SegmentTradesAnswerToolName defines model for SegmentTradesAnswer.ToolName.
 type SegmentTradesAnswerToolName string
 
-// SegmentTradesArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// SegmentTradesArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SegmentTradesArguments struct {
 	// SegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
 	SegmentBy *SegmentTradesArgumentsSegmentBy `json:"segment_by,omitempty"`
@@ -7073,7 +7073,7 @@ type SegmentTradesArgumentsSegmentBy string
 
 // SegmentTradesCall defines model for SegmentTradesCall.
 type SegmentTradesCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments SegmentTradesArguments    `json:"arguments"`
 	ToolName  SegmentTradesCallToolName `json:"tool_name"`
 }
@@ -7135,12 +7135,12 @@ type SizeFuturesPositionAnswer struct {
 // SizeFuturesPositionAnswerToolName defines model for SizeFuturesPositionAnswer.ToolName.
 type SizeFuturesPositionAnswerToolName string
 
-// SizeFuturesPositionArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// SizeFuturesPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeFuturesPositionArguments struct {
 	// AvailableMargin margin available for the position in currency units
 	//
 	// Examples: 100000
-	AvailableMargin *InputDecimalAbove0 `json:"available_margin,omitempty"`
+	AvailableMargin *InputPositive `json:"available_margin,omitempty"`
 
 	// ContractMultiplier point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
 	//
@@ -7150,53 +7150,53 @@ type SizeFuturesPositionArguments struct {
 	// ContractPrice price used for the notional (defaults to entry_price)
 	//
 	// Examples: 5000
-	ContractPrice *InputDecimalAbove0 `json:"contract_price,omitempty"`
+	ContractPrice *InputPositive `json:"contract_price,omitempty"`
 
 	// EntryPrice planned entry price
 	//
 	// Examples: 5000
-	EntryPrice *InputDecimalAbove0 `json:"entry_price,omitempty"`
+	EntryPrice *InputPositive `json:"entry_price,omitempty"`
 
 	// Equity account equity in currency units
 	//
 	// Examples: 100000
-	Equity *InputDecimalAbove0 `json:"equity,omitempty"`
+	Equity *InputPositive `json:"equity,omitempty"`
 
 	// InitialMarginPerContract exchange or broker initial margin per contract in currency units
 	//
 	// Examples: 12000
-	InitialMarginPerContract *InputDecimalAbove0 `json:"initial_margin_per_contract,omitempty"`
+	InitialMarginPerContract *InputPositive `json:"initial_margin_per_contract,omitempty"`
 
-	// MaxMarginUsagePct share of available_margin that may be committed, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default 0.50). Default: "0.50".
-	MaxMarginUsagePct *InputDecimalAbove0To1 `json:"max_margin_usage_pct,omitempty"`
+	// MaxMarginUsagePct share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50".
+	MaxMarginUsagePct *InputFraction `json:"max_margin_usage_pct,omitempty"`
 
 	// MaxNotional largest notional in currency units
 	//
 	// Examples: 500000
-	MaxNotional *InputDecimalAbove0 `json:"max_notional,omitempty"`
+	MaxNotional *InputPositive `json:"max_notional,omitempty"`
 
 	// Mode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
 	Mode SizeFuturesPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+	// RiskPct share of equity at risk, a fraction (0.02 = 2 %)
 	//
 	// Examples: 0.02
-	RiskPct *InputDecimalAbove0To1 `json:"risk_pct,omitempty"`
+	RiskPct *InputFraction `json:"risk_pct,omitempty"`
 
 	// StopPrice initial stop price
 	//
 	// Examples: 4980
-	StopPrice *InputDecimalAbove0 `json:"stop_price,omitempty"`
+	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
 	// TickSize minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
 	//
 	// Examples: 0.25
-	TickSize *InputDecimalAbove0 `json:"tick_size,omitempty"`
+	TickSize *InputPositive `json:"tick_size,omitempty"`
 
 	// TickValue currency value of one tick, > 0, e.g. 12.50 (ES)
 	//
 	// Examples: 12.50
-	TickValue *InputDecimalAbove0 `json:"tick_value,omitempty"`
+	TickValue *InputPositive `json:"tick_value,omitempty"`
 	union     json.RawMessage
 }
 
@@ -7233,7 +7233,7 @@ type SizeFuturesPositionArguments23 = interface{}
 
 // SizeFuturesPositionCall defines model for SizeFuturesPositionCall.
 type SizeFuturesPositionCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments SizeFuturesPositionArguments    `json:"arguments"`
 	ToolName  SizeFuturesPositionCallToolName `json:"tool_name"`
 }
@@ -7250,7 +7250,7 @@ type SizeOptionsPositionAnswer struct {
 // SizeOptionsPositionAnswerToolName defines model for SizeOptionsPositionAnswer.ToolName.
 type SizeOptionsPositionAnswerToolName string
 
-// SizeOptionsPositionArguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+// SizeOptionsPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeOptionsPositionArguments struct {
 	// ContractMultiplier units of underlying per contract, an integer >= 1 (default 100). Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
@@ -7258,7 +7258,7 @@ type SizeOptionsPositionArguments struct {
 	// CreditReceived net credit per unit of a credit spread in currency units, below spread_width
 	//
 	// Examples: 1.20
-	CreditReceived *InputDecimalAbove0 `json:"credit_received,omitempty"`
+	CreditReceived *InputPositive `json:"credit_received,omitempty"`
 
 	// Delta option delta in [-1, 1]; required in delta_adjusted
 	//
@@ -7268,40 +7268,40 @@ type SizeOptionsPositionArguments struct {
 	// EntryPremium option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
 	//
 	// Examples: 5.35
-	EntryPremium *InputDecimalAbove0 `json:"entry_premium,omitempty"`
+	EntryPremium *InputPositive `json:"entry_premium,omitempty"`
 
 	// Equity account equity in currency units
 	//
 	// Examples: 100000
-	Equity InputDecimalAbove0 `json:"equity"`
+	Equity InputPositive `json:"equity"`
 
 	// Mode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
 	Mode SizeOptionsPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk (premium budget in mode premium), a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)
+	// RiskPct share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
 	//
 	// Examples: 0.02
-	RiskPct InputDecimalAbove0To1 `json:"risk_pct"`
+	RiskPct InputFraction `json:"risk_pct"`
 
 	// SpreadWidth distance between the spread strikes in price units; required in spread
 	//
 	// Examples: 5
-	SpreadWidth *InputDecimalAbove0 `json:"spread_width,omitempty"`
+	SpreadWidth *InputPositive `json:"spread_width,omitempty"`
 
 	// StopPremium premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
 	//
 	// Examples: 2.50
-	StopPremium *InputDecimalFrom0 `json:"stop_premium,omitempty"`
+	StopPremium *InputNonNegative `json:"stop_premium,omitempty"`
 
 	// UnderlyingEntry underlying entry price; required in delta_adjusted
 	//
 	// Examples: 185
-	UnderlyingEntry *InputDecimalAbove0 `json:"underlying_entry,omitempty"`
+	UnderlyingEntry *InputPositive `json:"underlying_entry,omitempty"`
 
 	// UnderlyingStop underlying stop price; required in delta_adjusted
 	//
 	// Examples: 180
-	UnderlyingStop *InputDecimalAbove0 `json:"underlying_stop,omitempty"`
+	UnderlyingStop *InputPositive `json:"underlying_stop,omitempty"`
 	union          json.RawMessage
 }
 
@@ -7332,7 +7332,7 @@ type SizeOptionsPositionArguments21 = interface{}
 
 // SizeOptionsPositionCall defines model for SizeOptionsPositionCall.
 type SizeOptionsPositionCall struct {
-	// Arguments Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments SizeOptionsPositionArguments    `json:"arguments"`
 	ToolName  SizeOptionsPositionCallToolName `json:"tool_name"`
 }

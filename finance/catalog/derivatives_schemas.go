@@ -6,7 +6,7 @@ import (
 )
 
 // fractionText documents the fraction convention in schema descriptions.
-const fractionText = "a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected)"
+const fractionText = "a fraction (0.02 = 2 %)"
 
 func tightenOptionsSizing(s *jsonschema.Schema) {
 	prop(s, "mode").Enum = []any{"equity_risk", "premium", "delta_adjusted", "spread"}

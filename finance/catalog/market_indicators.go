@@ -151,8 +151,7 @@ func runIndicators(ctx context.Context, _ Call, in indicatorsInput) (any, error)
 // barsSchema documents the bars property name. Fewer bars than a tool
 // needs is an insufficient_bars answer, not a schema error.
 func barsSchema(s *jsonschema.Schema, name string) {
-	describe(s, name, "OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) "+
-		"and volume (>= 0) as decimal strings or numbers")
+	describe(s, name, "OHLCV bars, oldest first (latest last); high >= low")
 	bar := prop(s, name).Items
 	for _, f := range []string{"open", "high", "low", "close"} {
 		positiveDecimal(bar, f, f+" price")

@@ -2,7 +2,7 @@ package catalog
 
 // Shared definitions: every decimal input of a tool's schema is a $ref to
 // one entry of the schema's $defs, named after its bounds
-// ("decimal", "decimal_above_0", "decimal_from_minus_1_to_1"), so the
+// ("decimal", "positive", "decimal_from_minus_1_to_1"), so the
 // decimal grammar and its length limit are written once per tool instead
 // of once per property. The property keeps its own annotations
 // (description, default, examples). The schema's own description says
@@ -18,7 +18,7 @@ import (
 
 // DecimalsNote is the description of every input schema with decimal
 // members: the form a client sends and the form it may send instead.
-const DecimalsNote = `Decimals are strings like "1.5" or "2.5e-05"; JSON numbers are accepted too.`
+const DecimalsNote = `Decimals: strings like "1.5"; JSON numbers work too.`
 
 // shareDecimals replaces every decimal input under root by a reference to
 // its definition in root.Defs.
@@ -65,10 +65,25 @@ func decimalRef(root *jsonschema.Schema, s *jsonschema.Schema) *jsonschema.Schem
 	return &jsonschema.Schema{Ref: "#/$defs/" + name, Description: s.Description, Default: s.Default, Examples: s.Examples}
 }
 
+// commonDecimals name the usual bounds: > 0, >= 0, and (0, 1].
+var commonDecimals = map[string]string{
+	"decimal_above_0": "positive", "decimal_from_0": "non_negative", "decimal_above_0_to_1": "fraction",
+}
+
 // decimalDefName names the definition of a decimal input after its bounds:
 // "decimal", then "_from_<x>" or "_above_<x>" for the lower bound and
-// "_to_<x>" or "_below_<x>" for the upper one.
+// "_to_<x>" or "_below_<x>" for the upper one; the usual bounds have short
+// names (commonDecimals).
 func decimalDefName(s *jsonschema.Schema) string {
+	name := boundsName(s)
+	if short, ok := commonDecimals[name]; ok {
+		return short
+	}
+	return name
+}
+
+// boundsName spells the bounds of s after "decimal".
+func boundsName(s *jsonschema.Schema) string {
 	name := "decimal"
 	switch {
 	case s.Minimum != nil:
