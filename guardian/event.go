@@ -69,7 +69,7 @@ type Category string
 // The categories.
 const (
 	CategoryAuthentication Category = "authentication" // failed API keys, admin-key failures
-	CategoryBilling        Category = "billing"        // insufficient-credit bursts
+	CategoryBilling        Category = "billing"        // insufficient-credit bursts, uncharged writes kept
 	CategoryDeposit        Category = "deposit"        // deposit replays and failed verifications
 	CategoryWallet         Category = "wallet"         // wallet-challenge replays
 	CategoryEncryption     Category = "encryption"     // ciphertexts failing their integrity check
@@ -104,6 +104,9 @@ const (
 	TypeAdminKeyFailure Type = "admin_key_failure"
 	// TypeInsufficientCredits: tool calls refused with 402.
 	TypeInsufficientCredits Type = "insufficient_credits"
+	// TypeUnchargedWriteKept: a tool call that was not charged could not
+	// undo its write (a memory or journal trade stays without payment).
+	TypeUnchargedWriteKept Type = "uncharged_write_kept"
 	// TypeDepositReplay: a payment submitted again after it was credited.
 	TypeDepositReplay Type = "deposit_replay"
 	// TypeDepositVerificationFailed: a deposit whose on-chain or provider
@@ -143,6 +146,7 @@ var types = map[Type]typeInfo{
 	TypeAuthFailure:               {CategoryAuthentication, SeverityWarning, 100, "Requests with an invalid or missing API key"},
 	TypeAdminKeyFailure:           {CategoryAuthentication, SeverityWarning, 5, "Requests to admin endpoints with a wrong X-Admin-Key"},
 	TypeInsufficientCredits:       {CategoryBilling, SeverityInfo, 50, "Tool calls refused for insufficient balance (402)"},
+	TypeUnchargedWriteKept:        {CategoryBilling, SeverityCritical, 0, "A tool call that was not charged could not undo its write"},
 	TypeDepositReplay:             {CategoryDeposit, SeverityWarning, 5, "A payment already credited was submitted again"},
 	TypeDepositVerificationFailed: {CategoryDeposit, SeverityWarning, 10, "A deposit failed its verification; nothing was credited"},
 	TypeWalletChallengeReplay:     {CategoryWallet, SeverityWarning, 5, "A wallet challenge was replayed or expired"},

@@ -2,8 +2,6 @@ package guardian
 
 import (
 	"context"
-	"encoding/base64"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,8 +16,6 @@ const (
 	MaxAlertsLimit     = 500
 	// MaxEventIDLen bounds an event id in a request.
 	MaxEventIDLen = 64
-	// MaxCursorLen bounds a cursor in a request.
-	MaxCursorLen = 128
 )
 
 // EventFilter selects a page of events. Zero fields do not filter; a zero
@@ -61,7 +57,7 @@ func (s *Service) Events(ctx context.Context, f EventFilter) (EventPage, error) 
 		}
 		q.Severities = []Severity{page.Severity}
 	}
-	if page.Limit, err = pageLimit(f.Limit, DefaultEventsLimit, MaxEventsLimit); err != nil {
+	if page.Limit, err = toolkit.PageLimit(f.Limit, DefaultEventsLimit, MaxEventsLimit); err != nil {
 		return EventPage{}, err
 	}
 	return s.list(ctx, q, page, f.Cursor)
@@ -72,7 +68,7 @@ func (s *Service) Events(ctx context.Context, f EventFilter) (EventPage, error) 
 func (s *Service) Alerts(ctx context.Context, limit int, cursor string) (EventPage, error) {
 	page := EventPage{}
 	var err error
-	if page.Limit, err = pageLimit(limit, DefaultAlertsLimit, MaxAlertsLimit); err != nil {
+	if page.Limit, err = toolkit.PageLimit(limit, DefaultAlertsLimit, MaxAlertsLimit); err != nil {
 		return EventPage{}, err
 	}
 	return s.list(ctx, EventQuery{Severities: AlertSeverities, Unacknowledged: true}, page, cursor)
@@ -114,38 +110,20 @@ func (s *Service) Acknowledge(ctx context.Context, id string) (Event, error) {
 	return e, toolkit.WithOp("guardian.Acknowledge", err)
 }
 
-// pageLimit applies a listing's default and maximum.
-func pageLimit(limit, def, maxLimit int) (int, error) {
-	switch {
-	case limit == 0:
-		return def, nil
-	case limit < 1 || limit > maxLimit:
-		return 0, toolkit.Errorf(toolkit.Invalid, "limit: must be an integer between 1 and %d (got %d)", maxLimit, limit)
-	}
-	return limit, nil
-}
+// cursorTag marks the cursors of the event lists.
+const cursorTag = "e1"
 
 // encodeCursor writes a listing position as an opaque token.
 func encodeCursor(c Cursor) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.At.UnixMicro(), 10) + "|" + c.ID))
+	return toolkit.Cursor{At: c.At, ID: c.ID}.Encode(cursorTag)
 }
 
 // decodeCursor reads a token written by encodeCursor.
 func decodeCursor(s string) (Cursor, error) {
-	bad := toolkit.Errorf(toolkit.Invalid, "cursor: not a cursor returned by this listing (send next_cursor unchanged)")
-	if len(s) > MaxCursorLen {
-		return Cursor{}, bad
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return Cursor{}, bad
-	}
-	at, id, ok := strings.Cut(string(raw), "|")
-	micros, err := strconv.ParseInt(at, 10, 64)
-	if !ok || err != nil || micros < 0 || !strings.HasPrefix(id, "evt_") || len(id) > MaxEventIDLen {
-		return Cursor{}, bad
-	}
-	return Cursor{At: time.UnixMicro(micros).UTC(), ID: id}, nil
+	c, err := toolkit.ParseCursor(cursorTag, s, func(id string) bool {
+		return strings.HasPrefix(id, "evt_") && len(id) <= MaxEventIDLen
+	})
+	return Cursor{At: c.At, ID: c.ID}, err
 }
 
 // Metrics is the admin metrics snapshot.

@@ -109,6 +109,9 @@ type API struct {
 	prefix   string   // set by Mount with MountOptions.Prefix
 	// openAPIDoc is the OpenAPI document without its servers, built by New.
 	openAPIDoc schema
+	// mcpToolDefs are the catalog's tools as MCP lists them, built by New
+	// from openAPIDoc and the price table.
+	mcpToolDefs []mcpTool
 	// openAPIDocs caches the encoded OpenAPI document per base URL.
 	openAPIDocs  sync.Map
 	openAPICount atomic.Int32
@@ -149,6 +152,9 @@ func New(svc Services, opts Options) (*API, error) {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	a.openAPIDoc = doc
+	if a.mcpToolDefs, err = a.mcpTools(doc); err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
 	for _, rt := range a.routes {
 		pattern := rt.method + " " + rt.path
 		rt.pattern = pattern

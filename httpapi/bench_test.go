@@ -32,7 +32,7 @@ func BenchmarkToolsCallHTTP(b *testing.B) {
 		"priced": `{"tool_name":"calculate_position_size","arguments":{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}}`,
 	}
 	for db, dsn := range dbs {
-		srv, key := benchServer(b, dsn)
+		srv, key := benchServer(b, dsn, httpapi.Options{})
 		for kind, body := range calls {
 			b.Run(db+"/"+kind, func(b *testing.B) {
 				client := srv.Client()
@@ -60,23 +60,24 @@ func BenchmarkToolsCallHTTP(b *testing.B) {
 }
 
 // benchServer starts the API with the real catalog on a real listener and
-// returns it with a funded agent's key.
-func benchServer(b *testing.B, dsn string) (*httptest.Server, string) {
+// returns it with a funded agent's key. opts are the API's options (the
+// logger is set here).
+func benchServer(b *testing.B, dsn string, opts httpapi.Options) (*httptest.Server, string) {
 	b.Helper()
 	ctx := context.Background()
-	opts := bunstore.Options{}
+	storeOpts := bunstore.Options{}
 	if strings.HasPrefix(dsn, "postgres") {
-		opts.Schema = bunstoretest.FreshSchema(b, dsn)
+		storeOpts.Schema = bunstoretest.FreshSchema(b, dsn)
 	}
-	store, err := bunstore.Open(ctx, dsn, opts)
+	store, err := bunstore.Open(ctx, dsn, storeOpts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { store.Close() })
 	ag, _ := agents.NewService(store, agents.Config{})
 	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: mustAmount("1000000")})
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()},
-		httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

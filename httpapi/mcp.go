@@ -72,17 +72,19 @@ func newMCPHandler(a *API) *mcpHandler {
 // mcpServer builds an MCP server exposing every catalog tool to ag. Its
 // streamable-HTTP session ids start with the agent id, which binds them.
 func (a *API) mcpServer(ag agents.Agent) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: mcpServerName, Version: Version}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: mcpServerName, Title: "Agent Finance Toolkit", Version: Version}, &mcp.ServerOptions{
+		Instructions: a.mcpInstructions(),
 		GetSessionID: func() string { return ag.ID + "." + rand.Text() },
 	})
-	for _, t := range a.svc.Catalog.Tools() {
-		s.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, a.mcpToolHandler(ag, t))
+	for _, t := range a.mcpToolDefs {
+		s.AddTool(t.def, a.mcpToolHandler(ag, t.tool))
 	}
 	return s
 }
 
 // mcpToolHandler runs one tool through the same metered path as the REST
-// API; failures come back as MCP tool errors carrying the detail text.
+// API, with the idempotency key of the request's _meta; failures come
+// back as MCP tool errors (see mcpError).
 func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		// The SDK runs handlers on its own goroutines: a panic here would
@@ -90,31 +92,33 @@ func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 		defer func() {
 			if p := recover(); p != nil {
 				a.opts.Logger.Error("mcp tool panic", "tool", t.Name, "agent_id", ag.ID, "panic", fmt.Sprint(p))
-				res, err = toolError(toolkit.Errorf(toolkit.Internal, "internal error")), nil
+				res, err = a.mcpError(toolkit.Errorf(toolkit.Internal, "internal error"), ag), nil
 			}
 		}()
 		// The agent may have been suspended since the session opened.
 		current, err := a.svc.Agents.Me(ctx, ag.ID)
-		if err == nil && !current.IsActive() {
+		switch {
+		case err != nil:
+			current = ag // for the error's top-up hint
+		case !current.IsActive():
 			err = toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", current.Mode)
+		}
+		var key string
+		if err == nil {
+			key, err = mcpIdempotencyKey(req.Params.Meta)
 		}
 		var out toolcall.Result
 		if err == nil {
-			out, err = a.call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments})
+			out, err = a.call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments, IdempotencyKey: key})
 		}
 		if err != nil {
 			if toolkit.KindOf(err) == toolkit.Internal {
 				a.opts.Logger.Error("mcp tool call", "tool", t.Name, "agent_id", ag.ID, "error", err.Error())
 			}
-			return toolError(err), nil
+			return a.mcpError(err, current), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Response)}}}, nil
+		return a.mcpResult(out, current), nil
 	}
-}
-
-// toolError is a failed call as an MCP tool error carrying the detail text.
-func toolError(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolkit.MessageOf(err)}}}
 }
 
 // handle serves /mcp and /mcp/sse after authentication.

@@ -127,7 +127,7 @@ func (t toolDocs) callResponse(s *schemaSet) schema {
 	variants := make([]any, len(t.list))
 	mapping := schema{}
 	for i, doc := range t.list {
-		name := pascal(doc.name) + "Answer"
+		name := answerComponent(doc.name)
 		s.extra[name] = schema{"type": "object", "additionalProperties": false,
 			"properties": schema{
 				"tool_name": schema{"type": "string", "enum": []string{doc.name}},
@@ -163,3 +163,7 @@ func needsArguments(input schema) bool {
 	}
 	return false
 }
+
+// answerComponent names the component of a tool's POST /v1/tools/call
+// answer, whose result property is the tool's result schema.
+func answerComponent(tool string) string { return pascal(tool) + "Answer" }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strings"
@@ -110,7 +111,7 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 		card.Capabilities["support"] = support
 	}
 	for _, t := range a.svc.Catalog.Tools() {
-		card.Skills = append(card.Skills, CardSkill{ID: t.Name, Name: t.Name, Description: t.Description,
+		card.Skills = append(card.Skills, CardSkill{ID: t.Name, Name: cmp.Or(t.Title, t.Name), Description: t.Description,
 			Tags: []string{t.Category}, Price: a.svc.Billing.Price(t.Operation, false).String()})
 	}
 	writeJSON(w, http.StatusOK, card)

@@ -53,7 +53,7 @@ func TestPanicsNeverEndTheProcess(t *testing.T) {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "panics", Arguments: map[string]any{"value": "1"}})
 		require.NoError(t, err, transport)
 		assert.True(t, res.IsError, transport)
-		assert.Equal(t, "internal error", res.Content[0].(*mcp.TextContent).Text, transport)
+		assert.JSONEq(t, `{"detail":"internal error","code":"internal"}`, res.Content[0].(*mcp.TextContent).Text, transport)
 		assert.Equal(t, 1, strings.Count(e.logs.String(), "panic in tool panics: boom")-logged, "one log line (%s)", transport)
 		logged++
 		res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"value": "2"}})

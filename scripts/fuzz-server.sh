@@ -7,7 +7,8 @@
 #
 # It builds and starts examples/server on a free port with a throwaway
 # SQLite file, registers and funds an agent, runs FuzzToolSurfaces against
-# it (TOOLKIT_FUZZ_URL / TOOLKIT_FUZZ_KEY), samples the server's RSS every
+# it (TOOLKIT_FUZZ_URL / TOOLKIT_FUZZ_KEY) with the rate limits off (a
+# 429 would answer before the decoders run), samples the server's RSS every
 # second, and prints the peak. The server must still answer at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ trap 'kill "${server_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/server" ./examples/server
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 TOOLKIT_SANDBOX_CREDIT_CAP=1000000 "$work/server" -addr "127.0.0.1:$port" -db "$work/fuzz.db" -log json \
+  -rate-key off -rate-ip off -rate-register off -metrics-addr off \
   >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 base="http://127.0.0.1:$port"

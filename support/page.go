@@ -1,11 +1,6 @@
 package support
 
-import (
-	"encoding/base64"
-	"strconv"
-	"strings"
-	"time"
-)
+import "github.com/agentfinance/toolkit"
 
 // List limits: like the ledger, 100 items by default and at most 1000.
 const (
@@ -13,11 +8,8 @@ const (
 	MaxListLimit     = 1000
 )
 
-// cursorVersion starts every cursor so the format can change later.
-const cursorVersion = "p1"
-
-// maxCursorLen bounds a cursor before it is decoded.
-const maxCursorLen = 200
+// cursorTag marks the cursors of the support lists.
+const cursorTag = "p1"
 
 // PageInput asks for one page of a list: Limit items (0 means
 // DefaultListLimit) after Cursor ("" means from the newest).
@@ -36,48 +28,20 @@ type Page struct {
 // parse validates the limit and decodes the cursor, naming the query
 // parameter on error.
 func (p PageInput) parse() (int, *Position, error) {
-	limit := p.Limit
-	if limit == 0 {
-		limit = DefaultListLimit
+	limit, err := toolkit.PageLimit(p.Limit, DefaultListLimit, MaxListLimit)
+	if err != nil || p.Cursor == "" {
+		return limit, nil, err
 	}
-	if limit < 1 || limit > MaxListLimit {
-		return 0, nil, invalid("limit: must be between 1 and %d (got %d)", MaxListLimit, p.Limit)
-	}
-	if p.Cursor == "" {
-		return limit, nil, nil
-	}
-	pos, ok := decodeCursor(p.Cursor)
-	if !ok {
-		return 0, nil, invalid("cursor: must be the next_cursor of a previous answer")
-	}
-	return limit, &pos, nil
-}
-
-// encodeCursor makes the opaque cursor of a position: base64url of
-// "p1.<created_at in Unix microseconds>.<id>".
-func encodeCursor(p Position) string {
-	raw := cursorVersion + "." + strconv.FormatInt(p.CreatedAt.UnixMicro(), 10) + "." + p.ID
-	return base64.RawURLEncoding.EncodeToString([]byte(raw))
-}
-
-// decodeCursor reverses encodeCursor, refusing anything it did not make.
-func decodeCursor(s string) (Position, bool) {
-	if len(s) > maxCursorLen {
-		return Position{}, false
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(s)
+	c, err := toolkit.ParseCursor(cursorTag, p.Cursor, validRecordID)
 	if err != nil {
-		return Position{}, false
+		return 0, nil, err
 	}
-	parts := strings.SplitN(string(raw), ".", 3)
-	if len(parts) != 3 || parts[0] != cursorVersion || !validRecordID(parts[2]) {
-		return Position{}, false
-	}
-	micros, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || micros < 0 {
-		return Position{}, false
-	}
-	return Position{CreatedAt: time.UnixMicro(micros).UTC(), ID: parts[2]}, true
+	return limit, &Position{CreatedAt: c.At, ID: c.ID}, nil
+}
+
+// encodeCursor makes the opaque cursor of a position.
+func encodeCursor(p Position) string {
+	return toolkit.Cursor{At: p.CreatedAt, ID: p.ID}.Encode(cursorTag)
 }
 
 // pageOf trims a list fetched with limit+1 items to limit and says whether

@@ -172,8 +172,8 @@ func TestTicketListsPageNewestFirst(t *testing.T) {
 		page   support.PageInput
 		want   string
 	}{
-		{"", support.PageInput{Limit: -1}, "limit: must be between 1 and 1000"},
-		{"", support.PageInput{Limit: 1001}, "limit: must be between 1 and 1000"},
+		{"", support.PageInput{Limit: -1}, "limit: must be an integer between 1 and 1000"},
+		{"", support.PageInput{Limit: 1001}, "limit: must be an integer between 1 and 1000"},
 		{"", support.PageInput{Cursor: "garbage"}, "cursor: must be the next_cursor of a previous answer"},
 		{"pending", support.PageInput{}, "status: must be one of"},
 	} {

@@ -1,6 +1,7 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -80,6 +81,23 @@ func (s *Store) AddTrade(ctx context.Context, t workspace.TradeRecord, maxTrades
 		return err
 	})
 	return translate("bunstore.AddTrade", err)
+}
+
+// DeleteTrade implements workspace.Store.
+func (s *Store) DeleteTrade(ctx context.Context, agentID, id string) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*journalTradeRow)(nil)).Where("agent_id = ?", agentID).Where("id = ?", id).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, sql.ErrNoRows)
+		}
+		_, err = tx.NewUpdate().Model((*workspaceUsageRow)(nil)).Set("trade_count = trade_count - 1").
+			Where("agent_id = ?", agentID).Exec(ctx)
+		return err
+	})
+	return translate("bunstore.DeleteTrade", err)
 }
 
 // Trades implements workspace.Store. Times compare as stored: timestamptz

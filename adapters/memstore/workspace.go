@@ -219,6 +219,23 @@ func (s *Store) AddTrade(ctx context.Context, t workspace.TradeRecord, maxTrades
 	return nil
 }
 
+// DeleteTrade implements workspace.Store.
+func (s *Store) DeleteTrade(ctx context.Context, agentID, id string) error {
+	const op = "memstore.DeleteTrade"
+	if err := s.lock(ctx, op); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	t, ok := s.ws.trades[id]
+	if !ok || t.AgentID != agentID {
+		return notFound(op)
+	}
+	delete(s.ws.trades, id)
+	delete(s.ws.journals[agentID], id)
+	s.ws.usage[agentID].trades--
+	return nil
+}
+
 // Trades implements workspace.Store.
 func (s *Store) Trades(ctx context.Context, q workspace.TradeQuery) ([]workspace.TradeRecord, error) {
 	const op = "memstore.Trades"

@@ -28,6 +28,7 @@ func workspaceCases() []Case {
 		{Name: "TradeRoundTrip", Test: testTradeRoundTrip},
 		{Name: "TradeOrderFiltersAndKeyset", Test: testTradeOrderFiltersAndKeyset},
 		{Name: "TradeQuotaAndUnknownAgent", Test: testTradeQuotaAndUnknownAgent},
+		{Name: "TradeDeleteGivesQuotaBack", Test: testTradeDeleteGivesQuotaBack},
 		{Name: "BrokerConnectionLifecycle", Test: testBrokerConnectionLifecycle},
 	}
 }
@@ -290,6 +291,22 @@ func testTradeQuotaAndUnknownAgent(t *testing.T, h Harness) {
 	assert.Len(t, got, 2)
 	err = s.AddTrade(ctx, tradeRecord("agt_nobody", "A", "", t0), 2)
 	assert.True(t, toolkit.IsKind(err, toolkit.NotFound), "%v", err)
+}
+
+func testTradeDeleteGivesQuotaBack(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a, b := newAgent(t, s), newAgent(t, s)
+	tr := tradeRecord(a.ID, "A", "", t0)
+	require.NoError(t, s.AddTrade(ctx, tr, 1))
+	err := s.DeleteTrade(ctx, b.ID, tr.ID)
+	assert.True(t, toolkit.IsKind(err, toolkit.NotFound), "another agent cannot delete it: %v", err)
+	require.NoError(t, s.DeleteTrade(ctx, a.ID, tr.ID))
+	err = s.DeleteTrade(ctx, a.ID, tr.ID)
+	assert.True(t, toolkit.IsKind(err, toolkit.NotFound), "%v", err)
+	got, err := s.Trades(ctx, workspace.TradeQuery{AgentID: a.ID})
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	require.NoError(t, s.AddTrade(ctx, tradeRecord(a.ID, "A", "", t0), 1), "the place is free again")
 }
 
 func testBrokerConnectionLifecycle(t *testing.T, h Harness) {

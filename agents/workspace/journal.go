@@ -159,6 +159,12 @@ func (s *Service) RecordTrade(ctx context.Context, agentID string, in TradeInput
 	return t, toolkit.WithOp(op, err)
 }
 
+// deleteTrade removes one of agentID's trades and gives its quota back:
+// the undo of RecordTrade when the call that recorded it is not charged.
+func (s *Service) deleteTrade(ctx context.Context, agentID, tradeID string) error {
+	return toolkit.WithOp("workspace.deleteTrade", s.store.DeleteTrade(ctx, agentID, tradeID))
+}
+
 // record validates the input and builds the stored record (without id,
 // agent, hashes and ciphertexts) and the labels to seal.
 func (in TradeInput) record(now time.Time) (TradeRecord, labels, error) {

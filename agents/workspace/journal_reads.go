@@ -2,10 +2,8 @@ package workspace
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -224,54 +222,23 @@ func (s *Service) openTrade(ctx context.Context, rec TradeRecord) (Trade, error)
 	return tradeOf(rec, lab, notes)
 }
 
-// cursorVersion starts every cursor so the format can change later.
-const cursorVersion = "j1"
-
-// maxCursorLen bounds a cursor before it is decoded.
-const maxCursorLen = 200
+// cursorTag marks the journal's cursors.
+const cursorTag = "j1"
 
 // parse validates the page size and decodes the cursor.
 func (p PageInput) parse() (int, *Position, error) {
-	limit := p.Limit
-	if limit == 0 {
-		limit = DefaultTradesLimit
+	limit, err := toolkit.PageLimit(p.Limit, DefaultTradesLimit, MaxTradesLimit)
+	if err != nil || p.Cursor == "" {
+		return limit, nil, err
 	}
-	if limit < 1 || limit > MaxTradesLimit {
-		return 0, nil, invalid("limit: must be between 1 and %d (got %d)", MaxTradesLimit, p.Limit)
+	c, err := toolkit.ParseCursor(cursorTag, p.Cursor, func(id string) bool { return validID(tradeIDPrefix, id) })
+	if err != nil {
+		return 0, nil, err
 	}
-	if p.Cursor == "" {
-		return limit, nil, nil
-	}
-	pos, ok := decodeCursor(p.Cursor)
-	if !ok {
-		return 0, nil, invalid("cursor: must be the next_cursor of a previous answer")
-	}
-	return limit, &pos, nil
+	return limit, &Position{ClosedAt: c.At, ID: c.ID}, nil
 }
 
-// encodeCursor makes the opaque cursor of a position: base64url of
-// "j1.<closed_at in Unix microseconds>.<id>".
+// encodeCursor makes the opaque cursor of a position.
 func encodeCursor(p Position) string {
-	raw := cursorVersion + "." + strconv.FormatInt(p.ClosedAt.UnixMicro(), 10) + "." + p.ID
-	return base64.RawURLEncoding.EncodeToString([]byte(raw))
-}
-
-// decodeCursor reverses encodeCursor, refusing anything it did not make.
-func decodeCursor(s string) (Position, bool) {
-	if len(s) > maxCursorLen {
-		return Position{}, false
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return Position{}, false
-	}
-	parts := strings.SplitN(string(raw), ".", 3)
-	if len(parts) != 3 || parts[0] != cursorVersion || !validID(tradeIDPrefix, parts[2]) {
-		return Position{}, false
-	}
-	us, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil {
-		return Position{}, false
-	}
-	return Position{ClosedAt: time.UnixMicro(us).UTC(), ID: parts[2]}, true
+	return toolkit.Cursor{At: p.ClosedAt, ID: p.ID}.Encode(cursorTag)
 }

@@ -161,6 +161,9 @@ type Store interface {
 	// maxTrades trades (else JournalFull, nothing written). A duplicate id
 	// is toolkit.Conflict; an unknown agent toolkit.NotFound.
 	AddTrade(ctx context.Context, t TradeRecord, maxTrades int64) error
+	// DeleteTrade removes one of the agent's trades and gives its quota
+	// back; another agent's trade is toolkit.NotFound.
+	DeleteTrade(ctx context.Context, agentID, id string) error
 	// Trades returns up to q.Limit of the agent's trades matching q,
 	// newest first.
 	Trades(ctx context.Context, q TradeQuery) ([]TradeRecord, error)

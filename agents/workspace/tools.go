@@ -28,9 +28,12 @@ const (
 // Tools returns the four workspace tools, bound to s: store_memory,
 // search_memory, record_trade_journal and get_trading_biases. Register
 // them into the catalog the API serves; each acts for the calling agent
-// (catalog.Call.AgentID).
+// (catalog.Call.AgentID). store_memory and record_trade_journal append
+// a record (catalog.Appends); the other two only read.
 func (s *Service) Tools() []catalog.Tool {
-	return []catalog.Tool{s.storeMemoryTool(), s.searchMemoryTool(), s.recordTradeTool(), s.biasesTool()}
+	store, record := s.storeMemoryTool(), s.recordTradeTool()
+	store.Effect, record.Effect = catalog.Appends, catalog.Appends
+	return []catalog.Tool{store, s.searchMemoryTool(), record, s.biasesTool()}
 }
 
 // agentOf returns the calling agent; a call without one (a direct Go call
@@ -60,7 +63,11 @@ func (s *Service) storeMemoryTool() catalog.Tool {
 		if err != nil {
 			return StoredMemory{}, err
 		}
-		return s.StoreMemory(ctx, agentID, MemoryInput(in))
+		m, err := s.StoreMemory(ctx, agentID, MemoryInput(in))
+		if err == nil {
+			call.Undo.Add(func(ctx context.Context) error { return s.DeleteMemory(ctx, agentID, m.MemoryID) })
+		}
+		return m, err
 	}, func(sc *jsonschema.Schema) {
 		text(sc, "content", 1, MaxContentLen, "the memory, 1 to 10,000 characters; indexed for search and sealed at rest")
 		text(sc, "category", 1, MaxCategoryLen, "optional label (default \"general\"); search_memory filters on it case-insensitively")
@@ -155,7 +162,11 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		if err != nil {
 			return Trade{}, err
 		}
-		return s.RecordTrade(ctx, agentID, in)
+		t, err := s.RecordTrade(ctx, agentID, in)
+		if err == nil {
+			call.Undo.Add(func(ctx context.Context) error { return s.deleteTrade(ctx, agentID, t.TradeID) })
+		}
+		return t, err
 	}, func(sc *jsonschema.Schema) {
 		text(sc, "symbol", 1, MaxSymbolLen, "instrument symbol")
 		enum(sc, "direction", "long or short", "long", "short", "LONG", "SHORT", "Long", "Short")

@@ -101,13 +101,17 @@ func TestToolsNeedAnAgentAndGoodArguments(t *testing.T) {
 func TestToolsAreTheFourWorkspaceTools(t *testing.T) {
 	b := newBench(t)
 	var names, ops []string
+	var effects []catalog.Effect
 	for _, tool := range b.svc.Tools() {
 		names = append(names, tool.Name)
 		ops = append(ops, tool.Operation)
+		effects = append(effects, tool.Effect)
 		assert.NotEmpty(t, tool.Description)
 	}
 	assert.Equal(t, []string{"store_memory", "search_memory", "record_trade_journal", "get_trading_biases"}, names)
 	assert.Equal(t, []string{workspace.OpStoreMemory, workspace.OpSearchMemory, workspace.OpRecordTradeJournal, ""}, ops)
+	assert.Equal(t, []catalog.Effect{catalog.Appends, catalog.ReadOnly, catalog.Appends, catalog.ReadOnly}, effects,
+		"the two writes append a record; search and biases only read")
 	c := catalog.Default()
 	for _, tool := range b.svc.Tools() {
 		require.NoError(t, c.Register(tool))
@@ -125,4 +129,28 @@ func TestEveryToolArgumentIsDescribed(t *testing.T) {
 	for _, tool := range b.svc.Tools() {
 		assert.Empty(t, catalog.ArgumentGaps(tool.InputSchema), tool.Name)
 	}
+}
+
+func TestWriteToolsRegisterTheirUndo(t *testing.T) {
+	b := newBench(t)
+	a := b.agent(t, "agt_undo", "o")
+	c, err := catalog.New(b.svc.Tools()...)
+	require.NoError(t, err)
+	undo := &catalog.Compensation{}
+	for _, call := range []struct{ tool, args string }{
+		{"store_memory", `{"content":"pullbacks beat breakouts"}`},
+		{"record_trade_journal", `{"symbol":"AAPL","direction":"long","entry_price":"100","exit_price":"110","quantity":"1","r_multiple":"1"}`},
+	} {
+		_, err := c.Call(ctx, call.tool, catalog.Call{AgentID: a, Arguments: json.RawMessage(call.args), Undo: undo})
+		require.NoError(t, err, call.tool)
+	}
+	require.True(t, undo.Pending())
+	require.NoError(t, undo.Run(ctx))
+
+	m, err := run(t, b, a, "search_memory", `{"query":"pullbacks"}`)
+	require.NoError(t, err)
+	assert.EqualValues(t, 0, m["count"], "the memory is gone")
+	trades, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, workspace.PageInput{})
+	require.NoError(t, err)
+	assert.Empty(t, trades.Trades, "the trade is gone")
 }

@@ -139,7 +139,8 @@ func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Resul
 	if err := authorize(ag, t, op); err != nil {
 		return Result{}, err
 	}
-	run, err := t.Prepare(catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args})
+	undo := &catalog.Compensation{}
+	run, err := t.Prepare(catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args, Undo: undo})
 	if err != nil {
 		return Result{}, err
 	}
@@ -148,10 +149,16 @@ func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Resul
 		return Result{}, err
 	}
 	defer release()
+	answered := false // the tool's answer is what the meter charges or returns
 	m, err := s.meter.Meter(ctx, billing.MeterRequest{
 		Account: ag.Account(), Operation: op, IdempotencyKey: req.IdempotencyKey,
 		Body: append([]byte(t.Name+"\x00"), args...),
-	}, func(ctx context.Context) (billing.Outcome, error) { return s.run(ctx, t, run) })
+	}, func(ctx context.Context) (billing.Outcome, error) {
+		out, err := s.run(ctx, t, run)
+		answered = err == nil
+		return out, err
+	})
+	s.settleWrites(ctx, ag, t.Name, undo, answered, m, err)
 	if toolkit.IsKind(err, toolkit.InsufficientCredits) {
 		s.opts.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeInsufficientCredits, AgentID: ag.ID})
 	}
@@ -159,6 +166,38 @@ func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Resul
 		return Result{}, err
 	}
 	return Result{Tool: t.Name, Response: m.Response, Operation: op, Charged: m.Charged, Balance: m.Balance, Replayed: m.Replayed}, nil
+}
+
+// settleWrites takes back the writes of a call whose answer was discarded:
+// the tool failed after writing, its answer was not charged (balance spent
+// meanwhile, a cap, an idempotency conflict) or a concurrent retry with
+// the same key answered instead. Writes stand when the answer was
+// delivered, and when the charge failed in a way that may still have
+// committed it (a store fault), so a paid write is never taken back. A
+// failed undo is recorded as a guardian event.
+func (s *Service) settleWrites(ctx context.Context, ag agents.Agent, tool string, undo *catalog.Compensation, answered bool, m billing.Metered, err error) {
+	if !undo.Pending() || (err == nil && !m.Replayed) {
+		return
+	}
+	if answered && err != nil && !refusedCharge(err) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
+	defer cancel()
+	if uerr := undo.Run(ctx); uerr != nil {
+		s.opts.Recorder.Record(ctx, guardian.Event{Type: guardian.TypeUnchargedWriteKept, AgentID: ag.ID,
+			Description: fmt.Sprintf("A write of an uncharged %s call could not be undone: %v", tool, uerr)})
+	}
+}
+
+// undoTimeout bounds the undo of an uncharged call's writes.
+const undoTimeout = 5 * time.Second
+
+// refusedCharge reports whether a metering error after a successful run is
+// a charge the store refused, so nothing was debited.
+func refusedCharge(err error) bool {
+	return toolkit.IsKind(err, toolkit.InsufficientCredits) || toolkit.IsKind(err, toolkit.Forbidden) ||
+		toolkit.IsKind(err, toolkit.Conflict)
 }
 
 // Lookup resolves a tool name or published alias; an unknown name is

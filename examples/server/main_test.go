@@ -203,7 +203,7 @@ func TestServerKEKProtectedKeys(t *testing.T) {
 	require.NoError(t, err)
 	keys := filepath.Join(dir, "data", "keys.json")
 	configure := func(extra ...string) config {
-		args := append([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", keys, "-keys-kek-file", kek}, extra...)
+		args := append([]string{"-db", filepath.Join(dir, "data", "toolkit.db"), "-keys", keys, "-keys-kek-file", kek, "-metrics-addr", "off"}, extra...)
 		cfg, err := parseConfig(args, func(string) string { return "" })
 		require.NoError(t, err)
 		return cfg

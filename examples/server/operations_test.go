@@ -61,6 +61,9 @@ func startServer(t *testing.T, args ...string) *server {
 	if !slices.Contains(args, "-keys") {
 		args = append(args, "-keys", filepath.Join(t.TempDir(), "keys.json"))
 	}
+	if !slices.Contains(args, "-metrics-addr") {
+		args = append(args, "-metrics-addr", "off") // the default port is shared by every test process
+	}
 	cfg, err := parseConfig(args, func(k string) string { return map[string]string{"TOOLKIT_ADMIN_KEY": testAdminKey}[k] })
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

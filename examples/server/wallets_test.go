@@ -46,7 +46,7 @@ func TestServerWalletsAndDeposits(t *testing.T) {
 	dir := t.TempDir()
 	cfg, err := parseConfig([]string{"-db", filepath.Join(dir, "toolkit.db"), "-keys", filepath.Join(dir, "keys.json"),
 		"-solana-rpc-url", node.URL() + "/?api-key=secret", "-treasury", solanarpctest.TreasuryKey.PublicKey().String(),
-		"-presale-program", presale.String(), "-price-api-url", fakeCoinGecko(t, "140.25").URL}, func(string) string { return "" })
+		"-presale-program", presale.String(), "-price-api-url", fakeCoinGecko(t, "140.25").URL, "-metrics-addr", "off"}, func(string) string { return "" })
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -28,11 +28,16 @@ type Call struct {
 	Limits finance.AgentLimits
 	// Arguments is the JSON object of tool arguments; empty means {}.
 	Arguments json.RawMessage
+	// Undo, when set, receives the undo of every write the tool makes, so
+	// the caller can take the writes back when it discards the answer
+	// (see Compensation). Nil for calls whose writes always stand.
+	Undo *Compensation
 }
 
 // Tool is one callable finance function.
 type Tool struct {
 	Name        string             // unique, snake_case, e.g. "calculate_position_size"
+	Title       string             // short human title (MCP "title"); Register takes the title table's when empty
 	Description string             // one or two sentences for humans and LLMs
 	Category    string             // family, e.g. "sizing", "performance", "market"
 	Operation   string             // price-table key (by convention the tool's name unless it shares a published key); unpriced keys are free
@@ -46,6 +51,8 @@ type Tool struct {
 	// arguments (evaluate_performance bills by tier); Operation is then the
 	// operation of the default arguments, shown in listings.
 	OperationFor func(args json.RawMessage) string
+	// Effect is what a call does besides answering (zero value: ReadOnly).
+	Effect Effect
 	// Prepare validates and decodes the call's arguments (bad arguments are
 	// toolkit.Invalid naming the field and the rule) and returns the
 	// computation, so callers can reject bad input before metering.
@@ -108,6 +115,7 @@ func New(tools ...Tool) (*Catalog, error) {
 }
 
 // Register adds t. Names must be unique and the schema must be an object.
+// A tool without a Title takes the one the title table gives its name.
 func (c *Catalog) Register(t Tool) error {
 	switch {
 	case t.Name == "":
@@ -119,6 +127,9 @@ func (c *Catalog) Register(t Tool) error {
 	}
 	if _, dup := c.byName[t.Name]; dup {
 		return fmt.Errorf("catalog: duplicate tool %q", t.Name)
+	}
+	if t.Title == "" {
+		t.Title = titles[t.Name]
 	}
 	c.byName[t.Name] = len(c.tools)
 	c.tools = append(c.tools, t)
