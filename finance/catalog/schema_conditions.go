@@ -24,17 +24,12 @@ func WithRequirements(t Tool, state func(s *jsonschema.Schema)) Tool {
 	return t
 }
 
-// requireOneOf states that s needs exactly one of the member sets (the
-// tool refuses both).
-func requireOneOf(s *jsonschema.Schema, sets ...[]string) {
-	s.OneOf = append(s.OneOf, memberSets(sets)...)
-}
-
 // requireAnyOf states that s needs at least one of the member sets.
 func requireAnyOf(s *jsonschema.Schema, sets ...[]string) {
 	s.AnyOf = append(s.AnyOf, memberSets(sets)...)
 }
 
+// memberSets returns one schema requiring each member set.
 func memberSets(sets [][]string) []*jsonschema.Schema {
 	out := make([]*jsonschema.Schema, len(sets))
 	for i, set := range sets {
