@@ -7,12 +7,13 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
+	"github.com/agentfinance/toolkit/finance/catalog/resultjson"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
 // BenchmarkCatalogOverhead compares a tool called through the catalog
-// (schema validation, strict decoding, JSON encoding of the result) with
-// the finance function called directly.
+// (schema validation, strict decoding, JSON encoding of the result as
+// billing/toolcall encodes it) with the finance function called directly.
 func BenchmarkCatalogOverhead(b *testing.B) {
 	c := Default()
 	ctx := context.Background()
@@ -37,7 +38,7 @@ func BenchmarkCatalogOverhead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := json.Marshal(out); err != nil {
+			if _, err := resultjson.Marshal(out); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -57,7 +58,7 @@ func BenchmarkCatalogOverhead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := json.Marshal(out); err != nil {
+			if _, err := resultjson.Marshal(out); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -165,9 +165,16 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 	}
 	for r := range candleRecognisers {
 		rec := &candleRecognisers[r]
-		for i, v := range answers[r*n : (r+1)*n] {
-			if v != 0 {
-				keys = append(keys, patternKey(i, 0, candleRanks[r][bit(v < 0)], i-rec.size+1, r))
+		col := answers[r*n : (r+1)*n]
+		for b := 0; b < n; b += 8 { // most answers are 0: skip them 8 at a time
+			end := min(b+8, n)
+			if end-b == 8 && [8]int8(col[b:end]) == [8]int8{} {
+				continue
+			}
+			for i := b; i < end; i++ {
+				if v := col[i]; v != 0 {
+					keys = append(keys, patternKey(i, 0, candleRanks[r][bit(v < 0)], i-rec.size+1, r))
+				}
 			}
 		}
 	}
@@ -182,7 +189,7 @@ func detectPatterns(ctx context.Context, bars []Bar, opt PatternOptions) (*Patte
 			*p = chart[pos]
 		} else {
 			i := int(key >> keyIndexShift)
-			*p = candlePattern(k, trends, &candleRecognisers[pos], i, int(answers[pos*n+i]))
+			candlePattern(p, k, trends, &candleRecognisers[pos], i, int(answers[pos*n+i]))
 		}
 		tally.add(p)
 	}
@@ -319,13 +326,14 @@ func candleAnswers(s *scratch, k *candleBars) []int8 {
 	return answers
 }
 
-// candlePattern turns the TA-Lib answer v of recogniser r at bar i into a
-// pattern: reversal patterns keep |v| as strength when the trend before
+// candlePattern writes into p (a zero Pattern) the pattern of the TA-Lib
+// answer v of recogniser r at bar i, field by field (no struct copy with
+// its write barriers): reversal patterns keep |v| as strength when the trend before
 // them runs against their direction and get half of it otherwise; a doji
 // keeps |v| after any trend and gets half of it without one.
 //
 // trends caches the trend before each bar (trendCodes; 0 until computed).
-func candlePattern(k *candleBars, trends []int8, r *candleRecogniser, i, v int) Pattern {
+func candlePattern(p *Pattern, k *candleBars, trends []int8, r *candleRecogniser, i, v int) {
 	j := i - r.size
 	if j >= 0 && trends[j] == 0 {
 		trends[j] = int8(slices.Index(trendCodes[:], trendBefore(k, j)))
@@ -334,7 +342,7 @@ func candlePattern(k *candleBars, trends []int8, r *candleRecogniser, i, v int) 
 	if j >= 0 {
 		ctx = trendCodes[trends[j]]
 	}
-	p := Pattern{Index: i, StartIndex: i - r.size + 1, Type: PatternCandlestick, TALibValue: v, TrendContext: ctx}
+	p.Index, p.StartIndex, p.Type, p.TALibValue, p.TrendContext = i, i-r.size+1, PatternCandlestick, v, ctx
 	strength := max(v, -v)
 	switch {
 	case r.talib == "CDLDOJI":
@@ -354,7 +362,6 @@ func candlePattern(k *candleBars, trends []int8, r *candleRecogniser, i, v int) 
 		}
 	}
 	p.Strength = strength
-	return p
 }
 
 // trendCodes numbers the trend contexts for candlePattern's cache (0 is

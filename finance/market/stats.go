@@ -50,42 +50,55 @@ const directExtremes = 4
 // into mx, mn) and to the block end (sufHi, sufLo); the window ending at i
 // is then the extreme of the suffix at its first bar and the prefix at i,
 // three comparisons per bar and no data-dependent branch.
+//
+// hi and lo are prices: positive, never NaN (ValidateBars). The IEEE 754
+// bit patterns of such doubles order as their values do, so the extremes
+// are taken on the bits (an integer compare and conditional move, see
+// priceBits): the same values as Go's float max and min, whose NaN and
+// signed-zero handling makes each step several times longer.
 func windowExtremes(s *scratch, hi, lo []float64, w int) (mx, mn []float64) {
 	n := len(hi)
 	mx, mn = s.floats(n), s.floats(n)
 	if w <= directExtremes { // short windows: the extremes of w values directly
 		for i := w - 1; i < n; i++ {
-			h, l := hi[i], lo[i]
+			h, l := priceBits(hi[i]), priceBits(lo[i])
 			for _, v := range hi[i-w+1 : i] {
-				h = max(h, v)
+				h = max(h, priceBits(v))
 			}
 			for _, v := range lo[i-w+1 : i] {
-				l = min(l, v)
+				l = min(l, priceBits(v))
 			}
-			mx[i], mn[i] = h, l
+			mx[i], mn[i] = bitsPrice(h), bitsPrice(l)
 		}
 		return mx, mn
 	}
 	sufHi, sufLo := s.floats(n), s.floats(n)
 	for b := 0; b < n; b += w {
 		e := min(b+w, n)
-		h, l := hi[b], lo[b]
+		h, l := priceBits(hi[b]), priceBits(lo[b])
 		for i := b; i < e; i++ {
-			h, l = max(h, hi[i]), min(l, lo[i])
-			mx[i], mn[i] = h, l
+			h, l = max(h, priceBits(hi[i])), min(l, priceBits(lo[i]))
+			mx[i], mn[i] = bitsPrice(h), bitsPrice(l)
 		}
-		h, l = hi[e-1], lo[e-1]
+		h, l = priceBits(hi[e-1]), priceBits(lo[e-1])
 		for i := e - 1; i >= b; i-- {
-			h, l = max(h, hi[i]), min(l, lo[i])
-			sufHi[i], sufLo[i] = h, l
+			h, l = max(h, priceBits(hi[i])), min(l, priceBits(lo[i]))
+			sufHi[i], sufLo[i] = bitsPrice(h), bitsPrice(l)
 		}
 	}
 	for i := w - 1; i < n; i++ { // mx[i], mn[i] still hold the prefix extremes at i
 		j := i - w + 1
-		mx[i], mn[i] = max(sufHi[j], mx[i]), min(sufLo[j], mn[i])
+		mx[i] = bitsPrice(max(priceBits(sufHi[j]), priceBits(mx[i])))
+		mn[i] = bitsPrice(min(priceBits(sufLo[j]), priceBits(mn[i])))
 	}
 	return mx, mn
 }
+
+// priceBits is the bit pattern of a price, ordered as the prices are (see
+// windowExtremes); bitsPrice is its inverse.
+func priceBits(p float64) uint64 { return math.Float64bits(p) }
+
+func bitsPrice(b uint64) float64 { return math.Float64frombits(b) }
 
 // closeLogReturns writes ln(close_{i+1}/close_i) of bars into dst
 // (len(bars)-1 values) and returns it.

@@ -88,13 +88,16 @@ func (d *Decoder[T]) Decode(doc []byte) (T, error) {
 		return in, toolkit.Errorf(toolkit.Invalid, "%s must be a JSON object", d.validator.document)
 	}
 	v := reflect.ValueOf(&in).Elem()
-	delegate := func(name string, b []byte) (int, error) {
-		f := d.fields[name]
-		n, err := v.FieldByIndex(f.index).Addr().Interface().(PrefixDecoder).DecodeJSONPrefix(b)
-		if err != nil {
-			return 0, asInvalid(err)
+	var delegate Delegate // nil (no allocation) unless T has prefix-decoded fields
+	if d.validator.root.delegatedRoot != nil {
+		delegate = func(name string, b []byte) (int, error) {
+			f := d.fields[name]
+			n, err := v.FieldByIndex(f.index).Addr().Interface().(PrefixDecoder).DecodeJSONPrefix(b)
+			if err != nil {
+				return 0, asInvalid(err)
+			}
+			return n, f.checkCount(name, v.FieldByIndex(f.index))
 		}
-		return n, f.checkCount(name, v.FieldByIndex(f.index))
 	}
 	member := func(name string, value []byte) error {
 		f := d.fields[name]

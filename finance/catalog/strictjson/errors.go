@@ -98,16 +98,29 @@ func (s *scanner) typeError(n *node, got string) error {
 	return s.fail("expected " + strings.Join(want, " or ") + ", got " + got)
 }
 
-// checkEnum accepts v when n has no enum or lists it; text is v as sent.
-func (s *scanner) checkEnum(n *node, v any, text string) error {
-	if len(n.enum) == 0 {
-		return nil
-	}
+// listsString reports whether n's enum lists the string v.
+func (n *node) listsString(v []byte) bool {
 	for _, e := range n.enum {
-		if e == v {
-			return nil
+		if es, ok := e.(string); ok && es == string(v) {
+			return true
 		}
 	}
+	return false
+}
+
+// listsNumber reports whether n's enum lists the number x.
+func (n *node) listsNumber(x float64) bool {
+	for _, e := range n.enum {
+		if ef, ok := e.(float64); ok && ef == x {
+			return true
+		}
+	}
+	return false
+}
+
+// enumError is the error for a value n's enum does not list; text is the
+// value as sent.
+func (s *scanner) enumError(n *node, text string) error {
 	allowed := make([]string, len(n.enum))
 	for i, e := range n.enum {
 		switch e := e.(type) {

@@ -60,8 +60,8 @@ func (s *scanner) object(n *node, depth int) error {
 			err = s.delegated(key)
 		} else {
 			err = s.value(prop, depth)
-			if err == nil && root && s.members != nil {
-				*s.members = append(*s.members, span{name: key, start: start, end: s.i})
+			if err == nil && root && s.record {
+				s.members = append(s.members, span{name: key, start: start, end: s.i})
 			}
 		}
 		if err != nil {

@@ -31,18 +31,20 @@ func (s *scanner) stringValue(n *node) error {
 		if !toolkit.ValidNumber(text) {
 			return s.fail(strconv.Quote(string(text)) + ` is not a number like "1.5" or "1.5e-05"`)
 		}
-		x, err := inputNumber(text)
-		if err != nil {
-			return s.fail(err.Error())
-		}
-		if err := s.checkBounds(n, x, strconv.Quote(string(text))); err != nil {
-			return err
+		if n.bounded() || !inRangeUnparsed(text) {
+			x, err := inputNumber(text)
+			if err != nil {
+				return s.fail(err.Error())
+			}
+			if err := s.checkBounds(n, x, text, true); err != nil {
+				return err
+			}
 		}
 	} else if n.pattern != nil && !n.pattern.Match(text) {
 		return s.fail(strconv.Quote(string(text)) + " does not match the pattern " + n.patternText)
 	}
-	if len(n.enum) > 0 {
-		return s.checkEnum(n, string(text), strconv.Quote(string(text)))
+	if len(n.enum) > 0 && !n.listsString(text) {
+		return s.enumError(n, strconv.Quote(string(text)))
 	}
 	return nil
 }
@@ -58,6 +60,14 @@ func (s *scanner) str() ([]byte, int, error) {
 	runes := 0
 	var out []byte // nil until the first escape
 	for {
+		if out == nil { // a run of plain ASCII, the common case, in a tight loop
+			j, limit := s.i, min(len(s.b), start+s.v.limits.MaxStringBytes+1)
+			for j < limit && plainASCII[s.b[j]] {
+				j++
+			}
+			runes += j - s.i
+			s.i = j
+		}
 		if s.i-start > s.v.limits.MaxStringBytes {
 			return nil, 0, s.tooLong()
 		}
@@ -110,6 +120,15 @@ func (s *scanner) str() ([]byte, int, error) {
 		}
 	}
 }
+
+// plainASCII lists the bytes a string holds as they are and that count as
+// one character each: printable ASCII but for '"' and '\\'.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escape decodes the escape sequence at s.i (a backslash) and advances
 // past it.

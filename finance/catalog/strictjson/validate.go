@@ -2,7 +2,9 @@ package strictjson
 
 import (
 	"math"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -24,11 +26,10 @@ type Member func(name string, value []byte) error
 // the limits and maxItems, Invalid for everything else, each naming the
 // path of the offending value ("bars[3].close") and the rule.
 func (v *Validator) Validate(doc []byte, delegate Delegate, member Member) error {
-	s := scanner{b: doc, v: v, delegate: delegate}
-	var members []span
-	if member != nil {
-		s.members = &members
-	}
+	bufs := scratchPool.Get().(*scratch)
+	defer bufs.release()
+	s := scanner{b: doc, v: v, delegate: delegate, path: bufs.path[:0], members: bufs.members[:0], record: member != nil}
+	defer bufs.keep(&s)
 	s.skipSpace()
 	if s.i >= len(s.b) {
 		return toolkit.Errorf(toolkit.Invalid, "%s is empty: expected a JSON value", v.document)
@@ -40,12 +41,40 @@ func (v *Validator) Validate(doc []byte, delegate Delegate, member Member) error
 	if s.i != len(s.b) {
 		return s.syntax("unexpected data after the JSON value")
 	}
-	for _, m := range members {
+	for _, m := range s.members {
 		if err := member(m.name, doc[m.start:m.end]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// scratch holds the growing buffers of a scan, reused across scans so a
+// small document is validated without allocating them.
+type scratch struct {
+	path    path
+	members []span
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{path: make(path, 0, 8), members: make([]span, 0, 16)} }}
+
+// keep takes back the buffers of a finished scan (grown, perhaps), unless
+// a huge document made them too large to keep around.
+func (b *scratch) keep(s *scanner) {
+	if cap(s.path) <= 64 {
+		b.path = s.path[:0]
+	}
+	if cap(s.members) <= 256 {
+		b.members = s.members[:0]
+	}
+}
+
+// release clears the references the buffers hold and returns them to the
+// pool.
+func (b *scratch) release() {
+	clear(b.path[:cap(b.path)])
+	clear(b.members[:cap(b.members)])
+	scratchPool.Put(b)
 }
 
 // span is a top-level member's value.
@@ -62,7 +91,8 @@ type scanner struct {
 	values   int
 	path     path
 	delegate Delegate
-	members  *[]span
+	members  []span // the root's members, when record is set
+	record   bool
 	noCount  bool // re-validating a value against a subschema
 }
 
@@ -175,7 +205,10 @@ func (s *scanner) literal(n *node, t typeSet) error {
 	if t == tBoolean {
 		v = word == "true"
 	}
-	return s.checkEnum(n, v, word)
+	if len(n.enum) > 0 && !slices.Contains(n.enum, v) {
+		return s.enumError(n, word)
+	}
+	return nil
 }
 
 // number scans a JSON number and checks it against n.
@@ -194,14 +227,41 @@ func (s *scanner) number(n *node) error {
 	default:
 		return s.typeError(n, string(text))
 	}
+	if !n.bounded() && len(n.enum) == 0 && inRangeUnparsed(text) {
+		return nil
+	}
 	x, err := inputNumber(text)
 	if err != nil {
 		return s.fail(err.Error())
 	}
-	if err := s.checkBounds(n, x, string(text)); err != nil {
+	if err := s.checkBounds(n, x, text, false); err != nil {
 		return err
 	}
-	return s.checkEnum(n, x, string(text))
+	if len(n.enum) > 0 && !n.listsNumber(x) {
+		return s.enumError(n, string(text))
+	}
+	return nil
+}
+
+// bounded reports whether n states a minimum or a maximum.
+func (n *node) bounded() bool {
+	return n.minimum != nil || n.maximum != nil || n.exclusiveMin != nil || n.exclusiveMax != nil
+}
+
+// inRangeUnparsed reports, without parsing, that a number already in
+// JSON's grammar is within inputNumber's range: written in at most 17
+// characters without an exponent, its magnitude is below 1e17 (no float64
+// rounding reaches 1e18). Longer numbers are parsed.
+func inRangeUnparsed(text []byte) bool {
+	if len(text) > 17 {
+		return false
+	}
+	for _, c := range text {
+		if c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 // scanNumber returns the end of the JSON number starting at b[i], whether
@@ -258,19 +318,29 @@ func inputNumber(text []byte) (float64, error) {
 	return x, nil
 }
 
-// checkBounds applies minimum, maximum and their exclusive forms.
-func (s *scanner) checkBounds(n *node, x float64, text string) error {
+// checkBounds applies minimum, maximum and their exclusive forms to x,
+// sent as text (a JSON string's content when quoted).
+func (s *scanner) checkBounds(n *node, x float64, text []byte, quoted bool) error {
 	switch {
 	case n.minimum != nil && x < *n.minimum:
-		return s.fail("must be at least " + num(*n.minimum) + ", got " + text)
+		return s.fail("must be at least " + num(*n.minimum) + ", got " + sent(text, quoted))
 	case n.exclusiveMin != nil && x <= *n.exclusiveMin:
-		return s.fail("must be greater than " + num(*n.exclusiveMin) + ", got " + text)
+		return s.fail("must be greater than " + num(*n.exclusiveMin) + ", got " + sent(text, quoted))
 	case n.maximum != nil && x > *n.maximum:
-		return s.fail("must be at most " + num(*n.maximum) + ", got " + text)
+		return s.fail("must be at most " + num(*n.maximum) + ", got " + sent(text, quoted))
 	case n.exclusiveMax != nil && x >= *n.exclusiveMax:
-		return s.fail("must be less than " + num(*n.exclusiveMax) + ", got " + text)
+		return s.fail("must be less than " + num(*n.exclusiveMax) + ", got " + sent(text, quoted))
 	}
 	return nil
+}
+
+// sent shows a value in a message as it was sent: quoted when it was a
+// JSON string.
+func sent(text []byte, quoted bool) string {
+	if quoted {
+		return strconv.Quote(string(text))
+	}
+	return string(text)
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -227,4 +228,38 @@ func BenchmarkValidateSizing(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestInRangeUnparsed: every number the scan accepts without parsing
+// (inRangeUnparsed) is one inputNumber accepts, including the largest
+// 17-character numbers.
+func TestInRangeUnparsed(t *testing.T) {
+	texts := []string{"99999999999999999", "-9999999999999999", "0.0000000000000001", "-0.000000000000001", "0"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := []byte{}
+		if rng.IntN(2) == 0 {
+			b = append(b, '-')
+		}
+		b = append(b, byte('1'+rng.IntN(9)))
+		for range rng.IntN(18) {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if dot := rng.IntN(len(b) + 1); dot > 1 && dot < len(b) {
+			b = append(b[:dot], append([]byte{'.'}, b[dot:]...)...)
+		}
+		texts = append(texts, string(b))
+	}
+	unparsed := 0
+	for _, text := range texts {
+		if !inRangeUnparsed([]byte(text)) {
+			continue
+		}
+		unparsed++
+		_, err := inputNumber([]byte(text))
+		require.NoError(t, err, text)
+	}
+	require.Greater(t, unparsed, 10000)
+	require.False(t, inRangeUnparsed([]byte("999999999999999999")), "18 characters are parsed")
+	require.False(t, inRangeUnparsed([]byte("1e5")), "exponents are parsed")
 }
