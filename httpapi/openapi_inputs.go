@@ -3,10 +3,9 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
+	"reflect"
 	"strings"
 
-	"github.com/agentfinance/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -14,25 +13,24 @@ import (
 // decoders enforce. inputSchema turns one into the form the document
 // publishes; it is the one place where the enforced schemas meet the
 // generators' limits:
-//   - a decimal input ("string" or "number") is published as a string with
-//     the decimal pattern; the server still accepts a JSON number, and the
-//     description says so;
 //   - ["null", T] becomes T: a client omits an optional input instead of
 //     sending null;
 //   - "additionalProperties": {"not": {}} becomes false;
-//   - $defs move to components.schemas (prefixed by owner) and their
+//   - $defs move to components.schemas as "Input" and their name in
+//     PascalCase (the tools' shared decimal definitions, such as
+//     InputDecimalAbove0, are one component each), prefixed by owner when
+//     another input already defines the name differently, and their
 //     references follow;
 //   - a default moves into the description ("Default: 0.02."): generators
 //     such as openapi-typescript make a property with a default required,
 //     which a client omitting an optional input cannot satisfy.
 //
-// Bounds (minimum, maxItems, ...) and enums are kept.
-
-// decimalInputNote ends the description of a decimal input.
-const decimalInputNote = "Decimal string; a JSON number is accepted too."
+// Bounds (minimum, maxItems, ...), enums, examples and the alternatives
+// (anyOf, oneOf) of conditional requirements are kept.
 
 // inputSchema converts the input schema in of owner (a component name
-// prefix for its $defs) and registers its definitions in s.
+// prefix for its $defs when their names clash) and registers its
+// definitions in s.
 func (s *schemaSet) inputSchema(owner string, in *jsonschema.Schema) (schema, error) {
 	b, err := json.Marshal(in)
 	if err != nil {
@@ -45,38 +43,42 @@ func (s *schemaSet) inputSchema(owner string, in *jsonschema.Schema) (schema, er
 	defs, _ := m["$defs"].(schema)
 	delete(m, "$defs")
 	delete(m, "$schema")
+	names := map[string]string{}
+	converted := map[string]schema{}
 	for name, d := range defs {
 		def, ok := d.(schema)
 		if !ok {
 			return nil, fmt.Errorf("input schema of %s: $defs/%s is not an object", owner, name)
 		}
-		s.extra[owner+exportedName(name)] = convertInput(owner, def)
+		component := "Input" + pascal(name)
+		if existing, taken := s.extra[component]; taken && !reflect.DeepEqual(existing, def) {
+			component = owner + component
+		}
+		names["#/$defs/"+name] = "#/components/schemas/" + component
+		converted[component] = def
 	}
-	return convertInput(owner, m), nil
+	for component, def := range converted {
+		s.extra[component] = convertInput(names, def)
+	}
+	return convertInput(names, m), nil
 }
 
-// convertInput rewrites one schema object (and its subschemas) in place.
-func convertInput(owner string, m schema) schema {
-	if ref, ok := m["$ref"].(string); ok && strings.HasPrefix(ref, "#/$defs/") {
-		m["$ref"] = "#/components/schemas/" + owner + exportedName(strings.TrimPrefix(ref, "#/$defs/"))
+// convertInput rewrites one schema object (and its subschemas) in place;
+// refs maps the input's $defs references to their components.
+func convertInput(refs map[string]string, m schema) schema {
+	if ref, ok := m["$ref"].(string); ok && refs[ref] != "" {
+		m["$ref"] = refs[ref]
 	}
 	if types, ok := m["type"].([]any); ok {
-		var kept []string
+		var kept []any
 		for _, t := range types {
 			if t != "null" {
-				kept = append(kept, t.(string))
+				kept = append(kept, t)
 			}
 		}
-		switch {
-		case slices.Equal(kept, []string{"string", "number"}) || slices.Equal(kept, []string{"number", "string"}):
-			m["type"] = "string"
-			if _, ok := m["pattern"]; !ok {
-				m["pattern"] = toolkit.DecimalPattern
-			}
-			m["description"] = decimalDescription(m["description"])
-		case len(kept) == 1:
+		if len(kept) == 1 {
 			m["type"] = kept[0]
-		default:
+		} else {
 			delete(m, "type") // no single type: described by the other keywords
 		}
 	}
@@ -93,41 +95,27 @@ func convertInput(owner string, m schema) schema {
 		if _, not := ap["not"]; not && len(ap) == 1 {
 			m["additionalProperties"] = false
 		} else {
-			m["additionalProperties"] = convertInput(owner, ap)
+			m["additionalProperties"] = convertInput(refs, ap)
 		}
 	}
 	if props, ok := m["properties"].(schema); ok {
 		for k, p := range props {
 			if ps, ok := p.(schema); ok {
-				props[k] = convertInput(owner, ps)
+				props[k] = convertInput(refs, ps)
 			}
 		}
 	}
 	if items, ok := m["items"].(schema); ok {
-		m["items"] = convertInput(owner, items)
+		m["items"] = convertInput(refs, items)
 	}
 	for _, key := range []string{"anyOf", "oneOf", "allOf", "prefixItems"} {
 		if list, ok := m[key].([]any); ok {
 			for i, sub := range list {
 				if ss, ok := sub.(schema); ok {
-					list[i] = convertInput(owner, ss)
+					list[i] = convertInput(refs, ss)
 				}
 			}
 		}
 	}
 	return m
-}
-
-// decimalDescription adds the note on JSON numbers to a decimal input's
-// description.
-func decimalDescription(d any) string {
-	text, _ := d.(string)
-	text = strings.TrimSuffix(text, "; decimal string or number")
-	switch {
-	case text == "" || strings.HasPrefix(text, "decimal number, as a string"):
-		return decimalInputNote
-	case strings.HasSuffix(text, "."):
-		return text + " " + decimalInputNote
-	}
-	return text + ". " + decimalInputNote
 }

@@ -106,7 +106,7 @@ func (t toolDocs) callRequest(s *schemaSet) schema {
 				"arguments": ref("schemas", doc.arguments),
 			},
 			"required": []string{"tool_name"}}
-		if req, ok := doc.input["required"].([]any); ok && len(req) > 0 {
+		if needsArguments(doc.input) {
 			v["required"] = []string{"arguments", "tool_name"}
 		}
 		s.extra[name] = v
@@ -142,6 +142,26 @@ func (t toolDocs) callResponse(s *schemaSet) schema {
 		"oneOf":         variants,
 		"discriminator": schema{"propertyName": "tool_name", "mapping": mapping},
 	})
+}
+
+// needsArguments reports whether a tool's arguments schema requires some
+// member: directly, or in every alternative of its anyOf or oneOf.
+func needsArguments(input schema) bool {
+	if req, _ := input["required"].([]any); len(req) > 0 {
+		return true
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		alternatives, _ := input[key].([]any)
+		every := len(alternatives) > 0
+		for _, a := range alternatives {
+			alt, _ := a.(schema)
+			every = every && needsArguments(alt)
+		}
+		if every {
+			return true
+		}
+	}
+	return false
 }
 
 // answerComponent names the component of a tool's POST /v1/tools/call

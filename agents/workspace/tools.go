@@ -73,6 +73,7 @@ func (s *Service) storeMemoryTool() catalog.Tool {
 		text(sc, "category", 1, MaxCategoryLen, "optional label (default \"general\"); search_memory filters on it case-insensitively")
 		sc.Properties["metadata"] = &jsonschema.Schema{Type: "object", MaxProperties: ptr(64),
 			Description: "optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched"}
+		examples(sc, map[string]any{"content": "Scale out a third at 2R", "category": "rules", "metadata": map[string]any{"source": "review"}})
 	})
 }
 
@@ -104,6 +105,7 @@ func (s *Service) searchMemoryTool() catalog.Tool {
 		p := sc.Properties["limit"]
 		p.Minimum, p.Maximum, p.Description = ptr(1.0), ptr(float64(MaxSearchLimit)), "memories returned, 1 to 50"
 		p.Default = json.RawMessage("10")
+		examples(sc, map[string]any{"query": "scale out", "category": "rules"})
 	})
 }
 
@@ -145,7 +147,7 @@ func (a tradeArgs) input() (TradeInput, error) {
 }
 
 func (s *Service) recordTradeTool() catalog.Tool {
-	return catalog.NewTool(catalog.Spec{
+	return catalog.WithRequirements(catalog.NewTool(catalog.Spec{
 		Name: "record_trade_journal",
 		Description: "Record a closed trade in the calling agent's journal: symbol, direction, entry/exit prices, quantity, and r_multiple " +
 			"or stop_price to derive it; optional pnl (else derived), fees, times, setup/strategy/tags, notes (sealed at rest), mfe_r/mae_r. " +
@@ -168,13 +170,13 @@ func (s *Service) recordTradeTool() catalog.Tool {
 	}, func(sc *jsonschema.Schema) {
 		text(sc, "symbol", 1, MaxSymbolLen, "instrument symbol")
 		enum(sc, "direction", "long or short", "long", "short", "LONG", "SHORT", "Long", "Short")
-		positive(sc, "entry_price", "average entry price, > 0")
-		positive(sc, "exit_price", "average exit price, > 0")
-		positive(sc, "quantity", "shares, contracts or units, > 0")
+		positive(sc, "entry_price", "average entry price")
+		positive(sc, "exit_price", "average exit price")
+		positive(sc, "quantity", "shares, contracts or units")
 		positive(sc, "stop_price", "optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted")
 		bounded(sc, "r_multiple", -MaxR, MaxR, "optional result in R (required without stop_price)")
 		bounded(sc, "pnl", -MaxPnL, MaxPnL, "optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)")
-		bounded(sc, "fees", 0, MaxPnL, "optional fees, >= 0 (default 0)")
+		bounded(sc, "fees", 0, MaxPnL, "optional fees (default 0)")
 		timeText(sc, "entry_time", "date-time", "optional RFC 3339 entry time")
 		timeText(sc, "exit_time", "date-time", "optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)")
 		timeText(sc, "trade_date", "date", "optional YYYY-MM-DD day of the exit, used when exit_time is omitted")
@@ -183,9 +185,16 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		tags := sc.Properties["tags"]
 		tags.MaxItems, tags.Description = ptr(MaxTags), "optional labels, at most 16"
 		tags.Items.MinLength, tags.Items.MaxLength = ptr(1), ptr(MaxTagLen)
+		tags.Items.Examples = []any{"earnings"}
 		text(sc, "notes", 0, MaxNotesLen, "optional notes, up to 5,000 characters, sealed at rest")
-		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R, >= 0 (used by get_trading_biases)")
+		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R (used by get_trading_biases)")
 		bounded(sc, "mae_r", 0, MaxR, "optional maximum adverse excursion in R, as a magnitude >= 0")
+		examples(sc, map[string]any{"symbol": "AAPL", "entry_price": "100", "exit_price": "110", "quantity": "10",
+			"stop_price": "95", "r_multiple": "2", "pnl": "100", "fees": "1.50", "entry_time": "2026-03-09T14:30:00Z",
+			"exit_time": "2026-03-10T15:00:00Z", "trade_date": "2026-03-10", "setup": "breakout", "strategy": "momentum",
+			"notes": "entered on volume", "mfe_r": "2.5", "mae_r": "0.4"})
+	}), func(sc *jsonschema.Schema) {
+		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"r_multiple"}}, {Required: []string{"stop_price"}}}
 	})
 }
 
@@ -206,7 +215,7 @@ type biasTradeArgs struct {
 }
 
 func (s *Service) biasesTool() catalog.Tool {
-	return catalog.NewTool(catalog.Spec{
+	return catalog.WithRequirements(catalog.NewTool(catalog.Spec{
 		Name: "get_trading_biases",
 		Description: "Behavioural biases of the latest lookback_count trades (default 50), given or read from the calling agent's journal: " +
 			"disposition effect, recency, overtrading, loss aversion and revenge trading, each with its statistic, a one-sided test " +
@@ -238,13 +247,22 @@ func (s *Service) biasesTool() catalog.Tool {
 		item.Properties["direction"].Enum = []any{"long", "short", "LONG", "SHORT", "Long", "Short"}
 		item.Properties["direction"].Description = "optional; accepted for compatibility, not used by the checks"
 		text(item, "symbol", 0, MaxSymbolLen, "optional; accepted for compatibility, not used by the checks")
-		positive(item, "size", "optional position size (notional or money at risk, one convention for all trades), > 0")
+		positive(item, "size", "optional position size (notional or money at risk, one convention for all trades)")
 		timeText(item, "entry_time", "date-time", "optional RFC 3339 entry time")
 		timeText(item, "exit_time", "date-time", "optional RFC 3339 exit time")
-		bounded(item, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R, >= 0")
+		bounded(item, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R")
+		trades.Examples = []any{[]any{
+			map[string]any{"r_multiple": "1.5", "hold_time_hours": "20", "size": "1000", "mfe_r": "2.2"},
+			map[string]any{"r_multiple": "-1", "hold_time_hours": "52", "size": "1000", "mfe_r": "0.3"},
+		}}
+		examples(item, map[string]any{"r_multiple": "1.5", "hold_time_hours": "20", "symbol": "AAPL", "size": "1000",
+			"entry_time": "2026-03-09T14:30:00Z", "exit_time": "2026-03-10T10:30:00Z", "mfe_r": "2.2"})
 		p := sc.Properties["lookback_count"]
 		p.Minimum, p.Maximum, p.Default = ptr(2.0), ptr(float64(MaxBiasLookback)), json.RawMessage("50")
 		p.Description = "the latest trades analysed, 2 to 10,000"
+	}), func(sc *jsonschema.Schema) {
+		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"trades"}},
+			{Description: "without trades: the agent's journal, which must hold at least 2 trades"}}
 	})
 }
 
@@ -309,12 +327,18 @@ func enum(s *jsonschema.Schema, name, description string, values ...any) {
 
 func positive(s *jsonschema.Schema, name, description string) {
 	p := s.Properties[name]
-	p.ExclusiveMinimum, p.Description = ptr(0.0), description+"; decimal string or number"
+	p.ExclusiveMinimum, p.Description = ptr(0.0), description
 }
 
 func bounded(s *jsonschema.Schema, name string, lo, hi float64, description string) {
 	p := s.Properties[name]
-	p.Minimum, p.Maximum, p.Description = ptr(lo), ptr(hi), description+"; decimal string or number"
+	p.Minimum, p.Maximum, p.Description = ptr(lo), ptr(hi), description
+}
+
+func examples(s *jsonschema.Schema, values map[string]any) {
+	for name, v := range values {
+		s.Properties[name].Examples = []any{v}
+	}
 }
 
 func timeText(s *jsonschema.Schema, name, format, description string) {

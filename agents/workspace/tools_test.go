@@ -122,6 +122,15 @@ func TestToolsAreTheFourWorkspaceTools(t *testing.T) {
 	assert.Equal(t, "record_trade_journal", tool.Name, "the published SDK name records a trade")
 }
 
+// TestEveryToolArgumentIsDescribed: every argument of the workspace tools
+// has a description and an example (see catalog.ArgumentGaps).
+func TestEveryToolArgumentIsDescribed(t *testing.T) {
+	b := newBench(t)
+	for _, tool := range b.svc.Tools() {
+		assert.Empty(t, catalog.ArgumentGaps(tool.InputSchema), tool.Name)
+	}
+}
+
 func TestWriteToolsRegisterTheirUndo(t *testing.T) {
 	b := newBench(t)
 	a := b.agent(t, "agt_undo", "o")

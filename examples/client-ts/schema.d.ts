@@ -1030,14 +1030,30 @@ export interface components {
              */
             tool_name: "analyze_confidence";
         };
-        /** @description Arguments of analyze_confidence */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConfidenceArguments: {
             /** @description bootstrap resamples. Default: 10000. */
             bootstrap_samples?: number;
-            /** @description two-sided confidence level, a fraction from 0.5 to 0.999. Decimal string; a JSON number is accepted too. Default: "0.95". */
-            confidence?: string;
-            /** @description trade results in R; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /** @description two-sided confidence level, a fraction from 0.5 to 0.999. Default: "0.95". */
+            confidence?: components["schemas"]["InputDecimal"];
+            /**
+             * @description trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /** @description PRNG seed of the bootstrap, echoed in the output. Default: 0. */
             seed?: number;
         };
@@ -1057,13 +1073,32 @@ export interface components {
              */
             tool_name: "analyze_consistency";
         };
-        /** @description Arguments of analyze_consistency */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConsistencyArguments: {
             /** @description trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written) */
             dates?: string[];
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description rolling window in trades, at most the number of r_multiples; default min(10, n) */
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /**
+             * @description rolling window in trades, at most the number of r_multiples; default min(10, n)
+             * @example 5
+             */
             window_size?: number;
         };
         AnalyzeConsistencyCall: {
@@ -1082,12 +1117,31 @@ export interface components {
              */
             tool_name: "analyze_correlation";
         };
-        /** @description Arguments of analyze_correlation */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationArguments: {
-            /** @description Ljung-Box lags, at most n-1; default max(1, min(10, n/4)) */
+            /**
+             * @description Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
+             * @example 3
+             */
             lags?: number;
-            /** @description trade results in R, oldest first; at least 3 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
         };
         AnalyzeCorrelationCall: {
             arguments: components["schemas"]["AnalyzeCorrelationArguments"];
@@ -1105,24 +1159,210 @@ export interface components {
              */
             tool_name: "analyze_correlations";
         };
-        /** @description Arguments of analyze_correlations */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationsArguments: {
-            /** @description symbols with their OHLCV bars (oldest first; series are aligned at their latest bar) */
+            /**
+             * @description symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
+             * @example [
+             *       {
+             *         "bars": [
+             *           {
+             *             "close": "100.0",
+             *             "high": "100.8",
+             *             "low": "99.1",
+             *             "open": "99.6",
+             *             "volume": "10000"
+             *           },
+             *           {
+             *             "close": "102.2",
+             *             "high": "103.0",
+             *             "low": "101.3",
+             *             "open": "101.8",
+             *             "volume": "10500"
+             *           },
+             *           {
+             *             "close": "102.6",
+             *             "high": "103.4",
+             *             "low": "101.7",
+             *             "open": "102.2",
+             *             "volume": "11000"
+             *           },
+             *           {
+             *             "close": "104.9",
+             *             "high": "105.7",
+             *             "low": "104.0",
+             *             "open": "104.5",
+             *             "volume": "11500"
+             *           },
+             *           {
+             *             "close": "105.1",
+             *             "high": "105.9",
+             *             "low": "104.2",
+             *             "open": "104.7",
+             *             "volume": "12000"
+             *           },
+             *           {
+             *             "close": "107.5",
+             *             "high": "108.3",
+             *             "low": "106.6",
+             *             "open": "107.1",
+             *             "volume": "12500"
+             *           },
+             *           {
+             *             "close": "107.8",
+             *             "high": "108.6",
+             *             "low": "106.9",
+             *             "open": "107.4",
+             *             "volume": "13000"
+             *           },
+             *           {
+             *             "close": "110.1",
+             *             "high": "110.9",
+             *             "low": "109.2",
+             *             "open": "109.7",
+             *             "volume": "13500"
+             *           },
+             *           {
+             *             "close": "110.4",
+             *             "high": "111.2",
+             *             "low": "109.5",
+             *             "open": "110.0",
+             *             "volume": "14000"
+             *           },
+             *           {
+             *             "close": "112.8",
+             *             "high": "113.6",
+             *             "low": "111.9",
+             *             "open": "112.4",
+             *             "volume": "14500"
+             *           },
+             *           {
+             *             "close": "113.0",
+             *             "high": "113.8",
+             *             "low": "112.1",
+             *             "open": "112.6",
+             *             "volume": "15000"
+             *           }
+             *         ],
+             *         "symbol": "AAPL"
+             *       },
+             *       {
+             *         "bars": [
+             *           {
+             *             "close": "101.2",
+             *             "high": "102.0",
+             *             "low": "100.3",
+             *             "open": "100.8",
+             *             "volume": "10000"
+             *           },
+             *           {
+             *             "close": "101.6",
+             *             "high": "102.4",
+             *             "low": "100.7",
+             *             "open": "101.2",
+             *             "volume": "10500"
+             *           },
+             *           {
+             *             "close": "103.9",
+             *             "high": "104.7",
+             *             "low": "103.0",
+             *             "open": "103.5",
+             *             "volume": "11000"
+             *           },
+             *           {
+             *             "close": "104.1",
+             *             "high": "104.9",
+             *             "low": "103.2",
+             *             "open": "103.7",
+             *             "volume": "11500"
+             *           },
+             *           {
+             *             "close": "106.5",
+             *             "high": "107.3",
+             *             "low": "105.6",
+             *             "open": "106.1",
+             *             "volume": "12000"
+             *           },
+             *           {
+             *             "close": "106.8",
+             *             "high": "107.6",
+             *             "low": "105.9",
+             *             "open": "106.4",
+             *             "volume": "12500"
+             *           },
+             *           {
+             *             "close": "109.1",
+             *             "high": "109.9",
+             *             "low": "108.2",
+             *             "open": "108.7",
+             *             "volume": "13000"
+             *           },
+             *           {
+             *             "close": "109.4",
+             *             "high": "110.2",
+             *             "low": "108.5",
+             *             "open": "109.0",
+             *             "volume": "13500"
+             *           },
+             *           {
+             *             "close": "111.8",
+             *             "high": "112.6",
+             *             "low": "110.9",
+             *             "open": "111.4",
+             *             "volume": "14000"
+             *           },
+             *           {
+             *             "close": "112.0",
+             *             "high": "112.8",
+             *             "low": "111.1",
+             *             "open": "111.6",
+             *             "volume": "14500"
+             *           },
+             *           {
+             *             "close": "110.0",
+             *             "high": "110.8",
+             *             "low": "109.1",
+             *             "open": "109.6",
+             *             "volume": "15000"
+             *           }
+             *         ],
+             *         "symbol": "MSFT"
+             *       }
+             *     ]
+             */
             symbols_data: {
-                /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+                /** @description OHLCV bars, oldest first (latest last); high >= low */
                 bars: {
-                    /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                    close: string;
-                    /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                    high: string;
-                    /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                    low: string;
-                    /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                    open: string;
-                    /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                    volume: string;
+                    /**
+                     * @description close price
+                     * @example 100.8
+                     */
+                    close: components["schemas"]["InputPositive"];
+                    /**
+                     * @description high price
+                     * @example 101.5
+                     */
+                    high: components["schemas"]["InputPositive"];
+                    /**
+                     * @description low price
+                     * @example 99.2
+                     */
+                    low: components["schemas"]["InputPositive"];
+                    /**
+                     * @description open price
+                     * @example 100
+                     */
+                    open: components["schemas"]["InputPositive"];
+                    /**
+                     * @description traded volume in units
+                     * @example 12000
+                     */
+                    volume: components["schemas"]["InputNonNegative"];
                 }[];
-                /** @description symbol name, unique within symbols_data */
+                /**
+                 * @description symbol name, unique within symbols_data
+                 * @example AAPL
+                 */
                 symbol: string;
             }[];
         };
@@ -1142,12 +1382,28 @@ export interface components {
              */
             tool_name: "analyze_distribution";
         };
-        /** @description Arguments of analyze_distribution */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeDistributionArguments: {
             /** @description histogram buckets. Default: 10. */
             bucket_count?: number;
-            /** @description trade results in R; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
         };
         AnalyzeDistributionCall: {
             arguments: components["schemas"]["AnalyzeDistributionArguments"];
@@ -1165,19 +1421,50 @@ export interface components {
              */
             tool_name: "analyze_drawdown";
         };
-        /** @description Arguments of analyze_drawdown */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeDrawdownArguments: {
-            /** @description equity after each trade in currency units, oldest first, each >= 0 */
-            equity_values?: string[];
-            /** @description net profit in currency units for the recovery factor; default: last equity - starting equity. Decimal string; a JSON number is accepted too. */
-            net_profit?: string;
-            /** @description alternatively, trade results in R, compounded at risk_per_trade */
-            r_multiples?: string[];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01". */
-            risk_per_trade?: string;
-            /** @description equity before the first trade in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            starting_equity: string;
-        };
+            /**
+             * @description equity after each trade in currency units, oldest first, each >= 0
+             * @example [
+             *       "101000",
+             *       "99000",
+             *       "102000",
+             *       "98000",
+             *       "97000"
+             *     ]
+             */
+            equity_values?: components["schemas"]["InputDecimal"][];
+            /**
+             * @description net profit in currency units for the recovery factor; default: last equity - starting equity
+             * @example -3000
+             */
+            net_profit?: components["schemas"]["InputDecimal"];
+            /**
+             * @description alternatively, trade results in R, compounded at risk_per_trade
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples?: components["schemas"]["InputDecimal"][];
+            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            risk_per_trade?: components["schemas"]["InputPositive"];
+            /**
+             * @description equity before the first trade in currency units
+             * @example 100000
+             */
+            starting_equity: components["schemas"]["InputPositive"];
+        } | unknown | unknown;
         AnalyzeDrawdownCall: {
             arguments: components["schemas"]["AnalyzeDrawdownArguments"];
             /**
@@ -1194,16 +1481,32 @@ export interface components {
              */
             tool_name: "analyze_execution_quality";
         };
-        /** @description Arguments of analyze_execution_quality */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeExecutionQualityArguments: {
             /** @description holding time of each trade in hours, >= 0, parallel to r_multiples */
-            hold_times_hours?: string[];
+            hold_times_hours?: components["schemas"]["InputDecimal"][];
             /** @description maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples */
-            mae_values?: string[];
+            mae_values?: components["schemas"]["InputDecimal"][];
             /** @description maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples */
-            mfe_values?: string[];
-            /** @description trade results in R; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            mfe_values?: components["schemas"]["InputDecimal"][];
+            /**
+             * @description trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
         };
         AnalyzeExecutionQualityCall: {
             arguments: components["schemas"]["AnalyzeExecutionQualityArguments"];
@@ -1221,29 +1524,47 @@ export interface components {
              */
             tool_name: "analyze_futures_curve";
         };
-        /** @description Arguments of analyze_futures_curve */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeFuturesCurveArguments: {
             /**
              * Format: date
              * @description valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
+             * @example 2025-01-02
              */
             as_of?: string;
-            /** @description futures contracts of one underlying, distinct expiries */
+            /**
+             * @description futures contracts of one underlying, distinct expiries
+             * @example [
+             *       {
+             *         "expiry": "2025-01-20",
+             *         "price": "75",
+             *         "symbol": "CLF5"
+             *       },
+             *       {
+             *         "expiry": "2025-02-20",
+             *         "price": "75.50",
+             *         "symbol": "CLG5"
+             *       }
+             *     ]
+             */
             contracts: {
                 /**
                  * Format: date
                  * @description contract expiry, a calendar date YYYY-MM-DD
                  */
                 expiry: string;
-                /** @description futures price, > 0. Decimal string; a JSON number is accepted too. */
-                price: string;
+                /** @description futures price */
+                price: components["schemas"]["InputPositive"];
                 /** @description contract symbol (optional) */
                 symbol?: string;
             }[];
-            /** @description relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Decimal string; a JSON number is accepted too. Default: "0.005". */
-            flat_tolerance?: string;
-            /** @description spot price of the underlying, > 0 (optional; adds the basis). Decimal string; a JSON number is accepted too. */
-            spot?: string;
+            /** @description relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Default: "0.005". */
+            flat_tolerance?: components["schemas"]["InputDecimalFrom0Below1"];
+            /**
+             * @description spot price of the underlying (optional; adds the basis)
+             * @example 74.80
+             */
+            spot?: components["schemas"]["InputPositive"];
         };
         AnalyzeFuturesCurveCall: {
             arguments: components["schemas"]["AnalyzeFuturesCurveArguments"];
@@ -1261,54 +1582,86 @@ export interface components {
              */
             tool_name: "analyze_greeks";
         };
-        /** @description Arguments of analyze_greeks */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeGreeksArguments: {
             /**
              * Format: date
              * @description valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
+             * @example 2024-02-15
              */
             as_of: string;
             /** @description option records of one underlying */
             chain: {
-                /** @description ask premium per unit of underlying in currency units, >= 0. Decimal string; a JSON number is accepted too. */
-                ask?: string;
-                /** @description bid premium per unit of underlying in currency units, >= 0. Decimal string; a JSON number is accepted too. */
-                bid?: string;
+                /**
+                 * @description ask premium per unit of underlying in currency units
+                 * @example 5.40
+                 */
+                ask?: components["schemas"]["InputNonNegative"];
+                /**
+                 * @description bid premium per unit of underlying in currency units
+                 * @example 5.20
+                 */
+                bid?: components["schemas"]["InputNonNegative"];
                 /**
                  * Format: date
                  * @description expiry date, a calendar date YYYY-MM-DD
+                 * @example 2024-03-15
                  */
                 expiration: string;
-                /** @description annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last. Decimal string; a JSON number is accepted too. */
-                implied_volatility?: string;
-                /** @description last traded premium per unit of underlying in currency units, >= 0. Decimal string; a JSON number is accepted too. */
-                last?: string;
-                /** @description open contracts, >= 0 */
+                /**
+                 * @description annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last
+                 * @example 0.25
+                 */
+                implied_volatility?: components["schemas"]["InputDecimalFrom0To10"];
+                /**
+                 * @description last traded premium per unit of underlying in currency units
+                 * @example 5.30
+                 */
+                last?: components["schemas"]["InputNonNegative"];
+                /**
+                 * @description open contracts
+                 * @example 8400
+                 */
                 open_interest?: number;
                 /**
                  * @description CALL or PUT
                  * @enum {string}
                  */
                 option_type: "CALL" | "PUT";
-                /** @description signed contracts held for the totals (negative = short; default 1). Decimal string; a JSON number is accepted too. Default: "1". */
-                quantity?: string;
-                /** @description strike price, > 0. Decimal string; a JSON number is accepted too. */
-                strike: string;
-                /** @description option symbol */
+                /** @description signed contracts held for the totals (negative = short; default 1). Default: "1". */
+                quantity?: components["schemas"]["InputDecimal"];
+                /**
+                 * @description strike price
+                 * @example 185
+                 */
+                strike: components["schemas"]["InputPositive"];
+                /**
+                 * @description option symbol
+                 * @example AAPL240315C00185000
+                 */
                 symbol: string;
-                /** @description underlying symbol (one per chain) */
+                /**
+                 * @description underlying symbol (one per chain)
+                 * @example AAPL
+                 */
                 underlying_symbol?: string;
-                /** @description contracts traded, >= 0 */
+                /**
+                 * @description contracts traded
+                 * @example 1250
+                 */
                 volume?: number;
             }[];
             /** @description units of underlying per contract, an integer >= 1. Default: 100. */
             contract_multiplier?: number;
-            /** @description continuous dividend yield as a decimal (default 0). Decimal string; a JSON number is accepted too. Default: "0". */
-            dividend_yield?: string;
-            /** @description continuously compounded annual rate as a decimal (default 0.05 = 5 %). Decimal string; a JSON number is accepted too. Default: "0.05". */
-            risk_free_rate?: string;
-            /** @description underlying price, > 0. Decimal string; a JSON number is accepted too. */
-            underlying_price: string;
+            /** @description continuous dividend yield as a decimal (default 0). Default: "0". */
+            dividend_yield?: components["schemas"]["InputDecimalFromMinus1To1"];
+            /** @description continuously compounded annual rate as a decimal (default 0.05 = 5 %). Default: "0.05". */
+            risk_free_rate?: components["schemas"]["InputDecimalFromMinus1To1"];
+            /**
+             * @description underlying price
+             * @example 185.50
+             */
+            underlying_price: components["schemas"]["InputPositive"];
         };
         AnalyzeGreeksCall: {
             arguments: components["schemas"]["AnalyzeGreeksArguments"];
@@ -1326,20 +1679,35 @@ export interface components {
              */
             tool_name: "analyze_liquidity";
         };
-        /** @description Arguments of analyze_liquidity */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeLiquidityArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20. */
             period?: number;
@@ -1360,20 +1728,35 @@ export interface components {
              */
             tool_name: "analyze_price_structure";
         };
-        /** @description Arguments of analyze_price_structure */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzePriceStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description bars in a consolidation window. Default: 10. */
             consolidation_window?: number;
@@ -1396,14 +1779,30 @@ export interface components {
              */
             tool_name: "analyze_recovery";
         };
-        /** @description Arguments of analyze_recovery */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRecoveryArguments: {
-            /** @description starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. Default: "100000". */
-            initial_equity?: string;
-            /** @description trade results in R, oldest first; at least 1 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01". */
-            risk_per_trade?: string;
+            /** @description starting account equity in currency units. Default: "100000". */
+            initial_equity?: components["schemas"]["InputPositive"];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            risk_per_trade?: components["schemas"]["InputPositive"];
         };
         AnalyzeRecoveryCall: {
             arguments: components["schemas"]["AnalyzeRecoveryArguments"];
@@ -1421,14 +1820,33 @@ export interface components {
              */
             tool_name: "analyze_risk_adjusted";
         };
-        /** @description Arguments of analyze_risk_adjusted */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRiskAdjustedArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description minimum acceptable return of the Sortino ratio, in R per trade. Decimal string; a JSON number is accepted too. Default: "0". */
-            target_r?: string;
-            /** @description trades per year, > 0; annualises the ratios (omitted: per trade only). Decimal string; a JSON number is accepted too. */
-            trades_per_year?: string;
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /** @description minimum acceptable return of the Sortino ratio, in R per trade. Default: "0". */
+            target_r?: components["schemas"]["InputDecimal"];
+            /**
+             * @description trades per year; annualises the ratios (omitted: per trade only)
+             * @example 120
+             */
+            trades_per_year?: components["schemas"]["InputPositive"];
         };
         AnalyzeRiskAdjustedCall: {
             arguments: components["schemas"]["AnalyzeRiskAdjustedArguments"];
@@ -1446,18 +1864,33 @@ export interface components {
              */
             tool_name: "analyze_trade_outcome";
         };
-        /** @description Arguments of analyze_trade_outcome */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTradeOutcomeArguments: {
-            /** @description the system's expected result per trade, in R. Decimal string; a JSON number is accepted too. */
-            expected_value_r?: string;
-            /** @description maximum favourable excursion in currency units, >= 0. Decimal string; a JSON number is accepted too. */
-            mfe: string;
-            /** @description initial risk (1R) in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            one_r_dollars: string;
-            /** @description realised P&L in currency units. Decimal string; a JSON number is accepted too. */
-            realized_pnl: string;
-            /** @description realised result in R. Decimal string; a JSON number is accepted too. */
-            realized_r: string;
+            /**
+             * @description the system's expected result per trade, in R
+             * @example 0.4
+             */
+            expected_value_r?: components["schemas"]["InputDecimal"];
+            /**
+             * @description maximum favourable excursion in currency units
+             * @example 400
+             */
+            mfe: components["schemas"]["InputNonNegative"];
+            /**
+             * @description initial risk (1R) in currency units
+             * @example 100
+             */
+            one_r_dollars: components["schemas"]["InputPositive"];
+            /**
+             * @description realised P&L in currency units
+             * @example 250
+             */
+            realized_pnl: components["schemas"]["InputDecimal"];
+            /**
+             * @description realised result in R
+             * @example 2.5
+             */
+            realized_r: components["schemas"]["InputDecimal"];
         };
         AnalyzeTradeOutcomeCall: {
             arguments: components["schemas"]["AnalyzeTradeOutcomeArguments"];
@@ -1475,20 +1908,35 @@ export interface components {
              */
             tool_name: "analyze_trend_structure";
         };
-        /** @description Arguments of analyze_trend_structure */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTrendStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
         };
         AnalyzeTrendStructureCall: {
@@ -1507,12 +1955,28 @@ export interface components {
              */
             tool_name: "analyze_win_loss";
         };
-        /** @description Arguments of analyze_win_loss */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeWinLossArguments: {
             /** @description optional P&L of each trade in currency units, parallel to r_multiples */
-            pnl_values?: string[];
-            /** @description trade results in R; at least 1 decimal strings or numbers */
-            r_multiples: string[];
+            pnl_values?: components["schemas"]["InputDecimal"][];
+            /**
+             * @description trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
         };
         AnalyzeWinLossCall: {
             arguments: components["schemas"]["AnalyzeWinLossArguments"];
@@ -1530,16 +1994,35 @@ export interface components {
              */
             tool_name: "assess_trading_system";
         };
-        /** @description Arguments of assess_trading_system */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AssessTradingSystemArguments: {
             /** @description optional absolute P&L per trade, parallel to r_multiples (same length) */
-            pnl_values?: string[];
-            /** @description trade results in R, oldest first; at least 5 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples */
+            pnl_values?: components["schemas"]["InputDecimal"][];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /**
+             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
+             * @example 7
+             */
             seed?: number;
-            /** @description account size for the Monte Carlo and the drawdown curve, > 0. Decimal string; a JSON number is accepted too. Default: "100000". */
-            starting_equity?: string;
+            /** @description account size for the Monte Carlo and the drawdown curve. Default: "100000". */
+            starting_equity?: components["schemas"]["InputPositive"];
         };
         AssessTradingSystemCall: {
             arguments: components["schemas"]["AssessTradingSystemArguments"];
@@ -1707,16 +2190,35 @@ export interface components {
              */
             tool_name: "calculate_equity_curve";
         };
-        /** @description Arguments of calculate_equity_curve */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateEquityCurveArguments: {
-            /** @description trade results in R, oldest first; at least 1 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01". */
-            risk_per_trade?: string;
-            /** @description starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. Default: "100000". */
-            starting_equity?: string;
-            /** @description trades per year, > 0; adds the CAGR. Decimal string; a JSON number is accepted too. */
-            trades_per_year?: string;
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            risk_per_trade?: components["schemas"]["InputPositive"];
+            /** @description starting account equity in currency units. Default: "100000". */
+            starting_equity?: components["schemas"]["InputPositive"];
+            /**
+             * @description trades per year; adds the CAGR
+             * @example 120
+             */
+            trades_per_year?: components["schemas"]["InputPositive"];
         };
         CalculateEquityCurveCall: {
             arguments: components["schemas"]["CalculateEquityCurveArguments"];
@@ -1734,19 +2236,44 @@ export interface components {
              */
             tool_name: "calculate_expected_value";
         };
-        /** @description Arguments of calculate_expected_value */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateExpectedValueArguments: {
-            /** @description average loss in the unit of avg_win (sign ignored). Decimal string; a JSON number is accepted too. */
-            avg_loss?: string;
-            /** @description average win, >= 0, in R or currency (the same unit as avg_loss). Decimal string; a JSON number is accepted too. */
-            avg_win?: string;
-            /** @description alternatively, trade results in R; at least 2 decimal strings or numbers */
-            r_multiples?: string[];
-            /** @description probability of a win, a fraction from 0 to 1. Decimal string; a JSON number is accepted too. */
-            win_rate?: string;
-        };
+            /**
+             * @description average loss in the unit of avg_win (sign ignored)
+             * @example 1
+             */
+            avg_loss?: components["schemas"]["InputDecimal"];
+            /**
+             * @description average win, >= 0, in R or currency (the same unit as avg_loss)
+             * @example 2.1
+             */
+            avg_win?: components["schemas"]["InputDecimal"];
+            /**
+             * @description alternatively, trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples?: components["schemas"]["InputDecimal"][];
+            /**
+             * @description probability of a win, a fraction from 0 to 1
+             * @example 0.45
+             */
+            win_rate?: components["schemas"]["InputDecimal"];
+        } | unknown | unknown;
         CalculateExpectedValueCall: {
-            arguments?: components["schemas"]["CalculateExpectedValueArguments"];
+            arguments: components["schemas"]["CalculateExpectedValueArguments"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1761,20 +2288,35 @@ export interface components {
              */
             tool_name: "calculate_indicators";
         };
-        /** @description Arguments of calculate_indicators */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateIndicatorsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description macd fast EMA period in bars. Default: 12. */
             fast_period?: number;
@@ -1783,9 +2325,12 @@ export interface components {
              * @enum {string}
              */
             indicator: "sma" | "ema" | "rsi" | "macd" | "bb" | "atr";
-            /** @description bb: band width in population standard deviations, > 0. Decimal string; a JSON number is accepted too. Default: "2". */
-            nbdev?: string;
-            /** @description period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20) */
+            /** @description bb: band width in population standard deviations. Default: "2". */
+            nbdev?: components["schemas"]["InputPositive"];
+            /**
+             * @description period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
+             * @example 14
+             */
             period?: number;
             /** @description macd signal EMA period in bars. Default: 9. */
             signal_period?: number;
@@ -1808,14 +2353,30 @@ export interface components {
              */
             tool_name: "calculate_kelly";
         };
-        /** @description Arguments of calculate_kelly */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateKellyArguments: {
-            /** @description trade results in R; at least 2 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01". */
-            risk_per_trade?: string;
-            /** @description loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Decimal string; a JSON number is accepted too. Default: "0.5". */
-            ruin_drawdown?: string;
+            /**
+             * @description trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            risk_per_trade?: components["schemas"]["InputPositive"];
+            /** @description loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5". */
+            ruin_drawdown?: components["schemas"]["InputPositive"];
         };
         CalculateKellyCall: {
             arguments: components["schemas"]["CalculateKellyArguments"];
@@ -1833,29 +2394,56 @@ export interface components {
              */
             tool_name: "calculate_margin";
         };
-        /** @description Arguments of calculate_margin */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateMarginArguments: {
-            /** @description account equity (net liquidation value) in currency units. Decimal string; a JSON number is accepted too. */
-            account_equity: string;
+            /**
+             * @description account equity (net liquidation value) in currency units
+             * @example 30000
+             */
+            account_equity: components["schemas"]["InputDecimal"];
             /** @description open positions */
-            positions: {
-                /** @description initial margin per contract in currency units, >= 0; or give margin_rate. Decimal string; a JSON number is accepted too. */
-                initial_margin_per_contract?: string;
-                /** @description maintenance margin per contract in currency units, >= 0 (default: the initial margin). Decimal string; a JSON number is accepted too. */
-                maintenance_margin_per_contract?: string;
-                /** @description maintenance margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default: the initial margin). Decimal string; a JSON number is accepted too. */
-                maintenance_margin_rate?: string;
-                /** @description initial margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); or give initial_margin_per_contract. Decimal string; a JSON number is accepted too. */
-                margin_rate?: string;
-                /** @description units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1". */
-                multiplier?: string;
-                /** @description price per unit, > 0. Decimal string; a JSON number is accepted too. */
-                price: string;
-                /** @description signed quantity (negative = short); margin uses its absolute value. Decimal string; a JSON number is accepted too. */
-                quantity: string;
-                /** @description instrument symbol */
+            positions: ({
+                /**
+                 * @description initial margin per contract in currency units; or give margin_rate
+                 * @example 12650
+                 */
+                initial_margin_per_contract?: components["schemas"]["InputNonNegative"];
+                /**
+                 * @description maintenance margin per contract in currency units (default: the initial margin)
+                 * @example 11500
+                 */
+                maintenance_margin_per_contract?: components["schemas"]["InputNonNegative"];
+                /**
+                 * @description maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
+                 * @example 0.045
+                 */
+                maintenance_margin_rate?: components["schemas"]["InputFraction"];
+                /**
+                 * @description initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
+                 * @example 0.05
+                 */
+                margin_rate?: components["schemas"]["InputFraction"];
+                /**
+                 * @description units per contract (default 1). Default: "1".
+                 * @example 50
+                 */
+                multiplier?: components["schemas"]["InputPositive"];
+                /**
+                 * @description price per unit
+                 * @example 5000
+                 */
+                price: components["schemas"]["InputPositive"];
+                /**
+                 * @description signed quantity (negative = short); margin uses its absolute value
+                 * @example -2
+                 */
+                quantity: components["schemas"]["InputDecimal"];
+                /**
+                 * @description instrument symbol
+                 * @example ESH5
+                 */
                 symbol: string;
-            }[];
+            } | unknown | unknown)[];
         };
         CalculateMarginCall: {
             arguments: components["schemas"]["CalculateMarginArguments"];
@@ -1873,23 +2461,35 @@ export interface components {
              */
             tool_name: "calculate_pnl";
         };
-        /** @description Arguments of calculate_pnl */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePnlArguments: {
             /**
              * @description long or short (letter case ignored)
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
-            /** @description entry price, > 0. Decimal string; a JSON number is accepted too. */
-            entry_price: string;
-            /** @description exit price, > 0. Decimal string; a JSON number is accepted too. */
-            exit_price: string;
-            /** @description total round-trip fees in currency units, >= 0. Decimal string; a JSON number is accepted too. Default: "0". */
-            fees?: string;
-            /** @description units traded, an integer >= 1 */
+            /**
+             * @description entry price
+             * @example 100.50
+             */
+            entry_price: components["schemas"]["InputPositive"];
+            /**
+             * @description exit price
+             * @example 103.25
+             */
+            exit_price: components["schemas"]["InputPositive"];
+            /** @description total round-trip fees in currency units. Default: "0". */
+            fees?: components["schemas"]["InputNonNegative"];
+            /**
+             * @description units traded, an integer >= 1
+             * @example 100
+             */
             quantity: number;
-            /** @description initial stop price, > 0; enables the R-multiple. Decimal string; a JSON number is accepted too. */
-            stop_price?: string;
+            /**
+             * @description initial stop price; enables the R-multiple
+             * @example 99
+             */
+            stop_price?: components["schemas"]["InputPositive"];
         };
         CalculatePnlCall: {
             arguments: components["schemas"]["CalculatePnlArguments"];
@@ -1907,23 +2507,35 @@ export interface components {
              */
             tool_name: "calculate_position_size";
         };
-        /** @description Arguments of calculate_position_size */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePositionSizeArguments: {
             /**
              * @description long or short (letter case ignored)
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
-            /** @description planned entry price, > 0. Decimal string; a JSON number is accepted too. */
-            entry_price: string;
-            /** @description account equity in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            equity: string;
-            /** @description optional instrument name, echoed back */
+            /**
+             * @description planned entry price
+             * @example 10.30
+             */
+            entry_price: components["schemas"]["InputPositive"];
+            /**
+             * @description account equity in currency units
+             * @example 25000
+             */
+            equity: components["schemas"]["InputPositive"];
+            /**
+             * @description optional instrument name, echoed back
+             * @example AAPL
+             */
             instrument?: string;
-            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too. Default: "0.02". */
-            risk_percent?: string;
-            /** @description initial stop price, > 0; below entry for long, above for short. Decimal string; a JSON number is accepted too. */
-            stop_price: string;
+            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
+            risk_percent?: components["schemas"]["InputFraction"];
+            /**
+             * @description initial stop price; below entry for long, above for short
+             * @example 10.20
+             */
+            stop_price: components["schemas"]["InputPositive"];
         };
         CalculatePositionSizeCall: {
             arguments: components["schemas"]["CalculatePositionSizeArguments"];
@@ -1941,10 +2553,26 @@ export interface components {
              */
             tool_name: "calculate_rolling_g";
         };
-        /** @description Arguments of calculate_rolling_g */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateRollingGArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /** @description trades per window, at most N. Default: 10. */
             window_size?: number;
         };
@@ -1964,10 +2592,26 @@ export interface components {
              */
             tool_name: "calculate_system_score";
         };
-        /** @description Arguments of calculate_system_score */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateSystemScoreArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
         };
         CalculateSystemScoreCall: {
             arguments: components["schemas"]["CalculateSystemScoreArguments"];
@@ -1994,41 +2638,71 @@ export interface components {
              */
             tool_name: "check_compliance";
         };
-        /** @description Arguments of check_compliance */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CheckComplianceArguments: {
-            /** @description account equity in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            equity: string;
-            /** @description cap on the largest symbol's share of gross exposure, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too. */
-            max_concentration_share?: string;
-            /** @description cap on the Herfindahl index of the exposure shares, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too. */
-            max_hhi?: string;
-            /** @description cap on each symbol's weight |exposure| / equity, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); the agent's max_position_size_pct (percent points) also applies. Decimal string; a JSON number is accepted too. */
-            max_position_weight?: string;
+            /**
+             * @description account equity in currency units
+             * @example 100000
+             */
+            equity: components["schemas"]["InputPositive"];
+            /**
+             * @description cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
+             * @example 0.4
+             */
+            max_concentration_share?: components["schemas"]["InputFraction"];
+            /**
+             * @description cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
+             * @example 0.3
+             */
+            max_hhi?: components["schemas"]["InputFraction"];
+            /**
+             * @description cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
+             * @example 0.25
+             */
+            max_position_weight?: components["schemas"]["InputFraction"];
             /** @description the current book (optional) */
             positions?: {
-                /** @description units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1". */
-                multiplier?: string;
-                /** @description price per unit, > 0. Decimal string; a JSON number is accepted too. */
-                price: string;
-                /** @description signed quantity: positive long (buy), negative short (sell). Decimal string; a JSON number is accepted too. */
-                quantity: string;
-                /** @description instrument symbol (compared case-insensitively) */
+                /** @description units per contract (default 1). Default: "1". */
+                multiplier?: components["schemas"]["InputPositive"];
+                /**
+                 * @description price per unit
+                 * @example 185.50
+                 */
+                price: components["schemas"]["InputPositive"];
+                /**
+                 * @description signed quantity: positive long (buy), negative short (sell)
+                 * @example 100
+                 */
+                quantity: components["schemas"]["InputDecimal"];
+                /**
+                 * @description instrument symbol (compared case-insensitively)
+                 * @example AAPL
+                 */
                 symbol: string;
             }[];
             /** @description the trade to check against the book (optional) */
             proposed_trade?: {
-                /** @description units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1". */
-                multiplier?: string;
-                /** @description price per unit, > 0. Decimal string; a JSON number is accepted too. */
-                price: string;
-                /** @description signed quantity: positive long (buy), negative short (sell). Decimal string; a JSON number is accepted too. */
-                quantity: string;
-                /** @description instrument symbol (compared case-insensitively) */
+                /** @description units per contract (default 1). Default: "1". */
+                multiplier?: components["schemas"]["InputPositive"];
+                /**
+                 * @description price per unit
+                 * @example 185.50
+                 */
+                price: components["schemas"]["InputPositive"];
+                /**
+                 * @description signed quantity: positive long (buy), negative short (sell)
+                 * @example 100
+                 */
+                quantity: components["schemas"]["InputDecimal"];
+                /**
+                 * @description instrument symbol (compared case-insensitively)
+                 * @example AAPL
+                 */
                 symbol: string;
             };
             /** @description symbols that may not be traded or held (case-insensitive) */
             restricted_symbols?: string[];
-        };
+        } | unknown | unknown;
         CheckComplianceCall: {
             arguments: components["schemas"]["CheckComplianceArguments"];
             /**
@@ -2045,24 +2719,39 @@ export interface components {
              */
             tool_name: "check_trade_risk";
         };
-        /** @description Arguments of check_trade_risk */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CheckTradeRiskArguments: {
-            /** @description today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too. Default: "0". */
-            daily_pnl?: string;
+            /** @description today's realised P&L (negative = loss). Default: "0". */
+            daily_pnl?: components["schemas"]["InputDecimal"];
             /**
              * @description long or short (letter case ignored)
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
-            /** @description planned entry price, > 0. Decimal string; a JSON number is accepted too. */
-            entry_price: string;
-            /** @description current account equity, > 0. Decimal string; a JSON number is accepted too. */
-            equity: string;
-            /** @description shares or units, >= 0 (0 is a blocking error in the result). Decimal string; a JSON number is accepted too. */
-            quantity: string;
-            /** @description initial stop price, > 0. Decimal string; a JSON number is accepted too. */
-            stop_price: string;
-            /** @description instrument symbol, checked case-insensitively against the agent's authorized_instruments */
+            /**
+             * @description planned entry price
+             * @example 185
+             */
+            entry_price: components["schemas"]["InputPositive"];
+            /**
+             * @description current account equity
+             * @example 100000
+             */
+            equity: components["schemas"]["InputPositive"];
+            /**
+             * @description shares or units (0 is a blocking error in the result)
+             * @example 50
+             */
+            quantity: components["schemas"]["InputNonNegative"];
+            /**
+             * @description initial stop price
+             * @example 180
+             */
+            stop_price: components["schemas"]["InputPositive"];
+            /**
+             * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
+             * @example AAPL
+             */
             symbol: string;
         };
         CheckTradeRiskCall: {
@@ -2229,20 +2918,35 @@ export interface components {
              */
             tool_name: "detect_patterns";
         };
-        /** @description Arguments of detect_patterns */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPatternsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
             /** @description bars in the range whose break is a breakout or breakdown. Default: 20. */
             breakout_period?: number;
@@ -2263,12 +2967,24 @@ export interface components {
              */
             tool_name: "detect_peak_valley";
         };
-        /** @description Arguments of detect_peak_valley */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPeakValleyArguments: {
-            /** @description equity after each trade in currency units, oldest first, each >= 0 */
-            equity_values: string[];
-            /** @description equity before the first trade in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            starting_equity: string;
+            /**
+             * @description equity after each trade in currency units, oldest first, each >= 0
+             * @example [
+             *       "101000",
+             *       "99000",
+             *       "102000",
+             *       "98000",
+             *       "97000"
+             *     ]
+             */
+            equity_values: components["schemas"]["InputDecimal"][];
+            /**
+             * @description equity before the first trade in currency units
+             * @example 100000
+             */
+            starting_equity: components["schemas"]["InputPositive"];
         };
         DetectPeakValleyCall: {
             arguments: components["schemas"]["DetectPeakValleyArguments"];
@@ -2286,20 +3002,35 @@ export interface components {
              */
             tool_name: "detect_regime";
         };
-        /** @description Arguments of detect_regime */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectRegimeArguments: {
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
         };
         DetectRegimeCall: {
@@ -2318,25 +3049,40 @@ export interface components {
              */
             tool_name: "detect_structural_break";
         };
-        /** @description Arguments of detect_structural_break */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectStructuralBreakArguments: {
-            /** @description significance level of both tests, a fraction, 0.001 to 0.20. Decimal string; a JSON number is accepted too. Default: "0.05". */
-            alpha?: string;
-            /** @description OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers */
+            /** @description significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05". */
+            alpha?: components["schemas"]["InputDecimal"];
+            /** @description OHLCV bars, oldest first (latest last); high >= low */
             bars: {
-                /** @description close price, > 0. Decimal string; a JSON number is accepted too. */
-                close: string;
-                /** @description high price, > 0. Decimal string; a JSON number is accepted too. */
-                high: string;
-                /** @description low price, > 0. Decimal string; a JSON number is accepted too. */
-                low: string;
-                /** @description open price, > 0. Decimal string; a JSON number is accepted too. */
-                open: string;
-                /** @description traded volume in units, >= 0. Decimal string; a JSON number is accepted too. */
-                volume: string;
+                /**
+                 * @description close price
+                 * @example 100.8
+                 */
+                close: components["schemas"]["InputPositive"];
+                /**
+                 * @description high price
+                 * @example 101.5
+                 */
+                high: components["schemas"]["InputPositive"];
+                /**
+                 * @description low price
+                 * @example 99.2
+                 */
+                low: components["schemas"]["InputPositive"];
+                /**
+                 * @description open price
+                 * @example 100
+                 */
+                open: components["schemas"]["InputPositive"];
+                /**
+                 * @description traded volume in units
+                 * @example 12000
+                 */
+                volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Decimal string; a JSON number is accepted too. Default: "0.15". */
-            trim?: string;
+            /** @description fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15". */
+            trim?: components["schemas"]["InputDecimal"];
         };
         DetectStructuralBreakCall: {
             arguments: components["schemas"]["DetectStructuralBreakArguments"];
@@ -2469,22 +3215,70 @@ export interface components {
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateBasicArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
             window_size?: number;
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateComprehensiveArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
             window_size?: number;
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateFullArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
             window_size?: number;
         };
@@ -2496,10 +3290,26 @@ export interface components {
              */
             tool_name: "evaluate_performance";
         };
-        /** @description Arguments of evaluate_performance */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         EvaluatePerformanceArguments: {
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /**
              * @description basic (default), full or comprehensive. Default: "basic".
              * @enum {string}
@@ -2642,10 +3452,26 @@ export interface components {
              */
             tool_name: "find_variance_killers";
         };
-        /** @description Arguments of find_variance_killers */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         FindVarianceKillersArguments: {
-            /** @description trade results in R; at least 2 decimal strings or numbers */
-            r_multiples: string[];
+            /**
+             * @description trade results in R
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
             /** @description optional symbols, parallel to r_multiples */
             symbols?: string[];
             /** @description trades listed. Default: 10. */
@@ -2717,11 +3543,27 @@ export interface components {
              */
             tool_name: "get_trading_biases";
         };
-        /** @description Arguments of get_trading_biases */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         GetTradingBiasesArguments: {
             /** @description the latest trades analysed, 2 to 10,000. Default: 50. */
             lookback_count?: number;
-            /** @description optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them */
+            /**
+             * @description optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+             * @example [
+             *       {
+             *         "hold_time_hours": "20",
+             *         "mfe_r": "2.2",
+             *         "r_multiple": "1.5",
+             *         "size": "1000"
+             *       },
+             *       {
+             *         "hold_time_hours": "52",
+             *         "mfe_r": "0.3",
+             *         "r_multiple": "-1",
+             *         "size": "1000"
+             *       }
+             *     ]
+             */
             trades?: {
                 /**
                  * @description optional; accepted for compatibility, not used by the checks
@@ -2731,25 +3573,42 @@ export interface components {
                 /**
                  * Format: date-time
                  * @description optional RFC 3339 entry time
+                 * @example 2026-03-09T14:30:00Z
                  */
                 entry_time?: string;
                 /**
                  * Format: date-time
                  * @description optional RFC 3339 exit time
+                 * @example 2026-03-10T10:30:00Z
                  */
                 exit_time?: string;
-                /** @description optional holding time in hours (default exit_time - entry_time). Decimal string; a JSON number is accepted too. */
-                hold_time_hours?: string;
-                /** @description optional maximum favourable excursion in R, >= 0. Decimal string; a JSON number is accepted too. */
-                mfe_r?: string;
-                /** @description result in R. Decimal string; a JSON number is accepted too. */
-                r_multiple: string;
-                /** @description optional position size (notional or money at risk, one convention for all trades), > 0. Decimal string; a JSON number is accepted too. */
-                size?: string;
-                /** @description optional; accepted for compatibility, not used by the checks */
+                /**
+                 * @description optional holding time in hours (default exit_time - entry_time)
+                 * @example 20
+                 */
+                hold_time_hours?: components["schemas"]["InputDecimalFrom0To1e06"];
+                /**
+                 * @description optional maximum favourable excursion in R
+                 * @example 2.2
+                 */
+                mfe_r?: components["schemas"]["InputDecimalFrom0To1000"];
+                /**
+                 * @description result in R
+                 * @example 1.5
+                 */
+                r_multiple: components["schemas"]["InputDecimalFromMinus1000To1000"];
+                /**
+                 * @description optional position size (notional or money at risk, one convention for all trades)
+                 * @example 1000
+                 */
+                size?: components["schemas"]["InputPositive"];
+                /**
+                 * @description optional; accepted for compatibility, not used by the checks
+                 * @example AAPL
+                 */
                 symbol?: string;
             }[];
-        };
+        } | unknown | unknown;
         GetTradingBiasesCall: {
             arguments?: components["schemas"]["GetTradingBiasesArguments"];
             /**
@@ -2817,6 +3676,18 @@ export interface components {
                 [key: string]: (components["schemas"]["Decimal"] | null)[];
             };
         };
+        InputDecimal: string;
+        InputDecimalFrom0Below1: string;
+        InputDecimalFrom0To10: string;
+        InputDecimalFrom0To1000: string;
+        InputDecimalFrom0To1e06: string;
+        InputDecimalFrom0To1e12: string;
+        InputDecimalFromMinus1000To1000: string;
+        InputDecimalFromMinus1To1: string;
+        InputDecimalFromMinus1e12To1e12: string;
+        InputFraction: string;
+        InputNonNegative: string;
+        InputPositive: string;
         InsufficientBars: {
             bars_provided: number;
             bars_required: number;
@@ -3198,26 +4069,38 @@ export interface components {
              */
             tool_name: "pre_trade_gate";
         };
-        /** @description Arguments of pre_trade_gate */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         PreTradeGateArguments: {
-            /** @description today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too. Default: "0". */
-            daily_pnl?: string;
+            /** @description today's realised P&L (negative = loss). Default: "0". */
+            daily_pnl?: components["schemas"]["InputDecimal"];
             /**
              * @description long or short (letter case ignored)
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
-            /** @description planned entry price, > 0. Decimal string; a JSON number is accepted too. */
-            entry_price: string;
-            /** @description account equity, > 0. Decimal string; a JSON number is accepted too. */
-            equity: string;
+            /**
+             * @description planned entry price
+             * @example 185
+             */
+            entry_price: components["schemas"]["InputPositive"];
+            /**
+             * @description account equity
+             * @example 100000
+             */
+            equity: components["schemas"]["InputPositive"];
             /** @description optional recent R-multiples; adds system_health (never blocks the gate) */
-            r_multiples?: string[];
-            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too. Default: "0.02". */
-            risk_percent?: string;
-            /** @description initial stop price, > 0; below entry for long, above for short. Decimal string; a JSON number is accepted too. */
-            stop_price: string;
-            /** @description instrument symbol, checked case-insensitively against the agent's authorized_instruments */
+            r_multiples?: components["schemas"]["InputDecimal"][];
+            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
+            risk_percent?: components["schemas"]["InputFraction"];
+            /**
+             * @description initial stop price; below entry for long, above for short
+             * @example 180
+             */
+            stop_price: components["schemas"]["InputPositive"];
+            /**
+             * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
+             * @example AAPL
+             */
             symbol: string;
         };
         PreTradeGateCall: {
@@ -3276,57 +4159,99 @@ export interface components {
              */
             tool_name: "record_trade_journal";
         };
-        /** @description Arguments of record_trade_journal */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RecordTradeJournalArguments: {
             /**
              * @description long or short
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
-            /** @description average entry price, > 0. Decimal string; a JSON number is accepted too. */
-            entry_price: string;
+            /**
+             * @description average entry price
+             * @example 100
+             */
+            entry_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
              * @description optional RFC 3339 entry time
+             * @example 2026-03-09T14:30:00Z
              */
             entry_time?: string;
-            /** @description average exit price, > 0. Decimal string; a JSON number is accepted too. */
-            exit_price: string;
+            /**
+             * @description average exit price
+             * @example 110
+             */
+            exit_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
              * @description optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+             * @example 2026-03-10T15:00:00Z
              */
             exit_time?: string;
-            /** @description optional fees, >= 0 (default 0). Decimal string; a JSON number is accepted too. */
-            fees?: string;
-            /** @description optional maximum adverse excursion in R, as a magnitude >= 0. Decimal string; a JSON number is accepted too. */
-            mae_r?: string;
-            /** @description optional maximum favourable excursion in R, >= 0 (used by get_trading_biases). Decimal string; a JSON number is accepted too. */
-            mfe_r?: string;
-            /** @description optional notes, up to 5,000 characters, sealed at rest */
+            /**
+             * @description optional fees (default 0)
+             * @example 1.50
+             */
+            fees?: components["schemas"]["InputDecimalFrom0To1e12"];
+            /**
+             * @description optional maximum adverse excursion in R, as a magnitude >= 0
+             * @example 0.4
+             */
+            mae_r?: components["schemas"]["InputDecimalFrom0To1000"];
+            /**
+             * @description optional maximum favourable excursion in R (used by get_trading_biases)
+             * @example 2.5
+             */
+            mfe_r?: components["schemas"]["InputDecimalFrom0To1000"];
+            /**
+             * @description optional notes, up to 5,000 characters, sealed at rest
+             * @example entered on volume
+             */
             notes?: string;
-            /** @description optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees). Decimal string; a JSON number is accepted too. */
-            pnl?: string;
-            /** @description shares, contracts or units, > 0. Decimal string; a JSON number is accepted too. */
-            quantity: string;
-            /** @description optional result in R (required without stop_price). Decimal string; a JSON number is accepted too. */
-            r_multiple?: string;
-            /** @description optional setup label */
+            /**
+             * @description optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)
+             * @example 100
+             */
+            pnl?: components["schemas"]["InputDecimalFromMinus1e12To1e12"];
+            /**
+             * @description shares, contracts or units
+             * @example 10
+             */
+            quantity: components["schemas"]["InputPositive"];
+            /**
+             * @description optional result in R (required without stop_price)
+             * @example 2
+             */
+            r_multiple?: components["schemas"]["InputDecimalFromMinus1000To1000"];
+            /**
+             * @description optional setup label
+             * @example breakout
+             */
             setup?: string;
-            /** @description optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted. Decimal string; a JSON number is accepted too. */
-            stop_price?: string;
-            /** @description optional strategy label; the journal filters on it */
+            /**
+             * @description optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
+             * @example 95
+             */
+            stop_price?: components["schemas"]["InputPositive"];
+            /**
+             * @description optional strategy label; the journal filters on it
+             * @example momentum
+             */
             strategy?: string;
-            /** @description instrument symbol */
+            /**
+             * @description instrument symbol
+             * @example AAPL
+             */
             symbol: string;
             /** @description optional labels, at most 16 */
             tags?: string[];
             /**
              * Format: date
              * @description optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+             * @example 2026-03-10
              */
             trade_date?: string;
-        };
+        } | unknown | unknown;
         RecordTradeJournalCall: {
             arguments: components["schemas"]["RecordTradeJournalArguments"];
             /**
@@ -3518,18 +4443,40 @@ export interface components {
              */
             tool_name: "run_monte_carlo";
         };
-        /** @description Arguments of run_monte_carlo */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunMonteCarloArguments: {
             /** @description equity paths simulated. Default: 1000. */
             num_simulations?: number;
-            /** @description trade results in R, resampled with replacement; at least 2 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01". */
-            risk_per_trade?: string;
-            /** @description optional seed; omitted: one is picked and echoed in the result */
+            /**
+             * @description trade results in R, resampled with replacement
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            risk_per_trade?: components["schemas"]["InputPositive"];
+            /**
+             * @description optional seed; omitted: one is picked and echoed in the result
+             * @example 7
+             */
             seed?: number;
-            /** @description starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            starting_equity: string;
+            /**
+             * @description starting account equity in currency units
+             * @example 10000
+             */
+            starting_equity: components["schemas"]["InputPositive"];
             /** @description trades drawn per path. Default: 100. */
             trades_per_simulation?: number;
         };
@@ -3549,18 +4496,37 @@ export interface components {
              */
             tool_name: "run_what_if";
         };
-        /** @description Arguments of run_what_if */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunWhatIfArguments: {
-            /** @description losses are capped at -loss_cap R, > 0. Decimal string; a JSON number is accepted too. Default: "1". */
-            loss_cap?: string;
-            /** @description trade results in R, oldest first; at least 2 decimal strings or numbers */
-            r_multiples: string[];
-            /** @description trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1 */
+            /** @description losses are capped at -loss_cap R. Default: "1". */
+            loss_cap?: components["schemas"]["InputPositive"];
+            /**
+             * @description trade results in R, oldest first
+             * @example [
+             *       "1.5",
+             *       "-1",
+             *       "2.3",
+             *       "-0.5",
+             *       "1.8",
+             *       "-1",
+             *       "3.2",
+             *       "0.8",
+             *       "-0.7",
+             *       "1.1",
+             *       "-1",
+             *       "0.6"
+             *     ]
+             */
+            r_multiples: components["schemas"]["InputDecimal"][];
+            /**
+             * @description trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
+             * @example 1
+             */
             remove_count?: number;
             /** @description losing streak (in trades) after which the next trade is skipped. Default: 3. */
             skip_after_losses?: number;
-            /** @description factor applied to every winning R, > 0 (0.9 = winners 10 % smaller). Decimal string; a JSON number is accepted too. Default: "0.9". */
-            winner_scale?: string;
+            /** @description factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9". */
+            winner_scale?: components["schemas"]["InputPositive"];
         };
         RunWhatIfCall: {
             arguments: components["schemas"]["RunWhatIfArguments"];
@@ -3597,17 +4563,29 @@ export interface components {
              */
             tool_name: "score_signal";
         };
-        /** @description Arguments of score_signal */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         ScoreSignalArguments: {
-            /** @description entry conditions met, 0 to total_conditions */
+            /**
+             * @description entry conditions met, 0 to total_conditions
+             * @example 4
+             */
             conditions_met: number;
-            /** @description agreeing indicators, >= 0 (default 0; 3 or more count fully) */
+            /**
+             * @description agreeing indicators (default 0; 3 or more count fully)
+             * @example 2
+             */
             indicator_confluence?: number;
             /** @description the signal agrees with the market regime (default false) */
             regime_aligned?: boolean;
-            /** @description reward / risk, a multiple >= 0 (3 or more counts fully). Decimal string; a JSON number is accepted too. */
-            risk_reward_ratio?: string;
-            /** @description entry conditions checked, >= 1 */
+            /**
+             * @description reward / risk, a multiple >= 0 (3 or more counts fully)
+             * @example 2.5
+             */
+            risk_reward_ratio?: components["schemas"]["InputDecimal"];
+            /**
+             * @description entry conditions checked, >= 1
+             * @example 5
+             */
             total_conditions: number;
             /** @description volume confirms the signal (default false) */
             volume_confirmed?: boolean;
@@ -3630,11 +4608,17 @@ export interface components {
         };
         /** @description Arguments of search_memory */
         SearchMemoryArguments: {
-            /** @description optional: only memories of this category */
+            /**
+             * @description optional: only memories of this category
+             * @example rules
+             */
             category?: string;
             /** @description memories returned, 1 to 50. Default: 10. */
             limit?: number;
-            /** @description words to look for (at most 32 distinct terms) */
+            /**
+             * @description words to look for (at most 32 distinct terms)
+             * @example scale out
+             */
             query: string;
         };
         SearchMemoryCall: {
@@ -3669,7 +4653,7 @@ export interface components {
              */
             tool_name: "segment_trades";
         };
-        /** @description Arguments of segment_trades */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SegmentTradesArguments: {
             /**
              * @description symbol, day_of_week, strategy or regime. Default: "symbol".
@@ -3678,17 +4662,35 @@ export interface components {
             segment_by?: "symbol" | "day_of_week" | "strategy" | "regime";
             /** @description closed trades */
             trades: {
-                /** @description 0 = Monday to 6 = Sunday */
+                /**
+                 * @description 0 = Monday to 6 = Sunday
+                 * @example 2
+                 */
                 day_of_week?: number;
-                /** @description realised result in R. Decimal string; a JSON number is accepted too. */
-                pnl_r: string;
-                /** @description realised P&L in USD. Decimal string; a JSON number is accepted too. */
-                pnl_usd: string;
-                /** @description market regime at entry (segment key) */
+                /**
+                 * @description realised result in R
+                 * @example 1.5
+                 */
+                pnl_r: components["schemas"]["InputDecimal"];
+                /**
+                 * @description realised P&L in USD
+                 * @example 150
+                 */
+                pnl_usd: components["schemas"]["InputDecimal"];
+                /**
+                 * @description market regime at entry (segment key)
+                 * @example TRENDING_UP
+                 */
                 regime?: string;
-                /** @description strategy identifier (segment key) */
+                /**
+                 * @description strategy identifier (segment key)
+                 * @example breakout
+                 */
                 strategy_id?: string;
-                /** @description instrument symbol (segment key) */
+                /**
+                 * @description instrument symbol (segment key)
+                 * @example MSFT
+                 */
                 symbol?: string;
             }[];
         };
@@ -3734,38 +4736,80 @@ export interface components {
              */
             tool_name: "size_futures_position";
         };
-        /** @description Arguments of size_futures_position */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeFuturesPositionArguments: {
-            /** @description margin available for the position in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            available_margin?: string;
-            /** @description point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size */
+            /**
+             * @description margin available for the position in currency units
+             * @example 100000
+             */
+            available_margin?: components["schemas"]["InputPositive"];
+            /**
+             * @description point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
+             * @example 50
+             */
             contract_multiplier?: number;
-            /** @description price used for the notional, > 0 (defaults to entry_price). Decimal string; a JSON number is accepted too. */
-            contract_price?: string;
-            /** @description planned entry price, > 0. Decimal string; a JSON number is accepted too. */
-            entry_price?: string;
-            /** @description account equity in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            equity?: string;
-            /** @description exchange or broker initial margin per contract in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            initial_margin_per_contract?: string;
-            /** @description share of available_margin that may be committed, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default 0.50). Decimal string; a JSON number is accepted too. Default: "0.50". */
-            max_margin_usage_pct?: string;
-            /** @description largest notional in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            max_notional?: string;
+            /**
+             * @description price used for the notional (defaults to entry_price)
+             * @example 5000
+             */
+            contract_price?: components["schemas"]["InputPositive"];
+            /**
+             * @description planned entry price
+             * @example 5000
+             */
+            entry_price?: components["schemas"]["InputPositive"];
+            /**
+             * @description account equity in currency units
+             * @example 100000
+             */
+            equity?: components["schemas"]["InputPositive"];
+            /**
+             * @description exchange or broker initial margin per contract in currency units
+             * @example 12000
+             */
+            initial_margin_per_contract?: components["schemas"]["InputPositive"];
+            /** @description share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50". */
+            max_margin_usage_pct?: components["schemas"]["InputFraction"];
+            /**
+             * @description largest notional in currency units
+             * @example 500000
+             */
+            max_notional?: components["schemas"]["InputPositive"];
             /**
              * @description primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
              * @enum {string}
              */
             mode: "margin_based" | "tick_value" | "notional";
-            /** @description share of equity at risk, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too. */
-            risk_pct?: string;
-            /** @description initial stop price, > 0. Decimal string; a JSON number is accepted too. */
-            stop_price?: string;
-            /** @description minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN). Decimal string; a JSON number is accepted too. */
-            tick_size?: string;
-            /** @description currency value of one tick, > 0, e.g. 12.50 (ES). Decimal string; a JSON number is accepted too. */
-            tick_value?: string;
-        };
+            /**
+             * @description share of equity at risk, a fraction (0.02 = 2 %)
+             * @example 0.02
+             */
+            risk_pct?: components["schemas"]["InputFraction"];
+            /**
+             * @description initial stop price
+             * @example 4980
+             */
+            stop_price?: components["schemas"]["InputPositive"];
+            /**
+             * @description minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
+             * @example 0.25
+             */
+            tick_size?: components["schemas"]["InputPositive"];
+            /**
+             * @description currency value of one tick, > 0, e.g. 12.50 (ES)
+             * @example 12.50
+             */
+            tick_value?: components["schemas"]["InputPositive"];
+        } & ({
+            /** @enum {unknown} */
+            mode?: "margin_based";
+        } | {
+            /** @enum {unknown} */
+            mode?: "tick_value";
+        } | ({
+            /** @enum {unknown} */
+            mode?: "notional";
+        } & (unknown | unknown) & (unknown | unknown)));
         SizeFuturesPositionCall: {
             arguments: components["schemas"]["SizeFuturesPositionArguments"];
             /**
@@ -3782,34 +4826,70 @@ export interface components {
              */
             tool_name: "size_options_position";
         };
-        /** @description Arguments of size_options_position */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeOptionsPositionArguments: {
             /** @description units of underlying per contract, an integer >= 1 (default 100). Default: 100. */
             contract_multiplier?: number;
-            /** @description net credit per unit of a credit spread in currency units, below spread_width. Decimal string; a JSON number is accepted too. */
-            credit_received?: string;
-            /** @description option delta in [-1, 1]; required in delta_adjusted. Decimal string; a JSON number is accepted too. */
-            delta?: string;
-            /** @description option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium. Decimal string; a JSON number is accepted too. */
-            entry_premium?: string;
-            /** @description account equity in currency units, > 0. Decimal string; a JSON number is accepted too. */
-            equity: string;
+            /**
+             * @description net credit per unit of a credit spread in currency units, below spread_width
+             * @example 1.20
+             */
+            credit_received?: components["schemas"]["InputPositive"];
+            /**
+             * @description option delta in [-1, 1]; required in delta_adjusted
+             * @example 0.45
+             */
+            delta?: components["schemas"]["InputDecimalFromMinus1To1"];
+            /**
+             * @description option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
+             * @example 5.35
+             */
+            entry_premium?: components["schemas"]["InputPositive"];
+            /**
+             * @description account equity in currency units
+             * @example 100000
+             */
+            equity: components["schemas"]["InputPositive"];
             /**
              * @description equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
              * @enum {string}
              */
             mode: "equity_risk" | "premium" | "delta_adjusted" | "spread";
-            /** @description share of equity at risk (premium budget in mode premium), a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too. */
-            risk_pct: string;
-            /** @description distance between the spread strikes in price units, > 0; required in spread. Decimal string; a JSON number is accepted too. */
-            spread_width?: string;
-            /** @description premium per unit at which the position is exited, >= 0 and below entry_premium (optional). Decimal string; a JSON number is accepted too. */
-            stop_premium?: string;
-            /** @description underlying entry price, > 0; required in delta_adjusted. Decimal string; a JSON number is accepted too. */
-            underlying_entry?: string;
-            /** @description underlying stop price, > 0; required in delta_adjusted. Decimal string; a JSON number is accepted too. */
-            underlying_stop?: string;
-        };
+            /**
+             * @description share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
+             * @example 0.02
+             */
+            risk_pct: components["schemas"]["InputFraction"];
+            /**
+             * @description distance between the spread strikes in price units; required in spread
+             * @example 5
+             */
+            spread_width?: components["schemas"]["InputPositive"];
+            /**
+             * @description premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
+             * @example 2.50
+             */
+            stop_premium?: components["schemas"]["InputNonNegative"];
+            /**
+             * @description underlying entry price; required in delta_adjusted
+             * @example 185
+             */
+            underlying_entry?: components["schemas"]["InputPositive"];
+            /**
+             * @description underlying stop price; required in delta_adjusted
+             * @example 180
+             */
+            underlying_stop?: components["schemas"]["InputPositive"];
+        } & ({
+            /** @enum {unknown} */
+            mode?: "equity_risk" | "premium";
+        } | {
+            /** @enum {unknown} */
+            mode?: "delta_adjusted";
+        } | ({
+            /** @enum {unknown} */
+            mode?: "spread";
+        } & (unknown | unknown)));
         SizeOptionsPositionCall: {
             arguments: components["schemas"]["SizeOptionsPositionArguments"];
             /**
@@ -3870,11 +4950,22 @@ export interface components {
         };
         /** @description Arguments of store_memory */
         StoreMemoryArguments: {
-            /** @description optional label (default "general"); search_memory filters on it case-insensitively */
+            /**
+             * @description optional label (default "general"); search_memory filters on it case-insensitively
+             * @example rules
+             */
             category?: string;
-            /** @description the memory, 1 to 10,000 characters; indexed for search and sealed at rest */
+            /**
+             * @description the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+             * @example Scale out a third at 2R
+             */
             content: string;
-            /** @description optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched */
+            /**
+             * @description optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+             * @example {
+             *       "source": "review"
+             *     }
+             */
             metadata?: Record<string, never>;
         };
         StoreMemoryCall: {

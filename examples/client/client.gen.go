@@ -2803,16 +2803,18 @@ type AnalyzeConfidenceAnswer struct {
 // AnalyzeConfidenceAnswerToolName defines model for AnalyzeConfidenceAnswer.ToolName.
 type AnalyzeConfidenceAnswerToolName string
 
-// AnalyzeConfidenceArguments Arguments of analyze_confidence
+// AnalyzeConfidenceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConfidenceArguments struct {
 	// BootstrapSamples bootstrap resamples. Default: 10000.
 	BootstrapSamples *int `json:"bootstrap_samples,omitempty"`
 
-	// Confidence two-sided confidence level, a fraction from 0.5 to 0.999. Decimal string; a JSON number is accepted too. Default: "0.95".
-	Confidence *string `json:"confidence,omitempty"`
+	// Confidence two-sided confidence level, a fraction from 0.5 to 0.999. Default: "0.95".
+	Confidence *InputDecimal `json:"confidence,omitempty"`
 
-	// RMultiples trade results in R; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// Seed PRNG seed of the bootstrap, echoed in the output. Default: 0.
 	Seed *int `json:"seed,omitempty"`
@@ -2820,7 +2822,7 @@ type AnalyzeConfidenceArguments struct {
 
 // AnalyzeConfidenceCall defines model for AnalyzeConfidenceCall.
 type AnalyzeConfidenceCall struct {
-	// Arguments Arguments of analyze_confidence
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeConfidenceArguments    `json:"arguments"`
 	ToolName  AnalyzeConfidenceCallToolName `json:"tool_name"`
 }
@@ -2837,21 +2839,25 @@ type AnalyzeConsistencyAnswer struct {
 // AnalyzeConsistencyAnswerToolName defines model for AnalyzeConsistencyAnswer.ToolName.
 type AnalyzeConsistencyAnswerToolName string
 
-// AnalyzeConsistencyArguments Arguments of analyze_consistency
+// AnalyzeConsistencyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConsistencyArguments struct {
 	// Dates trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)
 	Dates *[]string `json:"dates,omitempty"`
 
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// WindowSize rolling window in trades, at most the number of r_multiples; default min(10, n)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
 // AnalyzeConsistencyCall defines model for AnalyzeConsistencyCall.
 type AnalyzeConsistencyCall struct {
-	// Arguments Arguments of analyze_consistency
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeConsistencyArguments    `json:"arguments"`
 	ToolName  AnalyzeConsistencyCallToolName `json:"tool_name"`
 }
@@ -2868,18 +2874,22 @@ type AnalyzeCorrelationAnswer struct {
 // AnalyzeCorrelationAnswerToolName defines model for AnalyzeCorrelationAnswer.ToolName.
 type AnalyzeCorrelationAnswerToolName string
 
-// AnalyzeCorrelationArguments Arguments of analyze_correlation
+// AnalyzeCorrelationArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationArguments struct {
 	// Lags Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
+	//
+	// Examples: 3
 	Lags *int `json:"lags,omitempty"`
 
-	// RMultiples trade results in R, oldest first; at least 3 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 }
 
 // AnalyzeCorrelationCall defines model for AnalyzeCorrelationCall.
 type AnalyzeCorrelationCall struct {
-	// Arguments Arguments of analyze_correlation
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeCorrelationArguments    `json:"arguments"`
 	ToolName  AnalyzeCorrelationCallToolName `json:"tool_name"`
 }
@@ -2901,36 +2911,50 @@ type AnalyzeCorrelationsAnswer_Result struct {
 // AnalyzeCorrelationsAnswerToolName defines model for AnalyzeCorrelationsAnswer.ToolName.
 type AnalyzeCorrelationsAnswerToolName string
 
-// AnalyzeCorrelationsArguments Arguments of analyze_correlations
+// AnalyzeCorrelationsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationsArguments struct {
 	// SymbolsData symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
+	//
+	// Examples: [{"bars":[{"close":"100.0","high":"100.8","low":"99.1","open":"99.6","volume":"10000"},{"close":"102.2","high":"103.0","low":"101.3","open":"101.8","volume":"10500"},{"close":"102.6","high":"103.4","low":"101.7","open":"102.2","volume":"11000"},{"close":"104.9","high":"105.7","low":"104.0","open":"104.5","volume":"11500"},{"close":"105.1","high":"105.9","low":"104.2","open":"104.7","volume":"12000"},{"close":"107.5","high":"108.3","low":"106.6","open":"107.1","volume":"12500"},{"close":"107.8","high":"108.6","low":"106.9","open":"107.4","volume":"13000"},{"close":"110.1","high":"110.9","low":"109.2","open":"109.7","volume":"13500"},{"close":"110.4","high":"111.2","low":"109.5","open":"110.0","volume":"14000"},{"close":"112.8","high":"113.6","low":"111.9","open":"112.4","volume":"14500"},{"close":"113.0","high":"113.8","low":"112.1","open":"112.6","volume":"15000"}],"symbol":"AAPL"},{"bars":[{"close":"101.2","high":"102.0","low":"100.3","open":"100.8","volume":"10000"},{"close":"101.6","high":"102.4","low":"100.7","open":"101.2","volume":"10500"},{"close":"103.9","high":"104.7","low":"103.0","open":"103.5","volume":"11000"},{"close":"104.1","high":"104.9","low":"103.2","open":"103.7","volume":"11500"},{"close":"106.5","high":"107.3","low":"105.6","open":"106.1","volume":"12000"},{"close":"106.8","high":"107.6","low":"105.9","open":"106.4","volume":"12500"},{"close":"109.1","high":"109.9","low":"108.2","open":"108.7","volume":"13000"},{"close":"109.4","high":"110.2","low":"108.5","open":"109.0","volume":"13500"},{"close":"111.8","high":"112.6","low":"110.9","open":"111.4","volume":"14000"},{"close":"112.0","high":"112.8","low":"111.1","open":"111.6","volume":"14500"},{"close":"110.0","high":"110.8","low":"109.1","open":"109.6","volume":"15000"}],"symbol":"MSFT"}]
 	SymbolsData []struct {
-		// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+		// Bars OHLCV bars, oldest first (latest last); high >= low
 		Bars []struct {
-			// Close close price, > 0. Decimal string; a JSON number is accepted too.
-			Close string `json:"close"`
+			// Close close price
+			//
+			// Examples: 100.8
+			Close InputPositive `json:"close"`
 
-			// High high price, > 0. Decimal string; a JSON number is accepted too.
-			High string `json:"high"`
+			// High high price
+			//
+			// Examples: 101.5
+			High InputPositive `json:"high"`
 
-			// Low low price, > 0. Decimal string; a JSON number is accepted too.
-			Low string `json:"low"`
+			// Low low price
+			//
+			// Examples: 99.2
+			Low InputPositive `json:"low"`
 
-			// Open open price, > 0. Decimal string; a JSON number is accepted too.
-			Open string `json:"open"`
+			// Open open price
+			//
+			// Examples: 100
+			Open InputPositive `json:"open"`
 
-			// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-			Volume string `json:"volume"`
+			// Volume traded volume in units
+			//
+			// Examples: 12000
+			Volume InputNonNegative `json:"volume"`
 		} `json:"bars"`
 
 		// Symbol symbol name, unique within symbols_data
+		//
+		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"symbols_data"`
 }
 
 // AnalyzeCorrelationsCall defines model for AnalyzeCorrelationsCall.
 type AnalyzeCorrelationsCall struct {
-	// Arguments Arguments of analyze_correlations
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeCorrelationsArguments    `json:"arguments"`
 	ToolName  AnalyzeCorrelationsCallToolName `json:"tool_name"`
 }
@@ -2947,18 +2971,20 @@ type AnalyzeDistributionAnswer struct {
 // AnalyzeDistributionAnswerToolName defines model for AnalyzeDistributionAnswer.ToolName.
 type AnalyzeDistributionAnswerToolName string
 
-// AnalyzeDistributionArguments Arguments of analyze_distribution
+// AnalyzeDistributionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeDistributionArguments struct {
 	// BucketCount histogram buckets. Default: 10.
 	BucketCount *int `json:"bucket_count,omitempty"`
 
-	// RMultiples trade results in R; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 }
 
 // AnalyzeDistributionCall defines model for AnalyzeDistributionCall.
 type AnalyzeDistributionCall struct {
-	// Arguments Arguments of analyze_distribution
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeDistributionArguments    `json:"arguments"`
 	ToolName  AnalyzeDistributionCallToolName `json:"tool_name"`
 }
@@ -2975,27 +3001,42 @@ type AnalyzeDrawdownAnswer struct {
 // AnalyzeDrawdownAnswerToolName defines model for AnalyzeDrawdownAnswer.ToolName.
 type AnalyzeDrawdownAnswerToolName string
 
-// AnalyzeDrawdownArguments Arguments of analyze_drawdown
+// AnalyzeDrawdownArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeDrawdownArguments struct {
 	// EquityValues equity after each trade in currency units, oldest first, each >= 0
-	EquityValues *[]string `json:"equity_values,omitempty"`
+	//
+	// Examples: ["101000","99000","102000","98000","97000"]
+	EquityValues *[]InputDecimal `json:"equity_values,omitempty"`
 
-	// NetProfit net profit in currency units for the recovery factor; default: last equity - starting equity. Decimal string; a JSON number is accepted too.
-	NetProfit *string `json:"net_profit,omitempty"`
+	// NetProfit net profit in currency units for the recovery factor; default: last equity - starting equity
+	//
+	// Examples: -3000
+	NetProfit *InputDecimal `json:"net_profit,omitempty"`
 
 	// RMultiples alternatively, trade results in R, compounded at risk_per_trade
-	RMultiples *[]string `json:"r_multiples,omitempty"`
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
-	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity equity before the first trade in currency units, > 0. Decimal string; a JSON number is accepted too.
-	StartingEquity string `json:"starting_equity"`
+	// StartingEquity equity before the first trade in currency units
+	//
+	// Examples: 100000
+	StartingEquity InputPositive `json:"starting_equity"`
+	union          json.RawMessage
 }
+
+// AnalyzeDrawdownArguments0 defines model for AnalyzeDrawdownArguments.0.
+type AnalyzeDrawdownArguments0 = interface{}
+
+// AnalyzeDrawdownArguments1 defines model for AnalyzeDrawdownArguments.1.
+type AnalyzeDrawdownArguments1 = interface{}
 
 // AnalyzeDrawdownCall defines model for AnalyzeDrawdownCall.
 type AnalyzeDrawdownCall struct {
-	// Arguments Arguments of analyze_drawdown
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeDrawdownArguments    `json:"arguments"`
 	ToolName  AnalyzeDrawdownCallToolName `json:"tool_name"`
 }
@@ -3012,24 +3053,26 @@ type AnalyzeExecutionQualityAnswer struct {
 // AnalyzeExecutionQualityAnswerToolName defines model for AnalyzeExecutionQualityAnswer.ToolName.
 type AnalyzeExecutionQualityAnswerToolName string
 
-// AnalyzeExecutionQualityArguments Arguments of analyze_execution_quality
+// AnalyzeExecutionQualityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeExecutionQualityArguments struct {
 	// HoldTimesHours holding time of each trade in hours, >= 0, parallel to r_multiples
-	HoldTimesHours *[]string `json:"hold_times_hours,omitempty"`
+	HoldTimesHours *[]InputDecimal `json:"hold_times_hours,omitempty"`
 
 	// MaeValues maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples
-	MaeValues *[]string `json:"mae_values,omitempty"`
+	MaeValues *[]InputDecimal `json:"mae_values,omitempty"`
 
 	// MfeValues maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples
-	MfeValues *[]string `json:"mfe_values,omitempty"`
+	MfeValues *[]InputDecimal `json:"mfe_values,omitempty"`
 
-	// RMultiples trade results in R; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 }
 
 // AnalyzeExecutionQualityCall defines model for AnalyzeExecutionQualityCall.
 type AnalyzeExecutionQualityCall struct {
-	// Arguments Arguments of analyze_execution_quality
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeExecutionQualityArguments    `json:"arguments"`
 	ToolName  AnalyzeExecutionQualityCallToolName `json:"tool_name"`
 }
@@ -3046,33 +3089,39 @@ type AnalyzeFuturesCurveAnswer struct {
 // AnalyzeFuturesCurveAnswerToolName defines model for AnalyzeFuturesCurveAnswer.ToolName.
 type AnalyzeFuturesCurveAnswerToolName string
 
-// AnalyzeFuturesCurveArguments Arguments of analyze_futures_curve
+// AnalyzeFuturesCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeFuturesCurveArguments struct {
 	// AsOf valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
+	//
+	// Examples: 2025-01-02
 	AsOf *openapi_types.Date `json:"as_of,omitempty"`
 
 	// Contracts futures contracts of one underlying, distinct expiries
+	//
+	// Examples: [{"expiry":"2025-01-20","price":"75","symbol":"CLF5"},{"expiry":"2025-02-20","price":"75.50","symbol":"CLG5"}]
 	Contracts []struct {
 		// Expiry contract expiry, a calendar date YYYY-MM-DD
 		Expiry openapi_types.Date `json:"expiry"`
 
-		// Price futures price, > 0. Decimal string; a JSON number is accepted too.
-		Price string `json:"price"`
+		// Price futures price
+		Price InputPositive `json:"price"`
 
 		// Symbol contract symbol (optional)
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"contracts"`
 
-	// FlatTolerance relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Decimal string; a JSON number is accepted too. Default: "0.005".
-	FlatTolerance *string `json:"flat_tolerance,omitempty"`
+	// FlatTolerance relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Default: "0.005".
+	FlatTolerance *InputDecimalFrom0Below1 `json:"flat_tolerance,omitempty"`
 
-	// Spot spot price of the underlying, > 0 (optional; adds the basis). Decimal string; a JSON number is accepted too.
-	Spot *string `json:"spot,omitempty"`
+	// Spot spot price of the underlying (optional; adds the basis)
+	//
+	// Examples: 74.80
+	Spot *InputPositive `json:"spot,omitempty"`
 }
 
 // AnalyzeFuturesCurveCall defines model for AnalyzeFuturesCurveCall.
 type AnalyzeFuturesCurveCall struct {
-	// Arguments Arguments of analyze_futures_curve
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeFuturesCurveArguments    `json:"arguments"`
 	ToolName  AnalyzeFuturesCurveCallToolName `json:"tool_name"`
 }
@@ -3089,61 +3138,85 @@ type AnalyzeGreeksAnswer struct {
 // AnalyzeGreeksAnswerToolName defines model for AnalyzeGreeksAnswer.ToolName.
 type AnalyzeGreeksAnswerToolName string
 
-// AnalyzeGreeksArguments Arguments of analyze_greeks
+// AnalyzeGreeksArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeGreeksArguments struct {
 	// AsOf valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
+	//
+	// Examples: 2024-02-15
 	AsOf openapi_types.Date `json:"as_of"`
 
 	// Chain option records of one underlying
 	Chain []struct {
-		// Ask ask premium per unit of underlying in currency units, >= 0. Decimal string; a JSON number is accepted too.
-		Ask *string `json:"ask,omitempty"`
+		// Ask ask premium per unit of underlying in currency units
+		//
+		// Examples: 5.40
+		Ask *InputNonNegative `json:"ask,omitempty"`
 
-		// Bid bid premium per unit of underlying in currency units, >= 0. Decimal string; a JSON number is accepted too.
-		Bid *string `json:"bid,omitempty"`
+		// Bid bid premium per unit of underlying in currency units
+		//
+		// Examples: 5.20
+		Bid *InputNonNegative `json:"bid,omitempty"`
 
 		// Expiration expiry date, a calendar date YYYY-MM-DD
+		//
+		// Examples: 2024-03-15
 		Expiration openapi_types.Date `json:"expiration"`
 
-		// ImpliedVolatility annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last. Decimal string; a JSON number is accepted too.
-		ImpliedVolatility *string `json:"implied_volatility,omitempty"`
+		// ImpliedVolatility annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last
+		//
+		// Examples: 0.25
+		ImpliedVolatility *InputDecimalFrom0To10 `json:"implied_volatility,omitempty"`
 
-		// Last last traded premium per unit of underlying in currency units, >= 0. Decimal string; a JSON number is accepted too.
-		Last *string `json:"last,omitempty"`
+		// Last last traded premium per unit of underlying in currency units
+		//
+		// Examples: 5.30
+		Last *InputNonNegative `json:"last,omitempty"`
 
-		// OpenInterest open contracts, >= 0
+		// OpenInterest open contracts
+		//
+		// Examples: 8400
 		OpenInterest *int `json:"open_interest,omitempty"`
 
 		// OptionType CALL or PUT
 		OptionType AnalyzeGreeksArgumentsChainOptionType `json:"option_type"`
 
-		// Quantity signed contracts held for the totals (negative = short; default 1). Decimal string; a JSON number is accepted too. Default: "1".
-		Quantity *string `json:"quantity,omitempty"`
+		// Quantity signed contracts held for the totals (negative = short; default 1). Default: "1".
+		Quantity *InputDecimal `json:"quantity,omitempty"`
 
-		// Strike strike price, > 0. Decimal string; a JSON number is accepted too.
-		Strike string `json:"strike"`
+		// Strike strike price
+		//
+		// Examples: 185
+		Strike InputPositive `json:"strike"`
 
 		// Symbol option symbol
+		//
+		// Examples: AAPL240315C00185000
 		Symbol string `json:"symbol"`
 
 		// UnderlyingSymbol underlying symbol (one per chain)
+		//
+		// Examples: AAPL
 		UnderlyingSymbol *string `json:"underlying_symbol,omitempty"`
 
-		// Volume contracts traded, >= 0
+		// Volume contracts traded
+		//
+		// Examples: 1250
 		Volume *int `json:"volume,omitempty"`
 	} `json:"chain"`
 
 	// ContractMultiplier units of underlying per contract, an integer >= 1. Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// DividendYield continuous dividend yield as a decimal (default 0). Decimal string; a JSON number is accepted too. Default: "0".
-	DividendYield *string `json:"dividend_yield,omitempty"`
+	// DividendYield continuous dividend yield as a decimal (default 0). Default: "0".
+	DividendYield *InputDecimalFromMinus1To1 `json:"dividend_yield,omitempty"`
 
-	// RiskFreeRate continuously compounded annual rate as a decimal (default 0.05 = 5 %). Decimal string; a JSON number is accepted too. Default: "0.05".
-	RiskFreeRate *string `json:"risk_free_rate,omitempty"`
+	// RiskFreeRate continuously compounded annual rate as a decimal (default 0.05 = 5 %). Default: "0.05".
+	RiskFreeRate *InputDecimalFromMinus1To1 `json:"risk_free_rate,omitempty"`
 
-	// UnderlyingPrice underlying price, > 0. Decimal string; a JSON number is accepted too.
-	UnderlyingPrice string `json:"underlying_price"`
+	// UnderlyingPrice underlying price
+	//
+	// Examples: 185.50
+	UnderlyingPrice InputPositive `json:"underlying_price"`
 }
 
 // AnalyzeGreeksArgumentsChainOptionType CALL or PUT
@@ -3151,7 +3224,7 @@ type AnalyzeGreeksArgumentsChainOptionType string
 
 // AnalyzeGreeksCall defines model for AnalyzeGreeksCall.
 type AnalyzeGreeksCall struct {
-	// Arguments Arguments of analyze_greeks
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeGreeksArguments    `json:"arguments"`
 	ToolName  AnalyzeGreeksCallToolName `json:"tool_name"`
 }
@@ -3173,24 +3246,34 @@ type AnalyzeLiquidityAnswer_Result struct {
 // AnalyzeLiquidityAnswerToolName defines model for AnalyzeLiquidityAnswer.ToolName.
 type AnalyzeLiquidityAnswerToolName string
 
-// AnalyzeLiquidityArguments Arguments of analyze_liquidity
+// AnalyzeLiquidityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeLiquidityArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// Period baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20.
@@ -3199,7 +3282,7 @@ type AnalyzeLiquidityArguments struct {
 
 // AnalyzeLiquidityCall defines model for AnalyzeLiquidityCall.
 type AnalyzeLiquidityCall struct {
-	// Arguments Arguments of analyze_liquidity
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeLiquidityArguments    `json:"arguments"`
 	ToolName  AnalyzeLiquidityCallToolName `json:"tool_name"`
 }
@@ -3221,24 +3304,34 @@ type AnalyzePriceStructureAnswer_Result struct {
 // AnalyzePriceStructureAnswerToolName defines model for AnalyzePriceStructureAnswer.ToolName.
 type AnalyzePriceStructureAnswerToolName string
 
-// AnalyzePriceStructureArguments Arguments of analyze_price_structure
+// AnalyzePriceStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzePriceStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// ConsolidationWindow bars in a consolidation window. Default: 10.
@@ -3250,7 +3343,7 @@ type AnalyzePriceStructureArguments struct {
 
 // AnalyzePriceStructureCall defines model for AnalyzePriceStructureCall.
 type AnalyzePriceStructureCall struct {
-	// Arguments Arguments of analyze_price_structure
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzePriceStructureArguments    `json:"arguments"`
 	ToolName  AnalyzePriceStructureCallToolName `json:"tool_name"`
 }
@@ -3267,21 +3360,23 @@ type AnalyzeRecoveryAnswer struct {
 // AnalyzeRecoveryAnswerToolName defines model for AnalyzeRecoveryAnswer.ToolName.
 type AnalyzeRecoveryAnswerToolName string
 
-// AnalyzeRecoveryArguments Arguments of analyze_recovery
+// AnalyzeRecoveryArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRecoveryArguments struct {
-	// InitialEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. Default: "100000".
-	InitialEquity *string `json:"initial_equity,omitempty"`
+	// InitialEquity starting account equity in currency units. Default: "100000".
+	InitialEquity *InputPositive `json:"initial_equity,omitempty"`
 
-	// RMultiples trade results in R, oldest first; at least 1 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
-	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 }
 
 // AnalyzeRecoveryCall defines model for AnalyzeRecoveryCall.
 type AnalyzeRecoveryCall struct {
-	// Arguments Arguments of analyze_recovery
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeRecoveryArguments    `json:"arguments"`
 	ToolName  AnalyzeRecoveryCallToolName `json:"tool_name"`
 }
@@ -3298,21 +3393,25 @@ type AnalyzeRiskAdjustedAnswer struct {
 // AnalyzeRiskAdjustedAnswerToolName defines model for AnalyzeRiskAdjustedAnswer.ToolName.
 type AnalyzeRiskAdjustedAnswerToolName string
 
-// AnalyzeRiskAdjustedArguments Arguments of analyze_risk_adjusted
+// AnalyzeRiskAdjustedArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRiskAdjustedArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// TargetR minimum acceptable return of the Sortino ratio, in R per trade. Decimal string; a JSON number is accepted too. Default: "0".
-	TargetR *string `json:"target_r,omitempty"`
+	// TargetR minimum acceptable return of the Sortino ratio, in R per trade. Default: "0".
+	TargetR *InputDecimal `json:"target_r,omitempty"`
 
-	// TradesPerYear trades per year, > 0; annualises the ratios (omitted: per trade only). Decimal string; a JSON number is accepted too.
-	TradesPerYear *string `json:"trades_per_year,omitempty"`
+	// TradesPerYear trades per year; annualises the ratios (omitted: per trade only)
+	//
+	// Examples: 120
+	TradesPerYear *InputPositive `json:"trades_per_year,omitempty"`
 }
 
 // AnalyzeRiskAdjustedCall defines model for AnalyzeRiskAdjustedCall.
 type AnalyzeRiskAdjustedCall struct {
-	// Arguments Arguments of analyze_risk_adjusted
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeRiskAdjustedArguments    `json:"arguments"`
 	ToolName  AnalyzeRiskAdjustedCallToolName `json:"tool_name"`
 }
@@ -3329,27 +3428,37 @@ type AnalyzeTradeOutcomeAnswer struct {
 // AnalyzeTradeOutcomeAnswerToolName defines model for AnalyzeTradeOutcomeAnswer.ToolName.
 type AnalyzeTradeOutcomeAnswerToolName string
 
-// AnalyzeTradeOutcomeArguments Arguments of analyze_trade_outcome
+// AnalyzeTradeOutcomeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTradeOutcomeArguments struct {
-	// ExpectedValueR the system's expected result per trade, in R. Decimal string; a JSON number is accepted too.
-	ExpectedValueR *string `json:"expected_value_r,omitempty"`
+	// ExpectedValueR the system's expected result per trade, in R
+	//
+	// Examples: 0.4
+	ExpectedValueR *InputDecimal `json:"expected_value_r,omitempty"`
 
-	// Mfe maximum favourable excursion in currency units, >= 0. Decimal string; a JSON number is accepted too.
-	Mfe string `json:"mfe"`
+	// Mfe maximum favourable excursion in currency units
+	//
+	// Examples: 400
+	Mfe InputNonNegative `json:"mfe"`
 
-	// OneRDollars initial risk (1R) in currency units, > 0. Decimal string; a JSON number is accepted too.
-	OneRDollars string `json:"one_r_dollars"`
+	// OneRDollars initial risk (1R) in currency units
+	//
+	// Examples: 100
+	OneRDollars InputPositive `json:"one_r_dollars"`
 
-	// RealizedPnl realised P&L in currency units. Decimal string; a JSON number is accepted too.
-	RealizedPnl string `json:"realized_pnl"`
+	// RealizedPnl realised P&L in currency units
+	//
+	// Examples: 250
+	RealizedPnl InputDecimal `json:"realized_pnl"`
 
-	// RealizedR realised result in R. Decimal string; a JSON number is accepted too.
-	RealizedR string `json:"realized_r"`
+	// RealizedR realised result in R
+	//
+	// Examples: 2.5
+	RealizedR InputDecimal `json:"realized_r"`
 }
 
 // AnalyzeTradeOutcomeCall defines model for AnalyzeTradeOutcomeCall.
 type AnalyzeTradeOutcomeCall struct {
-	// Arguments Arguments of analyze_trade_outcome
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeTradeOutcomeArguments    `json:"arguments"`
 	ToolName  AnalyzeTradeOutcomeCallToolName `json:"tool_name"`
 }
@@ -3371,30 +3480,40 @@ type AnalyzeTrendStructureAnswer_Result struct {
 // AnalyzeTrendStructureAnswerToolName defines model for AnalyzeTrendStructureAnswer.ToolName.
 type AnalyzeTrendStructureAnswerToolName string
 
-// AnalyzeTrendStructureArguments Arguments of analyze_trend_structure
+// AnalyzeTrendStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTrendStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 }
 
 // AnalyzeTrendStructureCall defines model for AnalyzeTrendStructureCall.
 type AnalyzeTrendStructureCall struct {
-	// Arguments Arguments of analyze_trend_structure
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeTrendStructureArguments    `json:"arguments"`
 	ToolName  AnalyzeTrendStructureCallToolName `json:"tool_name"`
 }
@@ -3411,18 +3530,20 @@ type AnalyzeWinLossAnswer struct {
 // AnalyzeWinLossAnswerToolName defines model for AnalyzeWinLossAnswer.ToolName.
 type AnalyzeWinLossAnswerToolName string
 
-// AnalyzeWinLossArguments Arguments of analyze_win_loss
+// AnalyzeWinLossArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeWinLossArguments struct {
 	// PnlValues optional P&L of each trade in currency units, parallel to r_multiples
-	PnlValues *[]string `json:"pnl_values,omitempty"`
+	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
 
-	// RMultiples trade results in R; at least 1 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 }
 
 // AnalyzeWinLossCall defines model for AnalyzeWinLossCall.
 type AnalyzeWinLossCall struct {
-	// Arguments Arguments of analyze_win_loss
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AnalyzeWinLossArguments    `json:"arguments"`
 	ToolName  AnalyzeWinLossCallToolName `json:"tool_name"`
 }
@@ -3439,24 +3560,28 @@ type AssessTradingSystemAnswer struct {
 // AssessTradingSystemAnswerToolName defines model for AssessTradingSystemAnswer.ToolName.
 type AssessTradingSystemAnswerToolName string
 
-// AssessTradingSystemArguments Arguments of assess_trading_system
+// AssessTradingSystemArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AssessTradingSystemArguments struct {
 	// PnlValues optional absolute P&L per trade, parallel to r_multiples (same length)
-	PnlValues *[]string `json:"pnl_values,omitempty"`
+	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
 
-	// RMultiples trade results in R, oldest first; at least 5 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
+	//
+	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity account size for the Monte Carlo and the drawdown curve, > 0. Decimal string; a JSON number is accepted too. Default: "100000".
-	StartingEquity *string `json:"starting_equity,omitempty"`
+	// StartingEquity account size for the Monte Carlo and the drawdown curve. Default: "100000".
+	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 }
 
 // AssessTradingSystemCall defines model for AssessTradingSystemCall.
 type AssessTradingSystemCall struct {
-	// Arguments Arguments of assess_trading_system
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments AssessTradingSystemArguments    `json:"arguments"`
 	ToolName  AssessTradingSystemCallToolName `json:"tool_name"`
 }
@@ -3695,24 +3820,28 @@ type CalculateEquityCurveAnswer struct {
 // CalculateEquityCurveAnswerToolName defines model for CalculateEquityCurveAnswer.ToolName.
 type CalculateEquityCurveAnswerToolName string
 
-// CalculateEquityCurveArguments Arguments of calculate_equity_curve
+// CalculateEquityCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateEquityCurveArguments struct {
-	// RMultiples trade results in R, oldest first; at least 1 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
-	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too. Default: "100000".
-	StartingEquity *string `json:"starting_equity,omitempty"`
+	// StartingEquity starting account equity in currency units. Default: "100000".
+	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 
-	// TradesPerYear trades per year, > 0; adds the CAGR. Decimal string; a JSON number is accepted too.
-	TradesPerYear *string `json:"trades_per_year,omitempty"`
+	// TradesPerYear trades per year; adds the CAGR
+	//
+	// Examples: 120
+	TradesPerYear *InputPositive `json:"trades_per_year,omitempty"`
 }
 
 // CalculateEquityCurveCall defines model for CalculateEquityCurveCall.
 type CalculateEquityCurveCall struct {
-	// Arguments Arguments of calculate_equity_curve
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateEquityCurveArguments    `json:"arguments"`
 	ToolName  CalculateEquityCurveCallToolName `json:"tool_name"`
 }
@@ -3729,25 +3858,40 @@ type CalculateExpectedValueAnswer struct {
 // CalculateExpectedValueAnswerToolName defines model for CalculateExpectedValueAnswer.ToolName.
 type CalculateExpectedValueAnswerToolName string
 
-// CalculateExpectedValueArguments Arguments of calculate_expected_value
+// CalculateExpectedValueArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateExpectedValueArguments struct {
-	// AvgLoss average loss in the unit of avg_win (sign ignored). Decimal string; a JSON number is accepted too.
-	AvgLoss *string `json:"avg_loss,omitempty"`
+	// AvgLoss average loss in the unit of avg_win (sign ignored)
+	//
+	// Examples: 1
+	AvgLoss *InputDecimal `json:"avg_loss,omitempty"`
 
-	// AvgWin average win, >= 0, in R or currency (the same unit as avg_loss). Decimal string; a JSON number is accepted too.
-	AvgWin *string `json:"avg_win,omitempty"`
+	// AvgWin average win, >= 0, in R or currency (the same unit as avg_loss)
+	//
+	// Examples: 2.1
+	AvgWin *InputDecimal `json:"avg_win,omitempty"`
 
-	// RMultiples alternatively, trade results in R; at least 2 decimal strings or numbers
-	RMultiples *[]string `json:"r_multiples,omitempty"`
+	// RMultiples alternatively, trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// WinRate probability of a win, a fraction from 0 to 1. Decimal string; a JSON number is accepted too.
-	WinRate *string `json:"win_rate,omitempty"`
+	// WinRate probability of a win, a fraction from 0 to 1
+	//
+	// Examples: 0.45
+	WinRate *InputDecimal `json:"win_rate,omitempty"`
+	union   json.RawMessage
 }
+
+// CalculateExpectedValueArguments0 defines model for CalculateExpectedValueArguments.0.
+type CalculateExpectedValueArguments0 = interface{}
+
+// CalculateExpectedValueArguments1 defines model for CalculateExpectedValueArguments.1.
+type CalculateExpectedValueArguments1 = interface{}
 
 // CalculateExpectedValueCall defines model for CalculateExpectedValueCall.
 type CalculateExpectedValueCall struct {
-	// Arguments Arguments of calculate_expected_value
-	Arguments *CalculateExpectedValueArguments   `json:"arguments,omitempty"`
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	Arguments CalculateExpectedValueArguments    `json:"arguments"`
 	ToolName  CalculateExpectedValueCallToolName `json:"tool_name"`
 }
 
@@ -3768,24 +3912,34 @@ type CalculateIndicatorsAnswer_Result struct {
 // CalculateIndicatorsAnswerToolName defines model for CalculateIndicatorsAnswer.ToolName.
 type CalculateIndicatorsAnswerToolName string
 
-// CalculateIndicatorsArguments Arguments of calculate_indicators
+// CalculateIndicatorsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateIndicatorsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// FastPeriod macd fast EMA period in bars. Default: 12.
@@ -3794,10 +3948,12 @@ type CalculateIndicatorsArguments struct {
 	// Indicator indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
 	Indicator CalculateIndicatorsArgumentsIndicator `json:"indicator"`
 
-	// Nbdev bb: band width in population standard deviations, > 0. Decimal string; a JSON number is accepted too. Default: "2".
-	Nbdev *string `json:"nbdev,omitempty"`
+	// Nbdev bb: band width in population standard deviations. Default: "2".
+	Nbdev *InputPositive `json:"nbdev,omitempty"`
 
 	// Period period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
+	//
+	// Examples: 14
 	Period *int `json:"period,omitempty"`
 
 	// SignalPeriod macd signal EMA period in bars. Default: 9.
@@ -3812,7 +3968,7 @@ type CalculateIndicatorsArgumentsIndicator string
 
 // CalculateIndicatorsCall defines model for CalculateIndicatorsCall.
 type CalculateIndicatorsCall struct {
-	// Arguments Arguments of calculate_indicators
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateIndicatorsArguments    `json:"arguments"`
 	ToolName  CalculateIndicatorsCallToolName `json:"tool_name"`
 }
@@ -3829,21 +3985,23 @@ type CalculateKellyAnswer struct {
 // CalculateKellyAnswerToolName defines model for CalculateKellyAnswer.ToolName.
 type CalculateKellyAnswerToolName string
 
-// CalculateKellyArguments Arguments of calculate_kelly
+// CalculateKellyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateKellyArguments struct {
-	// RMultiples trade results in R; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
-	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Decimal string; a JSON number is accepted too. Default: "0.5".
-	RuinDrawdown *string `json:"ruin_drawdown,omitempty"`
+	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5".
+	RuinDrawdown *InputPositive `json:"ruin_drawdown,omitempty"`
 }
 
 // CalculateKellyCall defines model for CalculateKellyCall.
 type CalculateKellyCall struct {
-	// Arguments Arguments of calculate_kelly
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateKellyArguments    `json:"arguments"`
 	ToolName  CalculateKellyCallToolName `json:"tool_name"`
 }
@@ -3860,42 +4018,70 @@ type CalculateMarginAnswer struct {
 // CalculateMarginAnswerToolName defines model for CalculateMarginAnswer.ToolName.
 type CalculateMarginAnswerToolName string
 
-// CalculateMarginArguments Arguments of calculate_margin
+// CalculateMarginArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateMarginArguments struct {
-	// AccountEquity account equity (net liquidation value) in currency units. Decimal string; a JSON number is accepted too.
-	AccountEquity string `json:"account_equity"`
+	// AccountEquity account equity (net liquidation value) in currency units
+	//
+	// Examples: 30000
+	AccountEquity InputDecimal `json:"account_equity"`
 
 	// Positions open positions
-	Positions []struct {
-		// InitialMarginPerContract initial margin per contract in currency units, >= 0; or give margin_rate. Decimal string; a JSON number is accepted too.
-		InitialMarginPerContract *string `json:"initial_margin_per_contract,omitempty"`
+	Positions []CalculateMarginArguments_Positions_Item `json:"positions"`
+}
 
-		// MaintenanceMarginPerContract maintenance margin per contract in currency units, >= 0 (default: the initial margin). Decimal string; a JSON number is accepted too.
-		MaintenanceMarginPerContract *string `json:"maintenance_margin_per_contract,omitempty"`
+// CalculateMarginArgumentsPositions0 defines model for CalculateMarginArguments.Positions.0.
+type CalculateMarginArgumentsPositions0 = interface{}
 
-		// MaintenanceMarginRate maintenance margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default: the initial margin). Decimal string; a JSON number is accepted too.
-		MaintenanceMarginRate *string `json:"maintenance_margin_rate,omitempty"`
+// CalculateMarginArgumentsPositions1 defines model for CalculateMarginArguments.Positions.1.
+type CalculateMarginArgumentsPositions1 = interface{}
 
-		// MarginRate initial margin as a share of notional, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); or give initial_margin_per_contract. Decimal string; a JSON number is accepted too.
-		MarginRate *string `json:"margin_rate,omitempty"`
+// CalculateMarginArguments_Positions_Item defines model for CalculateMarginArguments.positions.Item.
+type CalculateMarginArguments_Positions_Item struct {
+	// InitialMarginPerContract initial margin per contract in currency units; or give margin_rate
+	//
+	// Examples: 12650
+	InitialMarginPerContract *InputNonNegative `json:"initial_margin_per_contract,omitempty"`
 
-		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1".
-		Multiplier *string `json:"multiplier,omitempty"`
+	// MaintenanceMarginPerContract maintenance margin per contract in currency units (default: the initial margin)
+	//
+	// Examples: 11500
+	MaintenanceMarginPerContract *InputNonNegative `json:"maintenance_margin_per_contract,omitempty"`
 
-		// Price price per unit, > 0. Decimal string; a JSON number is accepted too.
-		Price string `json:"price"`
+	// MaintenanceMarginRate maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
+	//
+	// Examples: 0.045
+	MaintenanceMarginRate *InputFraction `json:"maintenance_margin_rate,omitempty"`
 
-		// Quantity signed quantity (negative = short); margin uses its absolute value. Decimal string; a JSON number is accepted too.
-		Quantity string `json:"quantity"`
+	// MarginRate initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
+	//
+	// Examples: 0.05
+	MarginRate *InputFraction `json:"margin_rate,omitempty"`
 
-		// Symbol instrument symbol
-		Symbol string `json:"symbol"`
-	} `json:"positions"`
+	// Multiplier units per contract (default 1). Default: "1".
+	//
+	// Examples: 50
+	Multiplier *InputPositive `json:"multiplier,omitempty"`
+
+	// Price price per unit
+	//
+	// Examples: 5000
+	Price InputPositive `json:"price"`
+
+	// Quantity signed quantity (negative = short); margin uses its absolute value
+	//
+	// Examples: -2
+	Quantity InputDecimal `json:"quantity"`
+
+	// Symbol instrument symbol
+	//
+	// Examples: ESH5
+	Symbol string `json:"symbol"`
+	union  json.RawMessage
 }
 
 // CalculateMarginCall defines model for CalculateMarginCall.
 type CalculateMarginCall struct {
-	// Arguments Arguments of calculate_margin
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateMarginArguments    `json:"arguments"`
 	ToolName  CalculateMarginCallToolName `json:"tool_name"`
 }
@@ -3912,25 +4098,33 @@ type CalculatePnlAnswer struct {
 // CalculatePnlAnswerToolName defines model for CalculatePnlAnswer.ToolName.
 type CalculatePnlAnswerToolName string
 
-// CalculatePnlArguments Arguments of calculate_pnl
+// CalculatePnlArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePnlArguments struct {
 	// Direction long or short (letter case ignored)
 	Direction CalculatePnlArgumentsDirection `json:"direction"`
 
-	// EntryPrice entry price, > 0. Decimal string; a JSON number is accepted too.
-	EntryPrice string `json:"entry_price"`
+	// EntryPrice entry price
+	//
+	// Examples: 100.50
+	EntryPrice InputPositive `json:"entry_price"`
 
-	// ExitPrice exit price, > 0. Decimal string; a JSON number is accepted too.
-	ExitPrice string `json:"exit_price"`
+	// ExitPrice exit price
+	//
+	// Examples: 103.25
+	ExitPrice InputPositive `json:"exit_price"`
 
-	// Fees total round-trip fees in currency units, >= 0. Decimal string; a JSON number is accepted too. Default: "0".
-	Fees *string `json:"fees,omitempty"`
+	// Fees total round-trip fees in currency units. Default: "0".
+	Fees *InputNonNegative `json:"fees,omitempty"`
 
 	// Quantity units traded, an integer >= 1
+	//
+	// Examples: 100
 	Quantity int `json:"quantity"`
 
-	// StopPrice initial stop price, > 0; enables the R-multiple. Decimal string; a JSON number is accepted too.
-	StopPrice *string `json:"stop_price,omitempty"`
+	// StopPrice initial stop price; enables the R-multiple
+	//
+	// Examples: 99
+	StopPrice *InputPositive `json:"stop_price,omitempty"`
 }
 
 // CalculatePnlArgumentsDirection long or short (letter case ignored)
@@ -3938,7 +4132,7 @@ type CalculatePnlArgumentsDirection string
 
 // CalculatePnlCall defines model for CalculatePnlCall.
 type CalculatePnlCall struct {
-	// Arguments Arguments of calculate_pnl
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculatePnlArguments    `json:"arguments"`
 	ToolName  CalculatePnlCallToolName `json:"tool_name"`
 }
@@ -3955,25 +4149,33 @@ type CalculatePositionSizeAnswer struct {
 // CalculatePositionSizeAnswerToolName defines model for CalculatePositionSizeAnswer.ToolName.
 type CalculatePositionSizeAnswerToolName string
 
-// CalculatePositionSizeArguments Arguments of calculate_position_size
+// CalculatePositionSizeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePositionSizeArguments struct {
 	// Direction long or short (letter case ignored)
 	Direction CalculatePositionSizeArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price, > 0. Decimal string; a JSON number is accepted too.
-	EntryPrice string `json:"entry_price"`
+	// EntryPrice planned entry price
+	//
+	// Examples: 10.30
+	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
-	Equity string `json:"equity"`
+	// Equity account equity in currency units
+	//
+	// Examples: 25000
+	Equity InputPositive `json:"equity"`
 
 	// Instrument optional instrument name, echoed back
+	//
+	// Examples: AAPL
 	Instrument *string `json:"instrument,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too. Default: "0.02".
-	RiskPercent *string `json:"risk_percent,omitempty"`
+	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
+	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
-	// StopPrice initial stop price, > 0; below entry for long, above for short. Decimal string; a JSON number is accepted too.
-	StopPrice string `json:"stop_price"`
+	// StopPrice initial stop price; below entry for long, above for short
+	//
+	// Examples: 10.20
+	StopPrice InputPositive `json:"stop_price"`
 }
 
 // CalculatePositionSizeArgumentsDirection long or short (letter case ignored)
@@ -3981,7 +4183,7 @@ type CalculatePositionSizeArgumentsDirection string
 
 // CalculatePositionSizeCall defines model for CalculatePositionSizeCall.
 type CalculatePositionSizeCall struct {
-	// Arguments Arguments of calculate_position_size
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculatePositionSizeArguments    `json:"arguments"`
 	ToolName  CalculatePositionSizeCallToolName `json:"tool_name"`
 }
@@ -3998,10 +4200,12 @@ type CalculateRollingGAnswer struct {
 // CalculateRollingGAnswerToolName defines model for CalculateRollingGAnswer.ToolName.
 type CalculateRollingGAnswerToolName string
 
-// CalculateRollingGArguments Arguments of calculate_rolling_g
+// CalculateRollingGArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateRollingGArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// WindowSize trades per window, at most N. Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
@@ -4009,7 +4213,7 @@ type CalculateRollingGArguments struct {
 
 // CalculateRollingGCall defines model for CalculateRollingGCall.
 type CalculateRollingGCall struct {
-	// Arguments Arguments of calculate_rolling_g
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateRollingGArguments    `json:"arguments"`
 	ToolName  CalculateRollingGCallToolName `json:"tool_name"`
 }
@@ -4026,15 +4230,17 @@ type CalculateSystemScoreAnswer struct {
 // CalculateSystemScoreAnswerToolName defines model for CalculateSystemScoreAnswer.ToolName.
 type CalculateSystemScoreAnswerToolName string
 
-// CalculateSystemScoreArguments Arguments of calculate_system_score
+// CalculateSystemScoreArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateSystemScoreArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 }
 
 // CalculateSystemScoreCall defines model for CalculateSystemScoreCall.
 type CalculateSystemScoreCall struct {
-	// Arguments Arguments of calculate_system_score
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CalculateSystemScoreArguments    `json:"arguments"`
 	ToolName  CalculateSystemScoreCallToolName `json:"tool_name"`
 }
@@ -4066,57 +4272,84 @@ type CheckComplianceAnswer struct {
 // CheckComplianceAnswerToolName defines model for CheckComplianceAnswer.ToolName.
 type CheckComplianceAnswerToolName string
 
-// CheckComplianceArguments Arguments of check_compliance
+// CheckComplianceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CheckComplianceArguments struct {
-	// Equity account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
-	Equity string `json:"equity"`
+	// Equity account equity in currency units
+	//
+	// Examples: 100000
+	Equity InputPositive `json:"equity"`
 
-	// MaxConcentrationShare cap on the largest symbol's share of gross exposure, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too.
-	MaxConcentrationShare *string `json:"max_concentration_share,omitempty"`
+	// MaxConcentrationShare cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
+	//
+	// Examples: 0.4
+	MaxConcentrationShare *InputFraction `json:"max_concentration_share,omitempty"`
 
-	// MaxHhi cap on the Herfindahl index of the exposure shares, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too.
-	MaxHhi *string `json:"max_hhi,omitempty"`
+	// MaxHhi cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
+	//
+	// Examples: 0.3
+	MaxHhi *InputFraction `json:"max_hhi,omitempty"`
 
-	// MaxPositionWeight cap on each symbol's weight |exposure| / equity, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected); the agent's max_position_size_pct (percent points) also applies. Decimal string; a JSON number is accepted too.
-	MaxPositionWeight *string `json:"max_position_weight,omitempty"`
+	// MaxPositionWeight cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
+	//
+	// Examples: 0.25
+	MaxPositionWeight *InputFraction `json:"max_position_weight,omitempty"`
 
 	// Positions the current book (optional)
 	Positions *[]struct {
-		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1".
-		Multiplier *string `json:"multiplier,omitempty"`
+		// Multiplier units per contract (default 1). Default: "1".
+		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-		// Price price per unit, > 0. Decimal string; a JSON number is accepted too.
-		Price string `json:"price"`
+		// Price price per unit
+		//
+		// Examples: 185.50
+		Price InputPositive `json:"price"`
 
-		// Quantity signed quantity: positive long (buy), negative short (sell). Decimal string; a JSON number is accepted too.
-		Quantity string `json:"quantity"`
+		// Quantity signed quantity: positive long (buy), negative short (sell)
+		//
+		// Examples: 100
+		Quantity InputDecimal `json:"quantity"`
 
 		// Symbol instrument symbol (compared case-insensitively)
+		//
+		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"positions,omitempty"`
 
 	// ProposedTrade the trade to check against the book (optional)
 	ProposedTrade *struct {
-		// Multiplier units per contract, > 0 (default 1). Decimal string; a JSON number is accepted too. Default: "1".
-		Multiplier *string `json:"multiplier,omitempty"`
+		// Multiplier units per contract (default 1). Default: "1".
+		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-		// Price price per unit, > 0. Decimal string; a JSON number is accepted too.
-		Price string `json:"price"`
+		// Price price per unit
+		//
+		// Examples: 185.50
+		Price InputPositive `json:"price"`
 
-		// Quantity signed quantity: positive long (buy), negative short (sell). Decimal string; a JSON number is accepted too.
-		Quantity string `json:"quantity"`
+		// Quantity signed quantity: positive long (buy), negative short (sell)
+		//
+		// Examples: 100
+		Quantity InputDecimal `json:"quantity"`
 
 		// Symbol instrument symbol (compared case-insensitively)
+		//
+		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"proposed_trade,omitempty"`
 
 	// RestrictedSymbols symbols that may not be traded or held (case-insensitive)
 	RestrictedSymbols *[]string `json:"restricted_symbols,omitempty"`
+	union             json.RawMessage
 }
+
+// CheckComplianceArguments0 defines model for CheckComplianceArguments.0.
+type CheckComplianceArguments0 = interface{}
+
+// CheckComplianceArguments1 defines model for CheckComplianceArguments.1.
+type CheckComplianceArguments1 = interface{}
 
 // CheckComplianceCall defines model for CheckComplianceCall.
 type CheckComplianceCall struct {
-	// Arguments Arguments of check_compliance
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CheckComplianceArguments    `json:"arguments"`
 	ToolName  CheckComplianceCallToolName `json:"tool_name"`
 }
@@ -4133,27 +4366,37 @@ type CheckTradeRiskAnswer struct {
 // CheckTradeRiskAnswerToolName defines model for CheckTradeRiskAnswer.ToolName.
 type CheckTradeRiskAnswerToolName string
 
-// CheckTradeRiskArguments Arguments of check_trade_risk
+// CheckTradeRiskArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CheckTradeRiskArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too. Default: "0".
-	DailyPnl *string `json:"daily_pnl,omitempty"`
+	// DailyPnl today's realised P&L (negative = loss). Default: "0".
+	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
 
 	// Direction long or short (letter case ignored)
 	Direction CheckTradeRiskArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price, > 0. Decimal string; a JSON number is accepted too.
-	EntryPrice string `json:"entry_price"`
+	// EntryPrice planned entry price
+	//
+	// Examples: 185
+	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity current account equity, > 0. Decimal string; a JSON number is accepted too.
-	Equity string `json:"equity"`
+	// Equity current account equity
+	//
+	// Examples: 100000
+	Equity InputPositive `json:"equity"`
 
-	// Quantity shares or units, >= 0 (0 is a blocking error in the result). Decimal string; a JSON number is accepted too.
-	Quantity string `json:"quantity"`
+	// Quantity shares or units (0 is a blocking error in the result)
+	//
+	// Examples: 50
+	Quantity InputNonNegative `json:"quantity"`
 
-	// StopPrice initial stop price, > 0. Decimal string; a JSON number is accepted too.
-	StopPrice string `json:"stop_price"`
+	// StopPrice initial stop price
+	//
+	// Examples: 180
+	StopPrice InputPositive `json:"stop_price"`
 
 	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
+	//
+	// Examples: AAPL
 	Symbol string `json:"symbol"`
 }
 
@@ -4162,7 +4405,7 @@ type CheckTradeRiskArgumentsDirection string
 
 // CheckTradeRiskCall defines model for CheckTradeRiskCall.
 type CheckTradeRiskCall struct {
-	// Arguments Arguments of check_trade_risk
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments CheckTradeRiskArguments    `json:"arguments"`
 	ToolName  CheckTradeRiskCallToolName `json:"tool_name"`
 }
@@ -4412,24 +4655,34 @@ type DetectPatternsAnswer_Result struct {
 // DetectPatternsAnswerToolName defines model for DetectPatternsAnswer.ToolName.
 type DetectPatternsAnswerToolName string
 
-// DetectPatternsArguments Arguments of detect_patterns
+// DetectPatternsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPatternsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
 	// BreakoutPeriod bars in the range whose break is a breakout or breakdown. Default: 20.
@@ -4438,7 +4691,7 @@ type DetectPatternsArguments struct {
 
 // DetectPatternsCall defines model for DetectPatternsCall.
 type DetectPatternsCall struct {
-	// Arguments Arguments of detect_patterns
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectPatternsArguments    `json:"arguments"`
 	ToolName  DetectPatternsCallToolName `json:"tool_name"`
 }
@@ -4455,18 +4708,22 @@ type DetectPeakValleyAnswer struct {
 // DetectPeakValleyAnswerToolName defines model for DetectPeakValleyAnswer.ToolName.
 type DetectPeakValleyAnswerToolName string
 
-// DetectPeakValleyArguments Arguments of detect_peak_valley
+// DetectPeakValleyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPeakValleyArguments struct {
 	// EquityValues equity after each trade in currency units, oldest first, each >= 0
-	EquityValues []string `json:"equity_values"`
+	//
+	// Examples: ["101000","99000","102000","98000","97000"]
+	EquityValues []InputDecimal `json:"equity_values"`
 
-	// StartingEquity equity before the first trade in currency units, > 0. Decimal string; a JSON number is accepted too.
-	StartingEquity string `json:"starting_equity"`
+	// StartingEquity equity before the first trade in currency units
+	//
+	// Examples: 100000
+	StartingEquity InputPositive `json:"starting_equity"`
 }
 
 // DetectPeakValleyCall defines model for DetectPeakValleyCall.
 type DetectPeakValleyCall struct {
-	// Arguments Arguments of detect_peak_valley
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectPeakValleyArguments    `json:"arguments"`
 	ToolName  DetectPeakValleyCallToolName `json:"tool_name"`
 }
@@ -4488,30 +4745,40 @@ type DetectRegimeAnswer_Result struct {
 // DetectRegimeAnswerToolName defines model for DetectRegimeAnswer.ToolName.
 type DetectRegimeAnswerToolName string
 
-// DetectRegimeArguments Arguments of detect_regime
+// DetectRegimeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectRegimeArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 }
 
 // DetectRegimeCall defines model for DetectRegimeCall.
 type DetectRegimeCall struct {
-	// Arguments Arguments of detect_regime
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectRegimeArguments    `json:"arguments"`
 	ToolName  DetectRegimeCallToolName `json:"tool_name"`
 }
@@ -4533,36 +4800,46 @@ type DetectStructuralBreakAnswer_Result struct {
 // DetectStructuralBreakAnswerToolName defines model for DetectStructuralBreakAnswer.ToolName.
 type DetectStructuralBreakAnswerToolName string
 
-// DetectStructuralBreakArguments Arguments of detect_structural_break
+// DetectStructuralBreakArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectStructuralBreakArguments struct {
-	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Decimal string; a JSON number is accepted too. Default: "0.05".
-	Alpha *string `json:"alpha,omitempty"`
+	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05".
+	Alpha *InputDecimal `json:"alpha,omitempty"`
 
-	// Bars OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) and volume (>= 0) as decimal strings or numbers
+	// Bars OHLCV bars, oldest first (latest last); high >= low
 	Bars []struct {
-		// Close close price, > 0. Decimal string; a JSON number is accepted too.
-		Close string `json:"close"`
+		// Close close price
+		//
+		// Examples: 100.8
+		Close InputPositive `json:"close"`
 
-		// High high price, > 0. Decimal string; a JSON number is accepted too.
-		High string `json:"high"`
+		// High high price
+		//
+		// Examples: 101.5
+		High InputPositive `json:"high"`
 
-		// Low low price, > 0. Decimal string; a JSON number is accepted too.
-		Low string `json:"low"`
+		// Low low price
+		//
+		// Examples: 99.2
+		Low InputPositive `json:"low"`
 
-		// Open open price, > 0. Decimal string; a JSON number is accepted too.
-		Open string `json:"open"`
+		// Open open price
+		//
+		// Examples: 100
+		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units, >= 0. Decimal string; a JSON number is accepted too.
-		Volume string `json:"volume"`
+		// Volume traded volume in units
+		//
+		// Examples: 12000
+		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Decimal string; a JSON number is accepted too. Default: "0.15".
-	Trim *string `json:"trim,omitempty"`
+	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15".
+	Trim *InputDecimal `json:"trim,omitempty"`
 }
 
 // DetectStructuralBreakCall defines model for DetectStructuralBreakCall.
 type DetectStructuralBreakCall struct {
-	// Arguments Arguments of detect_structural_break
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments DetectStructuralBreakArguments    `json:"arguments"`
 	ToolName  DetectStructuralBreakCallToolName `json:"tool_name"`
 }
@@ -4794,8 +5071,10 @@ type ErrorBodyCode string
 
 // EvaluateBasicArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateBasicArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
@@ -4803,8 +5082,10 @@ type EvaluateBasicArguments struct {
 
 // EvaluateComprehensiveArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateComprehensiveArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
@@ -4812,8 +5093,10 @@ type EvaluateComprehensiveArguments struct {
 
 // EvaluateFullArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateFullArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
@@ -4828,10 +5111,12 @@ type EvaluatePerformanceAnswer struct {
 // EvaluatePerformanceAnswerToolName defines model for EvaluatePerformanceAnswer.ToolName.
 type EvaluatePerformanceAnswerToolName string
 
-// EvaluatePerformanceArguments Arguments of evaluate_performance
+// EvaluatePerformanceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type EvaluatePerformanceArguments struct {
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// Tier basic (default), full or comprehensive. Default: "basic".
 	Tier *EvaluatePerformanceArgumentsTier `json:"tier,omitempty"`
@@ -4845,7 +5130,7 @@ type EvaluatePerformanceArgumentsTier string
 
 // EvaluatePerformanceCall defines model for EvaluatePerformanceCall.
 type EvaluatePerformanceCall struct {
-	// Arguments Arguments of evaluate_performance
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments EvaluatePerformanceArguments    `json:"arguments"`
 	ToolName  EvaluatePerformanceCallToolName `json:"tool_name"`
 }
@@ -5043,10 +5328,12 @@ type FindVarianceKillersAnswer struct {
 // FindVarianceKillersAnswerToolName defines model for FindVarianceKillersAnswer.ToolName.
 type FindVarianceKillersAnswerToolName string
 
-// FindVarianceKillersArguments Arguments of find_variance_killers
+// FindVarianceKillersArguments Decimals: strings like "1.5"; JSON numbers work too.
 type FindVarianceKillersArguments struct {
-	// RMultiples trade results in R; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// Symbols optional symbols, parallel to r_multiples
 	Symbols *[]string `json:"symbols,omitempty"`
@@ -5060,7 +5347,7 @@ type FindVarianceKillersArguments struct {
 
 // FindVarianceKillersCall defines model for FindVarianceKillersCall.
 type FindVarianceKillersCall struct {
-	// Arguments Arguments of find_variance_killers
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments FindVarianceKillersArguments    `json:"arguments"`
 	ToolName  FindVarianceKillersCallToolName `json:"tool_name"`
 }
@@ -5141,45 +5428,68 @@ type GetTradingBiasesAnswer struct {
 // GetTradingBiasesAnswerToolName defines model for GetTradingBiasesAnswer.ToolName.
 type GetTradingBiasesAnswerToolName string
 
-// GetTradingBiasesArguments Arguments of get_trading_biases
+// GetTradingBiasesArguments Decimals: strings like "1.5"; JSON numbers work too.
 type GetTradingBiasesArguments struct {
 	// LookbackCount the latest trades analysed, 2 to 10,000. Default: 50.
 	LookbackCount *int `json:"lookback_count,omitempty"`
 
 	// Trades optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+	//
+	// Examples: [{"hold_time_hours":"20","mfe_r":"2.2","r_multiple":"1.5","size":"1000"},{"hold_time_hours":"52","mfe_r":"0.3","r_multiple":"-1","size":"1000"}]
 	Trades *[]struct {
 		// Direction optional; accepted for compatibility, not used by the checks
 		Direction *GetTradingBiasesArgumentsTradesDirection `json:"direction,omitempty"`
 
 		// EntryTime optional RFC 3339 entry time
+		//
+		// Examples: 2026-03-09T14:30:00Z
 		EntryTime *time.Time `json:"entry_time,omitempty"`
 
 		// ExitTime optional RFC 3339 exit time
+		//
+		// Examples: 2026-03-10T10:30:00Z
 		ExitTime *time.Time `json:"exit_time,omitempty"`
 
-		// HoldTimeHours optional holding time in hours (default exit_time - entry_time). Decimal string; a JSON number is accepted too.
-		HoldTimeHours *string `json:"hold_time_hours,omitempty"`
+		// HoldTimeHours optional holding time in hours (default exit_time - entry_time)
+		//
+		// Examples: 20
+		HoldTimeHours *InputDecimalFrom0To1e06 `json:"hold_time_hours,omitempty"`
 
-		// MfeR optional maximum favourable excursion in R, >= 0. Decimal string; a JSON number is accepted too.
-		MfeR *string `json:"mfe_r,omitempty"`
+		// MfeR optional maximum favourable excursion in R
+		//
+		// Examples: 2.2
+		MfeR *InputDecimalFrom0To1000 `json:"mfe_r,omitempty"`
 
-		// RMultiple result in R. Decimal string; a JSON number is accepted too.
-		RMultiple string `json:"r_multiple"`
+		// RMultiple result in R
+		//
+		// Examples: 1.5
+		RMultiple InputDecimalFromMinus1000To1000 `json:"r_multiple"`
 
-		// Size optional position size (notional or money at risk, one convention for all trades), > 0. Decimal string; a JSON number is accepted too.
-		Size *string `json:"size,omitempty"`
+		// Size optional position size (notional or money at risk, one convention for all trades)
+		//
+		// Examples: 1000
+		Size *InputPositive `json:"size,omitempty"`
 
 		// Symbol optional; accepted for compatibility, not used by the checks
+		//
+		// Examples: AAPL
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"trades,omitempty"`
+	union json.RawMessage
 }
 
 // GetTradingBiasesArgumentsTradesDirection optional; accepted for compatibility, not used by the checks
 type GetTradingBiasesArgumentsTradesDirection string
 
+// GetTradingBiasesArguments0 defines model for GetTradingBiasesArguments.0.
+type GetTradingBiasesArguments0 = interface{}
+
+// GetTradingBiasesArguments1 without trades: the agent's journal, which must hold at least 2 trades
+type GetTradingBiasesArguments1 = interface{}
+
 // GetTradingBiasesCall defines model for GetTradingBiasesCall.
 type GetTradingBiasesCall struct {
-	// Arguments Arguments of get_trading_biases
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments *GetTradingBiasesArguments   `json:"arguments,omitempty"`
 	ToolName  GetTradingBiasesCallToolName `json:"tool_name"`
 }
@@ -5281,6 +5591,42 @@ type IndicatorResult struct {
 	Params          IndicatorParams       `json:"params"`
 	Series          map[string][]*Decimal `json:"series"`
 }
+
+// InputDecimal defines model for InputDecimal.
+type InputDecimal = string
+
+// InputDecimalFrom0Below1 defines model for InputDecimalFrom0Below1.
+type InputDecimalFrom0Below1 = string
+
+// InputDecimalFrom0To10 defines model for InputDecimalFrom0To10.
+type InputDecimalFrom0To10 = string
+
+// InputDecimalFrom0To1000 defines model for InputDecimalFrom0To1000.
+type InputDecimalFrom0To1000 = string
+
+// InputDecimalFrom0To1e06 defines model for InputDecimalFrom0To1e06.
+type InputDecimalFrom0To1e06 = string
+
+// InputDecimalFrom0To1e12 defines model for InputDecimalFrom0To1e12.
+type InputDecimalFrom0To1e12 = string
+
+// InputDecimalFromMinus1000To1000 defines model for InputDecimalFromMinus1000To1000.
+type InputDecimalFromMinus1000To1000 = string
+
+// InputDecimalFromMinus1To1 defines model for InputDecimalFromMinus1To1.
+type InputDecimalFromMinus1To1 = string
+
+// InputDecimalFromMinus1e12To1e12 defines model for InputDecimalFromMinus1e12To1e12.
+type InputDecimalFromMinus1e12To1e12 = string
+
+// InputFraction defines model for InputFraction.
+type InputFraction = string
+
+// InputNonNegative defines model for InputNonNegative.
+type InputNonNegative = string
+
+// InputPositive defines model for InputPositive.
+type InputPositive = string
 
 // InsufficientBars defines model for InsufficientBars.
 type InsufficientBars struct {
@@ -5915,30 +6261,38 @@ type PreTradeGateAnswer struct {
 // PreTradeGateAnswerToolName defines model for PreTradeGateAnswer.ToolName.
 type PreTradeGateAnswerToolName string
 
-// PreTradeGateArguments Arguments of pre_trade_gate
+// PreTradeGateArguments Decimals: strings like "1.5"; JSON numbers work too.
 type PreTradeGateArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Decimal string; a JSON number is accepted too. Default: "0".
-	DailyPnl *string `json:"daily_pnl,omitempty"`
+	// DailyPnl today's realised P&L (negative = loss). Default: "0".
+	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
 
 	// Direction long or short (letter case ignored)
 	Direction PreTradeGateArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price, > 0. Decimal string; a JSON number is accepted too.
-	EntryPrice string `json:"entry_price"`
+	// EntryPrice planned entry price
+	//
+	// Examples: 185
+	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity account equity, > 0. Decimal string; a JSON number is accepted too.
-	Equity string `json:"equity"`
+	// Equity account equity
+	//
+	// Examples: 100000
+	Equity InputPositive `json:"equity"`
 
 	// RMultiples optional recent R-multiples; adds system_health (never blocks the gate)
-	RMultiples *[]string `json:"r_multiples,omitempty"`
+	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Decimal string; a JSON number is accepted too. Default: "0.02".
-	RiskPercent *string `json:"risk_percent,omitempty"`
+	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
+	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
-	// StopPrice initial stop price, > 0; below entry for long, above for short. Decimal string; a JSON number is accepted too.
-	StopPrice string `json:"stop_price"`
+	// StopPrice initial stop price; below entry for long, above for short
+	//
+	// Examples: 180
+	StopPrice InputPositive `json:"stop_price"`
 
 	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
+	//
+	// Examples: AAPL
 	Symbol string `json:"symbol"`
 }
 
@@ -5947,7 +6301,7 @@ type PreTradeGateArgumentsDirection string
 
 // PreTradeGateCall defines model for PreTradeGateCall.
 type PreTradeGateCall struct {
-	// Arguments Arguments of pre_trade_gate
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments PreTradeGateArguments    `json:"arguments"`
 	ToolName  PreTradeGateCallToolName `json:"tool_name"`
 }
@@ -6030,69 +6384,108 @@ type RecordTradeJournalAnswer struct {
 // RecordTradeJournalAnswerToolName defines model for RecordTradeJournalAnswer.ToolName.
 type RecordTradeJournalAnswerToolName string
 
-// RecordTradeJournalArguments Arguments of record_trade_journal
+// RecordTradeJournalArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RecordTradeJournalArguments struct {
 	// Direction long or short
 	Direction RecordTradeJournalArgumentsDirection `json:"direction"`
 
-	// EntryPrice average entry price, > 0. Decimal string; a JSON number is accepted too.
-	EntryPrice string `json:"entry_price"`
+	// EntryPrice average entry price
+	//
+	// Examples: 100
+	EntryPrice InputPositive `json:"entry_price"`
 
 	// EntryTime optional RFC 3339 entry time
+	//
+	// Examples: 2026-03-09T14:30:00Z
 	EntryTime *time.Time `json:"entry_time,omitempty"`
 
-	// ExitPrice average exit price, > 0. Decimal string; a JSON number is accepted too.
-	ExitPrice string `json:"exit_price"`
+	// ExitPrice average exit price
+	//
+	// Examples: 110
+	ExitPrice InputPositive `json:"exit_price"`
 
 	// ExitTime optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+	//
+	// Examples: 2026-03-10T15:00:00Z
 	ExitTime *time.Time `json:"exit_time,omitempty"`
 
-	// Fees optional fees, >= 0 (default 0). Decimal string; a JSON number is accepted too.
-	Fees *string `json:"fees,omitempty"`
+	// Fees optional fees (default 0)
+	//
+	// Examples: 1.50
+	Fees *InputDecimalFrom0To1e12 `json:"fees,omitempty"`
 
-	// MaeR optional maximum adverse excursion in R, as a magnitude >= 0. Decimal string; a JSON number is accepted too.
-	MaeR *string `json:"mae_r,omitempty"`
+	// MaeR optional maximum adverse excursion in R, as a magnitude >= 0
+	//
+	// Examples: 0.4
+	MaeR *InputDecimalFrom0To1000 `json:"mae_r,omitempty"`
 
-	// MfeR optional maximum favourable excursion in R, >= 0 (used by get_trading_biases). Decimal string; a JSON number is accepted too.
-	MfeR *string `json:"mfe_r,omitempty"`
+	// MfeR optional maximum favourable excursion in R (used by get_trading_biases)
+	//
+	// Examples: 2.5
+	MfeR *InputDecimalFrom0To1000 `json:"mfe_r,omitempty"`
 
 	// Notes optional notes, up to 5,000 characters, sealed at rest
+	//
+	// Examples: entered on volume
 	Notes *string `json:"notes,omitempty"`
 
-	// Pnl optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees). Decimal string; a JSON number is accepted too.
-	Pnl *string `json:"pnl,omitempty"`
+	// Pnl optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)
+	//
+	// Examples: 100
+	Pnl *InputDecimalFromMinus1e12To1e12 `json:"pnl,omitempty"`
 
-	// Quantity shares, contracts or units, > 0. Decimal string; a JSON number is accepted too.
-	Quantity string `json:"quantity"`
+	// Quantity shares, contracts or units
+	//
+	// Examples: 10
+	Quantity InputPositive `json:"quantity"`
 
-	// RMultiple optional result in R (required without stop_price). Decimal string; a JSON number is accepted too.
-	RMultiple *string `json:"r_multiple,omitempty"`
+	// RMultiple optional result in R (required without stop_price)
+	//
+	// Examples: 2
+	RMultiple *InputDecimalFromMinus1000To1000 `json:"r_multiple,omitempty"`
 
 	// Setup optional setup label
+	//
+	// Examples: breakout
 	Setup *string `json:"setup,omitempty"`
 
-	// StopPrice optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted. Decimal string; a JSON number is accepted too.
-	StopPrice *string `json:"stop_price,omitempty"`
+	// StopPrice optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
+	//
+	// Examples: 95
+	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
 	// Strategy optional strategy label; the journal filters on it
+	//
+	// Examples: momentum
 	Strategy *string `json:"strategy,omitempty"`
 
 	// Symbol instrument symbol
+	//
+	// Examples: AAPL
 	Symbol string `json:"symbol"`
 
 	// Tags optional labels, at most 16
 	Tags *[]string `json:"tags,omitempty"`
 
 	// TradeDate optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+	//
+	// Examples: 2026-03-10
 	TradeDate *openapi_types.Date `json:"trade_date,omitempty"`
+	union     json.RawMessage
 }
 
 // RecordTradeJournalArgumentsDirection long or short
 type RecordTradeJournalArgumentsDirection string
 
+// RecordTradeJournalArguments0 defines model for RecordTradeJournalArguments.0.
+type RecordTradeJournalArguments0 = interface{}
+
+// RecordTradeJournalArguments1 defines model for RecordTradeJournalArguments.1.
+type RecordTradeJournalArguments1 = interface{}
+
 // RecordTradeJournalCall defines model for RecordTradeJournalCall.
 type RecordTradeJournalCall struct {
-	// Arguments Arguments of record_trade_journal
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments RecordTradeJournalArguments    `json:"arguments"`
 	ToolName  RecordTradeJournalCallToolName `json:"tool_name"`
 }
@@ -6415,22 +6808,28 @@ type RunMonteCarloAnswer struct {
 // RunMonteCarloAnswerToolName defines model for RunMonteCarloAnswer.ToolName.
 type RunMonteCarloAnswerToolName string
 
-// RunMonteCarloArguments Arguments of run_monte_carlo
+// RunMonteCarloArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunMonteCarloArguments struct {
 	// NumSimulations equity paths simulated. Default: 1000.
 	NumSimulations *int `json:"num_simulations,omitempty"`
 
-	// RMultiples trade results in R, resampled with replacement; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, resampled with replacement
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Decimal string; a JSON number is accepted too. Default: "0.01".
-	RiskPerTrade *string `json:"risk_per_trade,omitempty"`
+	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
 	// Seed optional seed; omitted: one is picked and echoed in the result
+	//
+	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity starting account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
-	StartingEquity string `json:"starting_equity"`
+	// StartingEquity starting account equity in currency units
+	//
+	// Examples: 10000
+	StartingEquity InputPositive `json:"starting_equity"`
 
 	// TradesPerSimulation trades drawn per path. Default: 100.
 	TradesPerSimulation *int `json:"trades_per_simulation,omitempty"`
@@ -6438,7 +6837,7 @@ type RunMonteCarloArguments struct {
 
 // RunMonteCarloCall defines model for RunMonteCarloCall.
 type RunMonteCarloCall struct {
-	// Arguments Arguments of run_monte_carlo
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments RunMonteCarloArguments    `json:"arguments"`
 	ToolName  RunMonteCarloCallToolName `json:"tool_name"`
 }
@@ -6455,27 +6854,31 @@ type RunWhatIfAnswer struct {
 // RunWhatIfAnswerToolName defines model for RunWhatIfAnswer.ToolName.
 type RunWhatIfAnswerToolName string
 
-// RunWhatIfArguments Arguments of run_what_if
+// RunWhatIfArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunWhatIfArguments struct {
-	// LossCap losses are capped at -loss_cap R, > 0. Decimal string; a JSON number is accepted too. Default: "1".
-	LossCap *string `json:"loss_cap,omitempty"`
+	// LossCap losses are capped at -loss_cap R. Default: "1".
+	LossCap *InputPositive `json:"loss_cap,omitempty"`
 
-	// RMultiples trade results in R, oldest first; at least 2 decimal strings or numbers
-	RMultiples []string `json:"r_multiples"`
+	// RMultiples trade results in R, oldest first
+	//
+	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
+	RMultiples []InputDecimal `json:"r_multiples"`
 
 	// RemoveCount trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
+	//
+	// Examples: 1
 	RemoveCount *int `json:"remove_count,omitempty"`
 
 	// SkipAfterLosses losing streak (in trades) after which the next trade is skipped. Default: 3.
 	SkipAfterLosses *int `json:"skip_after_losses,omitempty"`
 
-	// WinnerScale factor applied to every winning R, > 0 (0.9 = winners 10 % smaller). Decimal string; a JSON number is accepted too. Default: "0.9".
-	WinnerScale *string `json:"winner_scale,omitempty"`
+	// WinnerScale factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9".
+	WinnerScale *InputPositive `json:"winner_scale,omitempty"`
 }
 
 // RunWhatIfCall defines model for RunWhatIfCall.
 type RunWhatIfCall struct {
-	// Arguments Arguments of run_what_if
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments RunWhatIfArguments    `json:"arguments"`
 	ToolName  RunWhatIfCallToolName `json:"tool_name"`
 }
@@ -6521,21 +6924,29 @@ type ScoreSignalAnswer struct {
 // ScoreSignalAnswerToolName defines model for ScoreSignalAnswer.ToolName.
 type ScoreSignalAnswerToolName string
 
-// ScoreSignalArguments Arguments of score_signal
+// ScoreSignalArguments Decimals: strings like "1.5"; JSON numbers work too.
 type ScoreSignalArguments struct {
 	// ConditionsMet entry conditions met, 0 to total_conditions
+	//
+	// Examples: 4
 	ConditionsMet int `json:"conditions_met"`
 
-	// IndicatorConfluence agreeing indicators, >= 0 (default 0; 3 or more count fully)
+	// IndicatorConfluence agreeing indicators (default 0; 3 or more count fully)
+	//
+	// Examples: 2
 	IndicatorConfluence *int `json:"indicator_confluence,omitempty"`
 
 	// RegimeAligned the signal agrees with the market regime (default false)
 	RegimeAligned *bool `json:"regime_aligned,omitempty"`
 
-	// RiskRewardRatio reward / risk, a multiple >= 0 (3 or more counts fully). Decimal string; a JSON number is accepted too.
-	RiskRewardRatio *string `json:"risk_reward_ratio,omitempty"`
+	// RiskRewardRatio reward / risk, a multiple >= 0 (3 or more counts fully)
+	//
+	// Examples: 2.5
+	RiskRewardRatio *InputDecimal `json:"risk_reward_ratio,omitempty"`
 
 	// TotalConditions entry conditions checked, >= 1
+	//
+	// Examples: 5
 	TotalConditions int `json:"total_conditions"`
 
 	// VolumeConfirmed volume confirms the signal (default false)
@@ -6544,7 +6955,7 @@ type ScoreSignalArguments struct {
 
 // ScoreSignalCall defines model for ScoreSignalCall.
 type ScoreSignalCall struct {
-	// Arguments Arguments of score_signal
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments ScoreSignalArguments    `json:"arguments"`
 	ToolName  ScoreSignalCallToolName `json:"tool_name"`
 }
@@ -6564,12 +6975,16 @@ type SearchMemoryAnswerToolName string
 // SearchMemoryArguments Arguments of search_memory
 type SearchMemoryArguments struct {
 	// Category optional: only memories of this category
+	//
+	// Examples: rules
 	Category *string `json:"category,omitempty"`
 
 	// Limit memories returned, 1 to 50. Default: 10.
 	Limit *int `json:"limit,omitempty"`
 
 	// Query words to look for (at most 32 distinct terms)
+	//
+	// Examples: scale out
 	Query string `json:"query"`
 }
 
@@ -6614,7 +7029,7 @@ type SegmentTradesAnswer struct {
 // SegmentTradesAnswerToolName defines model for SegmentTradesAnswer.ToolName.
 type SegmentTradesAnswerToolName string
 
-// SegmentTradesArguments Arguments of segment_trades
+// SegmentTradesArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SegmentTradesArguments struct {
 	// SegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
 	SegmentBy *SegmentTradesArgumentsSegmentBy `json:"segment_by,omitempty"`
@@ -6622,21 +7037,33 @@ type SegmentTradesArguments struct {
 	// Trades closed trades
 	Trades []struct {
 		// DayOfWeek 0 = Monday to 6 = Sunday
+		//
+		// Examples: 2
 		DayOfWeek *int `json:"day_of_week,omitempty"`
 
-		// PnlR realised result in R. Decimal string; a JSON number is accepted too.
-		PnlR string `json:"pnl_r"`
+		// PnlR realised result in R
+		//
+		// Examples: 1.5
+		PnlR InputDecimal `json:"pnl_r"`
 
-		// PnlUsd realised P&L in USD. Decimal string; a JSON number is accepted too.
-		PnlUsd string `json:"pnl_usd"`
+		// PnlUsd realised P&L in USD
+		//
+		// Examples: 150
+		PnlUsd InputDecimal `json:"pnl_usd"`
 
 		// Regime market regime at entry (segment key)
+		//
+		// Examples: TRENDING_UP
 		Regime *string `json:"regime,omitempty"`
 
 		// StrategyId strategy identifier (segment key)
+		//
+		// Examples: breakout
 		StrategyId *string `json:"strategy_id,omitempty"`
 
 		// Symbol instrument symbol (segment key)
+		//
+		// Examples: MSFT
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"trades"`
 }
@@ -6646,7 +7073,7 @@ type SegmentTradesArgumentsSegmentBy string
 
 // SegmentTradesCall defines model for SegmentTradesCall.
 type SegmentTradesCall struct {
-	// Arguments Arguments of segment_trades
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments SegmentTradesArguments    `json:"arguments"`
 	ToolName  SegmentTradesCallToolName `json:"tool_name"`
 }
@@ -6708,54 +7135,105 @@ type SizeFuturesPositionAnswer struct {
 // SizeFuturesPositionAnswerToolName defines model for SizeFuturesPositionAnswer.ToolName.
 type SizeFuturesPositionAnswerToolName string
 
-// SizeFuturesPositionArguments Arguments of size_futures_position
+// SizeFuturesPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeFuturesPositionArguments struct {
-	// AvailableMargin margin available for the position in currency units, > 0. Decimal string; a JSON number is accepted too.
-	AvailableMargin *string `json:"available_margin,omitempty"`
+	// AvailableMargin margin available for the position in currency units
+	//
+	// Examples: 100000
+	AvailableMargin *InputPositive `json:"available_margin,omitempty"`
 
 	// ContractMultiplier point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
+	//
+	// Examples: 50
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// ContractPrice price used for the notional, > 0 (defaults to entry_price). Decimal string; a JSON number is accepted too.
-	ContractPrice *string `json:"contract_price,omitempty"`
+	// ContractPrice price used for the notional (defaults to entry_price)
+	//
+	// Examples: 5000
+	ContractPrice *InputPositive `json:"contract_price,omitempty"`
 
-	// EntryPrice planned entry price, > 0. Decimal string; a JSON number is accepted too.
-	EntryPrice *string `json:"entry_price,omitempty"`
+	// EntryPrice planned entry price
+	//
+	// Examples: 5000
+	EntryPrice *InputPositive `json:"entry_price,omitempty"`
 
-	// Equity account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
-	Equity *string `json:"equity,omitempty"`
+	// Equity account equity in currency units
+	//
+	// Examples: 100000
+	Equity *InputPositive `json:"equity,omitempty"`
 
-	// InitialMarginPerContract exchange or broker initial margin per contract in currency units, > 0. Decimal string; a JSON number is accepted too.
-	InitialMarginPerContract *string `json:"initial_margin_per_contract,omitempty"`
+	// InitialMarginPerContract exchange or broker initial margin per contract in currency units
+	//
+	// Examples: 12000
+	InitialMarginPerContract *InputPositive `json:"initial_margin_per_contract,omitempty"`
 
-	// MaxMarginUsagePct share of available_margin that may be committed, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected) (default 0.50). Decimal string; a JSON number is accepted too. Default: "0.50".
-	MaxMarginUsagePct *string `json:"max_margin_usage_pct,omitempty"`
+	// MaxMarginUsagePct share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50".
+	MaxMarginUsagePct *InputFraction `json:"max_margin_usage_pct,omitempty"`
 
-	// MaxNotional largest notional in currency units, > 0. Decimal string; a JSON number is accepted too.
-	MaxNotional *string `json:"max_notional,omitempty"`
+	// MaxNotional largest notional in currency units
+	//
+	// Examples: 500000
+	MaxNotional *InputPositive `json:"max_notional,omitempty"`
 
 	// Mode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
 	Mode SizeFuturesPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk, a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too.
-	RiskPct *string `json:"risk_pct,omitempty"`
+	// RiskPct share of equity at risk, a fraction (0.02 = 2 %)
+	//
+	// Examples: 0.02
+	RiskPct *InputFraction `json:"risk_pct,omitempty"`
 
-	// StopPrice initial stop price, > 0. Decimal string; a JSON number is accepted too.
-	StopPrice *string `json:"stop_price,omitempty"`
+	// StopPrice initial stop price
+	//
+	// Examples: 4980
+	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
-	// TickSize minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN). Decimal string; a JSON number is accepted too.
-	TickSize *string `json:"tick_size,omitempty"`
+	// TickSize minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
+	//
+	// Examples: 0.25
+	TickSize *InputPositive `json:"tick_size,omitempty"`
 
-	// TickValue currency value of one tick, > 0, e.g. 12.50 (ES). Decimal string; a JSON number is accepted too.
-	TickValue *string `json:"tick_value,omitempty"`
+	// TickValue currency value of one tick, > 0, e.g. 12.50 (ES)
+	//
+	// Examples: 12.50
+	TickValue *InputPositive `json:"tick_value,omitempty"`
+	union     json.RawMessage
 }
 
 // SizeFuturesPositionArgumentsMode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
 type SizeFuturesPositionArgumentsMode string
 
+// SizeFuturesPositionArguments0 defines model for SizeFuturesPositionArguments.0.
+type SizeFuturesPositionArguments0 struct {
+	Mode interface{} `json:"mode,omitempty"`
+}
+
+// SizeFuturesPositionArguments1 defines model for SizeFuturesPositionArguments.1.
+type SizeFuturesPositionArguments1 struct {
+	Mode interface{} `json:"mode,omitempty"`
+}
+
+// SizeFuturesPositionArguments2 defines model for SizeFuturesPositionArguments.2.
+type SizeFuturesPositionArguments2 struct {
+	Mode  interface{} `json:"mode,omitempty"`
+	union json.RawMessage
+}
+
+// SizeFuturesPositionArguments20 defines model for SizeFuturesPositionArguments.2.0.
+type SizeFuturesPositionArguments20 = interface{}
+
+// SizeFuturesPositionArguments21 defines model for SizeFuturesPositionArguments.2.1.
+type SizeFuturesPositionArguments21 = interface{}
+
+// SizeFuturesPositionArguments22 defines model for SizeFuturesPositionArguments.2.2.
+type SizeFuturesPositionArguments22 = interface{}
+
+// SizeFuturesPositionArguments23 defines model for SizeFuturesPositionArguments.2.3.
+type SizeFuturesPositionArguments23 = interface{}
+
 // SizeFuturesPositionCall defines model for SizeFuturesPositionCall.
 type SizeFuturesPositionCall struct {
-	// Arguments Arguments of size_futures_position
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments SizeFuturesPositionArguments    `json:"arguments"`
 	ToolName  SizeFuturesPositionCallToolName `json:"tool_name"`
 }
@@ -6772,48 +7250,89 @@ type SizeOptionsPositionAnswer struct {
 // SizeOptionsPositionAnswerToolName defines model for SizeOptionsPositionAnswer.ToolName.
 type SizeOptionsPositionAnswerToolName string
 
-// SizeOptionsPositionArguments Arguments of size_options_position
+// SizeOptionsPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeOptionsPositionArguments struct {
 	// ContractMultiplier units of underlying per contract, an integer >= 1 (default 100). Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// CreditReceived net credit per unit of a credit spread in currency units, below spread_width. Decimal string; a JSON number is accepted too.
-	CreditReceived *string `json:"credit_received,omitempty"`
+	// CreditReceived net credit per unit of a credit spread in currency units, below spread_width
+	//
+	// Examples: 1.20
+	CreditReceived *InputPositive `json:"credit_received,omitempty"`
 
-	// Delta option delta in [-1, 1]; required in delta_adjusted. Decimal string; a JSON number is accepted too.
-	Delta *string `json:"delta,omitempty"`
+	// Delta option delta in [-1, 1]; required in delta_adjusted
+	//
+	// Examples: 0.45
+	Delta *InputDecimalFromMinus1To1 `json:"delta,omitempty"`
 
-	// EntryPremium option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium. Decimal string; a JSON number is accepted too.
-	EntryPremium *string `json:"entry_premium,omitempty"`
+	// EntryPremium option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
+	//
+	// Examples: 5.35
+	EntryPremium *InputPositive `json:"entry_premium,omitempty"`
 
-	// Equity account equity in currency units, > 0. Decimal string; a JSON number is accepted too.
-	Equity string `json:"equity"`
+	// Equity account equity in currency units
+	//
+	// Examples: 100000
+	Equity InputPositive `json:"equity"`
 
 	// Mode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
 	Mode SizeOptionsPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk (premium budget in mode premium), a fraction in (0, 1]: 0.02 means 2 % (values above 1 are rejected). Decimal string; a JSON number is accepted too.
-	RiskPct string `json:"risk_pct"`
+	// RiskPct share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
+	//
+	// Examples: 0.02
+	RiskPct InputFraction `json:"risk_pct"`
 
-	// SpreadWidth distance between the spread strikes in price units, > 0; required in spread. Decimal string; a JSON number is accepted too.
-	SpreadWidth *string `json:"spread_width,omitempty"`
+	// SpreadWidth distance between the spread strikes in price units; required in spread
+	//
+	// Examples: 5
+	SpreadWidth *InputPositive `json:"spread_width,omitempty"`
 
-	// StopPremium premium per unit at which the position is exited, >= 0 and below entry_premium (optional). Decimal string; a JSON number is accepted too.
-	StopPremium *string `json:"stop_premium,omitempty"`
+	// StopPremium premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
+	//
+	// Examples: 2.50
+	StopPremium *InputNonNegative `json:"stop_premium,omitempty"`
 
-	// UnderlyingEntry underlying entry price, > 0; required in delta_adjusted. Decimal string; a JSON number is accepted too.
-	UnderlyingEntry *string `json:"underlying_entry,omitempty"`
+	// UnderlyingEntry underlying entry price; required in delta_adjusted
+	//
+	// Examples: 185
+	UnderlyingEntry *InputPositive `json:"underlying_entry,omitempty"`
 
-	// UnderlyingStop underlying stop price, > 0; required in delta_adjusted. Decimal string; a JSON number is accepted too.
-	UnderlyingStop *string `json:"underlying_stop,omitempty"`
+	// UnderlyingStop underlying stop price; required in delta_adjusted
+	//
+	// Examples: 180
+	UnderlyingStop *InputPositive `json:"underlying_stop,omitempty"`
+	union          json.RawMessage
 }
 
 // SizeOptionsPositionArgumentsMode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
 type SizeOptionsPositionArgumentsMode string
 
+// SizeOptionsPositionArguments0 defines model for SizeOptionsPositionArguments.0.
+type SizeOptionsPositionArguments0 struct {
+	Mode interface{} `json:"mode,omitempty"`
+}
+
+// SizeOptionsPositionArguments1 defines model for SizeOptionsPositionArguments.1.
+type SizeOptionsPositionArguments1 struct {
+	Mode interface{} `json:"mode,omitempty"`
+}
+
+// SizeOptionsPositionArguments2 defines model for SizeOptionsPositionArguments.2.
+type SizeOptionsPositionArguments2 struct {
+	Mode  interface{} `json:"mode,omitempty"`
+	union json.RawMessage
+}
+
+// SizeOptionsPositionArguments20 defines model for SizeOptionsPositionArguments.2.0.
+type SizeOptionsPositionArguments20 = interface{}
+
+// SizeOptionsPositionArguments21 defines model for SizeOptionsPositionArguments.2.1.
+type SizeOptionsPositionArguments21 = interface{}
+
 // SizeOptionsPositionCall defines model for SizeOptionsPositionCall.
 type SizeOptionsPositionCall struct {
-	// Arguments Arguments of size_options_position
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
 	Arguments SizeOptionsPositionArguments    `json:"arguments"`
 	ToolName  SizeOptionsPositionCallToolName `json:"tool_name"`
 }
@@ -6906,12 +7425,18 @@ type StoreMemoryAnswerToolName string
 // StoreMemoryArguments Arguments of store_memory
 type StoreMemoryArguments struct {
 	// Category optional label (default "general"); search_memory filters on it case-insensitively
+	//
+	// Examples: rules
 	Category *string `json:"category,omitempty"`
 
 	// Content the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+	//
+	// Examples: Scale out a third at 2R
 	Content string `json:"content"`
 
 	// Metadata optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+	//
+	// Examples: {"source":"review"}
 	Metadata *map[string]interface{} `json:"metadata,omitempty"`
 }
 
@@ -8136,6 +8661,157 @@ func (t *AnalyzeCorrelationsAnswer_Result) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsAnalyzeDrawdownArguments0 returns the union data inside the AnalyzeDrawdownArguments as a AnalyzeDrawdownArguments0
+func (t AnalyzeDrawdownArguments) AsAnalyzeDrawdownArguments0() (AnalyzeDrawdownArguments0, error) {
+	var body AnalyzeDrawdownArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAnalyzeDrawdownArguments0 overwrites any union data inside the AnalyzeDrawdownArguments as the provided AnalyzeDrawdownArguments0
+func (t *AnalyzeDrawdownArguments) FromAnalyzeDrawdownArguments0(v AnalyzeDrawdownArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAnalyzeDrawdownArguments0 performs a merge with any union data inside the AnalyzeDrawdownArguments, using the provided AnalyzeDrawdownArguments0
+func (t *AnalyzeDrawdownArguments) MergeAnalyzeDrawdownArguments0(v AnalyzeDrawdownArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAnalyzeDrawdownArguments1 returns the union data inside the AnalyzeDrawdownArguments as a AnalyzeDrawdownArguments1
+func (t AnalyzeDrawdownArguments) AsAnalyzeDrawdownArguments1() (AnalyzeDrawdownArguments1, error) {
+	var body AnalyzeDrawdownArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAnalyzeDrawdownArguments1 overwrites any union data inside the AnalyzeDrawdownArguments as the provided AnalyzeDrawdownArguments1
+func (t *AnalyzeDrawdownArguments) FromAnalyzeDrawdownArguments1(v AnalyzeDrawdownArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAnalyzeDrawdownArguments1 performs a merge with any union data inside the AnalyzeDrawdownArguments, using the provided AnalyzeDrawdownArguments1
+func (t *AnalyzeDrawdownArguments) MergeAnalyzeDrawdownArguments1(v AnalyzeDrawdownArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AnalyzeDrawdownArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.EquityValues != nil {
+		object["equity_values"], err = json.Marshal(t.EquityValues)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'equity_values': %w", err)
+		}
+	}
+
+	if t.NetProfit != nil {
+		object["net_profit"], err = json.Marshal(t.NetProfit)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'net_profit': %w", err)
+		}
+	}
+
+	if t.RMultiples != nil {
+		object["r_multiples"], err = json.Marshal(t.RMultiples)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'r_multiples': %w", err)
+		}
+	}
+
+	if t.RiskPerTrade != nil {
+		object["risk_per_trade"], err = json.Marshal(t.RiskPerTrade)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'risk_per_trade': %w", err)
+		}
+	}
+
+	object["starting_equity"], err = json.Marshal(t.StartingEquity)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'starting_equity': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *AnalyzeDrawdownArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["equity_values"]; found {
+		err = json.Unmarshal(raw, &t.EquityValues)
+		if err != nil {
+			return fmt.Errorf("error reading 'equity_values': %w", err)
+		}
+	}
+
+	if raw, found := object["net_profit"]; found {
+		err = json.Unmarshal(raw, &t.NetProfit)
+		if err != nil {
+			return fmt.Errorf("error reading 'net_profit': %w", err)
+		}
+	}
+
+	if raw, found := object["r_multiples"]; found {
+		err = json.Unmarshal(raw, &t.RMultiples)
+		if err != nil {
+			return fmt.Errorf("error reading 'r_multiples': %w", err)
+		}
+	}
+
+	if raw, found := object["risk_per_trade"]; found {
+		err = json.Unmarshal(raw, &t.RiskPerTrade)
+		if err != nil {
+			return fmt.Errorf("error reading 'risk_per_trade': %w", err)
+		}
+	}
+
+	if raw, found := object["starting_equity"]; found {
+		err = json.Unmarshal(raw, &t.StartingEquity)
+		if err != nil {
+			return fmt.Errorf("error reading 'starting_equity': %w", err)
+		}
+	}
+
+	return err
+}
+
 // AsLiquidityResult returns the union data inside the AnalyzeLiquidityAnswer_Result as a LiquidityResult
 func (t AnalyzeLiquidityAnswer_Result) AsLiquidityResult() (LiquidityResult, error) {
 	var body LiquidityResult
@@ -8322,6 +8998,144 @@ func (t *AnalyzeTrendStructureAnswer_Result) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsCalculateExpectedValueArguments0 returns the union data inside the CalculateExpectedValueArguments as a CalculateExpectedValueArguments0
+func (t CalculateExpectedValueArguments) AsCalculateExpectedValueArguments0() (CalculateExpectedValueArguments0, error) {
+	var body CalculateExpectedValueArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCalculateExpectedValueArguments0 overwrites any union data inside the CalculateExpectedValueArguments as the provided CalculateExpectedValueArguments0
+func (t *CalculateExpectedValueArguments) FromCalculateExpectedValueArguments0(v CalculateExpectedValueArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCalculateExpectedValueArguments0 performs a merge with any union data inside the CalculateExpectedValueArguments, using the provided CalculateExpectedValueArguments0
+func (t *CalculateExpectedValueArguments) MergeCalculateExpectedValueArguments0(v CalculateExpectedValueArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCalculateExpectedValueArguments1 returns the union data inside the CalculateExpectedValueArguments as a CalculateExpectedValueArguments1
+func (t CalculateExpectedValueArguments) AsCalculateExpectedValueArguments1() (CalculateExpectedValueArguments1, error) {
+	var body CalculateExpectedValueArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCalculateExpectedValueArguments1 overwrites any union data inside the CalculateExpectedValueArguments as the provided CalculateExpectedValueArguments1
+func (t *CalculateExpectedValueArguments) FromCalculateExpectedValueArguments1(v CalculateExpectedValueArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCalculateExpectedValueArguments1 performs a merge with any union data inside the CalculateExpectedValueArguments, using the provided CalculateExpectedValueArguments1
+func (t *CalculateExpectedValueArguments) MergeCalculateExpectedValueArguments1(v CalculateExpectedValueArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CalculateExpectedValueArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.AvgLoss != nil {
+		object["avg_loss"], err = json.Marshal(t.AvgLoss)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'avg_loss': %w", err)
+		}
+	}
+
+	if t.AvgWin != nil {
+		object["avg_win"], err = json.Marshal(t.AvgWin)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'avg_win': %w", err)
+		}
+	}
+
+	if t.RMultiples != nil {
+		object["r_multiples"], err = json.Marshal(t.RMultiples)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'r_multiples': %w", err)
+		}
+	}
+
+	if t.WinRate != nil {
+		object["win_rate"], err = json.Marshal(t.WinRate)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'win_rate': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *CalculateExpectedValueArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["avg_loss"]; found {
+		err = json.Unmarshal(raw, &t.AvgLoss)
+		if err != nil {
+			return fmt.Errorf("error reading 'avg_loss': %w", err)
+		}
+	}
+
+	if raw, found := object["avg_win"]; found {
+		err = json.Unmarshal(raw, &t.AvgWin)
+		if err != nil {
+			return fmt.Errorf("error reading 'avg_win': %w", err)
+		}
+	}
+
+	if raw, found := object["r_multiples"]; found {
+		err = json.Unmarshal(raw, &t.RMultiples)
+		if err != nil {
+			return fmt.Errorf("error reading 'r_multiples': %w", err)
+		}
+	}
+
+	if raw, found := object["win_rate"]; found {
+		err = json.Unmarshal(raw, &t.WinRate)
+		if err != nil {
+			return fmt.Errorf("error reading 'win_rate': %w", err)
+		}
+	}
+
+	return err
+}
+
 // AsIndicatorResult returns the union data inside the CalculateIndicatorsAnswer_Result as a IndicatorResult
 func (t CalculateIndicatorsAnswer_Result) AsIndicatorResult() (IndicatorResult, error) {
 	var body IndicatorResult
@@ -8381,6 +9195,373 @@ func (t CalculateIndicatorsAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *CalculateIndicatorsAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCalculateMarginArgumentsPositions0 returns the union data inside the CalculateMarginArguments_Positions_Item as a CalculateMarginArgumentsPositions0
+func (t CalculateMarginArguments_Positions_Item) AsCalculateMarginArgumentsPositions0() (CalculateMarginArgumentsPositions0, error) {
+	var body CalculateMarginArgumentsPositions0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCalculateMarginArgumentsPositions0 overwrites any union data inside the CalculateMarginArguments_Positions_Item as the provided CalculateMarginArgumentsPositions0
+func (t *CalculateMarginArguments_Positions_Item) FromCalculateMarginArgumentsPositions0(v CalculateMarginArgumentsPositions0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCalculateMarginArgumentsPositions0 performs a merge with any union data inside the CalculateMarginArguments_Positions_Item, using the provided CalculateMarginArgumentsPositions0
+func (t *CalculateMarginArguments_Positions_Item) MergeCalculateMarginArgumentsPositions0(v CalculateMarginArgumentsPositions0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCalculateMarginArgumentsPositions1 returns the union data inside the CalculateMarginArguments_Positions_Item as a CalculateMarginArgumentsPositions1
+func (t CalculateMarginArguments_Positions_Item) AsCalculateMarginArgumentsPositions1() (CalculateMarginArgumentsPositions1, error) {
+	var body CalculateMarginArgumentsPositions1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCalculateMarginArgumentsPositions1 overwrites any union data inside the CalculateMarginArguments_Positions_Item as the provided CalculateMarginArgumentsPositions1
+func (t *CalculateMarginArguments_Positions_Item) FromCalculateMarginArgumentsPositions1(v CalculateMarginArgumentsPositions1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCalculateMarginArgumentsPositions1 performs a merge with any union data inside the CalculateMarginArguments_Positions_Item, using the provided CalculateMarginArgumentsPositions1
+func (t *CalculateMarginArguments_Positions_Item) MergeCalculateMarginArgumentsPositions1(v CalculateMarginArgumentsPositions1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CalculateMarginArguments_Positions_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.InitialMarginPerContract != nil {
+		object["initial_margin_per_contract"], err = json.Marshal(t.InitialMarginPerContract)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'initial_margin_per_contract': %w", err)
+		}
+	}
+
+	if t.MaintenanceMarginPerContract != nil {
+		object["maintenance_margin_per_contract"], err = json.Marshal(t.MaintenanceMarginPerContract)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'maintenance_margin_per_contract': %w", err)
+		}
+	}
+
+	if t.MaintenanceMarginRate != nil {
+		object["maintenance_margin_rate"], err = json.Marshal(t.MaintenanceMarginRate)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'maintenance_margin_rate': %w", err)
+		}
+	}
+
+	if t.MarginRate != nil {
+		object["margin_rate"], err = json.Marshal(t.MarginRate)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'margin_rate': %w", err)
+		}
+	}
+
+	if t.Multiplier != nil {
+		object["multiplier"], err = json.Marshal(t.Multiplier)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'multiplier': %w", err)
+		}
+	}
+
+	object["price"], err = json.Marshal(t.Price)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'price': %w", err)
+	}
+
+	object["quantity"], err = json.Marshal(t.Quantity)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'quantity': %w", err)
+	}
+
+	object["symbol"], err = json.Marshal(t.Symbol)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'symbol': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *CalculateMarginArguments_Positions_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["initial_margin_per_contract"]; found {
+		err = json.Unmarshal(raw, &t.InitialMarginPerContract)
+		if err != nil {
+			return fmt.Errorf("error reading 'initial_margin_per_contract': %w", err)
+		}
+	}
+
+	if raw, found := object["maintenance_margin_per_contract"]; found {
+		err = json.Unmarshal(raw, &t.MaintenanceMarginPerContract)
+		if err != nil {
+			return fmt.Errorf("error reading 'maintenance_margin_per_contract': %w", err)
+		}
+	}
+
+	if raw, found := object["maintenance_margin_rate"]; found {
+		err = json.Unmarshal(raw, &t.MaintenanceMarginRate)
+		if err != nil {
+			return fmt.Errorf("error reading 'maintenance_margin_rate': %w", err)
+		}
+	}
+
+	if raw, found := object["margin_rate"]; found {
+		err = json.Unmarshal(raw, &t.MarginRate)
+		if err != nil {
+			return fmt.Errorf("error reading 'margin_rate': %w", err)
+		}
+	}
+
+	if raw, found := object["multiplier"]; found {
+		err = json.Unmarshal(raw, &t.Multiplier)
+		if err != nil {
+			return fmt.Errorf("error reading 'multiplier': %w", err)
+		}
+	}
+
+	if raw, found := object["price"]; found {
+		err = json.Unmarshal(raw, &t.Price)
+		if err != nil {
+			return fmt.Errorf("error reading 'price': %w", err)
+		}
+	}
+
+	if raw, found := object["quantity"]; found {
+		err = json.Unmarshal(raw, &t.Quantity)
+		if err != nil {
+			return fmt.Errorf("error reading 'quantity': %w", err)
+		}
+	}
+
+	if raw, found := object["symbol"]; found {
+		err = json.Unmarshal(raw, &t.Symbol)
+		if err != nil {
+			return fmt.Errorf("error reading 'symbol': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsCheckComplianceArguments0 returns the union data inside the CheckComplianceArguments as a CheckComplianceArguments0
+func (t CheckComplianceArguments) AsCheckComplianceArguments0() (CheckComplianceArguments0, error) {
+	var body CheckComplianceArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCheckComplianceArguments0 overwrites any union data inside the CheckComplianceArguments as the provided CheckComplianceArguments0
+func (t *CheckComplianceArguments) FromCheckComplianceArguments0(v CheckComplianceArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCheckComplianceArguments0 performs a merge with any union data inside the CheckComplianceArguments, using the provided CheckComplianceArguments0
+func (t *CheckComplianceArguments) MergeCheckComplianceArguments0(v CheckComplianceArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCheckComplianceArguments1 returns the union data inside the CheckComplianceArguments as a CheckComplianceArguments1
+func (t CheckComplianceArguments) AsCheckComplianceArguments1() (CheckComplianceArguments1, error) {
+	var body CheckComplianceArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCheckComplianceArguments1 overwrites any union data inside the CheckComplianceArguments as the provided CheckComplianceArguments1
+func (t *CheckComplianceArguments) FromCheckComplianceArguments1(v CheckComplianceArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCheckComplianceArguments1 performs a merge with any union data inside the CheckComplianceArguments, using the provided CheckComplianceArguments1
+func (t *CheckComplianceArguments) MergeCheckComplianceArguments1(v CheckComplianceArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CheckComplianceArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["equity"], err = json.Marshal(t.Equity)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'equity': %w", err)
+	}
+
+	if t.MaxConcentrationShare != nil {
+		object["max_concentration_share"], err = json.Marshal(t.MaxConcentrationShare)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'max_concentration_share': %w", err)
+		}
+	}
+
+	if t.MaxHhi != nil {
+		object["max_hhi"], err = json.Marshal(t.MaxHhi)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'max_hhi': %w", err)
+		}
+	}
+
+	if t.MaxPositionWeight != nil {
+		object["max_position_weight"], err = json.Marshal(t.MaxPositionWeight)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'max_position_weight': %w", err)
+		}
+	}
+
+	if t.Positions != nil {
+		object["positions"], err = json.Marshal(t.Positions)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'positions': %w", err)
+		}
+	}
+
+	if t.ProposedTrade != nil {
+		object["proposed_trade"], err = json.Marshal(t.ProposedTrade)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'proposed_trade': %w", err)
+		}
+	}
+
+	if t.RestrictedSymbols != nil {
+		object["restricted_symbols"], err = json.Marshal(t.RestrictedSymbols)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'restricted_symbols': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *CheckComplianceArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["equity"]; found {
+		err = json.Unmarshal(raw, &t.Equity)
+		if err != nil {
+			return fmt.Errorf("error reading 'equity': %w", err)
+		}
+	}
+
+	if raw, found := object["max_concentration_share"]; found {
+		err = json.Unmarshal(raw, &t.MaxConcentrationShare)
+		if err != nil {
+			return fmt.Errorf("error reading 'max_concentration_share': %w", err)
+		}
+	}
+
+	if raw, found := object["max_hhi"]; found {
+		err = json.Unmarshal(raw, &t.MaxHhi)
+		if err != nil {
+			return fmt.Errorf("error reading 'max_hhi': %w", err)
+		}
+	}
+
+	if raw, found := object["max_position_weight"]; found {
+		err = json.Unmarshal(raw, &t.MaxPositionWeight)
+		if err != nil {
+			return fmt.Errorf("error reading 'max_position_weight': %w", err)
+		}
+	}
+
+	if raw, found := object["positions"]; found {
+		err = json.Unmarshal(raw, &t.Positions)
+		if err != nil {
+			return fmt.Errorf("error reading 'positions': %w", err)
+		}
+	}
+
+	if raw, found := object["proposed_trade"]; found {
+		err = json.Unmarshal(raw, &t.ProposedTrade)
+		if err != nil {
+			return fmt.Errorf("error reading 'proposed_trade': %w", err)
+		}
+	}
+
+	if raw, found := object["restricted_symbols"]; found {
+		err = json.Unmarshal(raw, &t.RestrictedSymbols)
+		if err != nil {
+			return fmt.Errorf("error reading 'restricted_symbols': %w", err)
+		}
+	}
+
 	return err
 }
 
@@ -8567,6 +9748,1226 @@ func (t DetectStructuralBreakAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *DetectStructuralBreakAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGetTradingBiasesArguments0 returns the union data inside the GetTradingBiasesArguments as a GetTradingBiasesArguments0
+func (t GetTradingBiasesArguments) AsGetTradingBiasesArguments0() (GetTradingBiasesArguments0, error) {
+	var body GetTradingBiasesArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGetTradingBiasesArguments0 overwrites any union data inside the GetTradingBiasesArguments as the provided GetTradingBiasesArguments0
+func (t *GetTradingBiasesArguments) FromGetTradingBiasesArguments0(v GetTradingBiasesArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGetTradingBiasesArguments0 performs a merge with any union data inside the GetTradingBiasesArguments, using the provided GetTradingBiasesArguments0
+func (t *GetTradingBiasesArguments) MergeGetTradingBiasesArguments0(v GetTradingBiasesArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGetTradingBiasesArguments1 returns the union data inside the GetTradingBiasesArguments as a GetTradingBiasesArguments1
+func (t GetTradingBiasesArguments) AsGetTradingBiasesArguments1() (GetTradingBiasesArguments1, error) {
+	var body GetTradingBiasesArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGetTradingBiasesArguments1 overwrites any union data inside the GetTradingBiasesArguments as the provided GetTradingBiasesArguments1
+func (t *GetTradingBiasesArguments) FromGetTradingBiasesArguments1(v GetTradingBiasesArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGetTradingBiasesArguments1 performs a merge with any union data inside the GetTradingBiasesArguments, using the provided GetTradingBiasesArguments1
+func (t *GetTradingBiasesArguments) MergeGetTradingBiasesArguments1(v GetTradingBiasesArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetTradingBiasesArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.LookbackCount != nil {
+		object["lookback_count"], err = json.Marshal(t.LookbackCount)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'lookback_count': %w", err)
+		}
+	}
+
+	if t.Trades != nil {
+		object["trades"], err = json.Marshal(t.Trades)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'trades': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *GetTradingBiasesArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["lookback_count"]; found {
+		err = json.Unmarshal(raw, &t.LookbackCount)
+		if err != nil {
+			return fmt.Errorf("error reading 'lookback_count': %w", err)
+		}
+	}
+
+	if raw, found := object["trades"]; found {
+		err = json.Unmarshal(raw, &t.Trades)
+		if err != nil {
+			return fmt.Errorf("error reading 'trades': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsRecordTradeJournalArguments0 returns the union data inside the RecordTradeJournalArguments as a RecordTradeJournalArguments0
+func (t RecordTradeJournalArguments) AsRecordTradeJournalArguments0() (RecordTradeJournalArguments0, error) {
+	var body RecordTradeJournalArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecordTradeJournalArguments0 overwrites any union data inside the RecordTradeJournalArguments as the provided RecordTradeJournalArguments0
+func (t *RecordTradeJournalArguments) FromRecordTradeJournalArguments0(v RecordTradeJournalArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRecordTradeJournalArguments0 performs a merge with any union data inside the RecordTradeJournalArguments, using the provided RecordTradeJournalArguments0
+func (t *RecordTradeJournalArguments) MergeRecordTradeJournalArguments0(v RecordTradeJournalArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRecordTradeJournalArguments1 returns the union data inside the RecordTradeJournalArguments as a RecordTradeJournalArguments1
+func (t RecordTradeJournalArguments) AsRecordTradeJournalArguments1() (RecordTradeJournalArguments1, error) {
+	var body RecordTradeJournalArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecordTradeJournalArguments1 overwrites any union data inside the RecordTradeJournalArguments as the provided RecordTradeJournalArguments1
+func (t *RecordTradeJournalArguments) FromRecordTradeJournalArguments1(v RecordTradeJournalArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRecordTradeJournalArguments1 performs a merge with any union data inside the RecordTradeJournalArguments, using the provided RecordTradeJournalArguments1
+func (t *RecordTradeJournalArguments) MergeRecordTradeJournalArguments1(v RecordTradeJournalArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t RecordTradeJournalArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["direction"], err = json.Marshal(t.Direction)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'direction': %w", err)
+	}
+
+	object["entry_price"], err = json.Marshal(t.EntryPrice)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'entry_price': %w", err)
+	}
+
+	if t.EntryTime != nil {
+		object["entry_time"], err = json.Marshal(t.EntryTime)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'entry_time': %w", err)
+		}
+	}
+
+	object["exit_price"], err = json.Marshal(t.ExitPrice)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'exit_price': %w", err)
+	}
+
+	if t.ExitTime != nil {
+		object["exit_time"], err = json.Marshal(t.ExitTime)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'exit_time': %w", err)
+		}
+	}
+
+	if t.Fees != nil {
+		object["fees"], err = json.Marshal(t.Fees)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'fees': %w", err)
+		}
+	}
+
+	if t.MaeR != nil {
+		object["mae_r"], err = json.Marshal(t.MaeR)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'mae_r': %w", err)
+		}
+	}
+
+	if t.MfeR != nil {
+		object["mfe_r"], err = json.Marshal(t.MfeR)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'mfe_r': %w", err)
+		}
+	}
+
+	if t.Notes != nil {
+		object["notes"], err = json.Marshal(t.Notes)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'notes': %w", err)
+		}
+	}
+
+	if t.Pnl != nil {
+		object["pnl"], err = json.Marshal(t.Pnl)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'pnl': %w", err)
+		}
+	}
+
+	object["quantity"], err = json.Marshal(t.Quantity)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'quantity': %w", err)
+	}
+
+	if t.RMultiple != nil {
+		object["r_multiple"], err = json.Marshal(t.RMultiple)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'r_multiple': %w", err)
+		}
+	}
+
+	if t.Setup != nil {
+		object["setup"], err = json.Marshal(t.Setup)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'setup': %w", err)
+		}
+	}
+
+	if t.StopPrice != nil {
+		object["stop_price"], err = json.Marshal(t.StopPrice)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'stop_price': %w", err)
+		}
+	}
+
+	if t.Strategy != nil {
+		object["strategy"], err = json.Marshal(t.Strategy)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'strategy': %w", err)
+		}
+	}
+
+	object["symbol"], err = json.Marshal(t.Symbol)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'symbol': %w", err)
+	}
+
+	if t.Tags != nil {
+		object["tags"], err = json.Marshal(t.Tags)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'tags': %w", err)
+		}
+	}
+
+	if t.TradeDate != nil {
+		object["trade_date"], err = json.Marshal(t.TradeDate)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'trade_date': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *RecordTradeJournalArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["direction"]; found {
+		err = json.Unmarshal(raw, &t.Direction)
+		if err != nil {
+			return fmt.Errorf("error reading 'direction': %w", err)
+		}
+	}
+
+	if raw, found := object["entry_price"]; found {
+		err = json.Unmarshal(raw, &t.EntryPrice)
+		if err != nil {
+			return fmt.Errorf("error reading 'entry_price': %w", err)
+		}
+	}
+
+	if raw, found := object["entry_time"]; found {
+		err = json.Unmarshal(raw, &t.EntryTime)
+		if err != nil {
+			return fmt.Errorf("error reading 'entry_time': %w", err)
+		}
+	}
+
+	if raw, found := object["exit_price"]; found {
+		err = json.Unmarshal(raw, &t.ExitPrice)
+		if err != nil {
+			return fmt.Errorf("error reading 'exit_price': %w", err)
+		}
+	}
+
+	if raw, found := object["exit_time"]; found {
+		err = json.Unmarshal(raw, &t.ExitTime)
+		if err != nil {
+			return fmt.Errorf("error reading 'exit_time': %w", err)
+		}
+	}
+
+	if raw, found := object["fees"]; found {
+		err = json.Unmarshal(raw, &t.Fees)
+		if err != nil {
+			return fmt.Errorf("error reading 'fees': %w", err)
+		}
+	}
+
+	if raw, found := object["mae_r"]; found {
+		err = json.Unmarshal(raw, &t.MaeR)
+		if err != nil {
+			return fmt.Errorf("error reading 'mae_r': %w", err)
+		}
+	}
+
+	if raw, found := object["mfe_r"]; found {
+		err = json.Unmarshal(raw, &t.MfeR)
+		if err != nil {
+			return fmt.Errorf("error reading 'mfe_r': %w", err)
+		}
+	}
+
+	if raw, found := object["notes"]; found {
+		err = json.Unmarshal(raw, &t.Notes)
+		if err != nil {
+			return fmt.Errorf("error reading 'notes': %w", err)
+		}
+	}
+
+	if raw, found := object["pnl"]; found {
+		err = json.Unmarshal(raw, &t.Pnl)
+		if err != nil {
+			return fmt.Errorf("error reading 'pnl': %w", err)
+		}
+	}
+
+	if raw, found := object["quantity"]; found {
+		err = json.Unmarshal(raw, &t.Quantity)
+		if err != nil {
+			return fmt.Errorf("error reading 'quantity': %w", err)
+		}
+	}
+
+	if raw, found := object["r_multiple"]; found {
+		err = json.Unmarshal(raw, &t.RMultiple)
+		if err != nil {
+			return fmt.Errorf("error reading 'r_multiple': %w", err)
+		}
+	}
+
+	if raw, found := object["setup"]; found {
+		err = json.Unmarshal(raw, &t.Setup)
+		if err != nil {
+			return fmt.Errorf("error reading 'setup': %w", err)
+		}
+	}
+
+	if raw, found := object["stop_price"]; found {
+		err = json.Unmarshal(raw, &t.StopPrice)
+		if err != nil {
+			return fmt.Errorf("error reading 'stop_price': %w", err)
+		}
+	}
+
+	if raw, found := object["strategy"]; found {
+		err = json.Unmarshal(raw, &t.Strategy)
+		if err != nil {
+			return fmt.Errorf("error reading 'strategy': %w", err)
+		}
+	}
+
+	if raw, found := object["symbol"]; found {
+		err = json.Unmarshal(raw, &t.Symbol)
+		if err != nil {
+			return fmt.Errorf("error reading 'symbol': %w", err)
+		}
+	}
+
+	if raw, found := object["tags"]; found {
+		err = json.Unmarshal(raw, &t.Tags)
+		if err != nil {
+			return fmt.Errorf("error reading 'tags': %w", err)
+		}
+	}
+
+	if raw, found := object["trade_date"]; found {
+		err = json.Unmarshal(raw, &t.TradeDate)
+		if err != nil {
+			return fmt.Errorf("error reading 'trade_date': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsSizeFuturesPositionArguments0 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments0
+func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments0() (SizeFuturesPositionArguments0, error) {
+	var body SizeFuturesPositionArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments0 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments0
+func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments0(v SizeFuturesPositionArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments0 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments0
+func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments0(v SizeFuturesPositionArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeFuturesPositionArguments1 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments1
+func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments1() (SizeFuturesPositionArguments1, error) {
+	var body SizeFuturesPositionArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments1 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments1
+func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments1(v SizeFuturesPositionArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments1 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments1
+func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments1(v SizeFuturesPositionArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeFuturesPositionArguments2 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments2
+func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments2() (SizeFuturesPositionArguments2, error) {
+	var body SizeFuturesPositionArguments2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments2 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments2
+func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments2(v SizeFuturesPositionArguments2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments2 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments2
+func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments2(v SizeFuturesPositionArguments2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SizeFuturesPositionArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.AvailableMargin != nil {
+		object["available_margin"], err = json.Marshal(t.AvailableMargin)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'available_margin': %w", err)
+		}
+	}
+
+	if t.ContractMultiplier != nil {
+		object["contract_multiplier"], err = json.Marshal(t.ContractMultiplier)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'contract_multiplier': %w", err)
+		}
+	}
+
+	if t.ContractPrice != nil {
+		object["contract_price"], err = json.Marshal(t.ContractPrice)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'contract_price': %w", err)
+		}
+	}
+
+	if t.EntryPrice != nil {
+		object["entry_price"], err = json.Marshal(t.EntryPrice)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'entry_price': %w", err)
+		}
+	}
+
+	if t.Equity != nil {
+		object["equity"], err = json.Marshal(t.Equity)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'equity': %w", err)
+		}
+	}
+
+	if t.InitialMarginPerContract != nil {
+		object["initial_margin_per_contract"], err = json.Marshal(t.InitialMarginPerContract)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'initial_margin_per_contract': %w", err)
+		}
+	}
+
+	if t.MaxMarginUsagePct != nil {
+		object["max_margin_usage_pct"], err = json.Marshal(t.MaxMarginUsagePct)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'max_margin_usage_pct': %w", err)
+		}
+	}
+
+	if t.MaxNotional != nil {
+		object["max_notional"], err = json.Marshal(t.MaxNotional)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'max_notional': %w", err)
+		}
+	}
+
+	object["mode"], err = json.Marshal(t.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
+	}
+
+	if t.RiskPct != nil {
+		object["risk_pct"], err = json.Marshal(t.RiskPct)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'risk_pct': %w", err)
+		}
+	}
+
+	if t.StopPrice != nil {
+		object["stop_price"], err = json.Marshal(t.StopPrice)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'stop_price': %w", err)
+		}
+	}
+
+	if t.TickSize != nil {
+		object["tick_size"], err = json.Marshal(t.TickSize)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'tick_size': %w", err)
+		}
+	}
+
+	if t.TickValue != nil {
+		object["tick_value"], err = json.Marshal(t.TickValue)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'tick_value': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *SizeFuturesPositionArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["available_margin"]; found {
+		err = json.Unmarshal(raw, &t.AvailableMargin)
+		if err != nil {
+			return fmt.Errorf("error reading 'available_margin': %w", err)
+		}
+	}
+
+	if raw, found := object["contract_multiplier"]; found {
+		err = json.Unmarshal(raw, &t.ContractMultiplier)
+		if err != nil {
+			return fmt.Errorf("error reading 'contract_multiplier': %w", err)
+		}
+	}
+
+	if raw, found := object["contract_price"]; found {
+		err = json.Unmarshal(raw, &t.ContractPrice)
+		if err != nil {
+			return fmt.Errorf("error reading 'contract_price': %w", err)
+		}
+	}
+
+	if raw, found := object["entry_price"]; found {
+		err = json.Unmarshal(raw, &t.EntryPrice)
+		if err != nil {
+			return fmt.Errorf("error reading 'entry_price': %w", err)
+		}
+	}
+
+	if raw, found := object["equity"]; found {
+		err = json.Unmarshal(raw, &t.Equity)
+		if err != nil {
+			return fmt.Errorf("error reading 'equity': %w", err)
+		}
+	}
+
+	if raw, found := object["initial_margin_per_contract"]; found {
+		err = json.Unmarshal(raw, &t.InitialMarginPerContract)
+		if err != nil {
+			return fmt.Errorf("error reading 'initial_margin_per_contract': %w", err)
+		}
+	}
+
+	if raw, found := object["max_margin_usage_pct"]; found {
+		err = json.Unmarshal(raw, &t.MaxMarginUsagePct)
+		if err != nil {
+			return fmt.Errorf("error reading 'max_margin_usage_pct': %w", err)
+		}
+	}
+
+	if raw, found := object["max_notional"]; found {
+		err = json.Unmarshal(raw, &t.MaxNotional)
+		if err != nil {
+			return fmt.Errorf("error reading 'max_notional': %w", err)
+		}
+	}
+
+	if raw, found := object["mode"]; found {
+		err = json.Unmarshal(raw, &t.Mode)
+		if err != nil {
+			return fmt.Errorf("error reading 'mode': %w", err)
+		}
+	}
+
+	if raw, found := object["risk_pct"]; found {
+		err = json.Unmarshal(raw, &t.RiskPct)
+		if err != nil {
+			return fmt.Errorf("error reading 'risk_pct': %w", err)
+		}
+	}
+
+	if raw, found := object["stop_price"]; found {
+		err = json.Unmarshal(raw, &t.StopPrice)
+		if err != nil {
+			return fmt.Errorf("error reading 'stop_price': %w", err)
+		}
+	}
+
+	if raw, found := object["tick_size"]; found {
+		err = json.Unmarshal(raw, &t.TickSize)
+		if err != nil {
+			return fmt.Errorf("error reading 'tick_size': %w", err)
+		}
+	}
+
+	if raw, found := object["tick_value"]; found {
+		err = json.Unmarshal(raw, &t.TickValue)
+		if err != nil {
+			return fmt.Errorf("error reading 'tick_value': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsSizeFuturesPositionArguments20 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments20
+func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments20() (SizeFuturesPositionArguments20, error) {
+	var body SizeFuturesPositionArguments20
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments20 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments20
+func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments20(v SizeFuturesPositionArguments20) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments20 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments20
+func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments20(v SizeFuturesPositionArguments20) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeFuturesPositionArguments21 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments21
+func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments21() (SizeFuturesPositionArguments21, error) {
+	var body SizeFuturesPositionArguments21
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments21 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments21
+func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments21(v SizeFuturesPositionArguments21) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments21 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments21
+func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments21(v SizeFuturesPositionArguments21) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeFuturesPositionArguments22 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments22
+func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments22() (SizeFuturesPositionArguments22, error) {
+	var body SizeFuturesPositionArguments22
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments22 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments22
+func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments22(v SizeFuturesPositionArguments22) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments22 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments22
+func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments22(v SizeFuturesPositionArguments22) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeFuturesPositionArguments23 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments23
+func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments23() (SizeFuturesPositionArguments23, error) {
+	var body SizeFuturesPositionArguments23
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeFuturesPositionArguments23 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments23
+func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments23(v SizeFuturesPositionArguments23) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeFuturesPositionArguments23 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments23
+func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments23(v SizeFuturesPositionArguments23) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SizeFuturesPositionArguments2) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["mode"], err = json.Marshal(t.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *SizeFuturesPositionArguments2) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["mode"]; found {
+		err = json.Unmarshal(raw, &t.Mode)
+		if err != nil {
+			return fmt.Errorf("error reading 'mode': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsSizeOptionsPositionArguments0 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments0
+func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments0() (SizeOptionsPositionArguments0, error) {
+	var body SizeOptionsPositionArguments0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeOptionsPositionArguments0 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments0
+func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments0(v SizeOptionsPositionArguments0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeOptionsPositionArguments0 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments0
+func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments0(v SizeOptionsPositionArguments0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeOptionsPositionArguments1 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments1
+func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments1() (SizeOptionsPositionArguments1, error) {
+	var body SizeOptionsPositionArguments1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeOptionsPositionArguments1 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments1
+func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments1(v SizeOptionsPositionArguments1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeOptionsPositionArguments1 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments1
+func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments1(v SizeOptionsPositionArguments1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeOptionsPositionArguments2 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments2
+func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments2() (SizeOptionsPositionArguments2, error) {
+	var body SizeOptionsPositionArguments2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeOptionsPositionArguments2 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments2
+func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments2(v SizeOptionsPositionArguments2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeOptionsPositionArguments2 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments2
+func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments2(v SizeOptionsPositionArguments2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SizeOptionsPositionArguments) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.ContractMultiplier != nil {
+		object["contract_multiplier"], err = json.Marshal(t.ContractMultiplier)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'contract_multiplier': %w", err)
+		}
+	}
+
+	if t.CreditReceived != nil {
+		object["credit_received"], err = json.Marshal(t.CreditReceived)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'credit_received': %w", err)
+		}
+	}
+
+	if t.Delta != nil {
+		object["delta"], err = json.Marshal(t.Delta)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'delta': %w", err)
+		}
+	}
+
+	if t.EntryPremium != nil {
+		object["entry_premium"], err = json.Marshal(t.EntryPremium)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'entry_premium': %w", err)
+		}
+	}
+
+	object["equity"], err = json.Marshal(t.Equity)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'equity': %w", err)
+	}
+
+	object["mode"], err = json.Marshal(t.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
+	}
+
+	object["risk_pct"], err = json.Marshal(t.RiskPct)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'risk_pct': %w", err)
+	}
+
+	if t.SpreadWidth != nil {
+		object["spread_width"], err = json.Marshal(t.SpreadWidth)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'spread_width': %w", err)
+		}
+	}
+
+	if t.StopPremium != nil {
+		object["stop_premium"], err = json.Marshal(t.StopPremium)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'stop_premium': %w", err)
+		}
+	}
+
+	if t.UnderlyingEntry != nil {
+		object["underlying_entry"], err = json.Marshal(t.UnderlyingEntry)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'underlying_entry': %w", err)
+		}
+	}
+
+	if t.UnderlyingStop != nil {
+		object["underlying_stop"], err = json.Marshal(t.UnderlyingStop)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'underlying_stop': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *SizeOptionsPositionArguments) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["contract_multiplier"]; found {
+		err = json.Unmarshal(raw, &t.ContractMultiplier)
+		if err != nil {
+			return fmt.Errorf("error reading 'contract_multiplier': %w", err)
+		}
+	}
+
+	if raw, found := object["credit_received"]; found {
+		err = json.Unmarshal(raw, &t.CreditReceived)
+		if err != nil {
+			return fmt.Errorf("error reading 'credit_received': %w", err)
+		}
+	}
+
+	if raw, found := object["delta"]; found {
+		err = json.Unmarshal(raw, &t.Delta)
+		if err != nil {
+			return fmt.Errorf("error reading 'delta': %w", err)
+		}
+	}
+
+	if raw, found := object["entry_premium"]; found {
+		err = json.Unmarshal(raw, &t.EntryPremium)
+		if err != nil {
+			return fmt.Errorf("error reading 'entry_premium': %w", err)
+		}
+	}
+
+	if raw, found := object["equity"]; found {
+		err = json.Unmarshal(raw, &t.Equity)
+		if err != nil {
+			return fmt.Errorf("error reading 'equity': %w", err)
+		}
+	}
+
+	if raw, found := object["mode"]; found {
+		err = json.Unmarshal(raw, &t.Mode)
+		if err != nil {
+			return fmt.Errorf("error reading 'mode': %w", err)
+		}
+	}
+
+	if raw, found := object["risk_pct"]; found {
+		err = json.Unmarshal(raw, &t.RiskPct)
+		if err != nil {
+			return fmt.Errorf("error reading 'risk_pct': %w", err)
+		}
+	}
+
+	if raw, found := object["spread_width"]; found {
+		err = json.Unmarshal(raw, &t.SpreadWidth)
+		if err != nil {
+			return fmt.Errorf("error reading 'spread_width': %w", err)
+		}
+	}
+
+	if raw, found := object["stop_premium"]; found {
+		err = json.Unmarshal(raw, &t.StopPremium)
+		if err != nil {
+			return fmt.Errorf("error reading 'stop_premium': %w", err)
+		}
+	}
+
+	if raw, found := object["underlying_entry"]; found {
+		err = json.Unmarshal(raw, &t.UnderlyingEntry)
+		if err != nil {
+			return fmt.Errorf("error reading 'underlying_entry': %w", err)
+		}
+	}
+
+	if raw, found := object["underlying_stop"]; found {
+		err = json.Unmarshal(raw, &t.UnderlyingStop)
+		if err != nil {
+			return fmt.Errorf("error reading 'underlying_stop': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsSizeOptionsPositionArguments20 returns the union data inside the SizeOptionsPositionArguments2 as a SizeOptionsPositionArguments20
+func (t SizeOptionsPositionArguments2) AsSizeOptionsPositionArguments20() (SizeOptionsPositionArguments20, error) {
+	var body SizeOptionsPositionArguments20
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeOptionsPositionArguments20 overwrites any union data inside the SizeOptionsPositionArguments2 as the provided SizeOptionsPositionArguments20
+func (t *SizeOptionsPositionArguments2) FromSizeOptionsPositionArguments20(v SizeOptionsPositionArguments20) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeOptionsPositionArguments20 performs a merge with any union data inside the SizeOptionsPositionArguments2, using the provided SizeOptionsPositionArguments20
+func (t *SizeOptionsPositionArguments2) MergeSizeOptionsPositionArguments20(v SizeOptionsPositionArguments20) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSizeOptionsPositionArguments21 returns the union data inside the SizeOptionsPositionArguments2 as a SizeOptionsPositionArguments21
+func (t SizeOptionsPositionArguments2) AsSizeOptionsPositionArguments21() (SizeOptionsPositionArguments21, error) {
+	var body SizeOptionsPositionArguments21
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSizeOptionsPositionArguments21 overwrites any union data inside the SizeOptionsPositionArguments2 as the provided SizeOptionsPositionArguments21
+func (t *SizeOptionsPositionArguments2) FromSizeOptionsPositionArguments21(v SizeOptionsPositionArguments21) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSizeOptionsPositionArguments21 performs a merge with any union data inside the SizeOptionsPositionArguments2, using the provided SizeOptionsPositionArguments21
+func (t *SizeOptionsPositionArguments2) MergeSizeOptionsPositionArguments21(v SizeOptionsPositionArguments21) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SizeOptionsPositionArguments2) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["mode"], err = json.Marshal(t.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *SizeOptionsPositionArguments2) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["mode"]; found {
+		err = json.Unmarshal(raw, &t.Mode)
+		if err != nil {
+			return fmt.Errorf("error reading 'mode': %w", err)
+		}
+	}
+
 	return err
 }
 

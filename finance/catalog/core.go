@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
@@ -49,12 +48,13 @@ func sizingTool() Tool {
 	}, func(_ context.Context, _ Call, in finance.SizingInput) (finance.Sizing, error) {
 		return finance.CalculatePositionSize(in)
 	}, func(s *jsonschema.Schema) {
-		positiveDecimal(s, "equity", "account equity in currency units, > 0")
-		positiveDecimal(s, "entry_price", "planned entry price, > 0")
-		positiveDecimal(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
+		positiveDecimal(s, "equity", "account equity in currency units")
+		positiveDecimal(s, "entry_price", "planned entry price")
+		positiveDecimal(s, "stop_price", "initial stop price; below entry for long, above for short")
 		direction(s)
 		riskPercent(s)
 		describe(s, "instrument", "optional instrument name, echoed back")
+		examples(s, map[string]any{"equity": "25000", "entry_price": "10.30", "stop_price": "10.20", "instrument": "AAPL"})
 	})
 }
 
@@ -70,11 +70,12 @@ func riskTool() Tool {
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
 		direction(s)
-		positiveDecimal(s, "entry_price", "planned entry price, > 0")
-		positiveDecimal(s, "stop_price", "initial stop price, > 0")
-		nonNegativeDecimal(s, "quantity", "shares or units, >= 0 (0 is a blocking error in the result)")
-		positiveDecimal(s, "equity", "current account equity, > 0")
+		positiveDecimal(s, "entry_price", "planned entry price")
+		positiveDecimal(s, "stop_price", "initial stop price")
+		nonNegativeDecimal(s, "quantity", "shares or units (0 is a blocking error in the result)")
+		positiveDecimal(s, "equity", "current account equity")
 		dailyPnL(s)
+		examples(s, map[string]any{"equity": "100000", "entry_price": "185", "stop_price": "180", "symbol": "AAPL", "quantity": "50"})
 	})
 }
 
@@ -90,12 +91,14 @@ func gateTool() Tool {
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
 		direction(s)
-		positiveDecimal(s, "entry_price", "planned entry price, > 0")
-		positiveDecimal(s, "stop_price", "initial stop price, > 0; below entry for long, above for short")
-		positiveDecimal(s, "equity", "account equity, > 0")
+		positiveDecimal(s, "entry_price", "planned entry price")
+		positiveDecimal(s, "stop_price", "initial stop price; below entry for long, above for short")
+		positiveDecimal(s, "equity", "account equity")
 		dailyPnL(s)
 		riskPercent(s)
 		describe(s, "r_multiples", "optional recent R-multiples; adds system_health (never blocks the gate)")
+		itemExample(s, "r_multiples", "1.5")
+		examples(s, map[string]any{"equity": "100000", "entry_price": "185", "stop_price": "180", "symbol": "AAPL"})
 	})
 }
 
@@ -191,18 +194,21 @@ func assessTool() Tool {
 		return finance.AssessSystem(ctx, in)
 	}, func(s *jsonschema.Schema) {
 		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")
-		positiveDecimal(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve, > 0")
+		positiveDecimal(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve")
 		setDefault(prop(s, "starting_equity"), "100000")
 		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
 		describe(s, "seed", "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples")
 		intRange(s, "seed", 0, performance.MaxSeed)
+		itemExample(s, "pnl_values", "250")
+		example(prop(s, "seed"), 7)
 	})
 }
 
 // rMultiples documents r_multiples and sets its minItems.
 func rMultiples(s *jsonschema.Schema, min int, text string) {
-	describe(s, "r_multiples", text+fmt.Sprintf("; at least %d decimal strings or numbers", min))
+	describe(s, "r_multiples", text)
 	minItems(s, "r_multiples", min)
+	example(prop(s, "r_multiples"), sampleRValues(min))
 }
 
 // direction documents direction and restricts it to long or short.
@@ -226,6 +232,6 @@ func riskPercent(s *jsonschema.Schema) {
 
 // dailyPnL documents daily_pnl (default 0).
 func dailyPnL(s *jsonschema.Schema) {
-	describe(s, "daily_pnl", "today's realised P&L (negative = loss)"+decimalText)
+	describe(s, "daily_pnl", "today's realised P&L (negative = loss)")
 	setDefault(prop(s, "daily_pnl"), "0")
 }

@@ -18,18 +18,18 @@ const (
 // its name; the price table decides what it costs (unlisted = free).
 func derivativesTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(categoryDerivatives, "size_options_position",
+		WithRequirements(NewTool(toolSpec(categoryDerivatives, "size_options_position",
 			"Size an options position in whole contracts (floored, exact decimals): equity_risk, premium, "+
 				"delta_adjusted or spread mode; risk_pct is a fraction (0.02 = 2 %)."),
 			func(_ context.Context, _ Call, in derivatives.OptionsSizingInput) (*derivatives.OptionsSizing, error) {
 				return derivatives.SizeOptions(in)
-			}, tightenOptionsSizing),
-		NewTool(toolSpec(categoryDerivatives, "size_futures_position",
+			}, tightenOptionsSizing), optionsRequirements),
+		WithRequirements(NewTool(toolSpec(categoryDerivatives, "size_futures_position",
 			"Size a futures position in whole contracts from tick value and a stop (tick_value), margin "+
 				"(margin_based) or a notional cap (notional); every constraint whose inputs are given is enforced."),
 			func(_ context.Context, _ Call, in derivatives.FuturesSizingInput) (*derivatives.FuturesSizing, error) {
 				return derivatives.SizeFutures(in)
-			}, tightenFuturesSizing),
+			}, tightenFuturesSizing), futuresRequirements),
 		NewTool(toolSpec(categoryDerivatives, "analyze_greeks",
 			"Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho "+
 				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."),
@@ -42,18 +42,18 @@ func derivativesTools() []Tool {
 			func(_ context.Context, _ Call, in derivatives.CurveInput) (*derivatives.CurveResult, error) {
 				return derivatives.AnalyzeFuturesCurve(in)
 			}, tightenCurve),
-		NewTool(toolSpec(categoryDerivatives, "calculate_margin",
+		WithRequirements(NewTool(toolSpec(categoryDerivatives, "calculate_margin",
 			"Initial and maintenance margin of a book (rate of notional or per contract), free margin, "+
 				"usage, leverage and the margin-call flag, in exact decimals."),
 			func(_ context.Context, _ Call, in derivatives.MarginInput) (*derivatives.MarginResult, error) {
 				return derivatives.CalculateMargin(in)
-			}, tightenMargin),
-		NewTool(toolSpec(categoryCompliance, "check_compliance",
+			}, tightenMargin), marginRequirements),
+		WithRequirements(NewTool(toolSpec(categoryCompliance, "check_compliance",
 			"Check a book or a proposed trade against position limits (and the agent's "+
 				"max_position_size_pct), concentration (largest share, HHI) and restricted or unauthorized symbols."),
 			func(_ context.Context, call Call, in derivatives.ComplianceInput) (*derivatives.ComplianceResult, error) {
 				return derivatives.CheckCompliance(in, call.Limits)
-			}, tightenCompliance),
+			}, tightenCompliance), complianceRequirements),
 	}
 }
 

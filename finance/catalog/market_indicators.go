@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"reflect"
+	"strconv"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -39,8 +40,9 @@ func marketIndicatorTools() []Tool {
 					"fast_period":   "macd fast EMA period in bars",
 					"slow_period":   "macd slow EMA period in bars",
 					"signal_period": "macd signal EMA period in bars",
-					"nbdev":         "bb: band width in population standard deviations, > 0" + decimalText,
+					"nbdev":         "bb: band width in population standard deviations",
 				})
+				example(prop(s, "period"), 14)
 			})),
 		barsOnlyTool("detect_regime",
 			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
@@ -72,6 +74,11 @@ func marketIndicatorTools() []Tool {
 				describe(item, "symbol", "symbol name, unique within symbols_data")
 				barsSchema(item, "bars")
 				minItems(item, "bars", 1)
+				example(prop(item, "symbol"), "AAPL")
+				example(prop(s, "symbols_data"), []any{
+					map[string]any{"symbol": "AAPL", "bars": sampleBars(0)},
+					map[string]any{"symbol": "MSFT", "bars": sampleBars(1)},
+				})
 			})),
 	}
 }
@@ -144,11 +151,29 @@ func runIndicators(ctx context.Context, _ Call, in indicatorsInput) (any, error)
 // barsSchema documents the bars property name. Fewer bars than a tool
 // needs is an insufficient_bars answer, not a schema error.
 func barsSchema(s *jsonschema.Schema, name string) {
-	describe(s, name, "OHLCV bars, oldest first (latest last); open, high, low, close (prices, > 0, high >= low) "+
-		"and volume (>= 0) as decimal strings or numbers")
+	describe(s, name, "OHLCV bars, oldest first (latest last); high >= low")
 	bar := prop(s, name).Items
 	for _, f := range []string{"open", "high", "low", "close"} {
-		describe(bar, f, f+" price, > 0"+decimalText)
+		positiveDecimal(bar, f, f+" price")
 	}
-	describe(bar, "volume", "traded volume in units, >= 0"+decimalText)
+	nonNegativeDecimal(bar, "volume", "traded volume in units")
+	examples(bar, map[string]any{"open": "100", "high": "101.5", "low": "99.2", "close": "100.8", "volume": "12000"})
+}
+
+// sampleBars returns the bars of an example series: 11 daily bars whose
+// closes zigzag upwards, the swing shifted by shift bars.
+func sampleBars(shift int) []any {
+	closes := []int{1000, 1012, 1006, 1019, 1011, 1025, 1018, 1031, 1024, 1038, 1030}
+	out := make([]any, len(closes))
+	for i := range closes {
+		c := closes[(i+shift)%len(closes)] + 10*i
+		out[i] = map[string]any{"open": tenths(c - 4), "high": tenths(c + 8), "low": tenths(c - 9), "close": tenths(c),
+			"volume": strconv.Itoa(10000 + 500*i)}
+	}
+	return out
+}
+
+// tenths formats x/10 with one decimal.
+func tenths(x int) string {
+	return strconv.Itoa(x/10) + "." + strconv.Itoa(x%10)
 }

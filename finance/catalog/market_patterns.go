@@ -55,9 +55,9 @@ func marketPatternTools() []Tool {
 				return value(market.DetectStructuralBreak(ctx, in.Bars, market.BreakOptions{Alpha: floatPtr(in.Alpha), Trim: floatPtr(in.Trim)}))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
-				describe(s, "alpha", "significance level of both tests, a fraction, 0.001 to 0.20"+decimalText)
+				describe(s, "alpha", "significance level of both tests, a fraction, 0.001 to 0.20")
 				setDefault(prop(s, "alpha"), "0.05")
-				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30"+decimalText)
+				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30")
 				setDefault(prop(s, "trim"), "0.15")
 			})),
 		answersBars[*market.PriceStructureReport](NewTool(toolSpec(marketCategory, "analyze_price_structure",

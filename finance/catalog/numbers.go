@@ -10,13 +10,12 @@ import (
 // decimalPattern is the JSON-schema pattern of a decimal string.
 const decimalPattern = toolkit.DecimalPattern
 
-// numberSchema describes a decimal input: a decimal string or a number.
+// numberSchema describes a decimal input: a string in the decimal grammar
+// (the argument decoder accepts a JSON number in the same grammar too, see
+// strictjson). shareDecimals turns it into a reference to a shared
+// definition.
 func numberSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Types:       []string{"string", "number"},
-		Pattern:     decimalPattern,
-		Description: "decimal number, as a string (\"1.5\") or a JSON number",
-	}
+	return &jsonschema.Schema{Type: "string", Pattern: decimalPattern}
 }
 
 // typeSchemas maps the toolkit's input types to their JSON schemas.

@@ -54,7 +54,7 @@ func monteCarloTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "trade results in R, resampled with replacement")
-			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units")
 			setDefault(intRange(s, "num_simulations", 1, performance.MaxSimulations), performance.DefaultSimulations)
 			describe(s, "num_simulations", "equity paths simulated")
 			setDefault(intRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation), performance.DefaultTradesPerSimulation)
@@ -62,6 +62,8 @@ func monteCarloTool() Tool {
 			riskPerTrade(s)
 			intRange(s, "seed", 0, performance.MaxSeed)
 			describe(s, "seed", "optional seed; omitted: one is picked and echoed in the result")
+			example(prop(s, "seed"), 7)
+			example(prop(s, "starting_equity"), "10000")
 		})
 }
 
@@ -102,7 +104,7 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
+	return WithRequirements(NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
 		func(_ context.Context, _ Call, in drawdownInput) (performance.Drawdown, error) {
 			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
 			switch {
@@ -118,12 +120,16 @@ func drawdownTool() Tool {
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
 			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
+			example(prop(s, "equity_values"), []any{"101000", "99000", "102000", "98000", "97000"})
 			minItems(s, "r_multiples", 1)
+			example(prop(s, "r_multiples"), sampleRValues(1))
 			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
-			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
-			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity"+decimalText)
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
+			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity")
+			examples(s, map[string]any{"starting_equity": "100000", "net_profit": "-3000"})
 			riskPerTrade(s)
-		})
+		}),
+		func(s *jsonschema.Schema) { requireAnyOf(s, []string{"equity_values"}, []string{"r_multiples"}) })
 }
 
 type killersInput struct {
@@ -147,6 +153,8 @@ func varianceKillersTool() Tool {
 			describe(s, "trade_ids", "optional trade ids, parallel to r_multiples")
 			nonEmptyItems(s, "symbols")
 			describe(s, "symbols", "optional symbols, parallel to r_multiples")
+			itemExample(s, "trade_ids", "T-1042")
+			itemExample(s, "symbols", "AAPL")
 		})
 }
 
@@ -163,6 +171,7 @@ func winLossTool() Tool {
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R")
 			describe(s, "pnl_values", "optional P&L of each trade in currency units, parallel to r_multiples")
+			itemExample(s, "pnl_values", "250")
 		})
 }
 
@@ -186,11 +195,12 @@ func whatIfTool() Tool {
 			rMultiples(s, 2, "trade results in R, oldest first")
 			intRange(s, "remove_count", 1, limits.MaxItems)
 			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
+			example(prop(s, "remove_count"), 1)
 			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
 			describe(s, "skip_after_losses", "losing streak (in trades) after which the next trade is skipped")
-			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R, > 0")
+			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R")
 			setDefault(prop(s, "loss_cap"), "1")
-			positiveDecimal(s, "winner_scale", "factor applied to every winning R, > 0 (0.9 = winners 10 % smaller)")
+			positiveDecimal(s, "winner_scale", "factor applied to every winning R (0.9 = winners 10 % smaller)")
 			setDefault(prop(s, "winner_scale"), "0.9")
 		})
 }
@@ -227,10 +237,11 @@ func equityCurveTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R, oldest first")
-			positiveDecimal(s, "starting_equity", "starting account equity in currency units, > 0")
+			positiveDecimal(s, "starting_equity", "starting account equity in currency units")
 			setDefault(prop(s, "starting_equity"), "100000")
 			riskPerTrade(s)
-			positiveDecimal(s, "trades_per_year", "trades per year, > 0; adds the CAGR")
+			positiveDecimal(s, "trades_per_year", "trades per year; adds the CAGR")
+			example(prop(s, "trades_per_year"), "120")
 		})
 }
 
@@ -259,7 +270,8 @@ func peakValleyTool() Tool {
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
 			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
-			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units, > 0")
+			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
+			examples(s, map[string]any{"equity_values": []any{"101000", "99000", "102000", "98000", "97000"}, "starting_equity": "100000"})
 		})
 }
 
@@ -276,7 +288,7 @@ func recoveryTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R, oldest first")
-			positiveDecimal(s, "initial_equity", "starting account equity in currency units, > 0")
+			positiveDecimal(s, "initial_equity", "starting account equity in currency units")
 			setDefault(prop(s, "initial_equity"), "100000")
 			riskPerTrade(s)
 		})

@@ -106,7 +106,7 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R")
-				describe(s, "confidence", "two-sided confidence level, a fraction from 0.5 to 0.999"+decimalText)
+				describe(s, "confidence", "two-sided confidence level, a fraction from 0.5 to 0.999")
 				setDefault(prop(s, "confidence"), "0.95")
 				setDefault(intRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples), performance.DefaultBootstrapSamples)
 				describe(s, "bootstrap_samples", "bootstrap resamples")
@@ -120,8 +120,10 @@ func performanceStatisticsTools() []Tool {
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R, oldest first")
 				describe(s, "dates", "trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)")
+				itemExample(s, "dates", "2026-03-09")
 				intRange(s, "window_size", 2, performance.MaxConsistencyWindow)
 				describe(s, "window_size", "rolling window in trades, at most the number of r_multiples; default min(10, n)")
+				example(prop(s, "window_size"), 5)
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (*performance.SerialCorrelationResult, error) {
@@ -131,6 +133,7 @@ func performanceStatisticsTools() []Tool {
 				rMultiples(s, 3, "trade results in R, oldest first")
 				intRange(s, "lags", 1, performance.MaxLjungBoxLags)
 				describe(s, "lags", "Ljung-Box lags, at most n-1; default max(1, min(10, n/4))")
+				example(prop(s, "lags"), 3)
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (*performance.DistributionResult, error) {
@@ -151,9 +154,10 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R, oldest first")
-				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade"+decimalText)
+				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade")
 				setDefault(prop(s, "target_r"), "0")
-				positiveDecimal(s, "trades_per_year", "trades per year, > 0; annualises the ratios (omitted: per trade only)")
+				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios (omitted: per trade only)")
+				example(prop(s, "trades_per_year"), "120")
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
@@ -168,6 +172,9 @@ func performanceStatisticsTools() []Tool {
 					"mfe_values":       "maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples",
 					"hold_times_hours": "holding time of each trade in hours, >= 0, parallel to r_multiples",
 				})
+				itemExample(s, "mae_values", "0.4")
+				itemExample(s, "mfe_values", "2.1")
+				itemExample(s, "hold_times_hours", "6.5")
 			}),
 		NewTool(toolSpec(performanceCategory, "segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
 			func(ctx context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
@@ -187,13 +194,15 @@ func performanceStatisticsTools() []Tool {
 				intRange(item, "day_of_week", 0, 6)
 				nonEmpty(item, "symbol", "strategy_id", "regime")
 				describeAll(item, map[string]string{
-					"pnl_r":       "realised result in R" + decimalText,
-					"pnl_usd":     "realised P&L in USD" + decimalText,
+					"pnl_r":       "realised result in R",
+					"pnl_usd":     "realised P&L in USD",
 					"day_of_week": "0 = Monday to 6 = Sunday",
 					"symbol":      "instrument symbol (segment key)",
 					"strategy_id": "strategy identifier (segment key)",
 					"regime":      "market regime at entry (segment key)",
 				})
+				examples(item, map[string]any{"pnl_r": "1.5", "pnl_usd": "150", "day_of_week": 2, "symbol": "MSFT",
+					"strategy_id": "breakout", "regime": "TRENDING_UP"})
 				describe(s, "segment_by", "symbol, day_of_week, strategy or regime")
 				by := prop(s, "segment_by")
 				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
@@ -207,16 +216,17 @@ func performanceStatisticsTools() []Tool {
 				})
 			},
 			func(s *jsonschema.Schema) {
-				positiveDecimal(s, "entry_price", "entry price, > 0")
-				positiveDecimal(s, "exit_price", "exit price, > 0")
+				positiveDecimal(s, "entry_price", "entry price")
+				positiveDecimal(s, "exit_price", "exit price")
 				intAtLeast(s, "quantity", 1)
 				describe(s, "quantity", "units traded, an integer >= 1")
 				direction(s)
-				describe(s, "stop_price", "initial stop price, > 0; enables the R-multiple"+decimalText)
-				describe(s, "fees", "total round-trip fees in currency units, >= 0"+decimalText)
+				positiveDecimal(s, "stop_price", "initial stop price; enables the R-multiple")
+				nonNegativeDecimal(s, "fees", "total round-trip fees in currency units")
 				setDefault(prop(s, "fees"), "0")
+				examples(s, map[string]any{"entry_price": "100.50", "exit_price": "103.25", "quantity": 100, "stop_price": "99"})
 			}),
-		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
+		WithRequirements(NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
 			func(_ context.Context, _ Call, in expectedValueArgs) (*performance.ExpectedValueResult, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
 					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
@@ -225,11 +235,15 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "alternatively, trade results in R")
+				examples(s, map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"})
 				describeAll(s, map[string]string{
-					"win_rate": "probability of a win, a fraction from 0 to 1" + decimalText,
-					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)" + decimalText,
-					"avg_loss": "average loss in the unit of avg_win (sign ignored)" + decimalText,
+					"win_rate": "probability of a win, a fraction from 0 to 1",
+					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)",
+					"avg_loss": "average loss in the unit of avg_win (sign ignored)",
 				})
+			}),
+			func(s *jsonschema.Schema) {
+				requireAnyOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 			}),
 		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (*performance.TradeOutcomeResult, error) {
@@ -239,12 +253,16 @@ func performanceStatisticsTools() []Tool {
 				})
 			}, func(s *jsonschema.Schema) {
 				describeAll(s, map[string]string{
-					"realized_pnl":     "realised P&L in currency units" + decimalText,
-					"realized_r":       "realised result in R" + decimalText,
-					"mfe":              "maximum favourable excursion in currency units, >= 0" + decimalText,
-					"one_r_dollars":    "initial risk (1R) in currency units, > 0" + decimalText,
-					"expected_value_r": "the system's expected result per trade, in R" + decimalText,
+					"realized_pnl":     "realised P&L in currency units",
+					"realized_r":       "realised result in R",
+					"mfe":              "maximum favourable excursion in currency units",
+					"one_r_dollars":    "initial risk (1R) in currency units",
+					"expected_value_r": "the system's expected result per trade, in R",
 				})
+				positives(s, "one_r_dollars")
+				examples(s, map[string]any{"realized_pnl": "250", "realized_r": "2.5", "mfe": "400", "one_r_dollars": "100",
+					"expected_value_r": "0.4"})
+				prop(s, "mfe").Minimum = f64(0)
 			}),
 		NewTool(toolSpec(performanceCategory, "score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
 			func(_ context.Context, _ Call, in signalArgs) (*performance.SignalScore, error) {
@@ -262,10 +280,11 @@ func performanceStatisticsTools() []Tool {
 					"conditions_met":       "entry conditions met, 0 to total_conditions",
 					"total_conditions":     "entry conditions checked, >= 1",
 					"regime_aligned":       "the signal agrees with the market regime (default false)",
-					"indicator_confluence": "agreeing indicators, >= 0 (default 0; 3 or more count fully)",
+					"indicator_confluence": "agreeing indicators (default 0; 3 or more count fully)",
 					"volume_confirmed":     "volume confirms the signal (default false)",
-					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)" + decimalText,
+					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)",
 				})
+				examples(s, map[string]any{"conditions_met": 4, "total_conditions": 5, "indicator_confluence": 2, "risk_reward_ratio": "2.5"})
 			}),
 	}
 }

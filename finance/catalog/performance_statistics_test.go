@@ -134,7 +134,7 @@ func TestPerformanceStatisticsBadInput(t *testing.T) {
 		{"calculate_expected_value", `{"win_rate":"2","avg_win":"1","avg_loss":"1"}`, "win_rate: must be a fraction"},
 		{"calculate_expected_value", `{"win_rate":"0.5","avg_win":"1","avg_loss":"1","r_multiples":["1","2"]}`, "r_multiples: give either"},
 		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"1","mfe":"1","one_r_dollars":"0"}`, "one_r_dollars: must be greater than 0"},
-		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"1","mfe":"-1","one_r_dollars":"1"}`, "mfe: must not be negative"},
+		{"analyze_trade_outcome", `{"realized_pnl":"1","realized_r":"1","mfe":"-1","one_r_dollars":"1"}`, "mfe: must be at least 0"},
 		{"score_signal", `{"conditions_met":3,"total_conditions":2}`, "conditions_met: must be between 0 and total_conditions (2)"},
 		{"score_signal", `{"conditions_met":0,"total_conditions":0}`, "total_conditions: must be at least"},
 		{"score_signal", `{"conditions_met":1,"total_conditions":2,"risk_reward_ratio":"-1"}`, "risk_reward_ratio: must be a finite number >= 0"},

@@ -11,9 +11,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// decimalText ends the description of a decimal input.
-const decimalText = "; decimal string or number"
-
 // prop returns the named property of s, panicking on a typo (a
 // programming error caught by every test that builds the catalog).
 func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
@@ -95,17 +92,51 @@ func fractions(s *jsonschema.Schema, names ...string) {
 }
 
 // positiveDecimal marks the decimal property name as > 0 and describes it
-// as text followed by decimalText.
+// as text (the bound is the schema's, not repeated in text).
 func positiveDecimal(s *jsonschema.Schema, name, text string) {
 	positives(s, name)
-	describe(s, name, text+decimalText)
+	describe(s, name, text)
 }
 
 // nonNegativeDecimal marks the decimal property name as >= 0 and describes
-// it as text followed by decimalText.
+// it as text.
 func nonNegativeDecimal(s *jsonschema.Schema, name, text string) {
 	prop(s, name).Minimum = f64(0)
-	describe(s, name, text+decimalText)
+	describe(s, name, text)
+}
+
+// example records v as the example of property p (what a client that
+// knows nothing else sends; together the examples of a tool's required
+// members make a valid call).
+func example(p *jsonschema.Schema, v any) {
+	p.Examples = []any{v}
+}
+
+// examples records the examples of several properties of s.
+func examples(s *jsonschema.Schema, values map[string]any) {
+	for name, v := range values {
+		example(prop(s, name), v)
+	}
+}
+
+// itemExample records v as the example of each item of the array
+// property name.
+func itemExample(s *jsonschema.Schema, name string, v any) {
+	example(prop(s, name).Items, v)
+}
+
+// sampleR are the R-multiples of the r_multiples examples: wins and
+// losses, so every statistic of them is defined.
+var sampleR = []string{"1.5", "-1", "2.3", "-0.5", "1.8", "-1", "3.2", "0.8", "-0.7", "1.1", "-1", "0.6"}
+
+// sampleRValues returns n (at least len(sampleR)) R-multiples repeating
+// sampleR.
+func sampleRValues(n int) []any {
+	out := make([]any, max(n, len(sampleR)))
+	for i := range out {
+		out[i] = sampleR[i%len(sampleR)]
+	}
+	return out
 }
 
 // nonEmpty sets minLength 1 on each of the string properties names.

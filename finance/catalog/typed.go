@@ -41,6 +41,7 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 		tighten(schema)
 	}
 	declareLimits(schema)
+	shareDecimals(schema)
 	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments"})
 	if err != nil {
 		panic(fmt.Sprintf("catalog: argument decoder for %s: %v", spec.Name, err))
