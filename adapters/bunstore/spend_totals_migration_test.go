@@ -2,22 +2,15 @@ package bunstore_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/bunstore"
-	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/sqlitedialect"
-	"github.com/uptrace/bun/driver/sqliteshim"
-	"github.com/uptrace/bun/migrate"
 )
 
 // spendTotalsMigration is the migration that adds the running spend totals.
@@ -28,18 +21,7 @@ const spendTotalsMigration = "20261124000500"
 // before the upgrade still hold right after it.
 func TestMigrationBackfillsSpendTotals(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "legacy.db")
-	sqldb, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?_pragma=foreign_keys(1)")
-	require.NoError(t, err)
-	db := bun.NewDB(sqldb, sqlitedialect.New())
-	m := migrate.NewMigrator(db, migrations.Migrations, migrate.WithUpsert(true), migrate.WithMarkAppliedOnSuccess(true))
-	require.NoError(t, m.Init(ctx))
-	for _, mig := range migrations.Migrations.Sorted() {
-		if mig.Name >= spendTotalsMigration {
-			break
-		}
-		require.NoError(t, m.RunMigration(ctx, mig.Name))
-	}
+	path, db := sqliteBefore(t, spendTotalsMigration)
 	now := time.Now().UTC()
 	day := now.Truncate(24 * time.Hour)
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
