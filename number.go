@@ -54,7 +54,7 @@ func AppendFloat(b []byte, v float64) []byte {
 		s = s[1:]
 	}
 	e := bytes.IndexByte(s, 'e')
-	exp, _ := strconv.Atoi(string(s[e+1:])) // the value is d.ddd × 10^exp
+	exp := exponent(s[e+1:]) // the value is d.ddd × 10^exp
 	var digits [24]byte
 	nd := copy(digits[:], s[:1])
 	if e > 1 {
@@ -62,6 +62,18 @@ func AppendFloat(b []byte, v float64) []byte {
 	}
 	d, exp := roundDigits(digits[:nd], exp)
 	return appendPlain(b, d, exp)
+}
+
+// exponent reads strconv's exponent text: a sign and two or three digits.
+func exponent(s []byte) int {
+	n := 0
+	for _, c := range s[1:] {
+		n = n*10 + int(c-'0')
+	}
+	if s[0] == '-' {
+		return -n
+	}
+	return n
 }
 
 // roundDigits rounds the significant digits d (no trailing zeros, value
