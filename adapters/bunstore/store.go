@@ -22,10 +22,15 @@ import (
 	"github.com/uptrace/bun/migrate"
 )
 
+// defaultSQLiteConns is the SQLite pool size when Options.MaxOpenConns is
+// not set.
+const defaultSQLiteConns = 16
+
 // Options tunes Open. Zero fields take defaults.
 type Options struct {
-	// MaxOpenConns bounds the Postgres pool (default 20; Postgres allows
-	// 100 connections by default and several servers may share it).
+	// MaxOpenConns bounds the connection pool, whose connections are all
+	// kept open: on Postgres default 20 (Postgres allows 100 connections by
+	// default and several servers may share it), on SQLite default 16.
 	MaxOpenConns int
 	// Schema, for Postgres, sets the search_path (tests use one schema each).
 	Schema string
@@ -74,6 +79,17 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bunstore: opening sqlite: %w", err)
 		}
+		// Connections are kept open: opening one (file, WAL index, pragmas)
+		// costs more than most queries, and with database/sql's default of
+		// two idle connections a loaded server opened and closed them for
+		// nearly every call. Writes go through the one charge committer or
+		// wait on the busy timeout, so the pool only bounds concurrent reads.
+		max := opts.MaxOpenConns
+		if max <= 0 {
+			max = defaultSQLiteConns
+		}
+		sqldb.SetMaxOpenConns(max)
+		sqldb.SetMaxIdleConns(max)
 		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), path: sqlitePath(dsn)}
 	}
 	if err := s.connect(ctx); err != nil {
