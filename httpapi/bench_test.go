@@ -21,7 +21,8 @@ import (
 
 // BenchmarkToolsCallHTTP measures POST /v1/tools/call over a real
 // listener, for a free tool and a priced one (which adds the debit
-// transaction), on SQLite and (with TOOLKIT_TEST_POSTGRES_URL) Postgres.
+// transaction), on SQLite and (with TOOLKIT_TEST_POSTGRES_URL) Postgres,
+// with the rate limits off.
 func BenchmarkToolsCallHTTP(b *testing.B) {
 	dbs := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
 	if dsn := os.Getenv("TOOLKIT_TEST_POSTGRES_URL"); dsn != "" {
@@ -32,7 +33,7 @@ func BenchmarkToolsCallHTTP(b *testing.B) {
 		"priced": `{"tool_name":"calculate_position_size","arguments":{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}}`,
 	}
 	for db, dsn := range dbs {
-		srv, key := benchServer(b, dsn, httpapi.Options{})
+		srv, key := benchServer(b, dsn, httpapi.Options{RateLimits: httpapi.RateLimits{Disabled: true}})
 		for kind, body := range calls {
 			b.Run(db+"/"+kind, func(b *testing.B) {
 				client := srv.Client()
