@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -98,11 +99,38 @@ func (b *chargeBatcher) commitQueued(slot *committerSlot) {
 			}
 		default:
 			if len(batch) > 0 {
-				b.commit(slot, batch)
+				b.commitSafely(slot, batch)
 			}
 			return
 		}
 	}
+	b.commitSafely(slot, batch)
+}
+
+// commitSafely commits batch. If the commit panics, every caller of the
+// batch not answered yet gets an Internal error (its charge may or may
+// not have been recorded), the slot's connection is dropped, and the
+// panic goes on to the committing caller, whose own recover turns it into
+// one log line and a 500: no caller waits forever.
+func (b *chargeBatcher) commitSafely(slot *committerSlot, batch []*pendingCharge) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		if slot.conn != nil {
+			_ = slot.conn.Close()
+			slot.conn = nil
+		}
+		for _, p := range batch {
+			select {
+			case p.result <- chargeResult{err: &toolkit.Error{Kind: toolkit.Internal, Op: "bunstore.Charge",
+				Err: fmt.Errorf("panic while committing a batch of charges: %v", v)}}:
+			default: // answered before the panic
+			}
+		}
+		panic(v)
+	}()
 	b.commit(slot, batch)
 }
 
