@@ -2,15 +2,10 @@ package bunstore_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentfinance/toolkit/adapters/bunstore"
-	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/dialect"
@@ -24,47 +19,15 @@ const ledgerRowsForCaps = 300_000
 // and monthly caps set whose ledger already holds 300k consumption rows
 // this month: sequentially and from 20 goroutines.
 func BenchmarkChargeCaps(b *testing.B) {
-	engines := map[string]func(b *testing.B) *bunstore.Store{
-		"sqlite": func(b *testing.B) *bunstore.Store { return openBench(b, filepath.Join(b.TempDir(), "bench.db"), "") },
-	}
-	if dsn := os.Getenv("TOOLKIT_TEST_POSTGRES_URL"); dsn != "" {
-		engines["postgres"] = func(b *testing.B) *bunstore.Store { return openBench(b, dsn, bunstoretest.FreshSchema(b, dsn)) }
-	}
-	for name, open := range engines {
+	for name, open := range benchEngines() {
 		b.Run(name, func(b *testing.B) {
 			s := open(b)
-			ctx := context.Background()
 			fundedAgent(b, s, "agt_capped", 1<<50)
 			seedConsumption(b, s, "agt_capped", ledgerRowsForCaps)
 			daily, monthly := int64(1<<50), int64(1<<50)
 			limits := billing.SpendLimits{DailyMicros: &daily, MonthlyMicros: &monthly}
-			var n atomic.Int64
-			charge := func() {
-				now := time.Now().UTC()
-				_, err := s.Charge(ctx, billing.ChargeRequest{TxID: fmt.Sprintf("tx_%d", n.Add(1)), AgentID: "agt_capped",
-					Operation: "position_sizing", Micros: 3000, At: now, DayStart: now.Truncate(24 * time.Hour),
-					MonthStart: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC), Limits: limits})
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
 			for _, mode := range []string{"sequential", "parallel"} {
-				b.Run(mode, func(b *testing.B) {
-					b.ResetTimer()
-					if mode == "sequential" {
-						for b.Loop() {
-							charge()
-						}
-					} else {
-						b.SetParallelism(10)
-						b.RunParallel(func(pb *testing.PB) {
-							for pb.Next() {
-								charge()
-							}
-						})
-					}
-					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "charges/s")
-				})
+				b.Run(mode, func(b *testing.B) { benchCharges(b, s, "agt_capped", limits, mode, 10) })
 			}
 		})
 	}
