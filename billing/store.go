@@ -167,7 +167,10 @@ type Store interface {
 	// conditional UPDATE). toolkit.InsufficientCredits when that class's
 	// balance is below the amount (nothing written), toolkit.Forbidden
 	// when a spend cap would be exceeded, toolkit.Conflict when the
-	// idempotency key is already stored.
+	// idempotency key is already stored. An error wrapping the caller's
+	// context error (context.Canceled or DeadlineExceeded) means the
+	// charge was not applied: a store that may still apply it after ctx
+	// ends must answer with its outcome, not with ctx's error.
 	Charge(ctx context.Context, req ChargeRequest) (Transaction, error)
 	// Credit adds a deposit. toolkit.Conflict when ExternalRef was already
 	// credited; toolkit.Forbidden when the self-credit cap would be exceeded.

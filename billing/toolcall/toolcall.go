@@ -195,10 +195,12 @@ func (s *Service) settleWrites(ctx context.Context, ag agents.Agent, tool string
 const undoTimeout = 5 * time.Second
 
 // refusedCharge reports whether a metering error after a successful run is
-// a charge the store refused, so nothing was debited.
+// a charge the store refused or never took, so nothing was debited: short
+// funds, a cap, an idempotency conflict, or the caller's context ending
+// before the store took the charge (billing.Store.Charge's contract).
 func refusedCharge(err error) bool {
 	return toolkit.IsKind(err, toolkit.InsufficientCredits) || toolkit.IsKind(err, toolkit.Forbidden) ||
-		toolkit.IsKind(err, toolkit.Conflict)
+		toolkit.IsKind(err, toolkit.Conflict) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Lookup resolves a tool name or published alias; an unknown name is

@@ -94,6 +94,8 @@ func TestWritesOfDiscardedAnswersAreUndone(t *testing.T) {
 		{"idempotency conflict", "write", afterRunMeter{err: toolkit.Errorf(toolkit.Conflict, "key reused")}, false},
 		{"a concurrent retry answered", "write", afterRunMeter{replayed: true}, false},
 		{"the run outlived its deadline", "write_then_slow", afterRunMeter{}, false},
+		{"the caller went away before the store took the charge", "write",
+			afterRunMeter{err: &toolkit.Error{Kind: toolkit.Unavailable, Err: context.Canceled}}, false},
 		{"a store fault may have committed the charge", "write", afterRunMeter{err: toolkit.Errorf(toolkit.Unavailable, "connection lost")}, true},
 	}
 	for _, tc := range cases {
