@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/billing"
-	"github.com/agentfinance/toolkit/finance"
 )
 
 // Mode is an agent's operating mode.
@@ -69,24 +67,3 @@ type Agent struct {
 
 // IsActive reports whether the agent may make calls (sandbox or live).
 func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
-
-// Account is the agent's billing account, the one place its pricing and
-// funds are decided for every surface (REST, tools/call, MCP, deposits):
-// a sandbox agent pays from test funds, any other from real funds; a
-// presale buyer pays presale prices.
-func (a Agent) Account() billing.Account {
-	funds := billing.FundsReal
-	if a.Mode == ModeSandbox {
-		funds = billing.FundsTest
-	}
-	return billing.Account{AgentID: a.ID, Funds: funds, Presale: a.PresaleBuyer}
-}
-
-// Limits returns the agent's trading limits for the finance tools.
-func (a Agent) Limits() finance.AgentLimits {
-	return finance.AgentLimits{
-		MaxPositionSizePct:    a.MaxPositionSizePct,
-		MaxDailyLossPct:       a.MaxDailyLossPct,
-		AuthorizedInstruments: a.AuthorizedInstruments,
-	}
-}

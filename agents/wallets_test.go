@@ -94,7 +94,7 @@ func TestRegisterWalletCreatesThenRotates(t *testing.T) {
 	hash, err := e.vault.Hash(agents.WalletHashField, []byte(w.address))
 	require.NoError(t, err)
 	assert.Equal(t, "wallet:"+hex.EncodeToString(hash[:16]), a.OwnerID, "the owner comes from the keyed hash, not the address")
-	assert.Equal(t, billing.Account{AgentID: a.ID, Funds: billing.FundsTest}, a.Account())
+	assert.Equal(t, billing.Account{AgentID: a.ID, Funds: billing.FundsTest}, billing.AccountOf(a))
 	got, err := e.svc.Authenticate(context.Background(), first.APIKey)
 	require.NoError(t, err)
 	assert.Equal(t, a.ID, got.ID)
@@ -200,7 +200,7 @@ func TestLinkWalletPresale(t *testing.T) {
 		assert.Equal(t, w.address, res.Wallet.String())
 		stored, err := e.svc.Me(context.Background(), a.ID)
 		require.NoError(t, err)
-		assert.Equal(t, st.want, stored.Account().Presale, "%s: the price follows through Account()", st.name)
+		assert.Equal(t, st.want, billing.AccountOf(stored).Presale, "%s: the price follows through Account()", st.name)
 	}
 	_, err = e.link(a, w)
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a link message is accepted once")

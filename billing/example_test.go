@@ -18,7 +18,7 @@ func ExampleService_Meter() {
 	ag, _ := agents.NewService(store, agents.Config{})
 	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
 	a, _, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
-	acct := a.Account()
+	acct := billing.AccountOf(a)
 
 	run := func(context.Context) (billing.Outcome, error) {
 		return billing.Outcome{Response: []byte(`{"shares":5000}`), Chargeable: true}, nil

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/finance/catalog/strictjson"
+	"github.com/agentfinance/toolkit/internal/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 

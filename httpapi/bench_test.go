@@ -88,7 +88,7 @@ func benchServer(b *testing.B, dsn string, opts httpapi.Options) (*httptest.Serv
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := bill.Deposit(ctx, a.Account(),
+	if _, err := bill.Deposit(ctx, billing.AccountOf(a),
 		billing.DepositInput{Amount: mustAmount("1000000"), FundingPath: billing.FundingDirectTransfer}); err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ func (a *API) pricing(w http.ResponseWriter, _ *http.Request) error {
 }
 
 func (a *API) balance(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.svc.Billing.Balance(r.Context(), agentFrom(r).Account())
+	b, err := a.svc.Billing.Balance(r.Context(), billing.AccountOf(agentFrom(r)))
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func (a *API) deposit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := a.svc.Billing.Deposit(r.Context(), agentFrom(r).Account(), billing.DepositInput{
+	b, err := a.svc.Billing.Deposit(r.Context(), billing.AccountOf(agentFrom(r)), billing.DepositInput{
 		Amount: req.Amount, FundingPath: req.FundingPath, OnChainTxHash: req.OnChainTxHash,
 	})
 	a.opts.Metrics.deposit(req.FundingPath, err)

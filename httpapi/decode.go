@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/catalog"
-	"github.com/agentfinance/toolkit/finance/catalog/strictjson"
+	"github.com/agentfinance/toolkit/internal/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 

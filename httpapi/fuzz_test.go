@@ -73,7 +73,7 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 			f.Fatal(err)
 		}
 		ft.key = key
-		if _, err := bill.Deposit(context.Background(), a.Account(), billing.DepositInput{
+		if _, err := bill.Deposit(context.Background(), billing.AccountOf(a), billing.DepositInput{
 			Amount: toolkit.MustParseAmount("1000000"), FundingPath: billing.FundingDirectTransfer}); err != nil {
 			f.Fatal(err)
 		}

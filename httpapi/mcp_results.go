@@ -22,7 +22,7 @@ import (
 func (a *API) mcpResult(out toolcall.Result, ag agents.Agent) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Response)}},
 		StructuredContent: json.RawMessage(out.Response)}
-	if a.svc.Billing.Price(out.Operation, ag.Account().Presale).Sign() > 0 {
+	if a.svc.Billing.Price(out.Operation, billing.AccountOf(ag).Presale).Sign() > 0 {
 		charged := out.Charged
 		if charged.IsZero() {
 			charged = billing.USD(0)
@@ -62,7 +62,7 @@ func (a *API) mcpError(err error, ag agents.Agent) *mcp.CallToolResult {
 // topUpHint says how ag adds the credits its calls are paid from: test
 // funds by a sandbox self-credit, real funds by a verified USDC deposit.
 func (a *API) topUpHint(ag agents.Agent) string {
-	if ag.Account().Sandbox() {
+	if billing.AccountOf(ag).Sandbox() {
 		return "POST " + a.prefix + "/v1/billing/deposit {\"amount\":\"5.00\",\"funding_path\":\"direct_transfer\"} credits test funds " +
 			"(sandbox calls are paid from test funds; the server may cap or disable self-credit)"
 	}

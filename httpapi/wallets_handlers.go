@@ -28,7 +28,7 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 		a.mcp.sessions.closeAgent(ag.ID) // the old key stopped working
 		status = http.StatusOK
 	}
-	b, err := a.svc.Billing.Balance(r.Context(), ag.Account())
+	b, err := a.svc.Billing.Balance(r.Context(), billing.AccountOf(ag))
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (a *API) chainDeposit(asset billing.Asset) func(w http.ResponseWriter, r *h
 		if err != nil {
 			return err
 		}
-		d, err := a.svc.Billing.DepositOnChain(r.Context(), agentFrom(r).Account(), asset, req.TxSignature)
+		d, err := a.svc.Billing.DepositOnChain(r.Context(), billing.AccountOf(agentFrom(r)), asset, req.TxSignature)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (a *API) nativeDeposit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.svc.Billing.DepositOnChain(r.Context(), agentFrom(r).Account(), a.svc.Billing.NativeToken(), req.TxSignature)
+	d, err := a.svc.Billing.DepositOnChain(r.Context(), billing.AccountOf(agentFrom(r)), a.svc.Billing.NativeToken(), req.TxSignature)
 	if err != nil {
 		return err
 	}

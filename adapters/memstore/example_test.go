@@ -28,7 +28,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	acct := a.Account() // a new agent is in sandbox: it pays from test funds
+	acct := billing.AccountOf(a) // a new agent is in sandbox: it pays from test funds
 	if _, err := bill.Deposit(ctx, acct, billing.DepositInput{
 		Amount: toolkit.MustParseAmount("1"), FundingPath: billing.FundingDirectTransfer}); err != nil {
 		panic(err)

@@ -59,7 +59,7 @@ func testLedgerStateMachine(t *testing.T, h Harness) {
 			if err := s.CreateAgent(ctx, agents.Registration{Agent: a, KeyDigest: digest(a.ID), NewOwner: true}); err != nil {
 				rt.Fatal(err)
 			}
-			m.accounts[i] = a.Account()
+			m.accounts[i] = billing.AccountOf(a)
 		}
 		steps := rapid.IntRange(1, 60).Draw(rt, "steps")
 		for range steps {

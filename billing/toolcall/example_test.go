@@ -22,7 +22,7 @@ func ExampleService_Call() {
 	calls := toolcall.New(catalog.Default(), bill, toolcall.Options{})
 
 	a, _, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
-	_, _ = bill.Deposit(ctx, a.Account(), billing.DepositInput{Amount: toolkit.MustParseAmount("1"), FundingPath: billing.FundingDirectTransfer})
+	_, _ = bill.Deposit(ctx, billing.AccountOf(a), billing.DepositInput{Amount: toolkit.MustParseAmount("1"), FundingPath: billing.FundingDirectTransfer})
 
 	res, err := calls.Call(ctx, a, toolcall.Request{
 		Tool:      "calculate_position_size",

@@ -24,6 +24,7 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/finance"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/finance/catalog/resultjson"
 	"github.com/agentfinance/toolkit/guardian"
@@ -141,7 +142,7 @@ func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Resul
 		return Result{}, err
 	}
 	undo := &catalog.Compensation{}
-	run, err := t.Prepare(catalog.Call{AgentID: ag.ID, Limits: ag.Limits(), Arguments: args, Undo: undo})
+	run, err := t.Prepare(catalog.Call{AgentID: ag.ID, Limits: tradingLimits(ag), Arguments: args, Undo: undo})
 	if err != nil {
 		return Result{}, err
 	}
@@ -152,7 +153,7 @@ func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Resul
 	defer release()
 	answered := false // the tool's answer is what the meter charges or returns
 	m, err := s.meter.Meter(ctx, billing.MeterRequest{
-		Account: ag.Account(), Operation: op, IdempotencyKey: req.IdempotencyKey,
+		Account: billing.AccountOf(ag), Operation: op, IdempotencyKey: req.IdempotencyKey,
 		Body: append([]byte(t.Name+"\x00"), args...),
 	}, func(ctx context.Context) (billing.Outcome, error) {
 		out, err := s.run(ctx, t, run)
@@ -283,4 +284,14 @@ func stopped(t catalog.Tool, ctxErr error) error {
 			Msg: fmt.Sprintf("%s did not finish within its time limit; send fewer items or simulations", t.Name)}
 	}
 	return &toolkit.Error{Kind: toolkit.Unavailable, Err: ctxErr, Msg: "the call was canceled"}
+}
+
+// tradingLimits are the agent's trading limits as the finance tools read
+// them.
+func tradingLimits(ag agents.Agent) finance.AgentLimits {
+	return finance.AgentLimits{
+		MaxPositionSizePct:    ag.MaxPositionSizePct,
+		MaxDailyLossPct:       ag.MaxDailyLossPct,
+		AuthorizedInstruments: ag.AuthorizedInstruments,
+	}
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/agentfinance/toolkit/finance/catalog/strictjson"
+	"github.com/agentfinance/toolkit/internal/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
