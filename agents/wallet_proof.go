@@ -11,19 +11,21 @@ const ChainSolana = "solana"
 // WalletRegistration is a POST /v1/agents/register-wallet request.
 //
 // The client signs the challenge "<service>-auth:<wallet_address>:<unix
-// seconds>" and sends either the exact signed text in Message, or only the
-// Timestamp from which the server rebuilds the same text. When both are
-// sent they must agree. The first form is preferred: the client sees what
-// it signed and errors can name the mismatching part.
+// seconds>" and sends the spec's three fields (wallet_address, signature,
+// chain): the server then finds the second that was signed by searching
+// the accepted window (see MaxChallengeSearch). Two optional fields make
+// that a single verification: the exact signed text in Message, or only
+// its Timestamp, from which the server rebuilds the same text. When both
+// are sent they must agree.
 type WalletRegistration struct {
 	WalletAddress string
 	Signature     string
 	// Chain must be "solana" (any letter case); empty means solana.
 	Chain string
-	// Message is the exact signed challenge (optional when Timestamp is set).
+	// Message is the exact signed challenge (optional).
 	Message string
-	// Timestamp is the challenge's unix seconds (optional when Message is
-	// set; zero means absent).
+	// Timestamp is the challenge's unix seconds (optional; zero means
+	// absent).
 	Timestamp int64
 	// AgentName and AgentType, optional, name a new agent (defaults
 	// DefaultWalletAgentName and trading); a sign-in that rotates the key
@@ -56,7 +58,9 @@ type WalletProof struct {
 
 // VerifyRegistration checks a register-wallet request at server time now:
 // chain, address, challenge (shape, wallet part, ±5 minutes) and the
-// signature over it. Every failure is toolkit.Invalid naming the field.
+// signature over it. Without message and timestamp the challenge is found
+// by searching the window (at most MaxChallengeSearch verifications).
+// Every failure is toolkit.Invalid naming the field.
 func (a *WalletAuth) VerifyRegistration(in WalletRegistration, now time.Time) (WalletProof, error) {
 	if in.Chain != "" && !strings.EqualFold(in.Chain, ChainSolana) {
 		return WalletProof{}, invalid("chain: must be %q (got %s)", ChainSolana, quoted(in.Chain, 32))
@@ -68,9 +72,8 @@ func (a *WalletAuth) VerifyRegistration(in WalletRegistration, now time.Time) (W
 	}
 	message, field := in.Message, "message"
 	switch {
-	case message == "" && in.Timestamp <= 0:
-		return WalletProof{}, invalid("message: required: the signed challenge %q, or send its unix seconds in timestamp",
-			a.service+"-auth:<wallet_address>:<unix seconds>")
+	case in.searches():
+		return a.searchRegistration(w, in.Signature, now)
 	case message == "":
 		message, field = a.AuthChallenge(w, time.Unix(in.Timestamp, 0)), "timestamp"
 	}
@@ -87,6 +90,10 @@ func (a *WalletAuth) VerifyRegistration(in WalletRegistration, now time.Time) (W
 	}
 	return WalletProof{Wallet: w, Message: message, Digest: ChallengeDigest(message), SignedAt: m.SignedAt}, nil
 }
+
+// searches reports whether the request leaves the server to find the
+// signed second (neither message nor timestamp given).
+func (in WalletRegistration) searches() bool { return in.Message == "" && in.Timestamp <= 0 }
 
 // VerifyLink checks a link-wallet request of agent agentID at server time
 // now: address, message (shape, agent and wallet parts, ±5 minutes) and the

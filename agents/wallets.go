@@ -55,7 +55,9 @@ func (s *Service) Wallets() *WalletAuth { return s.wallets }
 
 // RegisterWallet signs a wallet in (POST /v1/agents/register-wallet). The
 // signature over "<service>-auth:<wallet>:<unix seconds>" is verified
-// (time window ±5 minutes) and each signed challenge is accepted once
+// (time window ±5 minutes; without message and timestamp the signed second
+// is searched, under Config.WalletSearches) and each signed challenge is
+// accepted once
 // (toolkit.Conflict on replay: no key is minted). The first sign-in of a
 // wallet creates an agent in sandbox with zero balances, named
 // in.AgentName (default DefaultWalletAgentName) of type in.AgentType
@@ -68,7 +70,7 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 		return WalletAgent{}, walletsUnavailable()
 	}
 	now := s.now()
-	proof, err := s.wallets.VerifyRegistration(in, now)
+	proof, err := s.verifyRegistration(in, now)
 	if err != nil {
 		s.recordStale(ctx, err, "")
 		return WalletAgent{}, err
@@ -112,6 +114,19 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
 	return WalletAgent{Agent: got, APIKey: key, Created: created}, nil
+}
+
+// verifyRegistration verifies in, holding a search slot while a
+// challenge is searched (the slot is released before anything is stored).
+func (s *Service) verifyRegistration(in WalletRegistration, now time.Time) (WalletProof, error) {
+	if in.searches() {
+		release, err := s.searches.acquire()
+		if err != nil {
+			return WalletProof{}, err
+		}
+		defer release()
+	}
+	return s.wallets.VerifyRegistration(in, now)
 }
 
 // agentTemplate validates the optional name and type of a wallet agent.

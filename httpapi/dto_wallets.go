@@ -10,8 +10,10 @@ import (
 )
 
 // RegisterWalletRequest is the body of POST /v1/agents/register-wallet.
-// The wallet signs "<service>-auth:<wallet_address>:<unix seconds>"; send
-// that exact text in message, or only its unix seconds in timestamp.
+// The wallet signs "<service>-auth:<wallet_address>:<unix seconds>" and
+// the spec's three fields are enough: the server finds the signed second
+// within the 5-minute window. Sending that exact text in message, or only
+// its unix seconds in timestamp, makes it a single verification.
 type RegisterWalletRequest struct {
 	WalletAddress string `json:"wallet_address"`
 	Signature     string `json:"signature"`
@@ -111,6 +113,11 @@ func (RegisterWalletRequest) constrain(s *jsonschema.Schema) {
 	s.Properties["timestamp"].Minimum, s.Properties["timestamp"].Maximum = ptr(1.0), ptr(999_999_999_999.0)
 	text(s, "agent_name", 1, agents.MaxNameLen)
 	enum(s, "agent_type", agents.Types())
+	s.Properties["signature"].Description = "Ed25519 signature (base58, or base64) of the challenge <service>-auth:<wallet_address>:<unix seconds>, " +
+		"signed within 5 minutes of server time"
+	s.Properties["message"].Description = "optional: the exact signed challenge (one verification); " +
+		"without message and timestamp the server searches the signed second of the window"
+	s.Properties["timestamp"].Description = "optional: the unix seconds of the signed challenge (one verification)"
 }
 
 func (LinkWalletRequest) constrain(s *jsonschema.Schema) {
