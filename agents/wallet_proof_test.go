@@ -94,11 +94,16 @@ func TestVerifyLink(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "not the calling agent agt_someoneelse00000")
 
-	// The published free-text form verifies cryptographically but carries
-	// no timestamp, so it is refused with the exact form to sign.
-	_, err = a.VerifyLink(f.AgentID, agents.WalletLink{WalletAddress: wallet, Signature: fixtureSignature(t, f, "published_link"), Message: f.Messages["published_link"]}, now)
-	require.Error(t, err)
-	assert.Equal(t, `message: must be exactly "aft-link:`+f.AgentID+`:`+wallet+`:<unix seconds>" (the current unix time in seconds)`, toolkit.MessageOf(err))
+	// The published free-text form (signed by tweetnacl) is accepted: it
+	// contains the agent_id and carries no time.
+	published := agents.WalletLink{WalletAddress: wallet, Signature: fixtureSignature(t, f, "published_link"), Message: f.Messages["published_link"]}
+	p, err = a.VerifyLink(f.AgentID, published, now)
+	require.NoError(t, err)
+	assert.True(t, p.SignedAt.IsZero())
+	assert.Len(t, p.Signature, 64)
+	_, err = a.VerifyLink("agt_someoneelse00000", published, now)
+	require.Error(t, err, "it links only the agent it names")
+	assert.Contains(t, toolkit.MessageOf(err), "must contain the calling agent's agent_id agt_someoneelse00000")
 
 	// A signature by the auth challenge does not verify the link message.
 	_, err = a.VerifyLink(f.AgentID, agents.WalletLink{WalletAddress: wallet, Signature: fixtureSignature(t, f, "auth"), Message: f.Messages["link"]}, now)

@@ -80,7 +80,7 @@ func (a *WalletAuth) searchRegistration(w WalletAddress, signature string, now t
 			"sign the challenge with the current unix time (or send the signed text in message)",
 			f.Signature, f.Address, a.service+"-auth:"+w.String()+":<unix seconds>", int(WalletChallengeWindow/time.Minute), now.Unix())
 	}
-	return WalletProof{Wallet: w, Message: msg, Digest: ChallengeDigest(msg), SignedAt: at}, nil
+	return WalletProof{Wallet: w, Message: msg, Digest: ChallengeDigest(msg), SignedAt: at, Signature: sigs[0]}, nil
 }
 
 // searchSlots bounds the challenge searches running at once in one

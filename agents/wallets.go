@@ -23,6 +23,9 @@ const (
 	// a public wallet address against it (the message format is public);
 	// the keyed hash cannot be recomputed without the vault's key.
 	ChallengeHashField = "wallet_challenge"
+	// LinkSignatureHashField keys the hash under which a used link-wallet
+	// signature is stored (keyed for the same reason).
+	LinkSignatureHashField = "wallet_link_signature"
 )
 
 // walletOwnerPrefix starts the owner id of an agent registered by wallet:
@@ -157,9 +160,10 @@ type WalletLinkResult struct {
 }
 
 // LinkWallet links a wallet to the calling agent (POST
-// /v1/agents/link-wallet). The signature over
-// "<service>-link:<agent_id>:<wallet>:<unix seconds>" is verified (time
-// window ±5 minutes, each message accepted once: toolkit.Conflict on
+// /v1/agents/link-wallet). The signature over the message is verified
+// (the recommended "<service>-link:<agent_id>:<wallet>:<unix seconds>", or
+// any text containing the agent_id: see WalletLink; a time in it within
+// ±5 minutes), each signature is accepted once (toolkit.Conflict on
 // replay), the presale status is read on chain through the
 // PresaleChecker, and the wallet is stored sealed for the agent, replacing
 // any wallet it linked before. Presale status is per agent: each agent of
@@ -191,13 +195,13 @@ func (s *Service) LinkWallet(ctx context.Context, caller Agent, in WalletLink) (
 	if err != nil {
 		return WalletLinkResult{}, toolkit.WithOp(op, err)
 	}
-	challenge, err := s.vault.Hash(ChallengeHashField, []byte(proof.Message))
+	used, err := s.vault.Hash(LinkSignatureHashField, proof.Signature)
 	if err != nil {
 		return WalletLinkResult{}, toolkit.WithOp(op, err)
 	}
 	presale, unchecked := s.checkPresale(ctx, proof.Wallet)
 	a, err := s.store.LinkWallet(ctx, WalletLinkRecord{
-		AgentID: caller.ID, ChallengeDigest: challenge, SignedAt: proof.SignedAt, WalletHash: hash,
+		AgentID: caller.ID, SignatureDigest: used, SignedAt: proof.SignedAt, WalletHash: hash,
 		SealedWallet: sealed, Presale: presale, At: now.UTC(), PruneBefore: now.Add(-challengeRetention),
 	})
 	if toolkit.IsKind(err, toolkit.Conflict) {

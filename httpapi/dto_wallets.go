@@ -40,8 +40,9 @@ type RegisterWalletResponse struct {
 }
 
 // LinkWalletRequest is the body of POST /v1/agents/link-wallet. message
-// is exactly "<service>-link:<agent_id>:<solana_wallet_address>:<unix
-// seconds>".
+// is the signed text: any text containing the agent_id (such as "Link
+// wallet to agent <agent_id>"), the recommended form being
+// "<service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>".
 type LinkWalletRequest struct {
 	SolanaWalletAddress string `json:"solana_wallet_address"`
 	Signature           string `json:"signature"`
@@ -124,6 +125,9 @@ func (LinkWalletRequest) constrain(s *jsonschema.Schema) {
 	text(s, "solana_wallet_address", 1, agents.MaxWalletAddressLen)
 	text(s, "signature", 1, agents.MaxWalletSignatureLen)
 	text(s, "message", 1, agents.MaxWalletMessageLen)
+	s.Properties["message"].Description = "the signed text: any text containing the agent_id as a word (e.g. \"Link wallet to agent <agent_id>\"); " +
+		"a 10-digit number in it is read as unix seconds and must be within 5 minutes of server time. " +
+		"Recommended: <service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>. Each signature is accepted once"
 }
 
 func (ChainDepositRequest) constrain(s *jsonschema.Schema) {
