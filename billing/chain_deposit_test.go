@@ -107,6 +107,7 @@ func TestDepositOnChain(t *testing.T) {
 			if c.setup != nil {
 				c.setup(store)
 			}
+			store.test[agentID] += 1_500_000 // the sandbox account's test funds
 			d, err := svc.DepositOnChain(context.Background(), Account{AgentID: agentID, Funds: FundsTest, Presale: c.presale}, c.asset, "sig1")
 			assert.Len(t, chain.calls, c.chainCalls, "verifier calls")
 			assert.Equal(t, c.oracleCalls, oracle.calls, "oracle calls")
@@ -124,7 +125,10 @@ func TestDepositOnChain(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, c.wantCredited, d.Credited.String())
-			assert.Equal(t, c.wantCredited, d.BalanceAfter.String(), "real funds, whatever the mode")
+			assert.Equal(t, c.wantCredited, d.Balances.RealBalance.String(), "real funds, whatever the mode")
+			assert.Equal(t, "1.50", d.Balances.Balance.String(), "a sandbox account's calls are paid from its test funds")
+			assert.Equal(t, "1.50", d.Balances.SandboxBalance.String())
+			assert.Equal(t, FundsTest, d.Balances.PaysFrom)
 			assert.Equal(t, c.asset, d.Asset)
 			assert.Equal(t, "tx_aaaaaaaaaaaaaaaa", d.TxID)
 			assert.Equal(t, c.presale && c.asset == DefaultNativeToken, d.Presale)

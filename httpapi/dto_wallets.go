@@ -33,8 +33,10 @@ type RegisterWalletResponse struct {
 	AgentType      string         `json:"agent_type"`
 	Mode           string         `json:"mode"`
 	APIKey         string         `json:"api_key"`
-	Balance        toolkit.Amount `json:"balance"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
+	Balance        toolkit.Amount `json:"balance" doc:"what the agent's calls are paid from now (pays_from); a new agent starts at zero"`
+	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only"`
+	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
 	Created        bool           `json:"created"`
 	CreatedAt      time.Time      `json:"created_at"`
 }
@@ -64,15 +66,15 @@ type ChainDepositRequest struct {
 
 // StablecoinDepositResponse is the answer of deposit-usdc, -usdt and
 // -pyusd: amount is the tokens received, compute_credits the USD credited
-// (1:1) as real funds.
+// (1:1) as real funds; the balances are DepositBalances.
 type StablecoinDepositResponse struct {
 	AgentID        string         `json:"agent_id"`
 	Currency       string         `json:"currency"`
 	Amount         toolkit.Amount `json:"amount"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
-	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	DepositBalances
+	TxID        string `json:"tx_id"`
+	TxSignature string `json:"tx_signature"`
 }
 
 // SolDepositResponse is the answer of deposit-sol: compute_credits is
@@ -83,9 +85,9 @@ type SolDepositResponse struct {
 	Amount         toolkit.Amount `json:"amount"`
 	SolPriceUSD    toolkit.Amount `json:"sol_price_usd"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
-	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	DepositBalances
+	TxID        string `json:"tx_id"`
+	TxSignature string `json:"tx_signature"`
 }
 
 // NativeDepositResponse is the answer of the native-token deposit:
@@ -98,9 +100,9 @@ type NativeDepositResponse struct {
 	USDCredited    toolkit.Amount `json:"usd_credited"`
 	RatePerToken   toolkit.Amount `json:"rate_per_token"`
 	IsPresaleBuyer bool           `json:"is_presale_buyer"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
-	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	DepositBalances
+	TxID        string `json:"tx_id"`
+	TxSignature string `json:"tx_signature"`
 }
 
 // maxChainLen bounds the chain field (its one value is "solana").
