@@ -48,13 +48,7 @@ func EvaluateFull(r []float64, window *int) (Evaluation, error) {
 	if err != nil {
 		return Evaluation{}, err
 	}
-	w := min(performance.DefaultWindowSize, len(r))
-	if window != nil {
-		if w = *window; w < 2 {
-			return Evaluation{}, invalid("window_size", "must be at least 2, got %d", w)
-		}
-	}
-	rolling, err := performance.CalculateRollingG(r, &w)
+	rolling, err := performance.CalculateRollingG(r, window) // window nil: min(10, N)
 	if err != nil {
 		return Evaluation{}, err
 	}

@@ -218,7 +218,7 @@ func rollingGTool() Tool {
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "trade results in R, oldest first")
 			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
-			describe(s, "window_size", "trades per window, at most N")
+			describe(s, "window_size", "trades per window, 2..N; default min(10, N) with N the number of r_multiples")
 		})
 }
 
