@@ -219,12 +219,12 @@ func systemVerdict(a Assessment) (string, []string) {
 	p50 := float64(a.MonteCarlo.Probability50pctDrawdown)
 	n := a.GMetrics.TradeCount
 	reasons := []string{
-		fmt.Sprintf("mean R %v (must be > 0)", mean),
-		fmt.Sprintf("log growth at 1 %% risk %v (must be > 0)", growth),
-		fmt.Sprintf("capped SQN %v (STRONG >= 2.5, VIABLE >= 1.6)", sqn),
+		fmt.Sprintf("mean R %s (must be > 0)", toolkit.Float(mean)),
+		fmt.Sprintf("log growth at 1 %% risk %s (must be > 0)", toolkit.Float(growth)),
+		fmt.Sprintf("capped SQN %s (STRONG >= 2.5, VIABLE >= 1.6)", toolkit.Float(sqn)),
 		fmt.Sprintf("trade count %d (STRONG needs >= 30)", n),
-		fmt.Sprintf("P(20 %% drawdown) %v (STRONG needs <= 0.10)", p20),
-		fmt.Sprintf("P(50 %% drawdown) %v (VIABLE needs <= 0.05; above 0.25 fails)", p50),
+		fmt.Sprintf("P(20 %% drawdown) %s (STRONG needs <= 0.10)", toolkit.Float(p20)),
+		fmt.Sprintf("P(50 %% drawdown) %s (VIABLE needs <= 0.05; above 0.25 fails)", toolkit.Float(p50)),
 	}
 	switch {
 	case mean <= 0 || growth <= 0 || p50 > FailingP50DD:
