@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -43,6 +44,7 @@ type config struct {
 	wiring       wiring.Config
 	logFormat    string
 	ops          operations
+	tls          tlsOptions
 }
 
 // minAdminKeyLen is the shortest admin key the server accepts.
@@ -105,12 +107,15 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
-	readOps := operationFlags(fs, env)
+	readOps, readTLS := operationFlags(fs, env), tlsFlags(fs, env)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	var err error
 	if cfg.ops, err = readOps(); err != nil {
+		return config{}, err
+	}
+	if cfg.tls, err = readTLS(); err != nil {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
@@ -159,13 +164,20 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
+	certs, err := openTLS(cfg.tls, logger)
+	if err != nil {
+		return err
+	}
+	if certs != nil {
+		certs.reloadOnHangup(ctx)
+	}
 	var metrics *httpapi.Metrics
 	if cfg.ops.metricsAddr != "" {
 		reg, m, err := newMetrics()
 		if err != nil {
 			return err
 		}
-		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out)
+		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out, certs)
 		if err != nil {
 			return err
 		}
@@ -206,16 +218,16 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 	}
 	go pruneStoredResponses(ctx, svc.Billing, time.Hour, logger)
 	srv := &http.Server{
-		Handler:           api,
+		Handler:           certs.handler(api),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
-	fmt.Fprintf(out, "listening on http://%s (database %s)\n", ln.Addr(), redactDSN(cfg.wiring.DB))
+	fmt.Fprintf(out, "listening on %s://%s (database %s)\n", certs.scheme(), ln.Addr(), redactDSN(cfg.wiring.DB))
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- certs.serve(srv, ln, tls.VerifyClientCertIfGiven) }()
 	select {
 	case err := <-errc:
 		return err

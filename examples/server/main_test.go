@@ -150,8 +150,14 @@ func TestServerWalkThrough(t *testing.T) {
 
 func waitReady(t *testing.T, base string) {
 	t.Helper()
+	waitReadyWith(t, http.DefaultClient, base)
+}
+
+// waitReadyWith waits until the server at base answers client.
+func waitReadyWith(t *testing.T, client *http.Client, base string) {
+	t.Helper()
 	for i := 0; i < 100; i++ {
-		if res, err := http.Get(base + "/v1/billing/pricing"); err == nil {
+		if res, err := client.Get(base + "/v1/billing/pricing"); err == nil {
 			res.Body.Close()
 			return
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -115,8 +116,10 @@ func newMetrics() (*prometheus.Registry, *httpapi.Metrics, error) {
 	return reg, m, err
 }
 
-// serveMetrics serves GET /metrics on addr until ctx ends.
-func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, out io.Writer) (stop func(), err error) {
+// serveMetrics serves GET /metrics on addr until ctx ends, over TLS like
+// the API when certs is set (a configured client CA is then required:
+// metrics are for operators).
+func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, out io.Writer, certs *serverTLS) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("-metrics-addr: %w", err)
@@ -124,11 +127,11 @@ func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, ou
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
-	fmt.Fprintf(out, "metrics on http://%s/metrics\n", ln.Addr())
+	fmt.Fprintf(out, "metrics on %s://%s/metrics\n", certs.scheme(), ln.Addr())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = srv.Serve(ln) // ends with ErrServerClosed at shutdown
+		_ = certs.serve(srv, ln, tls.RequireAndVerifyClientCert) // ends with ErrServerClosed at shutdown
 	}()
 	return func() {
 		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
