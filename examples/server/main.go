@@ -44,7 +44,6 @@ type config struct {
 	wiring       wiring.Config
 	logFormat    string
 	ops          operations
-	tls          tlsOptions
 }
 
 // minAdminKeyLen is the shortest admin key the server accepts.
@@ -107,15 +106,12 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var hosts string
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
-	readOps, readTLS := operationFlags(fs, env), tlsFlags(fs, env)
+	readOps := operationFlags(fs, env)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	var err error
 	if cfg.ops, err = readOps(); err != nil {
-		return config{}, err
-	}
-	if cfg.tls, err = readTLS(); err != nil {
 		return config{}, err
 	}
 	cfg.allowedHosts = allowedHosts(hosts, cfg.addr)
@@ -164,7 +160,7 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
-	certs, err := openTLS(cfg.tls, logger)
+	certs, err := openTLS(cfg.ops.tls, logger)
 	if err != nil {
 		return err
 	}

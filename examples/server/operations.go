@@ -21,13 +21,14 @@ import (
 )
 
 // operations is the part of the configuration about running the server:
-// rate limits, the client address behind a proxy, CORS and metrics.
+// rate limits, the client address behind a proxy, CORS, metrics and TLS.
 type operations struct {
 	rateLimits   httpapi.RateLimits
 	rateStore    bool // share the limits through the database
 	trustedProxy httpapi.TrustedProxy
 	cors         *httpapi.CORS
 	metricsAddr  string // "" or "off": no metrics listener
+	tls          tlsOptions
 }
 
 // operationFlags declares the flags of the operations and returns the
@@ -60,8 +61,13 @@ func operationFlags(fs *flag.FlagSet, env func(k, def string) string) func() (op
 		"comma-separated browser origins allowed to call the API (\"*\" for any); empty: CORS off (TOOLKIT_CORS_ORIGINS)")
 	metricsAddr := fs.String("metrics-addr", env("TOOLKIT_METRICS_ADDR", "127.0.0.1:9090"),
 		"listen address of the Prometheus /metrics endpoint, separate from the API; off to disable (TOOLKIT_METRICS_ADDR)")
+	readTLS := tlsFlags(fs, env)
 	return func() (operations, error) {
-		ops := operations{rateStore: *rateStore, metricsAddr: *metricsAddr}
+		tls, err := readTLS()
+		if err != nil {
+			return operations{}, err
+		}
+		ops := operations{rateStore: *rateStore, metricsAddr: *metricsAddr, tls: tls}
 		for _, l := range limits {
 			v, err := guardian.ParseLimit(*l.value)
 			if err != nil {

@@ -242,7 +242,7 @@ func TestParseConfigTLS(t *testing.T) {
 		return map[string]string{"TOOLKIT_TLS_CERT": "c.pem", "TOOLKIT_TLS_KEY": "k.pem"}[k]
 	})
 	require.NoError(t, err)
-	assert.True(t, cfg.tls.on())
+	assert.True(t, cfg.ops.tls.on())
 
 	dir := t.TempDir()
 	cfg, err = parseConfig([]string{"-db", filepath.Join(dir, "t.db"), "-keys", filepath.Join(dir, "k.json"), "-metrics-addr", "off",
