@@ -15,41 +15,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentfinance/toolkit/agents"
-	"github.com/agentfinance/toolkit/agents/broker"
-	"github.com/agentfinance/toolkit/agents/workspace"
-	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
-	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
-	"github.com/agentfinance/toolkit/support"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
-
-// Services are the domain services the API serves.
-type Services struct {
-	Agents  *agents.Service
-	Billing *billing.Service
-	Catalog *catalog.Catalog
-	// Support is the support desk. Nil: the support endpoints are not
-	// served.
-	Support *support.Service
-	// Workspace is the agents' workspace (memories, journal, biases). Nil:
-	// the journal and memory endpoints are not served. Its tools reach the
-	// tool surfaces through Catalog (register Workspace.Tools() there).
-	Workspace *workspace.Service
-	// Brokers manages broker connections. Nil: the broker endpoints are
-	// not served.
-	Brokers *broker.Service
-	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
-	// Nil: a toolcall.Service over Catalog and Billing with default options
-	// (recording 402s to Guardian).
-	Calls *toolcall.Service
-	// Guardian serves status, reports, events, alerts, metrics and
-	// readiness, and records the API's security events (failed
-	// authentications, rate-limit refusals). Nil: no guardian routes,
-	// events are discarded and readiness is not checked.
-	Guardian *guardian.Service
-}
 
 // Options configures the API. Zero fields take defaults.
 type Options struct {
@@ -94,7 +63,7 @@ type Options struct {
 
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
-	svc      Services
+	svc      platform.Services
 	calls    *toolcall.Service
 	opts     Options
 	limits   RateLimits
@@ -117,8 +86,13 @@ type API struct {
 	openAPICount atomic.Int32
 }
 
-// New returns the API over the given services.
-func New(svc Services, opts Options) (*API, error) {
+// New returns the API over the given services (usually
+// platform.New's). Agents, Billing and Catalog are required; without Calls
+// the API runs tool calls through a toolcall.Service over Catalog and
+// Billing that records to Guardian and counts calls there and in
+// Options.Metrics. The endpoints of a nil Support, Workspace, Brokers or
+// Guardian are not served.
+func New(svc platform.Services, opts Options) (*API, error) {
 	if svc.Agents == nil || svc.Billing == nil || svc.Catalog == nil {
 		return nil, fmt.Errorf("httpapi: Agents, Billing and Catalog services are required")
 	}
@@ -140,7 +114,7 @@ func New(svc Services, opts Options) (*API, error) {
 		a.rec = svc.Guardian
 	}
 	if a.calls == nil {
-		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec})
+		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec, Observe: a.observeCall})
 	}
 	a.hosts = allowedHosts(opts)
 	a.routes = a.routeTable()

@@ -109,7 +109,7 @@ func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 		}
 		var out toolcall.Result
 		if err == nil {
-			out, err = a.call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments, IdempotencyKey: key})
+			out, err = a.calls.Call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments, IdempotencyKey: key})
 		}
 		if err != nil {
 			if toolkit.KindOf(err) == toolkit.Internal {

@@ -1,12 +1,10 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 )
 
@@ -37,7 +35,7 @@ func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Reque
 		if err != nil {
 			return err
 		}
-		res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
+		res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
 			Tool: s.tool, Tier: s.tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 		})
 		if err != nil {
@@ -64,7 +62,7 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	if name == "" {
 		return toolkit.Errorf(toolkit.Invalid, "Missing required field: tool_name")
 	}
-	res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
+	res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
 		Tool: name, Arguments: args, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 	})
 	if err != nil {
@@ -75,15 +73,13 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// call runs a tool call for every transport and counts it: the guardian's
-// 24-hour tool-call count and the charge metrics.
-func (a *API) call(ctx context.Context, ag agents.Agent, req toolcall.Request) (toolcall.Result, error) {
-	res, err := a.calls.Call(ctx, ag, req)
-	a.svc.Guardian.CountToolCall()
-	if err == nil {
-		a.opts.Metrics.call(res)
+// observeCall counts a call of the API's own call service (see New): the
+// guardian's 24-hour tool-call count and the charge metrics.
+func (a *API) observeCall(res toolcall.Result, err error) {
+	if a.svc.Guardian != nil {
+		a.svc.Guardian.CountToolCall()
 	}
-	return res, err
+	a.opts.Metrics.ObserveCall(res, err)
 }
 
 // writeCallHeaders says what a priced answer cost and what is left, and
