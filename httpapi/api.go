@@ -17,7 +17,9 @@ import (
 
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/httpapi/mcpserver"
 	"github.com/agentfinance/toolkit/httpapi/platform"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Options configures the API. Zero fields take defaults.
@@ -73,14 +75,11 @@ type API struct {
 	handler  http.Handler   // mux, behind CORS when enabled
 	routes   []route
 	bodies   map[reflect.Type]any // request body type -> *strictjson.Decoder of it
-	mcp      *mcpHandler
+	mcp      *mcpserver.Handler
 	hosts    []string // allowed Host names (see Options.AllowedHosts)
 	prefix   string   // set by Mount with MountOptions.Prefix
 	// openAPIDoc is the OpenAPI document without its servers, built by New.
 	openAPIDoc schema
-	// mcpToolDefs are the catalog's tools as MCP lists them, built by New
-	// from openAPIDoc and the price table.
-	mcpToolDefs []mcpTool
 	// openAPIDocs caches the encoded OpenAPI document per base URL.
 	openAPIDocs  sync.Map
 	openAPICount atomic.Int32
@@ -126,7 +125,11 @@ func New(svc platform.Services, opts Options) (*API, error) {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	a.openAPIDoc = doc
-	if a.mcpToolDefs, err = a.mcpTools(doc); err != nil {
+	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog,
+		OutputSchema: func(tool string) (*jsonschema.Schema, error) { return mcpOutputSchema(doc, tool) },
+		Version:      platform.Version(), MaxBodyBytes: opts.MaxBodyBytes, IdleTimeout: opts.MCPIdleTimeout,
+		SessionsPerAgent: opts.MCPSessionsPerAgent, Logger: opts.Logger})
+	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	for _, rt := range a.routes {
@@ -151,9 +154,8 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	} {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, limit: rateNone, quiet: path != "/{$}", handle: handle}))
 	}
-	a.mcp = newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.mcp.handle}))
+		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.serveMCP}))
 	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
@@ -162,6 +164,15 @@ func New(svc platform.Services, opts Options) (*API, error) {
 // ServeHTTP implements http.Handler.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.handler.ServeHTTP(w, r)
+}
+
+// serveMCP serves /mcp and /mcp/sse to the authenticated agent, on an
+// allowed Host only (the guard against DNS rebinding).
+func (a *API) serveMCP(w http.ResponseWriter, r *http.Request) error {
+	if err := a.checkHost(r); err != nil {
+		return err
+	}
+	return a.mcp.Serve(w, r, agentFrom(r))
 }
 
 // mcpPaths are the MCP endpoints: streamable HTTP at /mcp, legacy SSE
@@ -195,6 +206,7 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 	if opts.Prefix != "" {
 		prefix := "/" + strings.Trim(opts.Prefix, "/")
 		a.prefix = prefix
+		a.mcp.SetPrefix(prefix)
 		patterns, handler = []string{prefix + "/"}, http.StripPrefix(prefix, a)
 	} else {
 		patterns = []string{"/v1/"}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit/guardian"
-	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +19,7 @@ func TestGuardianStatusAndMaintenance(t *testing.T) {
 	status, m := e.do("GET", "/v1/guardian/status", nil, "")
 	require.Equal(t, http.StatusOK, status, m)
 	assert.Equal(t, map[string]any{"platform": "Agent Finance Toolkit", "status": "operational",
-		"uptime_seconds": 90.0, "latency_ms": 0.0, "version": httpapi.Version}, m, "the published shape, public")
+		"uptime_seconds": 90.0, "latency_ms": 0.0, "version": platform.Version()}, m, "the published shape, public")
 
 	status, _ = e.do("PUT", "/v1/guardian/maintenance", nil, `{"maintenance":true}`)
 	assert.Equal(t, http.StatusUnauthorized, status, "switching maintenance is for admins")

@@ -177,7 +177,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, nil))
 	var err error
-	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
+	e.guardian, err = guardian.New(store, guardian.Config{Version: platform.Version(), Probe: cfg.probe, Now: cfg.now, Logger: logger})
 	require.NoError(t, err)
 	master, lookup, err := tinkkeys.NewKeysets()
 	require.NoError(t, err)

@@ -17,6 +17,10 @@ import (
 // OpenAPIVersion is the version of the OpenAPI format of the document.
 const OpenAPIVersion = "3.1.0"
 
+// APIVersion is the version of the API contract (the OpenAPI
+// info.version); the build's version is platform.Version().
+const APIVersion = "1.0.0"
+
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
 // ref points at a component of the document.
@@ -65,7 +69,7 @@ func (a *API) buildOpenAPI() (schema, error) {
 		"openapi": OpenAPIVersion,
 		"info": schema{
 			"title":   "Agent Finance Toolkit API",
-			"version": Version,
+			"version": APIVersion,
 			"description": "Metered finance calculations for autonomous agents. Never places orders.\n\n" +
 				"Authenticate with `X-API-Key` (or `Authorization: Bearer`). Priced calls are paid from a prepaid balance " +
 				"in USDC credits (1 credit = 1 USD); their answers carry `X-Charged` and `X-Balance`. " +

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing/toolcall"
+	"github.com/agentfinance/toolkit/internal/httpbody"
 )
 
 // shortcutSpec is a REST shortcut for a catalog tool.
@@ -31,7 +32,7 @@ var shortcuts = []shortcutSpec{
 // the answer is the bare result.
 func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		body, err := readBody(r)
+		body, err := httpbody.Read(r)
 		if err != nil {
 			return err
 		}
@@ -101,14 +102,12 @@ func (a *API) toolsList(w http.ResponseWriter, _ *http.Request) error {
 	tools := a.svc.Catalog.Tools()
 	out := ToolListResponse{ToolCount: len(tools), Tools: make([]ToolInfo, len(tools))}
 	for i, t := range tools {
+		price := toolcall.PricingOf(t, func(op string) toolkit.Amount { return a.svc.Billing.Price(op, false) })
 		info := ToolInfo{Name: t.Name, Description: t.Description, Category: t.Category,
-			BillingClass: BillingClassFree, Price: a.svc.Billing.Price(t.Operation, false), InputSchema: t.InputSchema}
+			BillingClass: price.BillingClass(), Price: price.Price, InputSchema: t.InputSchema}
 		if t.Operation != "" {
 			op := t.Operation
 			info.Operation = &op
-		}
-		if info.Price.Sign() > 0 {
-			info.BillingClass = BillingClassMetered
 		}
 		out.Tools[i] = info
 	}
