@@ -23,7 +23,10 @@ type TransactionPage struct {
 // ledgerKeyset pages the ledger: rows newest first by sequence number (the
 // cursor's id; its time is the row's).
 var ledgerKeyset = toolkit.Keyset{Tag: "l2", DefaultLimit: DefaultTransactionsLimit, MaxLimit: MaxTransactionsLimit,
-	ValidID: func(id string) bool { seq, err := strconv.ParseInt(id, 10, 64); return err == nil && seq > 0 && id == strconv.FormatInt(seq, 10) }}
+	ValidID: func(id string) bool {
+		seq, err := strconv.ParseInt(id, 10, 64)
+		return err == nil && seq > 0 && id == strconv.FormatInt(seq, 10)
+	}}
 
 // Transactions returns a page of up to limit ledger rows (0: 100; at most
 // 1000), newest first, continuing after cursor (a NextCursor of an earlier
