@@ -115,7 +115,8 @@ func depositBalances(b billing.Balance) DepositBalances {
 	return DepositBalances{BalanceAfter: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom)}
 }
 
-func (BalanceResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (BalanceResponse) Enums() map[string][]string {
 	return map[string][]string{"pays_from": fundsValues()}
 }
 
@@ -125,10 +126,12 @@ func limitsResponse(l billing.Limits) LimitsResponse {
 	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
 }
 
-func (PricingResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (PricingResponse) Enums() map[string][]string {
 	return map[string][]string{"currency": {billing.Currency}}
 }
 
-func (TransactionResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (TransactionResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
 }
