@@ -40,6 +40,7 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 	if tighten != nil {
 		tighten(schema)
 	}
+	capResults(spec.Name, schema)
 	declareLimits(schema)
 	shareDecimals(schema)
 	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments"})
