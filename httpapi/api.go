@@ -1,7 +1,3 @@
-// Package httpapi mounts the toolkit's /v1 API on any net/http mux. It is
-// thin: each handler decodes the request, makes one domain call and encodes
-// the answer; errors are *toolkit.Error values mapped to statuses in one
-// table (errors.go).
 package httpapi
 
 import (
@@ -11,15 +7,13 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi/mcpserver"
+	"github.com/agentfinance/toolkit/httpapi/openapi"
 	"github.com/agentfinance/toolkit/httpapi/platform"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Options configures the API. Zero fields take defaults.
@@ -84,11 +78,8 @@ type API struct {
 	mcp      *mcpserver.Handler
 	hosts    []string // allowed Host names (see Options.AllowedHosts)
 	prefix   string   // set by Mount with MountOptions.Prefix
-	// openAPIDoc is the OpenAPI document without its servers, built by New.
-	openAPIDoc schema
-	// openAPIDocs caches the encoded OpenAPI document per base URL.
-	openAPIDocs  sync.Map
-	openAPICount atomic.Int32
+	// document is the OpenAPI document (without its servers), built by New.
+	document *openapi.Document
 }
 
 // New returns the API over the given services (usually
@@ -127,13 +118,13 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
-	doc, err := a.buildOpenAPI()
+	doc, err := a.buildDocument()
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
-	a.openAPIDoc = doc
+	a.document = doc
 	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog,
-		OutputSchema: func(tool string) (*jsonschema.Schema, error) { return mcpOutputSchema(doc, tool) },
+		OutputSchema: doc.ResultSchema,
 		Version:      platform.Version(), MaxBodyBytes: opts.MaxBodyBytes, IdleTimeout: opts.MCPIdleTimeout,
 		SessionsPerAgent: opts.MCPSessionsPerAgent, Logger: opts.Logger})
 	if err != nil {

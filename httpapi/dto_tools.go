@@ -40,6 +40,7 @@ type ToolListResponse struct {
 	Tools     []ToolInfo `json:"tools"`
 }
 
-func (ToolInfo) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (ToolInfo) Enums() map[string][]string {
 	return map[string][]string{"billing_class": {toolcall.BillingClassFree, toolcall.BillingClassMetered}}
 }
