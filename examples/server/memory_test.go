@@ -306,7 +306,9 @@ var attacks = []attack{
 			return sb.String()
 		}},
 	{name: "48 bodies over the 8 MiB cap", clients: 48, path: "/v1/tools/call",
-		body: func() string { return `{"tool_name":"calculate_pnl","arguments":{"pad":"` + strings.Repeat("x", 9<<20) + `"}}` }},
+		body: func() string {
+			return `{"tool_name":"calculate_pnl","arguments":{"pad":"` + strings.Repeat("x", 9<<20) + `"}}`
+		}},
 	{name: "48 tool calls of 8 MB (95,000 bars)", clients: 48, path: "/v1/tools/call", body: bars},
 	{name: "48 tool calls of 8 MB, no Content-Length", clients: 48, path: "/v1/tools/call", body: bars, chunked: true},
 	{name: "analyze_greeks with 80,000 options", clients: 16, path: "/v1/tools/call",
