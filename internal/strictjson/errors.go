@@ -39,7 +39,7 @@ func (p path) String() string {
 // with renders the path of a member key of the current value.
 func (p path) with(key string) string {
 	if len(p) == 0 {
-		return key
+		return strings.Clone(key) // a key may alias the document (see key)
 	}
 	return p.String() + "." + key
 }

@@ -3,6 +3,7 @@ package strictjson
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agentfinance/toolkit"
 )
@@ -102,6 +103,9 @@ func (s *scanner) member(n *node, key string, prop *node, root bool, depth int) 
 	} else {
 		err = s.value(prop, depth)
 		if err == nil && root && s.record {
+			if _, own := n.names[key]; !own {
+				key = strings.Clone(key) // it outlives the scan
+			}
 			s.members = append(s.members, span{name: key, start: start, end: s.i})
 		}
 	}
@@ -128,7 +132,10 @@ func (s *scanner) unknown(n *node, key string) error {
 }
 
 // key scans an object key. Keys that are properties of n come back as the
-// schema's own string, so matching them allocates nothing.
+// schema's own string; any other key aliases the document's bytes (or the
+// decoded copy of a key with escapes), so a free-form object's keys cost
+// no allocation. Such a key lives only as long as the scan: whatever
+// outlives it (a recorded root member, an error's field) is a copy.
 func (s *scanner) key(n *node) (string, error) {
 	text, _, err := s.str()
 	if err != nil {
@@ -137,7 +144,7 @@ func (s *scanner) key(n *node) (string, error) {
 	if name, ok := n.names[string(text)]; ok {
 		return name, nil
 	}
-	return string(text), nil
+	return unsafe.String(unsafe.SliceData(text), len(text)), nil
 }
 
 // delegated hands a root member to the caller's decoder.
