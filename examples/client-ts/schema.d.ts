@@ -3219,8 +3219,10 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "conflict" | "forbidden" | "insufficient_credits" | "internal" | "invalid" | "not_found" | "rate_limited" | "too_large" | "unauthenticated" | "unavailable";
+            code: "conflict" | "forbidden" | "insufficient_credits" | "internal" | "invalid" | "not_found" | "rate_limited" | "request_timeout" | "too_large" | "unauthenticated" | "unavailable";
             detail: string;
+            /** @description every violation found (at most 50), in document order; detail is the first */
+            errors?: components["schemas"]["FieldError"][];
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateBasicArguments: {
@@ -3452,6 +3454,14 @@ export interface components {
             status: "received";
             /** @enum {string} */
             type: "feedback";
+        };
+        FieldError: {
+            /** @description path of the offending value, such as bars[3].close; empty for the whole document */
+            field: string;
+            /** @description what is wrong, naming the field and the rule */
+            message: string;
+            /** @description the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid */
+            rule: string;
         };
         FindVarianceKillersAnswer: {
             result: components["schemas"]["VarianceKillers"];

@@ -1300,6 +1300,7 @@ const (
 	ErrorBodyCodeInvalid             ErrorBodyCode = "invalid"
 	ErrorBodyCodeNotFound            ErrorBodyCode = "not_found"
 	ErrorBodyCodeRateLimited         ErrorBodyCode = "rate_limited"
+	ErrorBodyCodeRequestTimeout      ErrorBodyCode = "request_timeout"
 	ErrorBodyCodeTooLarge            ErrorBodyCode = "too_large"
 	ErrorBodyCodeUnauthenticated     ErrorBodyCode = "unauthenticated"
 	ErrorBodyCodeUnavailable         ErrorBodyCode = "unavailable"
@@ -1321,6 +1322,8 @@ func (e ErrorBodyCode) Valid() bool {
 	case ErrorBodyCodeNotFound:
 		return true
 	case ErrorBodyCodeRateLimited:
+		return true
+	case ErrorBodyCodeRequestTimeout:
 		return true
 	case ErrorBodyCodeTooLarge:
 		return true
@@ -5092,6 +5095,9 @@ type EquityCurve struct {
 type ErrorBody struct {
 	Code   ErrorBodyCode `json:"code"`
 	Detail string        `json:"detail"`
+
+	// Errors every violation found (at most 50), in document order; detail is the first
+	Errors *[]FieldError `json:"errors,omitempty"`
 }
 
 // ErrorBodyCode defines model for ErrorBody.Code.
@@ -5346,6 +5352,18 @@ type FeedbackResponseStatus string
 
 // FeedbackResponseType defines model for FeedbackResponse.Type.
 type FeedbackResponseType string
+
+// FieldError defines model for FieldError.
+type FieldError struct {
+	// Field path of the offending value, such as bars[3].close; empty for the whole document
+	Field string `json:"field"`
+
+	// Message what is wrong, naming the field and the rule
+	Message string `json:"message"`
+
+	// Rule the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid
+	Rule string `json:"rule"`
+}
 
 // FindVarianceKillersAnswer defines model for FindVarianceKillersAnswer.
 type FindVarianceKillersAnswer struct {
