@@ -34,17 +34,32 @@ type TransactionPage struct {
 // client pages through never repeat or hide the older rows. A cursor that was not made by this
 // function is toolkit.Invalid.
 func (s *Service) Transactions(ctx context.Context, agentID string, limit int, cursor string) (TransactionPage, error) {
+	q, err := s.transactionQuery(agentID, limit, cursor)
+	if err != nil {
+		return TransactionPage{}, err
+	}
+	return s.transactionPage(ctx, q, limit)
+}
+
+// transactionQuery checks a page request and returns its store query.
+func (s *Service) transactionQuery(agentID string, limit int, cursor string) (TransactionQuery, error) {
 	if limit < 1 || limit > MaxTransactionsLimit {
-		return TransactionPage{}, toolkit.Errorf(toolkit.Invalid, "limit: must be between 1 and %d (got %d)", MaxTransactionsLimit, limit)
+		return TransactionQuery{}, toolkit.Errorf(toolkit.Invalid, "limit: must be between 1 and %d (got %d)", MaxTransactionsLimit, limit)
 	}
 	q := TransactionQuery{AgentID: agentID, Limit: limit + 1}
 	if cursor != "" {
 		seq, ok := decodeLedgerCursor(cursor)
 		if !ok {
-			return TransactionPage{}, toolkit.Errorf(toolkit.Invalid, "cursor: must be the next_cursor of a previous page, unchanged")
+			return TransactionQuery{}, toolkit.Errorf(toolkit.Invalid, "cursor: must be the next_cursor of a previous page, unchanged")
 		}
 		q.BeforeSeq = seq
 	}
+	return q, nil
+}
+
+// transactionPage reads one page: one row more than limit tells whether
+// another page follows.
+func (s *Service) transactionPage(ctx context.Context, q TransactionQuery, limit int) (TransactionPage, error) {
 	txs, err := s.store.Transactions(ctx, q)
 	if err != nil {
 		return TransactionPage{}, toolkit.WithOp("billing.Transactions", err)

@@ -24,7 +24,8 @@ func Example() {
 		panic(err)
 	}
 
-	a, _, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	reg1, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	a := reg1.Agent
 	if err != nil {
 		panic(err)
 	}
