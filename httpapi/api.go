@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfinance/toolkit/billing/owners"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi/mcpserver"
@@ -65,6 +66,7 @@ type Options struct {
 type API struct {
 	svc      platform.Services
 	calls    *toolcall.Service
+	owners   *owners.Service
 	opts     Options
 	limits   RateLimits
 	rec      guardian.Recorder
@@ -103,7 +105,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 		opts.MCPSessionsPerAgent = 16
 	}
 	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
-		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
+		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls, owners: owners.New(svc.Agents, svc.Billing, nil)}
 	if svc.Guardian != nil {
 		a.rec = svc.Guardian
 	}

@@ -25,12 +25,14 @@ type RegisterWalletRequest struct {
 // RegisterWalletResponse is the answer of register-wallet: 201 with a new
 // agent, 200 when the wallet's agent got a new key. APIKey is shown once.
 type RegisterWalletResponse struct {
-	AgentID        string         `json:"agent_id"`
-	OwnerID        string         `json:"owner_id"`
-	AgentName      string         `json:"agent_name"`
-	AgentType      string         `json:"agent_type"`
-	Mode           string         `json:"mode"`
-	APIKey         string         `json:"api_key"`
+	AgentID   string `json:"agent_id"`
+	OwnerID   string `json:"owner_id"`
+	AgentName string `json:"agent_name"`
+	AgentType string `json:"agent_type"`
+	Mode      string `json:"mode"`
+	APIKey    string `json:"api_key"`
+	// OwnerKey is the new owner's key, shown once when the agent was created.
+	OwnerKey       string         `json:"owner_key,omitempty"`
 	Balance        toolkit.Amount `json:"balance"`
 	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
 	Created        bool           `json:"created"`

@@ -34,7 +34,7 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, status, RegisterWalletResponse{
 		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: res.APIKey, Balance: b.Balance, SandboxBalance: b.SandboxBalance, Created: res.Created, CreatedAt: ag.CreatedAt,
+		APIKey: res.APIKey, OwnerKey: res.OwnerKey, Balance: b.Balance, SandboxBalance: b.SandboxBalance, Created: res.Created, CreatedAt: ag.CreatedAt,
 	})
 	return nil
 }
