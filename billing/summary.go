@@ -30,3 +30,7 @@ func (s *Service) Summary(ctx context.Context, agentID string) (Summary, error) 
 	return Summary{AgentID: agentID, Balance: USD(c.Balance.Micros), SandboxBalance: USD(c.Balance.TestMicros),
 		SpentToday: USD(c.SpentDay), SpentMonth: USD(c.SpentMonth), Limits: limitsOf(agentID, limits)}, nil
 }
+
+// SandboxSelfCredit reports whether sandbox agents may credit themselves
+// test funds (Config.SandboxSelfCredit).
+func (s *Service) SandboxSelfCredit() bool { return s.cfg.SandboxSelfCredit }

@@ -19,6 +19,7 @@ import (
 	"github.com/agentfinance/toolkit/httpapi/mcpserver"
 	"github.com/agentfinance/toolkit/httpapi/openapi"
 	"github.com/agentfinance/toolkit/httpapi/platform"
+	"github.com/agentfinance/toolkit/httpapi/portal"
 )
 
 // Options configures the API. Zero fields take defaults.
@@ -60,6 +61,8 @@ type Options struct {
 	// CORS, when set, answers cross-origin requests of browser clients.
 	// Default: off.
 	CORS *CORS
+	// Portal configures the web portal at /portal/ (served by default).
+	Portal PortalOptions
 }
 
 // API is the toolkit's HTTP API. It is an http.Handler.
@@ -154,6 +157,9 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	for _, p := range mcpPaths {
 		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.serveMCP}))
 	}
+	if err := a.mountPortal(); err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
 }
@@ -189,6 +195,8 @@ type MountOptions struct {
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
+	// NoPortal leaves /portal/ to the host (root mounts only).
+	NoPortal bool
 }
 
 // Mount registers the API on a host's mux next to its own routes: the
@@ -209,6 +217,9 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 		patterns = []string{"/v1/"}
 		if !opts.NoMCP {
 			patterns = append(patterns, mcpPaths...)
+		}
+		if !opts.NoPortal && !a.opts.Portal.Disabled {
+			patterns = append(patterns, portal.Prefix+"/")
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)

@@ -29,7 +29,7 @@ func (a *API) ownerRoutes() []route {
 		{method: "GET", path: "/v1/owner/usage", id: "getOwnerUsage", auth: authOwner,
 			summary:  "Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days",
 			response: OwnerUsageResponse{}, status: http.StatusOK, errors: []toolkit.Kind{notFound},
-			query: []queryParam{date("from", "First day (YYYY-MM-DD, UTC)"), date("to", "Last day (YYYY-MM-DD, UTC), at most 366 days after from"), agent},
+			query:  []queryParam{date("from", "First day (YYYY-MM-DD, UTC)"), date("to", "Last day (YYYY-MM-DD, UTC), at most 366 days after from"), agent},
 			handle: a.ownerUsage},
 		{method: "GET", path: "/v1/owner/transactions", id: "listOwnerTransactions", auth: authOwner,
 			summary:  "The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV",
