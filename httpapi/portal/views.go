@@ -59,7 +59,12 @@ var funcs = template.FuncMap{
 		}
 		return ""
 	},
-	"usd":  func(micros int64) string { return "$" + billing.USD(micros).String() },
+	"usd": func(micros int64) string {
+		if micros < 0 {
+			return "-$" + billing.USD(-micros).String()
+		}
+		return "$" + billing.USD(micros).String()
+	},
 	"join": strings.Join,
 	"deref": func(s *string) string {
 		if s == nil {

@@ -35,7 +35,11 @@
     var plot = new uPlot({
       width: width, height: 240, series: series,
       axes: [{}, { values: function (u, vals) { return vals.map(function (v) { return format(data.unit, v); }); }, size: 70 }],
-      scales: { x: { time: true } }
+      scales: { x: { time: true }, y: { range: function (u, min, max) {
+        // From zero; an idle series still gets a readable axis.
+        var floor = data.unit === "ratio" ? 0.05 : 1;
+        return [0, Math.max(floor, max * 1.1)];
+      } } }
     }, rows, figure);
     plot.root.setAttribute("role", "img");
     plot.root.setAttribute("aria-label", "Chart: " + data.series.map(function (s) { return s.label; }).join(", "));
