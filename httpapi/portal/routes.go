@@ -34,28 +34,28 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST "+Prefix+"/session", h.signIn)
 	m.HandleFunc("POST "+Prefix+"/signout", h.signOut)
 	for pattern, fn := range map[string]pageFunc{
-		"GET /agents":                              h.agentsPage,
-		"GET /agents/{agent_id}":                   h.agentPage,
-		"GET /agents/{agent_id}/transactions.csv":  h.agentCSV,
-		"POST /agents/{agent_id}/limits":           h.setLimits,
-		"POST /agents/{agent_id}/mode":             h.setMode,
-		"POST /agents/{agent_id}/rotate-key":       h.rotateAgentKey,
-		"GET /spend":                               h.spendPage,
-		"GET /topup":                               h.topUpPage,
-		"POST /owner/rotate-key":                   h.rotateOwnerKey,
-		"GET /transactions.csv":                    h.ownerCSV,
+		"GET /agents":                             h.agentsPage,
+		"GET /agents/{agent_id}":                  h.agentPage,
+		"GET /agents/{agent_id}/transactions.csv": h.agentCSV,
+		"POST /agents/{agent_id}/limits":          h.setLimits,
+		"POST /agents/{agent_id}/mode":            h.setMode,
+		"POST /agents/{agent_id}/rotate-key":      h.rotateAgentKey,
+		"GET /spend":                              h.spendPage,
+		"GET /topup":                              h.topUpPage,
+		"POST /owner/rotate-key":                  h.rotateOwnerKey,
+		"GET /transactions.csv":                   h.ownerCSV,
 	} {
 		method, path, _ := strings.Cut(pattern, " ")
 		m.Handle(method+" "+Prefix+path, h.signedIn(false, fn))
 	}
 	for pattern, fn := range map[string]pageFunc{
-		"GET /admin":                                 h.operatorPage,
-		"GET /admin/events":                          h.eventsPage,
-		"POST /admin/events/{event_id}/acknowledge":  h.acknowledge,
-		"GET /admin/owners":                          h.ownersPage,
-		"GET /admin/owners/{owner_id}":               h.ownerPage,
-		"POST /admin/owners/{owner_id}/key":          h.issueOwnerKey,
-		"POST /admin/agents/{agent_id}/ceilings":     h.setCeilings,
+		"GET /admin":        h.operatorPage,
+		"GET /admin/events": h.eventsPage,
+		"POST /admin/events/{event_id}/acknowledge": h.acknowledge,
+		"GET /admin/owners":                         h.ownersPage,
+		"GET /admin/owners/{owner_id}":              h.ownerPage,
+		"POST /admin/owners/{owner_id}/key":         h.issueOwnerKey,
+		"POST /admin/agents/{agent_id}/ceilings":    h.setCeilings,
 	} {
 		method, path, _ := strings.Cut(pattern, " ")
 		m.Handle(method+" "+Prefix+path, h.signedIn(true, fn))
