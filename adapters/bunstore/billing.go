@@ -176,7 +176,7 @@ func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([
 	if q.AgentID != "" {
 		sel = sel.Where("agent_id = ?", q.AgentID)
 	} else {
-		sel = sel.Where("agent_id IN (?)", bun.In(q.AgentIDs))
+		sel = sel.Where("agent_id IN (?)", bun.List(q.AgentIDs))
 	}
 	if q.BeforeSeq > 0 {
 		sel = sel.Where("seq < ?", q.BeforeSeq)

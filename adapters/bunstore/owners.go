@@ -106,7 +106,7 @@ func (s *Store) DailyUsage(ctx context.Context, q billing.UsageQuery) ([]billing
 	var rows []dailyUsageRow
 	err := s.db.NewSelect().Model((*ledgerRow)(nil)).
 		ColumnExpr(day+" AS day").ColumnExpr("agent_id, operation, COUNT(*) AS n, SUM(-amount_micros) AS micros").
-		Where("agent_id IN (?)", bun.In(q.AgentIDs)).Where("type = ?", billing.TypeConsumption).
+		Where("agent_id IN (?)", bun.List(q.AgentIDs)).Where("type = ?", billing.TypeConsumption).
 		Where("created_at >= ?", q.From.UTC()).Where("created_at < ?", q.To.UTC()).
 		GroupExpr("1, agent_id, operation").OrderExpr("1, agent_id, operation").Scan(ctx, &rows)
 	if err != nil {
