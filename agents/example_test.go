@@ -14,8 +14,8 @@ import (
 func ExampleService_Register() {
 	ctx := context.Background()
 	svc, _ := agents.NewService(memstore.New(), agents.Config{})
-	reg1, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "RiskBot", AgentType: "risk"}, "")
-	a, key := reg1.Agent, reg1.APIKey
+	registered, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "RiskBot", AgentType: "risk"}, "")
+	a, key := registered.Agent, registered.APIKey
 	if err != nil {
 		panic(err)
 	}

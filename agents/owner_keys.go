@@ -54,7 +54,7 @@ func (s *Service) newOwnerKey() (string, []byte, error) {
 	if s.vault == nil {
 		return "", nil, nil
 	}
-	r, err := randomAlphanumeric(s.random, keyRandomLen)
+	r, err := toolkit.RandomString(s.random, toolkit.Alphanumerics, keyRandomLen)
 	if err != nil {
 		return "", nil, err
 	}
@@ -70,7 +70,7 @@ func (s *Service) wellFormedOwnerKey(key string) bool {
 		return false
 	}
 	for i := len(p); i < len(key); i++ {
-		if strings.IndexByte(alphanumerics, key[i]) < 0 {
+		if strings.IndexByte(toolkit.Alphanumerics, key[i]) < 0 {
 			return false
 		}
 	}

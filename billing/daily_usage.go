@@ -31,7 +31,7 @@ func (s *Service) DailyUsage(ctx context.Context, agentIDs []string, from, to ti
 // TransactionsOf is Transactions over the ledgers of several agents
 // merged (an owner's ledger), newest first, with the same cursors.
 func (s *Service) TransactionsOf(ctx context.Context, agentIDs []string, limit int, cursor string) (TransactionPage, error) {
-	q, err := s.transactionQuery("", limit, cursor)
+	q, limit, err := s.transactionQuery("", limit, cursor)
 	if err != nil || len(agentIDs) == 0 {
 		return TransactionPage{Transactions: []Transaction{}}, err
 	}

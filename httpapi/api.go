@@ -1,7 +1,3 @@
-// Package httpapi mounts the toolkit's /v1 API on any net/http mux. It is
-// thin: each handler decodes the request, makes one domain call and encodes
-// the answer; errors are *toolkit.Error values mapped to statuses in one
-// table (errors.go).
 package httpapi
 
 import (

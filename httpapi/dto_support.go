@@ -3,6 +3,7 @@ package httpapi
 import (
 	"time"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -237,7 +238,7 @@ func ticketListResponse(l support.TicketList) TicketListResponse {
 	return out
 }
 
-func nextCursor(p support.Page) *string {
+func nextCursor(p toolkit.Page) *string {
 	if !p.HasMore {
 		return nil
 	}

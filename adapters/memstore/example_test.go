@@ -24,8 +24,8 @@ func Example() {
 		panic(err)
 	}
 
-	reg1, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
-	a := reg1.Agent
+	registered, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	a := registered.Agent
 	if err != nil {
 		panic(err)
 	}

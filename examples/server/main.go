@@ -43,6 +43,8 @@ type config struct {
 	platform     platform.Config
 	logFormat    string
 	ops          operations
+	// showVersion prints the version and exits (-version).
+	showVersion bool
 }
 
 // minAdminKeyLen is the shortest admin key the server accepts.
@@ -53,6 +55,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
+	}
+	if cfg.showVersion {
+		fmt.Println("agent-finance-toolkit", platform.Version())
+		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,6 +112,7 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
 	readOps := operationFlags(fs, env)
+	fs.BoolVar(&cfg.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}

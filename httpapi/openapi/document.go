@@ -70,7 +70,7 @@ func Build(spec Spec) (*Document, error) {
 				"Authenticate with `X-API-Key` (or `Authorization: Bearer`). Priced calls are paid from a prepaid balance " +
 				"in USDC credits (1 credit = 1 USD); their answers carry `X-Charged` and `X-Balance`. " +
 				"Numbers that must stay exact travel as decimal strings. Errors are `{\"detail\", \"code\"}`.",
-			"license": schema{"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
+			"license": schema{"name": "Apache-2.0", "identifier": "Apache-2.0"},
 		},
 		"tags":  tagList(tags),
 		"paths": paths,
