@@ -20,7 +20,7 @@ type request struct {
 	owner agents.Owner
 }
 
-// ownerPage and operatorPage are the two kinds of signed-in handlers.
+// pageFunc is a signed-in page: it gets the session (and the owner).
 type pageFunc func(w http.ResponseWriter, r request) error
 
 // routes registers every page.
