@@ -282,3 +282,22 @@ func TestWalletOwnersGetTheirOwnerKeyOnce(t *testing.T) {
 	status, _ = e.do("GET", "/v1/owner/agents", ownerHeader(ok), "")
 	assert.Equal(t, http.StatusOK, status)
 }
+
+func TestOwnerChangesEndTheAgentsMCPSessions(t *testing.T) {
+	e := newEnv(t)
+	id, k, ok := e.registerOwner("mcp-owner")
+	cs, err := e.mcpConnect(t, "streamable", k)
+	require.NoError(t, err)
+	require.NoError(t, callEcho(cs))
+	status, m := e.do("PUT", "/v1/owner/agents/"+id+"/mode", ownerHeader(ok), `{"mode":"suspended"}`)
+	require.Equal(t, http.StatusOK, status, m)
+	assert.Error(t, callEcho(cs), "the owner's suspension ends the sessions")
+
+	status, _ = e.do("PUT", "/v1/owner/agents/"+id+"/mode", ownerHeader(ok), `{"mode":"sandbox"}`)
+	require.Equal(t, http.StatusOK, status)
+	cs, err = e.mcpConnect(t, "streamable", k)
+	require.NoError(t, err)
+	status, _ = e.do("POST", "/v1/owner/agents/"+id+"/rotate-key", ownerHeader(ok), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Error(t, callEcho(cs), "so does the owner's key rotation")
+}
