@@ -47,12 +47,12 @@ type Service struct {
 	prefix      string
 	ownerPrefix string
 	keyUse      keyUse
-	now     func() time.Time
-	random  io.Reader
-	rec     guardian.Recorder
-	wallets *WalletAuth
-	vault   *cryptovault.Vault
-	presale PresaleChecker
+	now         func() time.Time
+	random      io.Reader
+	rec         guardian.Recorder
+	wallets     *WalletAuth
+	vault       *cryptovault.Vault
+	presale     PresaleChecker
 }
 
 // NewService returns a Service over store.

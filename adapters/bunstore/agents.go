@@ -35,17 +35,17 @@ func newOwnerRow(id string, at time.Time, hash []byte) *ownerRow {
 
 type agentRow struct {
 	bun.BaseModel         `bun:"table:agents"`
-	ID                    string    `bun:"id,pk"`
-	OwnerID               string    `bun:"owner_id"`
-	Name                  string    `bun:"name"`
-	Type                  string    `bun:"type"`
-	Description           *string   `bun:"description"`
-	Mode                  string    `bun:"mode"`
-	CreatedAt             time.Time `bun:"created_at"`
-	AuthorizedInstruments string    `bun:"authorized_instruments"`
-	AuthorizedActions     string    `bun:"authorized_actions"`
-	MaxPositionSizePct    *string   `bun:"max_position_size_pct"`
-	MaxDailyLossPct       *string   `bun:"max_daily_loss_pct"`
+	ID                    string     `bun:"id,pk"`
+	OwnerID               string     `bun:"owner_id"`
+	Name                  string     `bun:"name"`
+	Type                  string     `bun:"type"`
+	Description           *string    `bun:"description"`
+	Mode                  string     `bun:"mode"`
+	CreatedAt             time.Time  `bun:"created_at"`
+	AuthorizedInstruments string     `bun:"authorized_instruments"`
+	AuthorizedActions     string     `bun:"authorized_actions"`
+	MaxPositionSizePct    *string    `bun:"max_position_size_pct"`
+	MaxDailyLossPct       *string    `bun:"max_daily_loss_pct"`
 	KeyDigest             string     `bun:"key_digest"`
 	KeyCreatedAt          time.Time  `bun:"key_created_at"`
 	KeyUsedAt             *time.Time `bun:"key_used_at"`

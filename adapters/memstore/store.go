@@ -35,7 +35,7 @@ type Store struct {
 	mu sync.Mutex
 
 	owners      map[string]ownerRecord
-	ownerKeys   map[string]string // owner key hash (raw bytes as a string) -> owner id
+	ownerKeys   map[string]string      // owner key hash (raw bytes as a string) -> owner id
 	agents      map[string]agentRecord // by agent id
 	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
 	balances    map[string]billing.BalanceRecord
