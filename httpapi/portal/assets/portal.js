@@ -37,8 +37,8 @@
       axes: [{}, { values: function (u, vals) { return vals.map(function (v) { return format(data.unit, v); }); }, size: 70 }],
       scales: { x: { time: true }, y: { range: function (u, min, max) {
         // From zero; an idle series still gets a readable axis.
-        var floor = data.unit === "ratio" ? 0.05 : 1;
-        return [0, Math.max(floor, max * 1.1)];
+        if (max > 0) { return [0, max * 1.1]; }
+        return [0, data.unit === "ratio" ? 0.05 : 1];
       } } }
     }, rows, figure);
     plot.root.setAttribute("role", "img");
