@@ -104,8 +104,7 @@ func (OwnerAgentResponse) Enums() map[string][]string {
 
 // Enums lists the values of the enumerated fields (openapi.Enumerated).
 func (OwnerTransactionResponse) Enums() map[string][]string {
-	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths(),
-		"funds": {string(billing.FundsReal), string(billing.FundsTest)}}
+	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
 }
 
 func ownerAgentResponse(v owners.AgentView) OwnerAgentResponse {
