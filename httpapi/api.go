@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfinance/toolkit/billing/owners"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi/mcpserver"
 	"github.com/agentfinance/toolkit/httpapi/openapi"
 	"github.com/agentfinance/toolkit/httpapi/platform"
+	"github.com/agentfinance/toolkit/httpapi/portal"
 )
 
 // Options configures the API. Zero fields take defaults.
@@ -60,12 +62,15 @@ type Options struct {
 	// CORS, when set, answers cross-origin requests of browser clients.
 	// Default: off.
 	CORS *CORS
+	// Portal configures the web portal at /portal/ (served by default).
+	Portal PortalOptions
 }
 
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
 	svc      platform.Services
 	calls    *toolcall.Service
+	owners   *owners.Service
 	opts     Options
 	limits   RateLimits
 	rec      guardian.Recorder
@@ -105,7 +110,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 		opts.MCPSessionsPerAgent = 16
 	}
 	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
-		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
+		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls, owners: owners.New(svc.Agents, svc.Billing, nil)}
 	if svc.Guardian != nil {
 		a.rec = svc.Guardian
 	}
@@ -155,6 +160,9 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	for _, p := range mcpPaths {
 		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.serveMCP}))
 	}
+	if err := a.mountPortal(); err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
 }
@@ -190,6 +198,8 @@ type MountOptions struct {
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
+	// NoPortal leaves /portal/ to the host (root mounts only).
+	NoPortal bool
 }
 
 // Mount registers the API on a host's mux next to its own routes: the
@@ -210,6 +220,9 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 		patterns = []string{"/v1/"}
 		if !opts.NoMCP {
 			patterns = append(patterns, mcpPaths...)
+		}
+		if !opts.NoPortal && !a.opts.Portal.Disabled {
+			patterns = append(patterns, portal.Prefix+"/")
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)

@@ -33,7 +33,7 @@ func (a *API) buildDocument() (*openapi.Document, error) {
 func operationOf(rt route) (openapi.Operation, error) {
 	op := openapi.Operation{Method: rt.method, Path: rt.path, ID: rt.id, Summary: rt.summary, Auth: rt.auth,
 		Status: rt.status, AltStatus: rt.altStatus, ToolBody: rt.toolBody, Errors: errorKinds(rt),
-		CallsTools: rt.id == "callTool", IsDocument: rt.id == "getOpenAPI"}
+		CallsTools: rt.id == "callTool", IsDocument: rt.id == "getOpenAPI", CSV: rt.csv}
 	if s, ok := shortcutFor(rt.path); ok {
 		op.Tool, op.Tier = s.tool, s.tier
 	}
@@ -69,6 +69,8 @@ func errorKinds(rt route) []toolkit.Kind {
 		kinds = append(kinds, toolkit.Unauthenticated, toolkit.Forbidden, toolkit.Unavailable)
 	case authAdmin:
 		kinds = append(kinds, toolkit.Unauthenticated)
+	case authOwner:
+		kinds = append(kinds, toolkit.Unauthenticated, toolkit.Unavailable)
 	}
 	if rt.toolBody {
 		// A tool call can find the balance short, the tool not allowed,

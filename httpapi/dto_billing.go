@@ -93,6 +93,8 @@ type LimitsResponse struct {
 	DailyLimit        *toolkit.Amount `json:"daily_limit"`
 	MonthlyLimit      *toolkit.Amount `json:"monthly_limit"`
 	AllowedOperations []string        `json:"allowed_operations"`
+	// Ceilings bound what the agent's owner may set (admin).
+	Ceilings CeilingsResponse `json:"ceilings"`
 }
 
 func balanceResponse(b billing.Balance) BalanceResponse {
@@ -123,7 +125,8 @@ func (BalanceResponse) Enums() map[string][]string {
 func fundsValues() []string { return []string{string(billing.FundsTest), string(billing.FundsReal)} }
 
 func limitsResponse(l billing.Limits) LimitsResponse {
-	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
+	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations,
+		Ceilings: ceilingsResponse(l.Ceilings)}
 }
 
 // Enums lists the values of the enumerated fields (openapi.Enumerated).

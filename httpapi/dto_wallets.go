@@ -33,6 +33,7 @@ type RegisterWalletResponse struct {
 	AgentType      string         `json:"agent_type"`
 	Mode           string         `json:"mode"`
 	APIKey         string         `json:"api_key"`
+	OwnerKey       string         `json:"owner_key,omitempty" doc:"the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent"`
 	Balance        toolkit.Amount `json:"balance" doc:"what the agent's calls are paid from now (pays_from); a new agent starts at zero"`
 	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode"`
 	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only"`

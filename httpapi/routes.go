@@ -17,6 +17,7 @@ const (
 	authPublic = openapi.AuthPublic // no key
 	authAgent  = openapi.AuthAgent  // X-API-Key (or Bearer) of an active agent
 	authAdmin  = openapi.AuthAdmin  // X-Admin-Key
+	authOwner  = openapi.AuthOwner  // X-Owner-Key of an owner
 )
 
 // route is one endpoint. request and response describe the body types,
@@ -54,7 +55,9 @@ type route struct {
 	// pattern labels the route in metrics ("GET /v1/agents/me"); set by New.
 	pattern string
 	// quiet routes (health probes) are access-logged only when failing.
-	quiet  bool
+	quiet bool
+	// csv routes also answer text/csv (Accept: text/csv).
+	csv    bool
 	handle func(w http.ResponseWriter, r *http.Request) error
 }
 
@@ -129,6 +132,7 @@ func (a *API) routeTable() []route {
 			errors: []toolkit.Kind{conflict}, handle: a.linkWallet},
 	}
 	rs = append(rs, a.depositRoutes()...)
+	rs = append(rs, a.ownerRoutes()...)
 	if a.svc.Support != nil {
 		rs = append(rs, a.supportRoutes()...)
 	}

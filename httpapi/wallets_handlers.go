@@ -34,7 +34,7 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, status, RegisterWalletResponse{
 		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: res.APIKey, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
+		APIKey: res.APIKey, OwnerKey: res.OwnerKey, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
 		Created: res.Created, CreatedAt: ag.CreatedAt,
 	})
 	return nil

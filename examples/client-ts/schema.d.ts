@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/v1/admin/agents/{agent_id}/ceilings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down */
+        put: operations["adminSetCeilings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/agents/{agent_id}/limits": {
         parameters: {
             query?: never;
@@ -32,6 +49,23 @@ export interface paths {
         /** Change any agent's mode (admin) */
         put: operations["adminSetMode"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/owners/{owner_id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin) */
+        post: operations["adminIssueOwnerKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -796,6 +830,125 @@ export interface paths {
         };
         /** This OpenAPI 3.1 document */
         get: operations["getOpenAPI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used */
+        get: operations["listOwnerAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings */
+        put: operations["setOwnerAgentLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent */
+        put: operations["setOwnerAgentMode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue a new API key for an agent (shown once); the old one stops working */
+        post: operations["rotateOwnerAgentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the owner key; the old one and the portal sessions signed in with it stop working */
+        post: operations["rotateOwnerKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV */
+        get: operations["listOwnerTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days */
+        get: operations["getOwnerUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2636,6 +2789,11 @@ export interface components {
             profitable_share: components["schemas"]["Decimal"];
             worst_period: string;
         };
+        CeilingsResponse: {
+            allowed_operations: string[];
+            daily_limit: components["schemas"]["Decimal"] | null;
+            monthly_limit: components["schemas"]["Decimal"] | null;
+        };
         ChainDepositRequest: {
             tx_signature: string;
         };
@@ -3797,6 +3955,7 @@ export interface components {
         LimitsResponse: {
             agent_id: string;
             allowed_operations: string[];
+            ceilings: components["schemas"]["CeilingsResponse"];
             daily_limit: components["schemas"]["Decimal"] | null;
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
@@ -3991,6 +4150,69 @@ export interface components {
             target_shares: components["schemas"]["Decimal"] | null;
             total_risk: components["schemas"]["Decimal"];
             warnings: string[];
+        };
+        OwnerAgentResponse: {
+            agent_id: string;
+            agent_name: string;
+            /** @enum {string} */
+            agent_type: "trading" | "analysis" | "risk" | "composite";
+            allowed_operations: string[];
+            /** Format: date-time */
+            created_at: string;
+            daily_limit: components["schemas"]["Decimal"] | null;
+            is_active: boolean;
+            is_presale_buyer: boolean;
+            /** Format: date-time */
+            key_created_at: string;
+            key_last_used_at: string | null;
+            /** @enum {string} */
+            mode: "sandbox" | "live" | "suspended" | "terminated";
+            monthly_limit: components["schemas"]["Decimal"] | null;
+            real_balance: components["schemas"]["Decimal"];
+            sandbox_balance: components["schemas"]["Decimal"];
+            spent_this_month: components["schemas"]["Decimal"];
+            spent_today: components["schemas"]["Decimal"];
+        };
+        OwnerAgentsResponse: {
+            agents: components["schemas"]["OwnerAgentResponse"][];
+            count: number;
+            owner_id: string;
+        };
+        OwnerKeyResponse: {
+            owner_id: string;
+            owner_key: string;
+        };
+        OwnerTransactionResponse: {
+            agent_id: string;
+            amount: components["schemas"]["Decimal"];
+            balance_after: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            created_at: string;
+            currency: string | null;
+            funding_path: ("onramp" | "direct_transfer" | "x402") | null;
+            funds: string;
+            operation: string | null;
+            price_usd: components["schemas"]["Decimal"] | null;
+            quantity: components["schemas"]["Decimal"] | null;
+            tx_id: string;
+            /** @enum {string} */
+            type: "consumption" | "deposit";
+        };
+        OwnerTransactionsResponse: {
+            count: number;
+            has_more: boolean;
+            next_cursor: string | null;
+            transactions: components["schemas"]["OwnerTransactionResponse"][];
+        };
+        OwnerUsageResponse: {
+            agent_id: string | null;
+            days: components["schemas"]["UsageDayResponse"][];
+            from: string;
+            owner_id: string;
+            to: string;
+            total_cost: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            total_count: number;
         };
         Pattern: {
             direction: string;
@@ -4351,6 +4573,7 @@ export interface components {
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
             owner_id: string;
+            owner_key?: string;
         };
         RegisterWalletRequest: {
             agent_name?: string;
@@ -4377,6 +4600,8 @@ export interface components {
             created_at: string;
             mode: string;
             owner_id: string;
+            /** @description the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent */
+            owner_key?: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
             /** @description real credits (verified deposits), spent by calls in live mode */
@@ -5251,6 +5476,13 @@ export interface components {
             squeeze_bars: number;
             width_ratio: components["schemas"]["Decimal"];
         };
+        UsageDayResponse: {
+            cost: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            count: number;
+            day: string;
+            operation: string;
+        };
         UsageEntry: {
             /** Format: int64 */
             count: number;
@@ -5467,6 +5699,8 @@ export interface components {
         Charged: string;
         /** @description "true" when the answer is the stored answer of an earlier call with the same Idempotency-Key (nothing ran, nothing was charged) */
         IdempotentReplayed: "true";
+        /** @description The cursor of the next page of a CSV answer; absent on the last page */
+        NextCursor: string;
         /** @description Size of the rate-limit bucket this answer drew from */
         RateLimitLimit: number;
         /** @description Requests left in the bucket */
@@ -5484,6 +5718,47 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminSetCeilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     adminSetLimits: {
         parameters: {
             query?: never;
@@ -5560,6 +5835,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminIssueOwnerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                owner_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -7324,6 +7634,270 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    listOwnerAgents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerAgentsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOwnerAgentLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOwnerAgentMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModeRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateOwnerAgentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateOwnerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOwnerTransactions: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1 to 1000 */
+                limit?: number;
+                /** @description next_cursor of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description Only this agent (one of the owner's) */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Next-Cursor": components["headers"]["NextCursor"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerTransactionsResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOwnerUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, UTC) */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC), at most 366 days after from */
+                to?: string;
+                /** @description Only this agent (one of the owner's) */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerUsageResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     checkTradeRisk: {

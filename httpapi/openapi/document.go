@@ -83,6 +83,8 @@ func Build(spec Spec) (*Document, error) {
 				"ApiKey":   schema{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "The agent API key, shown once at registration"},
 				"Bearer":   schema{"type": "http", "scheme": "bearer", "description": "The agent API key as a bearer token"},
 				"AdminKey": schema{"type": "apiKey", "in": "header", "name": "X-Admin-Key", "description": "The operator's admin key"},
+				"OwnerKey": schema{"type": "apiKey", "in": "header", "name": "X-Owner-Key",
+					"description": "The owner key, shown once on the first registration of an owner_id; agent API keys never open owner endpoints"},
 			},
 		},
 	}), nil
@@ -92,6 +94,7 @@ func Build(spec Spec) (*Document, error) {
 var tagDescriptions = map[string]string{
 	"agents":   "Registration, keys, modes and spend caps",
 	"admin":    "Operator endpoints (X-Admin-Key)",
+	"owner":    "An owner's agents, spend, usage, ledger, limits, modes and keys (X-Owner-Key)",
 	"billing":  "Prices, balance, deposits, ledger and usage",
 	"tools":    "The tool catalog and the generic metered call",
 	"openapi":  "This document",
@@ -136,12 +139,18 @@ func (d *document) operation(rt Operation, tools toolDocs) (schema, error) {
 		op["security"] = []schema{{"ApiKey": []string{}}, {"Bearer": []string{}}}
 	case AuthAdmin:
 		op["security"] = []schema{{"AdminKey": []string{}}}
+	case AuthOwner:
+		op["security"] = []schema{{"OwnerKey": []string{}}}
 	default:
 		op["security"] = []schema{}
 	}
 	params := []schema{d.param("RequestId")}
 	for _, m := range pathParam.FindAllStringSubmatch(rt.Path, -1) {
-		params = append(params, schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": 64}})
+		maxLen := 64
+		if m[1] == "owner_id" {
+			maxLen = 100 // owner ids are 1 to 100 characters
+		}
+		params = append(params, schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": maxLen}})
 	}
 	for _, q := range rt.Query {
 		params = append(params, schema{"name": q.Name, "in": "query", "required": false, "description": q.Description, "schema": schema(q.Schema)})
@@ -161,6 +170,11 @@ func (d *document) operation(rt Operation, tools toolDocs) (schema, error) {
 	success := schema{"description": "Success", "headers": rateHeaders(schema{"X-Request-Id": ref("headers", "RequestId")})}
 	if result != nil {
 		success["content"] = jsonContent(result)
+		if rt.CSV {
+			success["content"].(schema)["text/csv"] = schema{"schema": schema{"type": "string",
+				"description": "The same rows as CSV with a header line (Accept: text/csv); the next page's cursor is in X-Next-Cursor"}}
+			success["headers"].(schema)["X-Next-Cursor"] = ref("headers", "NextCursor")
+		}
 	}
 	if rt.ToolBody {
 		h := success["headers"].(schema)
@@ -286,6 +300,7 @@ func headerComponents() schema {
 		"RetryAfter": schema{"description": "Seconds to wait before retrying",
 			"schema": schema{"type": "string", "pattern": "^[0-9]+$"}},
 		"WWWAuthenticate":    schema{"description": "How to authenticate", "schema": schema{"type": "string"}},
+		"NextCursor":         schema{"description": "The cursor of the next page of a CSV answer; absent on the last page", "schema": schema{"type": "string"}},
 		"RateLimitLimit":     schema{"description": "Size of the rate-limit bucket this answer drew from", "schema": schema{"type": "integer"}},
 		"RateLimitRemaining": schema{"description": "Requests left in the bucket", "schema": schema{"type": "integer"}},
 		"RateLimitReset":     schema{"description": "Seconds until the bucket is full again", "schema": schema{"type": "integer"}},

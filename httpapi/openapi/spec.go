@@ -34,6 +34,7 @@ const (
 	AuthPublic Auth = iota // no key
 	AuthAgent              // X-API-Key (or Bearer) of an active agent
 	AuthAdmin              // X-Admin-Key
+	AuthOwner              // X-Owner-Key of an owner (never an agent key)
 )
 
 // Operation is one endpoint as the document shows it.
@@ -64,6 +65,8 @@ type Operation struct {
 	CallsTools bool
 	// IsDocument marks the operation that serves this document.
 	IsDocument bool
+	// CSV marks operations that also answer text/csv (Accept: text/csv).
+	CSV bool
 	// Query are the query parameters.
 	Query []Param
 	// Errors are the error kinds the operation can answer, each documented
