@@ -31,6 +31,9 @@ type route struct {
 	auth     authLevel
 	summary  string
 	request  *requestType // nil: no body
+	// examples, when set, are the route's examples of its body instead of
+	// those of the body type (see requestExamples).
+	examples []openapi.Example
 	response any
 	status   int // success status
 	// altStatus, when set, is a second success status with the same body
