@@ -27,10 +27,10 @@ type route struct {
 	// id is the operationId in the OpenAPI document: a lowerCamelCase verb
 	// phrase ("registerAgent"), stable across versions (generated clients
 	// name their methods after it).
-	id       string
-	auth     authLevel
-	summary  string
-	request  *requestType // nil: no body
+	id      string
+	auth    authLevel
+	summary string
+	request *requestType // nil: no body
 	// examples, when set, are the route's examples of its body instead of
 	// those of the body type (see requestExamples).
 	examples []openapi.Example
