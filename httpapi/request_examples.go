@@ -58,7 +58,7 @@ func (LimitsRequest) examples() []openapi.Example {
 
 func (DepositRequest) examples() []openapi.Example {
 	return example("sandbox_credit", "Sandbox self-credit of test funds (no transaction hash)",
-		DepositRequest{Amount: toolkit.MustParseAmount("100.00"), FundingPath: "direct_transfer"})
+		DepositRequest{Amount: toolkit.MustParseAmount("25.00"), FundingPath: "direct_transfer"})
 }
 
 // The wallet examples are real Ed25519 signatures of the wallet fixtures
