@@ -18,9 +18,9 @@ type PricingResponse struct {
 // self-credit, spent in sandbox mode only); pays_from says which one the
 // agent's calls are paid from now, and is_low is about that one.
 type BalanceResponse struct {
-	AgentID        string         `json:"agent_id"`
-	Balance        toolkit.Amount `json:"balance"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	Balance        toolkit.Amount `json:"balance" example:"75.00"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" example:"50.00"`
 	PaysFrom       string         `json:"pays_from"`
 	IsLow          bool           `json:"is_low"`
 	UpdatedAt      time.Time      `json:"updated_at"`
@@ -41,8 +41,8 @@ type TransactionResponse struct {
 	TxID         string          `json:"tx_id"`
 	Type         string          `json:"type"`
 	Funds        string          `json:"funds"`
-	Amount       toolkit.Amount  `json:"amount"`
-	BalanceAfter toolkit.Amount  `json:"balance_after"`
+	Amount       toolkit.Amount  `json:"amount" example:"25.00"`
+	BalanceAfter toolkit.Amount  `json:"balance_after" example:"75.00"`
 	CreatedAt    time.Time       `json:"created_at"`
 	Operation    *string         `json:"operation"`
 	FundingPath  *string         `json:"funding_path"`
@@ -63,12 +63,12 @@ type TransactionsResponse struct {
 // UsageEntry totals one operation.
 type UsageEntry struct {
 	Count     int64          `json:"count"`
-	TotalCost toolkit.Amount `json:"total_cost"`
+	TotalCost toolkit.Amount `json:"total_cost" example:"0.012"`
 }
 
 // UsageResponse is the body of GET /v1/billing/usage.
 type UsageResponse struct {
-	AgentID    string                `json:"agent_id"`
+	AgentID    string                `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Operations map[string]UsageEntry `json:"operations"`
 }
 
@@ -86,9 +86,9 @@ func (req LimitsRequest) input() billing.LimitsInput {
 
 // LimitsResponse is an agent's spend caps.
 type LimitsResponse struct {
-	AgentID           string          `json:"agent_id"`
-	DailyLimit        *toolkit.Amount `json:"daily_limit"`
-	MonthlyLimit      *toolkit.Amount `json:"monthly_limit"`
+	AgentID           string          `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	DailyLimit        *toolkit.Amount `json:"daily_limit" example:"25.00"`
+	MonthlyLimit      *toolkit.Amount `json:"monthly_limit" example:"500.00"`
 	AllowedOperations []string        `json:"allowed_operations"`
 }
 

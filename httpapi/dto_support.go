@@ -61,7 +61,7 @@ type TicketStatusRequest struct {
 type FeedbackResponse struct {
 	ID        string    `json:"id"`
 	Type      string    `json:"type"`
-	AgentID   string    `json:"agent_id"`
+	AgentID   string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Rating    int       `json:"rating"`
 	Message   string    `json:"message"`
 	Category  string    `json:"category"`
@@ -73,9 +73,9 @@ type FeedbackResponse struct {
 // human-readable reference (SR-000142) used in the ticket paths.
 type TicketResponse struct {
 	ID          string    `json:"id"`
-	TicketID    string    `json:"ticket_id"`
+	TicketID    string    `json:"ticket_id" example:"SR-000142"`
 	Type        string    `json:"type"`
-	AgentID     string    `json:"agent_id"`
+	AgentID     string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Subject     string    `json:"subject"`
 	Description string    `json:"description"`
 	Priority    string    `json:"priority"`
@@ -89,9 +89,9 @@ type TicketResponse struct {
 // description.
 type TicketSummary struct {
 	ID        string    `json:"id"`
-	TicketID  string    `json:"ticket_id"`
+	TicketID  string    `json:"ticket_id" example:"SR-000142"`
 	Type      string    `json:"type"`
-	AgentID   string    `json:"agent_id"`
+	AgentID   string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Subject   string    `json:"subject"`
 	Priority  string    `json:"priority"`
 	Category  string    `json:"category"`
@@ -113,7 +113,7 @@ type TicketListResponse struct {
 type SuggestionResponse struct {
 	ID               string    `json:"id"`
 	Type             string    `json:"type"`
-	AgentID          string    `json:"agent_id"`
+	AgentID          string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Title            string    `json:"title"`
 	Description      string    `json:"description"`
 	UseCase          string    `json:"use_case"`
@@ -126,7 +126,7 @@ type SuggestionResponse struct {
 type EnterpriseResponse struct {
 	ID               string    `json:"id"`
 	Type             string    `json:"type"`
-	AgentID          string    `json:"agent_id"`
+	AgentID          string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	OrganizationName string    `json:"organization_name"`
 	ContactEmail     string    `json:"contact_email"`
 	Description      string    `json:"description"`
@@ -141,7 +141,7 @@ type EnterpriseResponse struct {
 type BugReportResponse struct {
 	ID               string    `json:"id"`
 	Type             string    `json:"type"`
-	AgentID          string    `json:"agent_id"`
+	AgentID          string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Title            string    `json:"title"`
 	Description      string    `json:"description"`
 	StepsToReproduce string    `json:"steps_to_reproduce"`

@@ -25,14 +25,14 @@ type RegisterWalletRequest struct {
 // RegisterWalletResponse is the answer of register-wallet: 201 with a new
 // agent, 200 when the wallet's agent got a new key. APIKey is shown once.
 type RegisterWalletResponse struct {
-	AgentID        string         `json:"agent_id"`
-	OwnerID        string         `json:"owner_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	OwnerID        string         `json:"owner_id" example:"acme-capital"`
 	AgentName      string         `json:"agent_name"`
 	AgentType      string         `json:"agent_type"`
 	Mode           string         `json:"mode"`
-	APIKey         string         `json:"api_key"`
-	Balance        toolkit.Amount `json:"balance"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
+	APIKey         string         `json:"api_key" example:"aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9"`
+	Balance        toolkit.Amount `json:"balance" example:"75.00"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" example:"50.00"`
 	Created        bool           `json:"created"`
 	CreatedAt      time.Time      `json:"created_at"`
 }
@@ -48,8 +48,8 @@ type LinkWalletRequest struct {
 
 // LinkWalletResponse is the answer of link-wallet.
 type LinkWalletResponse struct {
-	AgentID             string `json:"agent_id"`
-	SolanaWalletAddress string `json:"solana_wallet_address"`
+	AgentID             string `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	SolanaWalletAddress string `json:"solana_wallet_address" example:"8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ"`
 	IsPresaleBuyer      bool   `json:"is_presale_buyer"`
 	Message             string `json:"message"`
 }
@@ -63,41 +63,41 @@ type ChainDepositRequest struct {
 // -pyusd: amount is the tokens received, compute_credits the USD credited
 // (1:1) as real funds.
 type StablecoinDepositResponse struct {
-	AgentID        string         `json:"agent_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Currency       string         `json:"currency"`
-	Amount         toolkit.Amount `json:"amount"`
+	Amount         toolkit.Amount `json:"amount" example:"25.00"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
+	BalanceAfter   toolkit.Amount `json:"balance_after" example:"75.00"`
 	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	TxSignature    string         `json:"tx_signature" example:"2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ"`
 }
 
 // SolDepositResponse is the answer of deposit-sol: compute_credits is
 // amount × sol_price_usd rounded down to the micro-USD.
 type SolDepositResponse struct {
-	AgentID        string         `json:"agent_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Currency       string         `json:"currency"`
-	Amount         toolkit.Amount `json:"amount"`
+	Amount         toolkit.Amount `json:"amount" example:"25.00"`
 	SolPriceUSD    toolkit.Amount `json:"sol_price_usd"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
+	BalanceAfter   toolkit.Amount `json:"balance_after" example:"75.00"`
 	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	TxSignature    string         `json:"tx_signature" example:"2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ"`
 }
 
 // NativeDepositResponse is the answer of the native-token deposit:
 // usd_credited is osr_amount × rate_per_token rounded down to the
 // micro-USD (the field keeps its published name whatever the ticker).
 type NativeDepositResponse struct {
-	AgentID        string         `json:"agent_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Currency       string         `json:"currency"`
 	OSRAmount      toolkit.Amount `json:"osr_amount"`
 	USDCredited    toolkit.Amount `json:"usd_credited"`
 	RatePerToken   toolkit.Amount `json:"rate_per_token"`
 	IsPresaleBuyer bool           `json:"is_presale_buyer"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
+	BalanceAfter   toolkit.Amount `json:"balance_after" example:"75.00"`
 	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	TxSignature    string         `json:"tx_signature" example:"2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ"`
 }
 
 // maxChainLen bounds the chain field (its one value is "solana").
