@@ -1000,6 +1000,7 @@ export interface components {
             count: number;
         };
         AgentResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             /** @enum {string} */
@@ -1014,6 +1015,7 @@ export interface components {
             max_position_size_pct: components["schemas"]["Decimal"] | null;
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
+            /** @example acme-capital */
             owner_id: string;
         };
         AlertsResponse: {
@@ -2051,10 +2053,13 @@ export interface components {
             win_loss: components["schemas"]["WinLoss"];
         };
         BalanceResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 75.00 */
             balance: components["schemas"]["Decimal"];
             is_low: boolean;
             pays_from: string;
+            /** @example 50.00 */
             sandbox_balance: components["schemas"]["Decimal"];
             /** Format: date-time */
             updated_at: string;
@@ -2119,6 +2124,7 @@ export interface components {
         };
         BrokerAccountResponse: {
             account_id: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             broker: string;
             buying_power: components["schemas"]["Decimal"];
@@ -2167,6 +2173,7 @@ export interface components {
         };
         BugReportResponse: {
             actual_behavior: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** Format: date-time */
             created_at: string;
@@ -2809,6 +2816,7 @@ export interface components {
         };
         ConnectResponse: {
             account_id: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             broker_type: string;
             buying_power: components["schemas"]["Decimal"];
@@ -2897,10 +2905,14 @@ export interface components {
             spot_roll_yield: components["schemas"]["Decimal"] | null;
             structure: string;
         };
-        /** @description Exact decimal as a string in plain notation, e.g. "185.50" */
+        /**
+         * @description Exact decimal as a string in plain notation, e.g. "185.50"
+         * @example 185.50
+         */
         Decimal: string;
         DeletedMemoryResponse: {
             deleted: boolean;
+            /** @example mem_q4x8n2k7w1z5c9v3 */
             memory_id: string;
         };
         DepositRequest: {
@@ -3093,6 +3105,7 @@ export interface components {
             tool_name: "detect_structural_break";
         };
         DisconnectResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             disconnected: boolean;
             message: string;
@@ -3178,6 +3191,7 @@ export interface components {
             timeline: string;
         };
         EnterpriseResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             budget_range: string | null;
             contact_email: string;
@@ -3355,6 +3369,7 @@ export interface components {
         };
         EventResponse: {
             acknowledged_at: string | null;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string | null;
             /** @enum {string} */
             category: "authentication" | "billing" | "deposit" | "wallet" | "encryption" | "rate_limit" | "agent_mode" | "registration" | "report" | "platform";
@@ -3362,6 +3377,7 @@ export interface components {
             count: number;
             description: string;
             details?: unknown;
+            /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
             event_id: string;
             /** Format: date-time */
             last_seen: string;
@@ -3431,6 +3447,7 @@ export interface components {
             rating: number;
         };
         FeedbackResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "tools" | "billing" | "performance" | "documentation" | "other";
@@ -3708,6 +3725,7 @@ export interface components {
             upper: components["schemas"]["Decimal"];
         };
         JournalStatsResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             avg_r_multiple: components["schemas"]["Decimal"];
             expectancy: components["schemas"]["Decimal"];
@@ -3776,9 +3794,12 @@ export interface components {
             monthly_limit?: string;
         };
         LimitsResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             allowed_operations: string[];
+            /** @example 25.00 */
             daily_limit: components["schemas"]["Decimal"] | null;
+            /** @example 500.00 */
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
         LinkWalletRequest: {
@@ -3787,9 +3808,11 @@ export interface components {
             solana_wallet_address: string;
         };
         LinkWalletResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             is_presale_buyer: boolean;
             message: string;
+            /** @example 8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ */
             solana_wallet_address: string;
         };
         LiquidityResult: {
@@ -3910,13 +3933,16 @@ export interface components {
             worst_case: components["schemas"]["Decimal"];
         };
         NativeDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 75.00 */
             balance_after: components["schemas"]["Decimal"];
             currency: string;
             is_presale_buyer: boolean;
             osr_amount: components["schemas"]["Decimal"];
             rate_per_token: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
             usd_credited: components["schemas"]["Decimal"];
         };
@@ -4147,6 +4173,7 @@ export interface components {
             p99: components["schemas"]["Decimal"];
         };
         RMultiplesResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             count: number;
             r_multiples: components["schemas"]["Decimal"][];
@@ -4313,15 +4340,18 @@ export interface components {
             owner_id: string;
         };
         RegisterResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             /** @enum {string} */
             agent_type: "trading" | "analysis" | "risk" | "composite";
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
+            /** @example acme-capital */
             owner_id: string;
         };
         RegisterWalletRequest: {
@@ -4335,16 +4365,21 @@ export interface components {
             wallet_address: string;
         };
         RegisterWalletResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             agent_type: string;
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
+            /** @example 75.00 */
             balance: components["schemas"]["Decimal"];
             created: boolean;
             /** Format: date-time */
             created_at: string;
             mode: string;
+            /** @example acme-capital */
             owner_id: string;
+            /** @example 50.00 */
             sandbox_balance: components["schemas"]["Decimal"];
         };
         ReportRequest: {
@@ -4356,6 +4391,7 @@ export interface components {
             report_type: "error" | "degradation" | "suspicious_activity";
         };
         ReportResponse: {
+            /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
             event_id: string;
             status: string;
         };
@@ -4432,7 +4468,9 @@ export interface components {
             stdev: components["schemas"]["Decimal"];
         };
         RotateKeyResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
         };
         RunMonteCarloAnswer: {
@@ -4911,22 +4949,30 @@ export interface components {
             warnings: string[];
         };
         SolDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
+            /** @example 75.00 */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
             sol_price_usd: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
         };
         StablecoinDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
+            /** @example 75.00 */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
         };
         StatusResponse: {
@@ -5008,6 +5054,7 @@ export interface components {
             use_case: string;
         };
         SuggestionResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** Format: date-time */
             created_at: string;
@@ -5057,6 +5104,7 @@ export interface components {
             subject: string;
         };
         TicketResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "billing" | "connectivity" | "tool_error" | "broker" | "account" | "other";
@@ -5069,6 +5117,7 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "closed";
             subject: string;
+            /** @example SR-000142 */
             ticket_id: string;
             /** @enum {string} */
             type: "support";
@@ -5080,6 +5129,7 @@ export interface components {
             status: "open" | "in_progress" | "resolved" | "closed";
         };
         TicketSummary: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "billing" | "connectivity" | "tool_error" | "broker" | "account" | "other";
@@ -5091,6 +5141,7 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "closed";
             subject: string;
+            /** @example SR-000142 */
             ticket_id: string;
             /** @enum {string} */
             type: "support";
@@ -5111,6 +5162,7 @@ export interface components {
             } | null;
             name: string;
             operation: string | null;
+            /** @example 0.003 */
             price: components["schemas"]["Decimal"];
         };
         ToolListResponse: {
@@ -5161,7 +5213,9 @@ export interface components {
             warnings: string[];
         };
         TransactionResponse: {
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
+            /** @example 75.00 */
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;
@@ -5201,9 +5255,11 @@ export interface components {
         UsageEntry: {
             /** Format: int64 */
             count: number;
+            /** @example 0.012 */
             total_cost: components["schemas"]["Decimal"];
         };
         UsageResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             operations: {
                 [key: string]: components["schemas"]["UsageEntry"];
@@ -5439,6 +5495,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5479,6 +5536,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5602,6 +5660,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -5637,6 +5696,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -6822,6 +6882,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
                 event_id: string;
             };
             cookie?: never;
@@ -7212,6 +7273,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example mem_q4x8n2k7w1z5c9v3 */
                 memory_id: string;
             };
             cookie?: never;
@@ -7561,6 +7623,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
