@@ -9,28 +9,23 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// ExampleArguments is one arguments object of the input schema s made of
-// the catalog's own argument examples: the first of the root's examples
-// when it has some (a tool whose valid calls the members' examples alone
-// cannot make gives one there), else the members s requires (and those of
-// the first alternative of an anyOf or oneOf, and of every allOf entry),
-// each from its first example, else its default, else its first enum
-// value, objects and arrays built the same way member by member. It never
-// invents a value from a pattern or a bound: a member with none of these
-// is an error naming it. The documents use it for the working example of
-// every tool call (POST /v1/tools/call and the REST shortcuts).
-func ExampleArguments(s *jsonschema.Schema) (map[string]any, error) {
-	if s == nil {
-		return nil, fmt.Errorf("catalog: no input schema")
+// ExampleArguments is one arguments object of tool t made of the
+// catalog's own argument examples: t.Example when set, else the members
+// its input schema requires (and those of the first alternative of an
+// anyOf or oneOf, and of every allOf entry), each from its first example,
+// else its default, else its first enum value, objects and arrays built
+// the same way member by member. It never invents a value from a pattern
+// or a bound: a member with none of these is an error naming it. The
+// documents use it for the working example of every tool call
+// (POST /v1/tools/call and the REST shortcuts).
+func ExampleArguments(t Tool) (map[string]any, error) {
+	if t.Example != nil {
+		return t.Example, nil
 	}
-	if len(s.Examples) > 0 {
-		args, ok := s.Examples[0].(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("catalog: the first example of the arguments is not an object")
-		}
-		return args, nil
+	if t.InputSchema == nil {
+		return nil, fmt.Errorf("catalog: %s has no input schema", t.Name)
 	}
-	return exampleBuilder{root: s}.object("", s)
+	return exampleBuilder{root: t.InputSchema}.object("", t.InputSchema)
 }
 
 // exampleBuilder builds example values under root (which holds the $defs).

@@ -17,7 +17,7 @@ import (
 func TestExampleArgumentsRunEveryBuiltInTool(t *testing.T) {
 	for _, tool := range catalog.Default().Tools() {
 		t.Run(tool.Name, func(t *testing.T) {
-			args, err := catalog.ExampleArguments(tool.InputSchema)
+			args, err := catalog.ExampleArguments(tool)
 			require.NoError(t, err)
 			raw, err := json.Marshal(args)
 			require.NoError(t, err)
@@ -41,17 +41,18 @@ func TestExampleArgumentsTakeTheSchemasOwnValues(t *testing.T) {
 		AnyOf: []*jsonschema.Schema{{Required: []string{"ratio"}}, {Required: []string{"note"}}},
 		Defs:  map[string]*jsonschema.Schema{"positive": {Type: "string", Examples: []any{"1"}}},
 	}
-	args, err := catalog.ExampleArguments(s)
+	tool := catalog.Tool{Name: "demo", InputSchema: s}
+	args, err := catalog.ExampleArguments(tool)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"equity": "100000", "side": "long", "legs": []any{"call", "call"},
 		"limits": map[string]any{"cap": "1"}, "ratio": "0.5"}, args)
 
-	s.Examples = []any{map[string]any{"equity": "5"}}
-	args, err = catalog.ExampleArguments(s)
+	tool.Example = map[string]any{"equity": "5"}
+	args, err = catalog.ExampleArguments(tool)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"equity": "5"}, args, "the root's example wins")
+	assert.Equal(t, map[string]any{"equity": "5"}, args, "the tool's own example wins")
 
-	_, err = catalog.ExampleArguments(&jsonschema.Schema{Type: "object", Required: []string{"symbol"},
-		Properties: map[string]*jsonschema.Schema{"symbol": {Type: "string", Pattern: "^[A-Z]+$"}}})
+	_, err = catalog.ExampleArguments(catalog.Tool{Name: "demo", InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"symbol"},
+		Properties: map[string]*jsonschema.Schema{"symbol": {Type: "string", Pattern: "^[A-Z]+$"}}}})
 	assert.ErrorContains(t, err, "symbol has no example", "nothing is generated from a pattern")
 }

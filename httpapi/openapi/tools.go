@@ -68,7 +68,7 @@ func (d *document) toolSchemas() (toolDocs, error) {
 			in["description"] = "Arguments of " + t.Name
 		}
 		doc := toolDoc{name: t.Name, arguments: name + "Arguments", input: in, result: d.resultSchema(t.Results), title: t.Title}
-		if example, err := catalog.ExampleArguments(t.InputSchema); err == nil {
+		if example, err := catalog.ExampleArguments(t); err == nil {
 			doc.example = example
 		}
 		d.schemas.extra[doc.arguments] = in
