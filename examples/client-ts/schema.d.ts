@@ -2916,7 +2916,10 @@ export interface components {
             memory_id: string;
         };
         DepositRequest: {
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             amount: string;
             /** @enum {string} */
             funding_path: "onramp" | "direct_transfer" | "x402";
@@ -3788,9 +3791,15 @@ export interface components {
         };
         LimitsRequest: {
             allowed_operations?: string[];
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             daily_limit?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             monthly_limit?: string;
         };
         LimitsResponse: {
@@ -4333,9 +4342,15 @@ export interface components {
             authorized_actions?: string[];
             authorized_instruments?: string[];
             description?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             max_daily_loss_pct?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             max_position_size_pct?: string;
             owner_id: string;
         };

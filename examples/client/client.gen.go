@@ -4747,6 +4747,8 @@ type DeletedMemoryResponse struct {
 // DepositRequest defines model for DepositRequest.
 type DepositRequest struct {
 	// Amount decimal number as a string
+	//
+	// Examples: 25.00
 	Amount        string                    `json:"amount"`
 	FundingPath   DepositRequestFundingPath `json:"funding_path"`
 	OnChainTxHash *string                   `json:"on_chain_tx_hash,omitempty"`
@@ -6089,9 +6091,13 @@ type LimitsRequest struct {
 	AllowedOperations *[]string `json:"allowed_operations,omitempty"`
 
 	// DailyLimit decimal number as a string
+	//
+	// Examples: 25.00
 	DailyLimit *string `json:"daily_limit,omitempty"`
 
 	// MonthlyLimit decimal number as a string
+	//
+	// Examples: 25.00
 	MonthlyLimit *string `json:"monthly_limit,omitempty"`
 }
 
@@ -7130,9 +7136,13 @@ type RegisterRequest struct {
 	Description           *string                  `json:"description,omitempty"`
 
 	// MaxDailyLossPct decimal number as a string
+	//
+	// Examples: 25.00
 	MaxDailyLossPct *string `json:"max_daily_loss_pct,omitempty"`
 
 	// MaxPositionSizePct decimal number as a string
+	//
+	// Examples: 25.00
 	MaxPositionSizePct *string `json:"max_position_size_pct,omitempty"`
 	OwnerId            string  `json:"owner_id"`
 }
@@ -8774,10 +8784,10 @@ type WinLossPnL struct {
 	WinRate Decimal `json:"win_rate"`
 }
 
-// IdempotencyKey defines model for IdempotencyKey.
+// IdempotencyKey Examples: order-1042
 type IdempotencyKey = string
 
-// RequestId defines model for RequestId.
+// RequestId Examples: order-1042-attempt-1
 type RequestId = string
 
 // Conflict defines model for Conflict.

@@ -273,11 +273,11 @@ func (d *document) param(name string) schema {
 		case "RequestId":
 			d.params[name] = schema{"name": "X-Request-Id", "in": "header", "required": false,
 				"description": "Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent",
-				"schema":      schema{"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$"}}
+				"schema":      schema{"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$", "examples": []any{"order-1042-attempt-1"}}}
 		case "IdempotencyKey":
 			d.params[name] = schema{"name": "Idempotency-Key", "in": "header", "required": false,
 				"description": "Makes a priced call safe to retry: a retry with the same key and body returns the stored answer (Idempotent-Replayed: true) and is charged once; the same key with another body is 409",
-				"schema":      schema{"type": "string", "minLength": 1, "maxLength": billing.MaxIdempotencyKeyLen}}
+				"schema":      schema{"type": "string", "minLength": 1, "maxLength": billing.MaxIdempotencyKeyLen, "examples": []any{"order-1042"}}}
 		}
 	}
 	return ref("parameters", name)
