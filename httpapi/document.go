@@ -18,7 +18,8 @@ const APIVersion = "1.0.0"
 func (a *API) buildDocument() (*openapi.Document, error) {
 	spec := openapi.Spec{APIVersion: APIVersion, Tools: a.svc.Catalog.Tools(),
 		Status:    func(k toolkit.Kind) int { return statusOf[k] },
-		ErrorBody: reflect.TypeFor[ErrorBody](), InsufficientCreditsBody: reflect.TypeFor[InsufficientCreditsBody]()}
+		ErrorBody: reflect.TypeFor[ErrorBody](), InsufficientCreditsBody: reflect.TypeFor[InsufficientCreditsBody](),
+		ErrorExamples: errorExamples(), PathExamples: pathExamples}
 	for _, rt := range a.routes {
 		op, err := operationOf(rt)
 		if err != nil {
@@ -27,6 +28,12 @@ func (a *API) buildDocument() (*openapi.Document, error) {
 		spec.Operations = append(spec.Operations, op)
 	}
 	return openapi.Build(spec)
+}
+
+// pathExamples are the examples of the path parameters: ids as the
+// server makes them.
+var pathExamples = map[string]string{
+	"agent_id": "agt_k3v9x2m8q1w7p4z6", "ticket_id": "SR-000142", "event_id": "evt_k4x9m2q7w1p8z3c6v5n0", "memory_id": "mem_q4x8n2k7w1z5c9v3",
 }
 
 // operationOf describes a route for the document.
@@ -46,6 +53,7 @@ func operationOf(rt route) (openapi.Operation, error) {
 			return op, err
 		}
 		op.Request, op.RequestName = in, reflect.TypeOf(rt.request.prototype).Name()
+		op.RequestExamples = requestExamples(rt)
 	}
 	if rt.response != nil {
 		op.Response = reflect.TypeOf(rt.response)

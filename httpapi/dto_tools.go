@@ -30,7 +30,7 @@ type ToolInfo struct {
 	Category     string             `json:"category"`
 	BillingClass string             `json:"billing_class"`
 	Operation    *string            `json:"operation"`
-	Price        toolkit.Amount     `json:"price"`
+	Price        toolkit.Amount     `json:"price" example:"0.003"`
 	InputSchema  *jsonschema.Schema `json:"input_schema"`
 }
 

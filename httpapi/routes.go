@@ -28,10 +28,13 @@ type route struct {
 	// id is the operationId in the OpenAPI document: a lowerCamelCase verb
 	// phrase ("registerAgent"), stable across versions (generated clients
 	// name their methods after it).
-	id       string
-	auth     authLevel
-	summary  string
-	request  *requestType // nil: no body
+	id      string
+	auth    authLevel
+	summary string
+	request *requestType // nil: no body
+	// examples, when set, are the route's examples of its body instead of
+	// those of the body type (see requestExamples).
+	examples []openapi.Example
 	response any
 	status   int // success status
 	// altStatus, when set, is a second success status with the same body

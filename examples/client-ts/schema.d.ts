@@ -1153,6 +1153,7 @@ export interface components {
             count: number;
         };
         AgentResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             /** @enum {string} */
@@ -1167,6 +1168,7 @@ export interface components {
             max_position_size_pct: components["schemas"]["Decimal"] | null;
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
+            /** @example acme-capital */
             owner_id: string;
         };
         AlertsResponse: {
@@ -2204,8 +2206,12 @@ export interface components {
             win_loss: components["schemas"]["WinLoss"];
         };
         BalanceResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
-            /** @description what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits */
+            /**
+             * @description what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits
+             * @example 75.00
+             */
             balance: components["schemas"]["Decimal"];
             /** @description balance is below the server's low-balance threshold */
             is_low: boolean;
@@ -2214,9 +2220,15 @@ export interface components {
              * @enum {string}
              */
             pays_from: "test" | "real";
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             /** Format: date-time */
             updated_at: string;
@@ -2281,6 +2293,7 @@ export interface components {
         };
         BrokerAccountResponse: {
             account_id: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             broker: string;
             buying_power: components["schemas"]["Decimal"];
@@ -2329,6 +2342,7 @@ export interface components {
         };
         BugReportResponse: {
             actual_behavior: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** Format: date-time */
             created_at: string;
@@ -2976,6 +2990,7 @@ export interface components {
         };
         ConnectResponse: {
             account_id: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             broker_type: string;
             buying_power: components["schemas"]["Decimal"];
@@ -3064,14 +3079,21 @@ export interface components {
             spot_roll_yield: components["schemas"]["Decimal"] | null;
             structure: string;
         };
-        /** @description Exact decimal as a string in plain notation, e.g. "185.50" */
+        /**
+         * @description Exact decimal as a string in plain notation, e.g. "185.50"
+         * @example 185.50
+         */
         Decimal: string;
         DeletedMemoryResponse: {
             deleted: boolean;
+            /** @example mem_q4x8n2k7w1z5c9v3 */
             memory_id: string;
         };
         DepositRequest: {
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             amount: string;
             /** @enum {string} */
             funding_path: "onramp" | "direct_transfer" | "x402";
@@ -3260,6 +3282,7 @@ export interface components {
             tool_name: "detect_structural_break";
         };
         DisconnectResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             disconnected: boolean;
             message: string;
@@ -3345,6 +3368,7 @@ export interface components {
             timeline: string;
         };
         EnterpriseResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             budget_range: string | null;
             contact_email: string;
@@ -3524,6 +3548,7 @@ export interface components {
         };
         EventResponse: {
             acknowledged_at: string | null;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string | null;
             /** @enum {string} */
             category: "authentication" | "billing" | "deposit" | "wallet" | "encryption" | "rate_limit" | "agent_mode" | "registration" | "report" | "platform";
@@ -3531,6 +3556,7 @@ export interface components {
             count: number;
             description: string;
             details?: unknown;
+            /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
             event_id: string;
             /** Format: date-time */
             last_seen: string;
@@ -3600,6 +3626,7 @@ export interface components {
             rating: number;
         };
         FeedbackResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "tools" | "billing" | "performance" | "documentation" | "other";
@@ -3885,6 +3912,7 @@ export interface components {
             upper: components["schemas"]["Decimal"];
         };
         JournalStatsResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             avg_r_multiple: components["schemas"]["Decimal"];
             expectancy: components["schemas"]["Decimal"];
@@ -3947,16 +3975,25 @@ export interface components {
         };
         LimitsRequest: {
             allowed_operations?: string[];
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             daily_limit?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             monthly_limit?: string;
         };
         LimitsResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             allowed_operations: string[];
             ceilings: components["schemas"]["CeilingsResponse"];
+            /** @example 25.00 */
             daily_limit: components["schemas"]["Decimal"] | null;
+            /** @example 500.00 */
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
         LinkWalletRequest: {
@@ -3966,9 +4003,11 @@ export interface components {
             solana_wallet_address: string;
         };
         LinkWalletResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             is_presale_buyer: boolean;
             message: string;
+            /** @example 8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ */
             solana_wallet_address: string;
         };
         LiquidityResult: {
@@ -4090,8 +4129,12 @@ export interface components {
             worst_case: components["schemas"]["Decimal"];
         };
         NativeDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
-            /** @description balance (what the agent's calls are paid from now) right after this deposit */
+            /**
+             * @description balance (what the agent's calls are paid from now) right after this deposit
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             currency: string;
             is_presale_buyer: boolean;
@@ -4099,11 +4142,18 @@ export interface components {
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
             rate_per_token: components["schemas"]["Decimal"];
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
             usd_credited: components["schemas"]["Decimal"];
         };
@@ -4397,6 +4447,7 @@ export interface components {
             p99: components["schemas"]["Decimal"];
         };
         RMultiplesResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             count: number;
             r_multiples: components["schemas"]["Decimal"][];
@@ -4556,23 +4607,33 @@ export interface components {
             authorized_actions?: string[];
             authorized_instruments?: string[];
             description?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             max_daily_loss_pct?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             max_position_size_pct?: string;
             owner_id: string;
         };
         RegisterResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             /** @enum {string} */
             agent_type: "trading" | "analysis" | "risk" | "composite";
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
+            /** @example acme-capital */
             owner_id: string;
+            /** @example aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk */
             owner_key?: string;
         };
         RegisterWalletRequest: {
@@ -4589,24 +4650,39 @@ export interface components {
             wallet_address: string;
         };
         RegisterWalletResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             agent_type: string;
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
-            /** @description what the agent's calls are paid from now (pays_from); a new agent starts at zero */
+            /**
+             * @description what the agent's calls are paid from now (pays_from); a new agent starts at zero
+             * @example 75.00
+             */
             balance: components["schemas"]["Decimal"];
             created: boolean;
             /** Format: date-time */
             created_at: string;
             mode: string;
+            /** @example acme-capital */
             owner_id: string;
-            /** @description the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent */
+            /**
+             * @description the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
+             * @example aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
+             */
             owner_key?: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
-            /** @description real credits (verified deposits), spent by calls in live mode */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
         };
         ReportRequest: {
@@ -4618,6 +4694,7 @@ export interface components {
             report_type: "error" | "degradation" | "suspicious_activity";
         };
         ReportResponse: {
+            /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
             event_id: string;
             status: string;
         };
@@ -4695,7 +4772,9 @@ export interface components {
             stdev: components["schemas"]["Decimal"];
         };
         RotateKeyResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
         };
         RunMonteCarloAnswer: {
@@ -5174,36 +5253,60 @@ export interface components {
             warnings: string[];
         };
         SolDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
-            /** @description balance (what the agent's calls are paid from now) right after this deposit */
+            /**
+             * @description balance (what the agent's calls are paid from now) right after this deposit
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             sol_price_usd: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
         };
         StablecoinDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
-            /** @description balance (what the agent's calls are paid from now) right after this deposit */
+            /**
+             * @description balance (what the agent's calls are paid from now) right after this deposit
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
         };
         StatusResponse: {
@@ -5285,6 +5388,7 @@ export interface components {
             use_case: string;
         };
         SuggestionResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** Format: date-time */
             created_at: string;
@@ -5334,6 +5438,7 @@ export interface components {
             subject: string;
         };
         TicketResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "billing" | "connectivity" | "tool_error" | "broker" | "account" | "other";
@@ -5346,6 +5451,7 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "closed";
             subject: string;
+            /** @example SR-000142 */
             ticket_id: string;
             /** @enum {string} */
             type: "support";
@@ -5357,6 +5463,7 @@ export interface components {
             status: "open" | "in_progress" | "resolved" | "closed";
         };
         TicketSummary: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "billing" | "connectivity" | "tool_error" | "broker" | "account" | "other";
@@ -5368,6 +5475,7 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "closed";
             subject: string;
+            /** @example SR-000142 */
             ticket_id: string;
             /** @enum {string} */
             type: "support";
@@ -5388,6 +5496,7 @@ export interface components {
             } | null;
             name: string;
             operation: string | null;
+            /** @example 0.003 */
             price: components["schemas"]["Decimal"];
         };
         ToolListResponse: {
@@ -5438,8 +5547,12 @@ export interface components {
             warnings: string[];
         };
         TransactionResponse: {
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
-            /** @description the balance of the funds this row moved (funds) right after it */
+            /**
+             * @description the balance of the funds this row moved (funds) right after it
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;
@@ -5486,9 +5599,11 @@ export interface components {
         UsageEntry: {
             /** Format: int64 */
             count: number;
+            /** @example 0.012 */
             total_cost: components["schemas"]["Decimal"];
         };
         UsageResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             operations: {
                 [key: string]: components["schemas"]["UsageEntry"];
@@ -5726,6 +5841,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5767,6 +5883,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5807,6 +5924,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5965,6 +6083,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -6000,6 +6119,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -7185,6 +7305,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
                 event_id: string;
             };
             cookie?: never;
@@ -7575,6 +7696,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example mem_q4x8n2k7w1z5c9v3 */
                 memory_id: string;
             };
             cookie?: never;
@@ -7676,6 +7798,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -7717,6 +7840,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -7758,6 +7882,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -8188,6 +8313,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;

@@ -2874,6 +2874,7 @@ type AgentListResponse struct {
 
 // AgentResponse defines model for AgentResponse.
 type AgentResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId               string                 `json:"agent_id"`
 	AgentName             string                 `json:"agent_name"`
 	AgentType             AgentResponseAgentType `json:"agent_type"`
@@ -2885,7 +2886,9 @@ type AgentResponse struct {
 	MaxDailyLossPct       *Decimal               `json:"max_daily_loss_pct"`
 	MaxPositionSizePct    *Decimal               `json:"max_position_size_pct"`
 	Mode                  AgentResponseMode      `json:"mode"`
-	OwnerId               string                 `json:"owner_id"`
+
+	// OwnerId Examples: acme-capital
+	OwnerId string `json:"owner_id"`
 }
 
 // AgentResponseAgentType defines model for AgentResponse.AgentType.
@@ -3705,10 +3708,14 @@ type Assessment struct {
 	MonteCarlo MonteCarlo      `json:"monte_carlo"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 	Seed         int64   `json:"seed"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity  Decimal         `json:"starting_equity"`
 	SystemRScore    SystemScore     `json:"system_r_score"`
 	VarianceKillers VarianceKillers `json:"variance_killers"`
@@ -3722,9 +3729,12 @@ type Assessment struct {
 
 // BalanceResponse defines model for BalanceResponse.
 type BalanceResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// Balance what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits
+	//
+	// Examples: 75.00
 	Balance Decimal `json:"balance"`
 
 	// IsLow balance is below the server's low-balance threshold
@@ -3734,9 +3744,13 @@ type BalanceResponse struct {
 	PaysFrom BalanceResponsePaysFrom `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal   `json:"sandbox_balance"`
 	UpdatedAt      time.Time `json:"updated_at"`
 }
@@ -3750,12 +3764,16 @@ type Bias struct {
 	Evidence string `json:"evidence"`
 
 	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PValue         Decimal `json:"p_value"`
 	Recommendation string  `json:"recommendation"`
 	Severity       string  `json:"severity"`
 	Statistic      string  `json:"statistic"`
 
 	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Value Decimal `json:"value"`
 }
 
@@ -3773,6 +3791,8 @@ type BiasCheck struct {
 // BiasResult defines model for BiasResult.
 type BiasResult struct {
 	// Alpha Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Alpha      Decimal     `json:"alpha"`
 	Biases     []Bias      `json:"biases"`
 	Checks     []BiasCheck `json:"checks"`
@@ -3785,6 +3805,8 @@ type BiasTest struct {
 	Met bool `json:"met"`
 
 	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PValue      Decimal        `json:"p_value"`
 	SampleSizes map[string]int `json:"sample_sizes"`
 	Statistic   string         `json:"statistic"`
@@ -3792,6 +3814,8 @@ type BiasTest struct {
 	Threshold   string         `json:"threshold"`
 
 	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Value Decimal `json:"value"`
 }
 
@@ -3800,22 +3824,30 @@ type BreakReport struct {
 	After MarketSegmentStats `json:"after"`
 
 	// Alpha Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Alpha         Decimal            `json:"alpha"`
 	BarsAnalyzed  int                `json:"bars_analyzed"`
 	Before        MarketSegmentStats `json:"before"`
 	BreakDetected bool               `json:"break_detected"`
 
 	// BreakFraction Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BreakFraction Decimal   `json:"break_fraction"`
 	BreakIndex    int       `json:"break_index"`
 	Cusum         BreakTest `json:"cusum"`
 
 	// MeanShift Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanShift Decimal   `json:"mean_shift"`
 	Returns   int       `json:"returns"`
 	SupF      BreakTest `json:"sup_f"`
 
 	// Trim Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Trim            Decimal  `json:"trim"`
 	VolatilityRatio *Decimal `json:"volatility_ratio"`
 }
@@ -3825,35 +3857,51 @@ type BreakTest struct {
 	BreakIndex int `json:"break_index"`
 
 	// CriticalValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CriticalValue Decimal `json:"critical_value"`
 
 	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PValue Decimal `json:"p_value"`
 	Reject bool    `json:"reject"`
 
 	// Statistic Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Statistic Decimal `json:"statistic"`
 }
 
 // BrokerAccountResponse defines model for BrokerAccountResponse.
 type BrokerAccountResponse struct {
 	AccountId string `json:"account_id"`
-	AgentId   string `json:"agent_id"`
-	Broker    string `json:"broker"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId string `json:"agent_id"`
+	Broker  string `json:"broker"`
 
 	// BuyingPower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BuyingPower Decimal `json:"buying_power"`
 
 	// Cash Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Cash        Decimal   `json:"cash"`
 	ConnectedAt time.Time `json:"connected_at"`
 	Currency    string    `json:"currency"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity Decimal `json:"equity"`
 	Label  *string `json:"label"`
 
 	// MarginUsed Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MarginUsed Decimal          `json:"margin_used"`
 	Paper      bool             `json:"paper"`
 	Positions  []BrokerPosition `json:"positions"`
@@ -3886,12 +3934,18 @@ type BrokerParam struct {
 // BrokerPosition defines model for BrokerPosition.
 type BrokerPosition struct {
 	// AvgPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgPrice Decimal `json:"avg_price"`
 
 	// MarketValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MarketValue Decimal `json:"market_value"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal `json:"quantity"`
 	Symbol   string  `json:"symbol"`
 }
@@ -3909,7 +3963,9 @@ type BugReportRequest struct {
 
 // BugReportResponse defines model for BugReportResponse.
 type BugReportResponse struct {
-	ActualBehavior   string                  `json:"actual_behavior"`
+	ActualBehavior string `json:"actual_behavior"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId          string                  `json:"agent_id"`
 	CreatedAt        time.Time               `json:"created_at"`
 	Description      string                  `json:"description"`
@@ -4372,6 +4428,8 @@ type CalendarSummary struct {
 	Periods    []PeriodBucket `json:"periods"`
 
 	// ProfitableShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProfitableShare Decimal `json:"profitable_share"`
 	WorstPeriod     string  `json:"worst_period"`
 }
@@ -4543,12 +4601,18 @@ type ComplianceResult struct {
 	Compliant bool `json:"compliant"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity Decimal `json:"equity"`
 
 	// GrossExposure Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossExposure Decimal `json:"gross_exposure"`
 
 	// GrossLeverage Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossLeverage     Decimal  `json:"gross_leverage"`
 	Hhi               *Decimal `json:"hhi"`
 	LargestShare      *Decimal `json:"largest_share"`
@@ -4557,6 +4621,8 @@ type ComplianceResult struct {
 	MaxPositionWeight *Decimal `json:"max_position_weight"`
 
 	// NetExposure Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetExposure Decimal    `json:"net_exposure"`
 	Positions   []Exposure `json:"positions"`
 	Violations  []Finding  `json:"violations"`
@@ -4568,33 +4634,47 @@ type ConfidenceResult struct {
 	BootstrapSamples int `json:"bootstrap_samples"`
 
 	// ConfidenceLevel Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ConfidenceLevel Decimal  `json:"confidence_level"`
 	Conventions     []string `json:"conventions"`
 	EdgeSignificant bool     `json:"edge_significant"`
 
 	// MeanR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanR            Decimal  `json:"mean_r"`
 	MeanRBootstrapCi Interval `json:"mean_r_bootstrap_ci"`
 	MeanRTInterval   Interval `json:"mean_r_t_interval"`
 	PValueOneSided   *Decimal `json:"p_value_one_sided"`
 
 	// ProbabilityEdgePositive Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProbabilityEdgePositive Decimal `json:"probability_edge_positive"`
 	Seed                    int64   `json:"seed"`
 
 	// StandardError Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StandardError Decimal `json:"standard_error"`
 
 	// StdevR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StdevR Decimal `json:"stdev_r"`
 
 	// TCritical Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TCritical  Decimal  `json:"t_critical"`
 	TStatistic *Decimal `json:"t_statistic"`
 	TradeCount int      `json:"trade_count"`
 	Warnings   []string `json:"warnings"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate            Decimal  `json:"win_rate"`
 	WinRateBootstrapCi Interval `json:"win_rate_bootstrap_ci"`
 	WinRateWilsonCi    Interval `json:"win_rate_wilson_ci"`
@@ -4613,16 +4693,22 @@ type ConnectRequestBrokerType string
 
 // ConnectResponse defines model for ConnectResponse.
 type ConnectResponse struct {
-	AccountId  string `json:"account_id"`
+	AccountId string `json:"account_id"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId    string `json:"agent_id"`
 	BrokerType string `json:"broker_type"`
 
 	// BuyingPower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BuyingPower Decimal `json:"buying_power"`
 	Connected   bool    `json:"connected"`
 	Currency    string  `json:"currency"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity  Decimal `json:"equity"`
 	Message string  `json:"message"`
 	Paper   bool    `json:"paper"`
@@ -4639,6 +4725,8 @@ type ConsistencyResult struct {
 	Monthly                     *CalendarSummary `json:"monthly"`
 
 	// ProfitableBlockShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProfitableBlockShare Decimal          `json:"profitable_block_share"`
 	RollingExpectancy    RollingSummary   `json:"rolling_expectancy"`
 	RollingG             RollingSummary   `json:"rolling_g"`
@@ -4657,9 +4745,13 @@ type ConsolidationZone struct {
 	EndIndex int  `json:"end_index"`
 
 	// High Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	High Decimal `json:"high"`
 
 	// Low Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Low        Decimal `json:"low"`
 	StartIndex int     `json:"start_index"`
 }
@@ -4691,15 +4783,21 @@ type CorrelationResult struct {
 // CurvePair defines model for CurvePair.
 type CurvePair struct {
 	// AnnualizedRollYield Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AnnualizedRollYield Decimal `json:"annualized_roll_yield"`
 
 	// ChangePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ChangePct   Decimal `json:"change_pct"`
 	DaysBetween int     `json:"days_between"`
 	Far         string  `json:"far"`
 	Near        string  `json:"near"`
 
 	// Spread Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Spread    Decimal `json:"spread"`
 	Structure string  `json:"structure"`
 }
@@ -4710,10 +4808,14 @@ type CurvePoint struct {
 	Expiry       string `json:"expiry"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Price  Decimal `json:"price"`
 	Symbol string  `json:"symbol"`
 
 	// YearsFromFront Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	YearsFromFront Decimal `json:"years_from_front"`
 }
 
@@ -4725,21 +4827,31 @@ type CurveResult struct {
 	Contracts []CurvePoint `json:"contracts"`
 
 	// FlatTolerance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FlatTolerance Decimal    `json:"flat_tolerance"`
 	Front         CurvePoint `json:"front"`
 
 	// FrontToBackChangePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FrontToBackChangePct Decimal `json:"front_to_back_change_pct"`
 
 	// FrontToBackRollYield Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FrontToBackRollYield Decimal `json:"front_to_back_roll_yield"`
 	IsMonotonic          bool    `json:"is_monotonic"`
 
 	// LogSlope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LogSlope Decimal     `json:"log_slope"`
 	Pairs    []CurvePair `json:"pairs"`
 
 	// Slope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Slope         Decimal  `json:"slope"`
 	Spot          *Decimal `json:"spot"`
 	SpotRollYield *Decimal `json:"spot_roll_yield"`
@@ -4747,17 +4859,23 @@ type CurveResult struct {
 }
 
 // Decimal Exact decimal as a string in plain notation, e.g. "185.50"
+//
+// Examples: 185.50
 type Decimal = string
 
 // DeletedMemoryResponse defines model for DeletedMemoryResponse.
 type DeletedMemoryResponse struct {
-	Deleted  bool   `json:"deleted"`
+	Deleted bool `json:"deleted"`
+
+	// MemoryId Examples: mem_q4x8n2k7w1z5c9v3
 	MemoryId string `json:"memory_id"`
 }
 
 // DepositRequest defines model for DepositRequest.
 type DepositRequest struct {
 	// Amount decimal number as a string
+	//
+	// Examples: 25.00
 	Amount        string                    `json:"amount"`
 	FundingPath   DepositRequestFundingPath `json:"funding_path"`
 	OnChainTxHash *string                   `json:"on_chain_tx_hash,omitempty"`
@@ -4974,6 +5092,7 @@ type DetectStructuralBreakCallToolName string
 
 // DisconnectResponse defines model for DisconnectResponse.
 type DisconnectResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId      string `json:"agent_id"`
 	Disconnected bool   `json:"disconnected"`
 	Message      string `json:"message"`
@@ -4986,33 +5105,49 @@ type DistributionResult struct {
 	ExcessKurtosis *Decimal `json:"excess_kurtosis"`
 
 	// ExpectedShortfall5pct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedShortfall5pct Decimal `json:"expected_shortfall_5pct"`
 
 	// ExpectedUpside5pct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedUpside5pct Decimal           `json:"expected_upside_5pct"`
 	Histogram          []HistogramBucket `json:"histogram"`
 
 	// InterquartileRange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	InterquartileRange Decimal  `json:"interquartile_range"`
 	JarqueBera         *Decimal `json:"jarque_bera"`
 	JarqueBeraPValue   *Decimal `json:"jarque_bera_p_value"`
 
 	// Max Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Max Decimal `json:"max"`
 
 	// Mean Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Mean Decimal `json:"mean"`
 
 	// Median Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Median Decimal `json:"median"`
 
 	// Min Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Min          Decimal   `json:"min"`
 	NormalAt5pct bool      `json:"normal_at_5pct"`
 	Quantiles    Quantiles `json:"quantiles"`
 	Skewness     *Decimal  `json:"skewness"`
 
 	// Stdev Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Stdev         Decimal  `json:"stdev"`
 	TailRatio     *Decimal `json:"tail_ratio"`
 	TailRatio9010 *Decimal `json:"tail_ratio_90_10"`
@@ -5023,52 +5158,78 @@ type DistributionResult struct {
 // Drawdown defines model for Drawdown.
 type Drawdown struct {
 	// AvgDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgDrawdown Decimal `json:"avg_drawdown"`
 
 	// CurrentDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdown Decimal `json:"current_drawdown"`
 
 	// CurrentDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdownUsd Decimal          `json:"current_drawdown_usd"`
 	DrawdownCount      int              `json:"drawdown_count"`
 	DrawdownPeriods    []DrawdownPeriod `json:"drawdown_periods"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity     Decimal `json:"final_equity"`
 	LongestDuration int     `json:"longest_duration"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// NetProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetProfit      Decimal  `json:"net_profit"`
 	RecoveryFactor *Decimal `json:"recovery_factor"`
 	RecoveryTrades *int     `json:"recovery_trades"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity Decimal `json:"starting_equity"`
 
 	// TimeInDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TimeInDrawdown Decimal `json:"time_in_drawdown"`
 
 	// UlcerIndex Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UlcerIndex Decimal `json:"ulcer_index"`
 }
 
 // DrawdownPeriod defines model for DrawdownPeriod.
 type DrawdownPeriod struct {
 	// DepthPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DepthPct Decimal `json:"depth_pct"`
 
 	// DepthUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DepthUsd         Decimal  `json:"depth_usd"`
 	Duration         int      `json:"duration"`
 	GainToRecoverPct *Decimal `json:"gain_to_recover_pct"`
 
 	// PeakEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PeakEquity     Decimal `json:"peak_equity"`
 	PeakIndex      int     `json:"peak_index"`
 	Recovered      bool    `json:"recovered"`
@@ -5076,6 +5237,8 @@ type DrawdownPeriod struct {
 	RecoveryTrades *int    `json:"recovery_trades"`
 
 	// ValleyEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ValleyEquity Decimal `json:"valley_equity"`
 	ValleyIndex  int     `json:"valley_index"`
 }
@@ -5083,39 +5246,59 @@ type DrawdownPeriod struct {
 // DrawdownSection defines model for DrawdownSection.
 type DrawdownSection struct {
 	// AvgDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgDrawdown Decimal `json:"avg_drawdown"`
 	Basis       string  `json:"basis"`
 
 	// CurrentDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdown Decimal `json:"current_drawdown"`
 
 	// CurrentDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdownUsd Decimal          `json:"current_drawdown_usd"`
 	DrawdownCount      int              `json:"drawdown_count"`
 	DrawdownPeriods    []DrawdownPeriod `json:"drawdown_periods"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity     Decimal `json:"final_equity"`
 	LongestDuration int     `json:"longest_duration"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// NetProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetProfit      Decimal  `json:"net_profit"`
 	RecoveryFactor *Decimal `json:"recovery_factor"`
 	RecoveryTrades *int     `json:"recovery_trades"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity Decimal `json:"starting_equity"`
 
 	// TimeInDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TimeInDrawdown Decimal `json:"time_in_drawdown"`
 
 	// UlcerIndex Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UlcerIndex Decimal `json:"ulcer_index"`
 }
 
@@ -5131,6 +5314,7 @@ type EnterpriseRequest struct {
 
 // EnterpriseResponse defines model for EnterpriseResponse.
 type EnterpriseResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId          string                   `json:"agent_id"`
 	BudgetRange      *string                  `json:"budget_range"`
 	ContactEmail     string                   `json:"contact_email"`
@@ -5157,30 +5341,48 @@ type EquityCurve struct {
 	EquityCurve []Decimal `json:"equity_curve"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity Decimal `json:"final_equity"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// PeakEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PeakEquity Decimal `json:"peak_equity"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity Decimal `json:"starting_equity"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR Decimal `json:"total_r"`
 
 	// TotalReturn Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalReturn Decimal `json:"total_return"`
 
 	// TotalReturnPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalReturnPct Decimal `json:"total_return_pct"`
 	TradeCount     int     `json:"trade_count"`
 }
@@ -5269,16 +5471,24 @@ type EvaluatePerformanceCallToolName string
 // Evaluation defines model for Evaluation.
 type Evaluation struct {
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// ExpectedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedR Decimal `json:"expected_r"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G           Decimal `json:"g"`
 	GDefinition string  `json:"g_definition"`
 
 	// GScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GScore        Decimal      `json:"g_score"`
 	Impact        *Impact      `json:"impact,omitempty"`
 	LogGrowth     LogGrowth    `json:"log_growth"`
@@ -5295,6 +5505,8 @@ type Evaluation struct {
 	Warnings      []string     `json:"warnings"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate    Decimal `json:"win_rate"`
 	WindowSize *int    `json:"window_size,omitempty"`
 }
@@ -5308,19 +5520,23 @@ type EventFilters struct {
 
 // EventResponse defines model for EventResponse.
 type EventResponse struct {
-	AcknowledgedAt *time.Time            `json:"acknowledged_at"`
-	AgentId        *string               `json:"agent_id"`
-	Category       EventResponseCategory `json:"category"`
-	Count          int64                 `json:"count"`
-	Description    string                `json:"description"`
-	Details        interface{}           `json:"details,omitempty"`
-	EventId        string                `json:"event_id"`
-	LastSeen       time.Time             `json:"last_seen"`
-	Severity       EventResponseSeverity `json:"severity"`
-	Source         *string               `json:"source"`
-	Timestamp      time.Time             `json:"timestamp"`
-	Type           string                `json:"type"`
-	Verified       bool                  `json:"verified"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId     *string               `json:"agent_id"`
+	Category    EventResponseCategory `json:"category"`
+	Count       int64                 `json:"count"`
+	Description string                `json:"description"`
+	Details     interface{}           `json:"details,omitempty"`
+
+	// EventId Examples: evt_k4x9m2q7w1p8z3c6v5n0
+	EventId   string                `json:"event_id"`
+	LastSeen  time.Time             `json:"last_seen"`
+	Severity  EventResponseSeverity `json:"severity"`
+	Source    *string               `json:"source"`
+	Timestamp time.Time             `json:"timestamp"`
+	Type      string                `json:"type"`
+	Verified  bool                  `json:"verified"`
 }
 
 // EventResponseCategory defines model for EventResponse.Category.
@@ -5343,15 +5559,23 @@ type ExcursionStats struct {
 	LosersMean *Decimal `json:"losers_mean"`
 
 	// Max Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Max Decimal `json:"max"`
 
 	// Mean Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Mean Decimal `json:"mean"`
 
 	// Median Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Median Decimal `json:"median"`
 
 	// P90 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P90         Decimal  `json:"p90"`
 	WinnersMean *Decimal `json:"winners_mean"`
 }
@@ -5366,6 +5590,8 @@ type ExecutionQualityResult struct {
 	HoldTimeHours         *ExcursionStats `json:"hold_time_hours"`
 
 	// LossBeyondOneRShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossBeyondOneRShare     Decimal         `json:"loss_beyond_one_r_share"`
 	Mae                     *ExcursionStats `json:"mae"`
 	Mfe                     *ExcursionStats `json:"mfe"`
@@ -5378,41 +5604,59 @@ type ExecutionQualityResult struct {
 // ExpectedValueResult defines model for ExpectedValueResult.
 type ExpectedValueResult struct {
 	// AverageLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageLoss Decimal `json:"average_loss"`
 
 	// AverageWin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageWin Decimal `json:"average_win"`
 
 	// BreakevenRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BreakevenRate    Decimal  `json:"breakeven_rate"`
 	BreakevenWinRate *Decimal `json:"breakeven_win_rate"`
 	Conventions      []string `json:"conventions"`
 	Edge             string   `json:"edge"`
 
 	// ExpectedValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedValue Decimal `json:"expected_value"`
 
 	// LossRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossRate    Decimal  `json:"loss_rate"`
 	Method      string   `json:"method"`
 	PayoffRatio *Decimal `json:"payoff_ratio"`
 	TradeCount  int      `json:"trade_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // Exposure defines model for Exposure.
 type Exposure struct {
 	// Exposure Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Exposure Decimal `json:"exposure"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal  `json:"quantity"`
 	Share    *Decimal `json:"share"`
 	Symbol   string   `json:"symbol"`
 
 	// Weight Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Weight Decimal `json:"weight"`
 }
 
@@ -5428,6 +5672,7 @@ type FeedbackRequestCategory string
 
 // FeedbackResponse defines model for FeedbackResponse.
 type FeedbackResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string                   `json:"agent_id"`
 	Category  FeedbackResponseCategory `json:"category"`
 	CreatedAt time.Time                `json:"created_at"`
@@ -5498,12 +5743,16 @@ type FindVarianceKillersCallToolName string
 // Finding defines model for Finding.
 type Finding struct {
 	// Limit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Limit   *Decimal `json:"limit,omitempty"`
 	Message string   `json:"message"`
 	Rule    string   `json:"rule"`
 	Symbol  *string  `json:"symbol,omitempty"`
 
 	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Value *Decimal `json:"value,omitempty"`
 }
 
@@ -5519,6 +5768,8 @@ type FuturesSizing struct {
 	MarginUsed          *Decimal         `json:"margin_used"`
 
 	// MaxMarginUsagePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxMarginUsagePct   Decimal  `json:"max_margin_usage_pct"`
 	Mode                string   `json:"mode"`
 	Notional            *Decimal `json:"notional"`
@@ -5536,9 +5787,13 @@ type GMetrics struct {
 	EdgeVerdict string `json:"edge_verdict"`
 
 	// ExpectedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedR Decimal `json:"expected_r"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G            Decimal  `json:"g"`
 	GrowthAtRisk *Decimal `json:"growth_at_risk"`
 	OptimalF     *Decimal `json:"optimal_f"`
@@ -5547,6 +5802,8 @@ type GMetrics struct {
 	TradeCount   int      `json:"trade_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
@@ -5643,14 +5900,20 @@ type GreeksResult struct {
 	ContractMultiplier int64  `json:"contract_multiplier"`
 
 	// DividendYield Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DividendYield Decimal        `json:"dividend_yield"`
 	Options       []OptionGreeks `json:"options"`
 
 	// RiskFreeRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskFreeRate Decimal      `json:"risk_free_rate"`
 	Totals       GreeksTotals `json:"totals"`
 
 	// UnderlyingPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UnderlyingPrice Decimal `json:"underlying_price"`
 }
 
@@ -5659,21 +5922,33 @@ type GreeksTotals struct {
 	Calls int `json:"calls"`
 
 	// DollarDelta Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DollarDelta Decimal `json:"dollar_delta"`
 
 	// NetDelta Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetDelta Decimal `json:"net_delta"`
 
 	// NetGamma Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetGamma Decimal `json:"net_gamma"`
 
 	// NetRho Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetRho Decimal `json:"net_rho"`
 
 	// NetTheta Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetTheta Decimal `json:"net_theta"`
 
 	// NetVega Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetVega                  Decimal  `json:"net_vega"`
 	OptionsPriced            int      `json:"options_priced"`
 	OptionsSkipped           int      `json:"options_skipped"`
@@ -5685,6 +5960,8 @@ type GreeksTotals struct {
 // GrowthPoint defines model for GrowthPoint.
 type GrowthPoint struct {
 	// F Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	F Decimal  `json:"f"`
 	G *Decimal `json:"g"`
 }
@@ -5694,12 +5971,18 @@ type HistogramBucket struct {
 	Count int `json:"count"`
 
 	// Lower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Lower Decimal `json:"lower"`
 
 	// Share Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Share Decimal `json:"share"`
 
 	// Upper Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Upper Decimal `json:"upper"`
 }
 
@@ -5716,6 +5999,8 @@ type IndicatorParams struct {
 	FastPeriod *int `json:"fast_period,omitempty"`
 
 	// Nbdev Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Nbdev        *Decimal `json:"nbdev,omitempty"`
 	Period       *int     `json:"period,omitempty"`
 	SignalPeriod *int     `json:"signal_period,omitempty"`
@@ -5779,11 +6064,15 @@ type InsufficientBars struct {
 // InsufficientCreditsBody defines model for InsufficientCreditsBody.
 type InsufficientCreditsBody struct {
 	// Available what the paying balance holds, in USDC credits
+	//
+	// Examples: 185.50
 	Available Decimal                     `json:"available"`
 	Code      InsufficientCreditsBodyCode `json:"code"`
 	Detail    string                      `json:"detail"`
 
 	// Required what the call costs, in USDC credits
+	//
+	// Examples: 185.50
 	Required Decimal `json:"required"`
 }
 
@@ -5793,24 +6082,35 @@ type InsufficientCreditsBodyCode string
 // Interval defines model for Interval.
 type Interval struct {
 	// Lower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Lower Decimal `json:"lower"`
 
 	// Upper Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Upper Decimal `json:"upper"`
 }
 
 // JournalStatsResponse defines model for JournalStatsResponse.
 type JournalStatsResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// AvgRMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgRMultiple Decimal `json:"avg_r_multiple"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy   Decimal    `json:"expectancy"`
 	FirstTradeAt *time.Time `json:"first_trade_at"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G            Decimal    `json:"g"`
 	LastTradeAt  *time.Time `json:"last_trade_at"`
 	ProfitFactor *Decimal   `json:"profit_factor"`
@@ -5818,14 +6118,20 @@ type JournalStatsResponse struct {
 	SqnCapped    *Decimal   `json:"sqn_capped"`
 
 	// TotalPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnl Decimal `json:"total_pnl"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR     Decimal  `json:"total_r"`
 	TradeCount int      `json:"trade_count"`
 	WinLoss    *WinLoss `json:"win_loss"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
@@ -5836,6 +6142,8 @@ type Kelly struct {
 	FullKelly       *Decimal `json:"full_kelly"`
 
 	// GrowthAtRisk Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrowthAtRisk       Decimal  `json:"growth_at_risk"`
 	GrowthFullKelly    *Decimal `json:"growth_full_kelly"`
 	GrowthHalfKelly    *Decimal `json:"growth_half_kelly"`
@@ -5847,26 +6155,38 @@ type Kelly struct {
 	QuarterKelly       *Decimal `json:"quarter_kelly"`
 
 	// RiskOfRuin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskOfRuin      Decimal    `json:"risk_of_ruin"`
 	RiskOfRuinKelly *KellyRuin `json:"risk_of_ruin_kelly"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal  `json:"risk_per_trade"`
 	RuinBound    *Decimal `json:"ruin_bound"`
 
 	// RuinDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RuinDrawdown Decimal `json:"ruin_drawdown"`
 }
 
 // KellyRuin defines model for KellyRuin.
 type KellyRuin struct {
 	// Full Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Full Decimal `json:"full"`
 
 	// Half Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Half Decimal `json:"half"`
 
 	// Quarter Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quarter Decimal `json:"quarter"`
 }
 
@@ -5882,11 +6202,15 @@ type KellySection struct {
 // Level defines model for Level.
 type Level struct {
 	// DistancePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DistancePct Decimal `json:"distance_pct"`
 	FirstIndex  int     `json:"first_index"`
 	LastIndex   int     `json:"last_index"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Price   Decimal `json:"price"`
 	Touches int     `json:"touches"`
 }
@@ -5896,6 +6220,8 @@ type Lever struct {
 	Description string `json:"description"`
 
 	// GChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GChange    Decimal `json:"g_change"`
 	Kind       string  `json:"kind"`
 	Name       string  `json:"name"`
@@ -5907,19 +6233,28 @@ type LimitsRequest struct {
 	AllowedOperations *[]string `json:"allowed_operations,omitempty"`
 
 	// DailyLimit decimal number as a string
+	//
+	// Examples: 25.00
 	DailyLimit *string `json:"daily_limit,omitempty"`
 
 	// MonthlyLimit decimal number as a string
+	//
+	// Examples: 25.00
 	MonthlyLimit *string `json:"monthly_limit,omitempty"`
 }
 
 // LimitsResponse defines model for LimitsResponse.
 type LimitsResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId           string           `json:"agent_id"`
 	AllowedOperations []string         `json:"allowed_operations"`
 	Ceilings          CeilingsResponse `json:"ceilings"`
-	DailyLimit        *Decimal         `json:"daily_limit"`
-	MonthlyLimit      *Decimal         `json:"monthly_limit"`
+
+	// DailyLimit Examples: 25.00
+	DailyLimit *Decimal `json:"daily_limit"`
+
+	// MonthlyLimit Examples: 500.00
+	MonthlyLimit *Decimal `json:"monthly_limit"`
 }
 
 // LinkWalletRequest defines model for LinkWalletRequest.
@@ -5932,9 +6267,12 @@ type LinkWalletRequest struct {
 
 // LinkWalletResponse defines model for LinkWalletResponse.
 type LinkWalletResponse struct {
-	AgentId             string `json:"agent_id"`
-	IsPresaleBuyer      bool   `json:"is_presale_buyer"`
-	Message             string `json:"message"`
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId        string `json:"agent_id"`
+	IsPresaleBuyer bool   `json:"is_presale_buyer"`
+	Message        string `json:"message"`
+
+	// SolanaWalletAddress Examples: 8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ
 	SolanaWalletAddress string `json:"solana_wallet_address"`
 }
 
@@ -5953,6 +6291,8 @@ type LiquidityResult struct {
 	State             string   `json:"state"`
 
 	// VolumeTrendRatio Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VolumeTrendRatio Decimal  `json:"volume_trend_ratio"`
 	VolumeZScore     *Decimal `json:"volume_z_score"`
 	ZeroVolumeBars   int      `json:"zero_volume_bars"`
@@ -5987,12 +6327,18 @@ type MaintenanceRequest struct {
 // MarginResult defines model for MarginResult.
 type MarginResult struct {
 	// AccountEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AccountEquity Decimal `json:"account_equity"`
 
 	// ExcessOverMaintenance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExcessOverMaintenance Decimal `json:"excess_over_maintenance"`
 
 	// FreeMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FreeMargin          Decimal          `json:"free_margin"`
 	Leverage            *Decimal         `json:"leverage"`
 	MarginCall          bool             `json:"margin_call"`
@@ -6001,12 +6347,18 @@ type MarginResult struct {
 	Status              string           `json:"status"`
 
 	// TotalInitialMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalInitialMargin Decimal `json:"total_initial_margin"`
 
 	// TotalMaintenanceMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalMaintenanceMargin Decimal `json:"total_maintenance_margin"`
 
 	// TotalNotional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalNotional Decimal  `json:"total_notional"`
 	Warnings      []string `json:"warnings"`
 }
@@ -6016,11 +6368,15 @@ type MarketSegmentStats struct {
 	EndIndex int `json:"end_index"`
 
 	// MeanReturn Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanReturn Decimal `json:"mean_return"`
 	Returns    int     `json:"returns"`
 	StartIndex int     `json:"start_index"`
 
 	// Volatility Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Volatility Decimal `json:"volatility"`
 }
 
@@ -6032,6 +6388,8 @@ type Memory struct {
 	Metadata interface{} `json:"metadata"`
 
 	// SimilarityScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SimilarityScore Decimal   `json:"similarity_score"`
 	StoredAt        time.Time `json:"stored_at"`
 }
@@ -6060,101 +6418,158 @@ type ModeRequestMode string
 // MonteCarlo defines model for MonteCarlo.
 type MonteCarlo struct {
 	// BestCase Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BestCase Decimal `json:"best_case"`
 
 	// MeanFinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanFinalEquity Decimal `json:"mean_final_equity"`
 
 	// MeanFinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanFinalR Decimal `json:"mean_final_r"`
 
 	// MedianFinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianFinalEquity Decimal `json:"median_final_equity"`
 
 	// MedianFinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianFinalR Decimal `json:"median_final_r"`
 
 	// MedianMaxDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianMaxDrawdown Decimal `json:"median_max_drawdown"`
 	Method            string  `json:"method"`
 	NumSimulations    int     `json:"num_simulations"`
 
 	// P25FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P25FinalEquity Decimal `json:"p25_final_equity"`
 
 	// P5FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P5FinalEquity Decimal `json:"p5_final_equity"`
 
 	// P5FinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P5FinalR Decimal `json:"p5_final_r"`
 
 	// P75FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P75FinalEquity Decimal `json:"p75_final_equity"`
 
 	// P95FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95FinalEquity Decimal `json:"p95_final_equity"`
 
 	// P95FinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95FinalR Decimal `json:"p95_final_r"`
 
 	// P95MaxDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95MaxDrawdown Decimal `json:"p95_max_drawdown"`
 
 	// Probability20pctDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Probability20pctDrawdown Decimal `json:"probability_20pct_drawdown"`
 
 	// Probability20pctGain Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Probability20pctGain Decimal `json:"probability_20pct_gain"`
 
 	// Probability50pctDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Probability50pctDrawdown Decimal `json:"probability_50pct_drawdown"`
 
 	// ProbabilityOfProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProbabilityOfProfit Decimal `json:"probability_of_profit"`
 
 	// ProbabilityOfRuin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProbabilityOfRuin Decimal `json:"probability_of_ruin"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 	Seed         int64   `json:"seed"`
 	SeedFrom     string  `json:"seed_from"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity      Decimal `json:"starting_equity"`
 	TradesPerSimulation int     `json:"trades_per_simulation"`
 
 	// WorstCase Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WorstCase Decimal `json:"worst_case"`
 }
 
 // NativeDepositResponse defines model for NativeDepositResponse.
 type NativeDepositResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
+	//
+	// Examples: 75.00
 	BalanceAfter   Decimal `json:"balance_after"`
 	Currency       string  `json:"currency"`
 	IsPresaleBuyer bool    `json:"is_presale_buyer"`
 
 	// OsrAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	OsrAmount Decimal `json:"osr_amount"`
 
 	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
 	PaysFrom string `json:"pays_from"`
 
 	// RatePerToken Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RatePerToken Decimal `json:"rate_per_token"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 	TxId           string  `json:"tx_id"`
-	TxSignature    string  `json:"tx_signature"`
+
+	// TxSignature Examples: 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ
+	TxSignature string `json:"tx_signature"`
 
 	// UsdCredited Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UsdCredited Decimal `json:"usd_credited"`
 }
 
@@ -6168,21 +6583,29 @@ type OptionGreeks struct {
 	InTheMoney        bool     `json:"in_the_money"`
 
 	// IntrinsicValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	IntrinsicValue Decimal  `json:"intrinsic_value"`
 	IvSource       string   `json:"iv_source"`
 	MarketPrice    *Decimal `json:"market_price"`
 
 	// Moneyness Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Moneyness  Decimal `json:"moneyness"`
 	Note       *string `json:"note,omitempty"`
 	OptionType string  `json:"option_type"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal  `json:"quantity"`
 	Rho      *Decimal `json:"rho"`
 	Status   string   `json:"status"`
 
 	// Strike Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Strike           Decimal  `json:"strike"`
 	Symbol           string   `json:"symbol"`
 	TheoreticalPrice *Decimal `json:"theoretical_price"`
@@ -6191,19 +6614,27 @@ type OptionGreeks struct {
 	Vega             *Decimal `json:"vega"`
 
 	// YearsToExpiry Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	YearsToExpiry Decimal `json:"years_to_expiry"`
 }
 
 // OptionsSizing defines model for OptionsSizing.
 type OptionsSizing struct {
 	// ActualRiskFraction Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ActualRiskFraction Decimal `json:"actual_risk_fraction"`
 	BindingConstraint  string  `json:"binding_constraint"`
 
 	// Budget Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Budget Decimal `json:"budget"`
 
 	// CapitalRequired Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CapitalRequired      Decimal  `json:"capital_required"`
 	ContractMultiplier   int64    `json:"contract_multiplier"`
 	Contracts            int64    `json:"contracts"`
@@ -6215,10 +6646,14 @@ type OptionsSizing struct {
 	PremiumPerContract   *Decimal `json:"premium_per_contract"`
 
 	// RiskPerContract Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerContract Decimal  `json:"risk_per_contract"`
 	TargetShares    *Decimal `json:"target_shares"`
 
 	// TotalRisk Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalRisk Decimal  `json:"total_risk"`
 	Warnings  []string `json:"warnings"`
 }
@@ -6239,15 +6674,23 @@ type OwnerAgentResponse struct {
 	MonthlyLimit      *Decimal                    `json:"monthly_limit"`
 
 	// RealBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SandboxBalance Decimal `json:"sandbox_balance"`
 
 	// SpentThisMonth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SpentThisMonth Decimal `json:"spent_this_month"`
 
 	// SpentToday Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SpentToday Decimal `json:"spent_today"`
 }
 
@@ -6275,9 +6718,13 @@ type OwnerTransactionResponse struct {
 	AgentId string `json:"agent_id"`
 
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BalanceAfter Decimal                              `json:"balance_after"`
 	CreatedAt    time.Time                            `json:"created_at"`
 	Currency     *string                              `json:"currency"`
@@ -6313,6 +6760,8 @@ type OwnerUsageResponse struct {
 	To      string             `json:"to"`
 
 	// TotalCost Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalCost  Decimal `json:"total_cost"`
 	TotalCount int64   `json:"total_count"`
 }
@@ -6323,6 +6772,8 @@ type Pattern struct {
 	Index     int    `json:"index"`
 
 	// Level Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Level        *Decimal `json:"level,omitempty"`
 	Name         string   `json:"name"`
 	StartIndex   int      `json:"start_index"`
@@ -6354,9 +6805,13 @@ type PatternSummary struct {
 // PeakPoint defines model for PeakPoint.
 type PeakPoint struct {
 	// DepthPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DepthPct Decimal `json:"depth_pct"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity Decimal `json:"equity"`
 	Index  int     `json:"index"`
 }
@@ -6364,26 +6819,38 @@ type PeakPoint struct {
 // PeakValley defines model for PeakValley.
 type PeakValley struct {
 	// CurrentEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentEquity Decimal `json:"current_equity"`
 
 	// DistanceFromPeakPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DistanceFromPeakPct Decimal `json:"distance_from_peak_pct"`
 
 	// DistanceFromPeakUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DistanceFromPeakUsd   Decimal  `json:"distance_from_peak_usd"`
 	DistanceFromValleyPct *Decimal `json:"distance_from_valley_pct"`
 	GainToRecoverPct      *Decimal `json:"gain_to_recover_pct"`
 
 	// PeakEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PeakEquity Decimal     `json:"peak_equity"`
 	PeakIndex  int         `json:"peak_index"`
 	Peaks      []PeakPoint `json:"peaks"`
 	State      string      `json:"state"`
 
 	// Tolerance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Tolerance Decimal `json:"tolerance"`
 
 	// ValleyEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ValleyEquity Decimal     `json:"valley_equity"`
 	ValleyIndex  int         `json:"valley_index"`
 	Valleys      []PeakPoint `json:"valleys"`
@@ -6395,24 +6862,36 @@ type PerformanceSegmentStats struct {
 	Count      int `json:"count"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G         Decimal `json:"g"`
 	Losses    int     `json:"losses"`
 	LowSample bool    `json:"low_sample"`
 	Segment   string  `json:"segment"`
 
 	// ShareOfTrades Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ShareOfTrades Decimal `json:"share_of_trades"`
 
 	// TotalPnlUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnlUsd Decimal `json:"total_pnl_usd"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR Decimal `json:"total_r"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 	Wins    int     `json:"wins"`
 }
@@ -6422,34 +6901,52 @@ type PeriodBucket struct {
 	Count int `json:"count"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G      Decimal `json:"g"`
 	Period string  `json:"period"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR Decimal `json:"total_r"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // Pivots defines model for Pivots.
 type Pivots struct {
 	// Pivot Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Pivot Decimal `json:"pivot"`
 
 	// R1 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	R1 Decimal `json:"r1"`
 
 	// R2 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	R2 Decimal `json:"r2"`
 
 	// S1 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	S1 Decimal `json:"s1"`
 
 	// S2 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	S2 Decimal `json:"s2"`
 }
 
@@ -6458,41 +6955,61 @@ type PnLResult struct {
 	Direction string `json:"direction"`
 
 	// Fees Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Fees Decimal `json:"fees"`
 
 	// GrossPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossPnl       Decimal  `json:"gross_pnl"`
 	GrossRMultiple *Decimal `json:"gross_r_multiple"`
 
 	// NetPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetPnl Decimal `json:"net_pnl"`
 
 	// Notional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Notional    Decimal  `json:"notional"`
 	OneRDollars *Decimal `json:"one_r_dollars"`
 	Outcome     string   `json:"outcome"`
 
 	// PnlPerUnit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PnlPerUnit Decimal  `json:"pnl_per_unit"`
 	RMultiple  *Decimal `json:"r_multiple"`
 
 	// ReturnPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ReturnPct Decimal `json:"return_pct"`
 }
 
 // PositionMargin defines model for PositionMargin.
 type PositionMargin struct {
 	// InitialMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	InitialMargin Decimal `json:"initial_margin"`
 
 	// MaintenanceMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaintenanceMargin Decimal `json:"maintenance_margin"`
 	MarginBasis       string  `json:"margin_basis"`
 
 	// Notional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Notional Decimal `json:"notional"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal `json:"quantity"`
 	Side     string  `json:"side"`
 	Symbol   string  `json:"symbol"`
@@ -6558,6 +7075,8 @@ type PreTradeGateCallToolName string
 // PriceStructureReport defines model for PriceStructureReport.
 type PriceStructureReport struct {
 	// Atr Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Atr                 Decimal             `json:"atr"`
 	BarsAnalyzed        int                 `json:"bars_analyzed"`
 	BreakOfStructure    string              `json:"break_of_structure"`
@@ -6587,35 +7106,54 @@ type PricingResponseCurrency string
 // Quantiles defines model for Quantiles.
 type Quantiles struct {
 	// P1 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P1 Decimal `json:"p1"`
 
 	// P10 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P10 Decimal `json:"p10"`
 
 	// P25 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P25 Decimal `json:"p25"`
 
 	// P5 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P5 Decimal `json:"p5"`
 
 	// P50 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P50 Decimal `json:"p50"`
 
 	// P75 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P75 Decimal `json:"p75"`
 
 	// P90 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P90 Decimal `json:"p90"`
 
 	// P95 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95 Decimal `json:"p95"`
 
 	// P99 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P99 Decimal `json:"p99"`
 }
 
 // RMultiplesResponse defines model for RMultiplesResponse.
 type RMultiplesResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId    string    `json:"agent_id"`
 	Count      int       `json:"count"`
 	RMultiples []Decimal `json:"r_multiples"`
@@ -6749,62 +7287,96 @@ type Recovery struct {
 	Drawdowns               []DrawdownPeriod `json:"drawdowns"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity Decimal `json:"final_equity"`
 
 	// InitialEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	InitialEquity         Decimal `json:"initial_equity"`
 	LongestRecoveryTrades int     `json:"longest_recovery_trades"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// NetProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetProfit      Decimal  `json:"net_profit"`
 	RecoveredCount int      `json:"recovered_count"`
 	RecoveryFactor *Decimal `json:"recovery_factor"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 }
 
 // RegimeEvidence defines model for RegimeEvidence.
 type RegimeEvidence struct {
 	// Adx Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Adx Decimal `json:"adx"`
 
 	// Atr Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Atr Decimal `json:"atr"`
 
 	// AtrPercentile Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AtrPercentile       Decimal `json:"atr_percentile"`
 	AtrPercentileWindow int     `json:"atr_percentile_window"`
 
 	// AtrRatio Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AtrRatio Decimal `json:"atr_ratio"`
 
 	// Close Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Close Decimal `json:"close"`
 
 	// MinusDi Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MinusDi Decimal `json:"minus_di"`
 
 	// NatrPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NatrPct Decimal `json:"natr_pct"`
 
 	// PlusDi Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PlusDi Decimal `json:"plus_di"`
 
 	// PriceVsSmaPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PriceVsSmaPct Decimal `json:"price_vs_sma_pct"`
 
 	// Sma Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Sma       Decimal `json:"sma"`
 	SmaPeriod int     `json:"sma_period"`
 
 	// SmaSlope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SmaSlope Decimal `json:"sma_slope"`
 }
 
@@ -6813,6 +7385,8 @@ type RegimeResult struct {
 	Bars int `json:"bars"`
 
 	// Confidence Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Confidence Decimal        `json:"confidence"`
 	Evidence   RegimeEvidence `json:"evidence"`
 	Reasons    []string       `json:"reasons"`
@@ -6828,9 +7402,13 @@ type RegisterRequest struct {
 	Description           *string                  `json:"description,omitempty"`
 
 	// MaxDailyLossPct decimal number as a string
+	//
+	// Examples: 25.00
 	MaxDailyLossPct *string `json:"max_daily_loss_pct,omitempty"`
 
 	// MaxPositionSizePct decimal number as a string
+	//
+	// Examples: 25.00
 	MaxPositionSizePct *string `json:"max_position_size_pct,omitempty"`
 	OwnerId            string  `json:"owner_id"`
 }
@@ -6840,14 +7418,21 @@ type RegisterRequestAgentType string
 
 // RegisterResponse defines model for RegisterResponse.
 type RegisterResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string                    `json:"agent_id"`
 	AgentName string                    `json:"agent_name"`
 	AgentType RegisterResponseAgentType `json:"agent_type"`
-	ApiKey    string                    `json:"api_key"`
-	CreatedAt time.Time                 `json:"created_at"`
-	Mode      RegisterResponseMode      `json:"mode"`
-	OwnerId   string                    `json:"owner_id"`
-	OwnerKey  *string                   `json:"owner_key,omitempty"`
+
+	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
+	ApiKey    string               `json:"api_key"`
+	CreatedAt time.Time            `json:"created_at"`
+	Mode      RegisterResponseMode `json:"mode"`
+
+	// OwnerId Examples: acme-capital
+	OwnerId string `json:"owner_id"`
+
+	// OwnerKey Examples: aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
+	OwnerKey *string `json:"owner_key,omitempty"`
 }
 
 // RegisterResponseAgentType defines model for RegisterResponse.AgentType.
@@ -6878,28 +7463,41 @@ type RegisterWalletRequestAgentType string
 
 // RegisterWalletResponse defines model for RegisterWalletResponse.
 type RegisterWalletResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string `json:"agent_id"`
 	AgentName string `json:"agent_name"`
 	AgentType string `json:"agent_type"`
-	ApiKey    string `json:"api_key"`
+
+	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
+	ApiKey string `json:"api_key"`
 
 	// Balance what the agent's calls are paid from now (pays_from); a new agent starts at zero
+	//
+	// Examples: 75.00
 	Balance   Decimal   `json:"balance"`
 	Created   bool      `json:"created"`
 	CreatedAt time.Time `json:"created_at"`
 	Mode      string    `json:"mode"`
-	OwnerId   string    `json:"owner_id"`
+
+	// OwnerId Examples: acme-capital
+	OwnerId string `json:"owner_id"`
 
 	// OwnerKey the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
+	//
+	// Examples: aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
 	OwnerKey *string `json:"owner_key,omitempty"`
 
 	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
 	PaysFrom string `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 }
 
@@ -6918,6 +7516,7 @@ type ReportRequestReportType string
 
 // ReportResponse defines model for ReportResponse.
 type ReportResponse struct {
+	// EventId Examples: evt_k4x9m2q7w1p8z3c6v5n0
 	EventId string `json:"event_id"`
 	Status  string `json:"status"`
 }
@@ -6938,12 +7537,18 @@ type RiskAdjustedResult struct {
 	Conventions      RiskAdjustedConventions `json:"conventions"`
 
 	// DownsideDeviation Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DownsideDeviation Decimal `json:"downside_deviation"`
 
 	// MaxDrawdownR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownR Decimal `json:"max_drawdown_r"`
 
 	// MeanR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanR             Decimal  `json:"mean_r"`
 	SharpeAnnualized  *Decimal `json:"sharpe_annualized"`
 	SharpeRatio       *Decimal `json:"sharpe_ratio"`
@@ -6951,12 +7556,18 @@ type RiskAdjustedResult struct {
 	SortinoRatio      *Decimal `json:"sortino_ratio"`
 
 	// StdevR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StdevR Decimal `json:"stdev_r"`
 
 	// TargetR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TargetR Decimal `json:"target_r"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR        Decimal  `json:"total_r"`
 	TradeCount    int      `json:"trade_count"`
 	TradesPerYear *Decimal `json:"trades_per_year"`
@@ -6970,36 +7581,56 @@ type RiskCheck struct {
 	DailyLossLimitSource string           `json:"daily_loss_limit_source"`
 
 	// DailyLossPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DailyLossPct Decimal `json:"daily_loss_pct"`
 
 	// DailyPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DailyPnl  Decimal  `json:"daily_pnl"`
 	Direction string   `json:"direction"`
 	Errors    []string `json:"errors"`
 
 	// MaxDailyLossPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDailyLossPct Decimal `json:"max_daily_loss_pct"`
 
 	// MaxPositionSizePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxPositionSizePct  Decimal `json:"max_position_size_pct"`
 	PositionLimitSource string  `json:"position_limit_source"`
 
 	// PositionPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PositionPct Decimal `json:"position_pct"`
 
 	// PositionValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PositionValue Decimal `json:"position_value"`
 
 	// ProjectedDailyLossPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProjectedDailyLossPct Decimal `json:"projected_daily_loss_pct"`
 
 	// RiskAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskAmount Decimal `json:"risk_amount"`
 
 	// RiskPerShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerShare Decimal `json:"risk_per_share"`
 
 	// RiskPercent Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPercent Decimal  `json:"risk_percent"`
 	Score       int      `json:"score"`
 	Symbol      string   `json:"symbol"`
@@ -7019,15 +7650,23 @@ type RollingG struct {
 	BlockG []Decimal `json:"block_g"`
 
 	// LatestG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LatestG Decimal `json:"latest_g"`
 
 	// MaxG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxG Decimal `json:"max_g"`
 
 	// MeanG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanG Decimal `json:"mean_g"`
 
 	// MinG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MinG       Decimal   `json:"min_g"`
 	RollingG   []Decimal `json:"rolling_g"`
 	Trend      string    `json:"trend"`
@@ -7041,25 +7680,38 @@ type RollingG struct {
 // RollingSummary defines model for RollingSummary.
 type RollingSummary struct {
 	// Max Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Max Decimal `json:"max"`
 
 	// Mean Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Mean Decimal `json:"mean"`
 
 	// Min Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Min Decimal `json:"min"`
 
 	// PositiveShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PositiveShare Decimal `json:"positive_share"`
 
 	// Stdev Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Stdev Decimal `json:"stdev"`
 }
 
 // RotateKeyResponse defines model for RotateKeyResponse.
 type RotateKeyResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
-	ApiKey  string `json:"api_key"`
+
+	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
+	ApiKey string `json:"api_key"`
 }
 
 // RunMonteCarloAnswer defines model for RunMonteCarloAnswer.
@@ -7168,13 +7820,19 @@ type ScoreComponent struct {
 	Rule string `json:"rule"`
 
 	// Score Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Score Decimal  `json:"score"`
 	Value *Decimal `json:"value"`
 
 	// Weight Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Weight Decimal `json:"weight"`
 
 	// Weighted Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Weighted Decimal `json:"weighted"`
 }
 
@@ -7277,6 +7935,8 @@ type SegmentResult struct {
 	Segments     []PerformanceSegmentStats `json:"segments"`
 
 	// TotalPnlUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnlUsd  Decimal  `json:"total_pnl_usd"`
 	TradeCount   int      `json:"trade_count"`
 	Warnings     []string `json:"warnings"`
@@ -7360,18 +8020,28 @@ type SerialCorrelationResult struct {
 // SignalComponents defines model for SignalComponents.
 type SignalComponents struct {
 	// Conditions Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Conditions Decimal `json:"conditions"`
 
 	// Confluence Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Confluence Decimal `json:"confluence"`
 
 	// Regime Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Regime Decimal `json:"regime"`
 
 	// RiskReward Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskReward Decimal `json:"risk_reward"`
 
 	// Volume Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Volume Decimal `json:"volume"`
 }
 
@@ -7380,11 +8050,15 @@ type SignalScore struct {
 	Components SignalComponents `json:"components"`
 
 	// Confidence Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Confidence Decimal `json:"confidence"`
 	Formula    string  `json:"formula"`
 	Quality    string  `json:"quality"`
 
 	// QualityScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	QualityScore Decimal  `json:"quality_score"`
 	Warnings     []string `json:"warnings"`
 }
@@ -7609,18 +8283,28 @@ type Sizing struct {
 	Instrument *string `json:"instrument,omitempty"`
 
 	// Notional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Notional Decimal `json:"notional"`
 
 	// OneRDollars Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	OneRDollars Decimal `json:"one_r_dollars"`
 
 	// RiskAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskAmount Decimal `json:"risk_amount"`
 
 	// RiskPerShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerShare Decimal `json:"risk_per_share"`
 
 	// RiskPercent Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPercent Decimal  `json:"risk_percent"`
 	Shares      int64    `json:"shares"`
 	Warnings    []string `json:"warnings"`
@@ -7628,15 +8312,22 @@ type Sizing struct {
 
 // SolDepositResponse defines model for SolDepositResponse.
 type SolDepositResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
+	//
+	// Examples: 75.00
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
 
@@ -7644,28 +8335,43 @@ type SolDepositResponse struct {
 	PaysFrom string `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 
 	// SolPriceUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SolPriceUsd Decimal `json:"sol_price_usd"`
 	TxId        string  `json:"tx_id"`
-	TxSignature string  `json:"tx_signature"`
+
+	// TxSignature Examples: 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ
+	TxSignature string `json:"tx_signature"`
 }
 
 // StablecoinDepositResponse defines model for StablecoinDepositResponse.
 type StablecoinDepositResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
+	//
+	// Examples: 75.00
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
 
@@ -7673,12 +8379,18 @@ type StablecoinDepositResponse struct {
 	PaysFrom string `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 	TxId           string  `json:"tx_id"`
-	TxSignature    string  `json:"tx_signature"`
+
+	// TxSignature Examples: 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ
+	TxSignature string `json:"tx_signature"`
 }
 
 // StatusResponse defines model for StatusResponse.
@@ -7773,6 +8485,7 @@ type SuggestionRequestPriorityForAgent string
 
 // SuggestionResponse defines model for SuggestionResponse.
 type SuggestionResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId          string                             `json:"agent_id"`
 	CreatedAt        time.Time                          `json:"created_at"`
 	Description      string                             `json:"description"`
@@ -7801,15 +8514,21 @@ type SwingPoint struct {
 	Label       *string `json:"label,omitempty"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Price Decimal `json:"price"`
 }
 
 // SystemHealth defines model for SystemHealth.
 type SystemHealth struct {
 	// ExpectedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedR Decimal `json:"expected_r"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G          Decimal `json:"g"`
 	TradeCount int     `json:"trade_count"`
 	Verdict    string  `json:"verdict"`
@@ -7821,6 +8540,8 @@ type SystemScore struct {
 	Grade      string           `json:"grade"`
 
 	// SystemRScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SystemRScore Decimal  `json:"system_r_score"`
 	TradeCount   int      `json:"trade_count"`
 	Warnings     []string `json:"warnings"`
@@ -7850,6 +8571,7 @@ type TicketRequestPriority string
 
 // TicketResponse defines model for TicketResponse.
 type TicketResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId     string                 `json:"agent_id"`
 	Category    TicketResponseCategory `json:"category"`
 	CreatedAt   time.Time              `json:"created_at"`
@@ -7858,9 +8580,11 @@ type TicketResponse struct {
 	Priority    TicketResponsePriority `json:"priority"`
 	Status      TicketResponseStatus   `json:"status"`
 	Subject     string                 `json:"subject"`
-	TicketId    string                 `json:"ticket_id"`
-	Type        TicketResponseType     `json:"type"`
-	UpdatedAt   time.Time              `json:"updated_at"`
+
+	// TicketId Examples: SR-000142
+	TicketId  string             `json:"ticket_id"`
+	Type      TicketResponseType `json:"type"`
+	UpdatedAt time.Time          `json:"updated_at"`
 }
 
 // TicketResponseCategory defines model for TicketResponse.Category.
@@ -7885,6 +8609,7 @@ type TicketStatusRequestStatus string
 
 // TicketSummary defines model for TicketSummary.
 type TicketSummary struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string                `json:"agent_id"`
 	Category  TicketSummaryCategory `json:"category"`
 	CreatedAt time.Time             `json:"created_at"`
@@ -7892,9 +8617,11 @@ type TicketSummary struct {
 	Priority  TicketSummaryPriority `json:"priority"`
 	Status    TicketSummaryStatus   `json:"status"`
 	Subject   string                `json:"subject"`
-	TicketId  string                `json:"ticket_id"`
-	Type      TicketSummaryType     `json:"type"`
-	UpdatedAt time.Time             `json:"updated_at"`
+
+	// TicketId Examples: SR-000142
+	TicketId  string            `json:"ticket_id"`
+	Type      TicketSummaryType `json:"type"`
+	UpdatedAt time.Time         `json:"updated_at"`
 }
 
 // TicketSummaryCategory defines model for TicketSummary.Category.
@@ -7929,6 +8656,8 @@ type ToolInfo struct {
 	Operation    *string                 `json:"operation"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 0.003
 	Price Decimal `json:"price"`
 }
 
@@ -7947,14 +8676,20 @@ type Trade struct {
 	Direction string    `json:"direction"`
 
 	// EntryPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	EntryPrice Decimal    `json:"entry_price"`
 	EntryTime  *time.Time `json:"entry_time"`
 
 	// ExitPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExitPrice Decimal    `json:"exit_price"`
 	ExitTime  *time.Time `json:"exit_time"`
 
 	// Fees Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Fees          Decimal  `json:"fees"`
 	HoldTimeHours *Decimal `json:"hold_time_hours"`
 	MaeR          *Decimal `json:"mae_r"`
@@ -7962,12 +8697,18 @@ type Trade struct {
 	Notes         string   `json:"notes"`
 
 	// Pnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Pnl Decimal `json:"pnl"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal `json:"quantity"`
 
 	// RMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RMultiple  Decimal   `json:"r_multiple"`
 	RSource    string    `json:"r_source"`
 	RecordedAt time.Time `json:"recorded_at"`
@@ -7993,18 +8734,28 @@ type TradeOutcomeResult struct {
 	EfficiencyScore *Decimal `json:"efficiency_score"`
 
 	// ExpectationAccuracy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectationAccuracy *Decimal `json:"expectation_accuracy,omitempty"`
 
 	// ExpectationGapR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectationGapR *Decimal `json:"expectation_gap_r,omitempty"`
 
 	// ImpliedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ImpliedR Decimal `json:"implied_r"`
 
 	// LeftOnTableR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LeftOnTableR Decimal `json:"left_on_table_r"`
 
 	// MfeR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MfeR     Decimal  `json:"mfe_r"`
 	Outcome  string   `json:"outcome"`
 	Warnings []string `json:"warnings"`
@@ -8013,9 +8764,13 @@ type TradeOutcomeResult struct {
 // TransactionResponse defines model for TransactionResponse.
 type TransactionResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter the balance of the funds this row moved (funds) right after it
+	//
+	// Examples: 75.00
 	BalanceAfter Decimal                         `json:"balance_after"`
 	CreatedAt    time.Time                       `json:"created_at"`
 	Currency     *string                         `json:"currency"`
@@ -8045,42 +8800,62 @@ type TransactionsResponse struct {
 // TrendResult defines model for TrendResult.
 type TrendResult struct {
 	// Atr Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Atr Decimal `json:"atr"`
 
 	// Bandwidth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Bandwidth Decimal `json:"bandwidth"`
 
 	// BandwidthPercentile Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BandwidthPercentile Decimal `json:"bandwidth_percentile"`
 
 	// BandwidthSlope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BandwidthSlope Decimal `json:"bandwidth_slope"`
 	Bars           int     `json:"bars"`
 
 	// BbWidth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BbWidth   Decimal `json:"bb_width"`
 	Direction string  `json:"direction"`
 
 	// KcWidth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	KcWidth  Decimal `json:"kc_width"`
 	Momentum string  `json:"momentum"`
 
 	// MomentumChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MomentumChange Decimal `json:"momentum_change"`
 
 	// MomentumValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MomentumValue Decimal `json:"momentum_value"`
 	Phase         string  `json:"phase"`
 	Squeeze       string  `json:"squeeze"`
 	SqueezeBars   int     `json:"squeeze_bars"`
 
 	// WidthRatio Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WidthRatio Decimal `json:"width_ratio"`
 }
 
 // UsageDayResponse defines model for UsageDayResponse.
 type UsageDayResponse struct {
 	// Cost Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Cost      Decimal `json:"cost"`
 	Count     int64   `json:"count"`
 	Day       string  `json:"day"`
@@ -8092,11 +8867,14 @@ type UsageEntry struct {
 	Count int64 `json:"count"`
 
 	// TotalCost Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 0.012
 	TotalCost Decimal `json:"total_cost"`
 }
 
 // UsageResponse defines model for UsageResponse.
 type UsageResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId    string                `json:"agent_id"`
 	Operations map[string]UsageEntry `json:"operations"`
 }
@@ -8104,25 +8882,35 @@ type UsageResponse struct {
 // VarianceKiller defines model for VarianceKiller.
 type VarianceKiller struct {
 	// GImpact Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GImpact Decimal `json:"g_impact"`
 
 	// GWithout Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GWithout Decimal `json:"g_without"`
 	Index    int     `json:"index"`
 
 	// RMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RMultiple Decimal `json:"r_multiple"`
 	Rank      int     `json:"rank"`
 	Symbol    *string `json:"symbol,omitempty"`
 	TradeId   *string `json:"trade_id,omitempty"`
 
 	// VarianceShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VarianceShare Decimal `json:"variance_share"`
 }
 
 // VarianceKillers defines model for VarianceKillers.
 type VarianceKillers struct {
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G               Decimal          `json:"g"`
 	GWithoutKillers *Decimal         `json:"g_without_killers"`
 	KillerCount     int              `json:"killer_count"`
@@ -8130,9 +8918,13 @@ type VarianceKillers struct {
 	TradeCount      int              `json:"trade_count"`
 
 	// VarianceShareLossesBeyond1r Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VarianceShareLossesBeyond1r Decimal `json:"variance_share_losses_beyond_1r"`
 
 	// VarianceShareTop5pct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VarianceShareTop5pct Decimal `json:"variance_share_top_5pct"`
 }
 
@@ -8147,11 +8939,15 @@ type WhatIf struct {
 // WhatIfParameters defines model for WhatIfParameters.
 type WhatIfParameters struct {
 	// LossCap Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossCap         Decimal `json:"loss_cap"`
 	RemoveCount     int     `json:"remove_count"`
 	SkipAfterLosses int     `json:"skip_after_losses"`
 
 	// WinnerScale Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinnerScale Decimal `json:"winner_scale"`
 }
 
@@ -8160,47 +8956,71 @@ type WhatIfStats struct {
 	Description string `json:"description"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// ExpectancyChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectancyChange Decimal `json:"expectancy_change"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G Decimal `json:"g"`
 
 	// GChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GChange Decimal `json:"g_change"`
 	Name    string  `json:"name"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR     Decimal `json:"total_r"`
 	TradeCount int     `json:"trade_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // WinLoss defines model for WinLoss.
 type WinLoss struct {
 	// AverageLossR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageLossR Decimal `json:"average_loss_r"`
 
 	// AverageWinR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageWinR    Decimal `json:"average_win_r"`
 	BreakevenCount int     `json:"breakeven_count"`
 
 	// BreakevenRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BreakevenRate Decimal `json:"breakeven_rate"`
 	BreakevenRule string  `json:"breakeven_rule"`
 	CurrentStreak int     `json:"current_streak"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// LargestLossR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestLossR Decimal `json:"largest_loss_r"`
 
 	// LargestWinR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestWinR             Decimal  `json:"largest_win_r"`
 	LargestWinToLargestLoss *Decimal `json:"largest_win_to_largest_loss"`
 	LongestLosingStreak     int      `json:"longest_losing_streak"`
@@ -8208,64 +9028,92 @@ type WinLoss struct {
 	LossCount               int      `json:"loss_count"`
 
 	// LossRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossRate Decimal `json:"loss_rate"`
 
 	// MedianLossR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianLossR Decimal `json:"median_loss_r"`
 
 	// MedianWinR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianWinR   Decimal     `json:"median_win_r"`
 	PayoffRatio  *Decimal    `json:"payoff_ratio"`
 	Pnl          *WinLossPnL `json:"pnl,omitempty"`
 	ProfitFactor *Decimal    `json:"profit_factor"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR     Decimal `json:"total_r"`
 	TradeCount int     `json:"trade_count"`
 	WinCount   int     `json:"win_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // WinLossPnL defines model for WinLossPnL.
 type WinLossPnL struct {
 	// AverageLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageLoss Decimal `json:"average_loss"`
 
 	// AveragePnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AveragePnl Decimal `json:"average_pnl"`
 
 	// AverageWin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageWin     Decimal `json:"average_win"`
 	BreakevenCount int     `json:"breakeven_count"`
 
 	// GrossLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossLoss Decimal `json:"gross_loss"`
 
 	// GrossProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossProfit Decimal `json:"gross_profit"`
 
 	// LargestLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestLoss Decimal `json:"largest_loss"`
 
 	// LargestWin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestWin   Decimal  `json:"largest_win"`
 	LossCount    int      `json:"loss_count"`
 	ProfitFactor *Decimal `json:"profit_factor"`
 
 	// TotalPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnl Decimal `json:"total_pnl"`
 	WinCount int     `json:"win_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
-// IdempotencyKey defines model for IdempotencyKey.
+// IdempotencyKey Examples: order-1042
 type IdempotencyKey = string
 
-// RequestId defines model for RequestId.
+// RequestId Examples: order-1042-attempt-1
 type RequestId = string
 
 // Conflict defines model for Conflict.
