@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,20 +55,11 @@ func (s *scanner) object(n *node, depth int) error {
 			}
 			prop = orAny(n.additional)
 		}
-		s.path = append(s.path, pathElem{key: key, isKey: true})
-		start := s.i
-		if root && n.delegatedRoot[key] {
-			err = s.delegated(key)
-		} else {
-			err = s.value(prop, depth)
-			if err == nil && root && s.record {
-				s.members = append(s.members, span{name: key, start: start, end: s.i})
-			}
-		}
-		if err != nil {
+		if known && s.absentNull(n, key, prop) {
+			s.i += len("null")
+		} else if err := s.member(n, key, prop, root, depth); err != nil {
 			return err
 		}
-		s.path = s.path[:len(s.path)-1]
 		s.skipSpace()
 		if s.i >= len(s.b) {
 			return s.syntax("unexpected end of input in an object")
@@ -83,6 +75,35 @@ func (s *scanner) object(n *node, depth int) error {
 		}
 		return s.syntax("expected ',' or '}' in an object")
 	}
+}
+
+// member scans the value of the member key of n, handing a delegated root
+// member to its decoder and recording the root's other members.
+func (s *scanner) member(n *node, key string, prop *node, root bool, depth int) error {
+	s.path = append(s.path, pathElem{key: key, isKey: true})
+	start := s.i
+	var err error
+	if root && n.delegatedRoot[key] {
+		err = s.delegated(key)
+	} else {
+		err = s.value(prop, depth)
+		if err == nil && root && s.record {
+			s.members = append(s.members, span{name: key, start: start, end: s.i})
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.path = s.path[:len(s.path)-1]
+	return nil
+}
+
+// absentNull reports whether the value at s.i is a null that stands for
+// the absent optional member key of n (Options.NullIsAbsent): the property
+// is not required and does not admit null itself.
+func (s *scanner) absentNull(n *node, key string, prop *node) bool {
+	return s.v.nullIsAbsent && prop.types&tNull == 0 && bytes.HasPrefix(s.b[s.i:], []byte("null")) &&
+		!slices.Contains(n.required, key)
 }
 
 // key scans an object key. Keys that are properties of n come back as the
