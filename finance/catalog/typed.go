@@ -28,7 +28,9 @@ type Spec struct {
 // are rejected. tighten then adds what Go types cannot say (enums,
 // minItems, minimum, maximum, defaults). Prepare validates the arguments
 // against that schema in one scan (limits bind while scanning; errors name
-// the field and the rule) and decodes them into In; the prepared call then
+// the field and the rule; null for an optional argument means absent, as
+// OpenAI strict function calling makes a model send it) and decodes them
+// into In; the prepared call then
 // runs run. Top-level properties whose type implements
 // strictjson.PrefixDecoder are validated and decoded by their own decoder.
 func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in In) (Out, error), tighten func(s *jsonschema.Schema)) Tool {
@@ -42,7 +44,7 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 	}
 	declareLimits(schema)
 	shareDecimals(schema)
-	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments"})
+	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments", NullIsAbsent: true})
 	if err != nil {
 		panic(fmt.Sprintf("catalog: argument decoder for %s: %v", spec.Name, err))
 	}
