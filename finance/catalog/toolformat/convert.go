@@ -1,0 +1,362 @@
+package toolformat
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// dialect is what one host's schema subset can say; convert moves the
+// rest into descriptions.
+type dialect struct {
+	// strict: every property is required and an optional one admits null
+	// (OpenAI strict mode).
+	strict bool
+	// closed: every object states additionalProperties false.
+	closed bool
+	// exclusiveBounds: exclusiveMinimum and exclusiveMaximum exist.
+	exclusiveBounds bool
+	// lengths: minLength and maxLength exist.
+	lengths bool
+	// boundsInText: numeric bounds are written into the description
+	// ("> 0, <= 1"), which is shorter than the keywords.
+	boundsInText bool
+	// gemini: type names in capitals, counts as strings (int64 in the
+	// protocol), no additionalProperties.
+	gemini bool
+	// textObjects: a free-form object is published as a string holding
+	// its JSON text (the subset cannot describe an object without
+	// properties).
+	textObjects bool
+	// sparseExamples: only the members a call sends get an example: the
+	// required ones and those a condition of their object names (OpenAI
+	// strict, where every other member is sent as null).
+	sparseExamples bool
+}
+
+var (
+	openAIDialect  = dialect{strict: true, closed: true, boundsInText: true, textObjects: true, sparseExamples: true}
+	geminiDialect  = dialect{lengths: true, gemini: true, textObjects: true}
+	compactDialect = dialect{closed: true, boundsInText: true, lengths: true}
+)
+
+// converter turns the schemas of one tool's input into a dialect.
+type converter struct {
+	d    dialect
+	root *jsonschema.Schema // holds the $defs
+}
+
+// convert returns the input schema s in dialect d: definitions inlined,
+// decimal strings as numbers, a free-form object as its JSON text, and
+// what d cannot say written into the descriptions.
+func convert(d dialect, s *jsonschema.Schema) (object, error) {
+	c := converter{d: d, root: s}
+	return c.node(s, place{root: true, sent: true})
+}
+
+// place is where a schema sits: the tool's whole input (root), a member
+// that is not required (optional), and whether a call sends it (a
+// required member, or one a condition names).
+type place struct {
+	root, optional, sent bool
+}
+
+// node converts the schema s of a value at place at.
+func (c converter) node(s *jsonschema.Schema, at place) (object, error) {
+	s, err := c.resolve(s)
+	if err != nil {
+		return nil, err
+	}
+	kind := c.kindOf(s)
+	var notes []string
+	o := object{{"type", c.typeName(kind.json, at.optional && c.d.strict)}}
+	description := s.Description
+	if at.root {
+		description = strings.TrimSpace(strings.TrimPrefix(description, catalog.DecimalsNote))
+	}
+	if len(s.Enum) > 0 {
+		enum := distinctEnum(s.Enum)
+		if at.optional && c.d.strict {
+			enum = append(enum, nil)
+		}
+		o.set("enum", enum)
+	}
+	if s.Format != "" {
+		o.set("format", s.Format)
+	}
+	if s.Pattern != "" && !kind.decimal {
+		o.set("pattern", s.Pattern)
+	}
+	notes = append(notes, c.bounds(&o, s)...)
+	if kind.json == "string" && !kind.text && s.Format == "" && intOr(s.MaxLength, 0) != catalog.MaxTextLen {
+		notes = append(notes, c.lengths(&o, s)...)
+	}
+	switch kind.json {
+	case "array":
+		if err := c.array(&o, s, at.sent); err != nil {
+			return nil, err
+		}
+	case "object":
+		if err := c.object(&o, s); err != nil {
+			return nil, err
+		}
+	}
+	if s.MaxProperties != nil {
+		if kind.text {
+			notes = append(notes, "max "+strconv.Itoa(*s.MaxProperties)+" members")
+		} else {
+			o.set("maxProperties", c.count(*s.MaxProperties))
+		}
+	}
+	if len(s.Default) > 0 {
+		notes = append(notes, "default "+c.example(s, s.Default))
+	}
+	if len(s.Examples) > 0 && len(s.Default) == 0 && (at.sent || !c.d.sparseExamples) { // a default is an example already
+		b, err := json.Marshal(s.Examples[0])
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, "e.g. "+c.example(s, b))
+	}
+	if text := withNotes(description, notes); text != "" {
+		o = append(object{o[0], {"description", text}}, o[1:]...)
+	}
+	return o, nil
+}
+
+// kind is how a schema is published: its JSON type, and whether it is a
+// decimal input (a string in the catalog, a number here) or a free-form
+// object (its JSON text here).
+type kind struct {
+	json    string
+	decimal bool
+	text    bool
+}
+
+func (c converter) kindOf(s *jsonschema.Schema) kind {
+	switch {
+	case s.Type == "string" && s.Pattern == toolkit.DecimalPattern:
+		return kind{json: "number", decimal: true}
+	case s.Type == "object" && len(s.Properties) == 0 && c.d.textObjects:
+		return kind{json: "string", text: true}
+	}
+	return kind{json: s.Type}
+}
+
+// typeName spells a type: in capitals for Gemini, with null when the
+// value may be null.
+func (c converter) typeName(t string, nullable bool) any {
+	switch {
+	case c.d.gemini:
+		return strings.ToUpper(t)
+	case nullable:
+		return []string{t, "null"}
+	}
+	return t
+}
+
+// resolve inlines a reference to the root's definitions, keeping the
+// referring schema's annotations.
+func (c converter) resolve(s *jsonschema.Schema) (*jsonschema.Schema, error) {
+	if s.Ref == "" {
+		return s, nil
+	}
+	name, ok := strings.CutPrefix(s.Ref, "#/$defs/")
+	def, found := c.root.Defs[name]
+	if !ok || !found {
+		return nil, fmt.Errorf("unresolvable $ref %q", s.Ref)
+	}
+	out := *def
+	out.Description, out.Default, out.Examples = s.Description, s.Default, s.Examples
+	return &out, nil
+}
+
+// bounds keeps the numeric bounds as keywords where the dialect has
+// them, and returns them as a note otherwise ("> 0, <= 1").
+func (c converter) bounds(o *object, s *jsonschema.Schema) []string {
+	var text []string
+	maximum := s.Maximum
+	if s.Type == "integer" && maximum != nil && *maximum == catalog.MaxItems {
+		maximum = nil // a count bounded by the decoder's limit on arrays
+	}
+	for _, b := range []struct {
+		key       string
+		value     *float64
+		op        string
+		exclusive bool
+	}{{"minimum", s.Minimum, ">= ", false}, {"exclusiveMinimum", s.ExclusiveMinimum, "> ", true},
+		{"maximum", maximum, "<= ", false}, {"exclusiveMaximum", s.ExclusiveMaximum, "< ", true}} {
+		switch {
+		case b.value == nil:
+		case c.d.boundsInText || b.exclusive && !c.d.exclusiveBounds:
+			text = append(text, b.op+number(*b.value))
+		default:
+			o.set(b.key, json.Number(jsonNumber(*b.value)))
+		}
+	}
+	if len(text) == 0 {
+		return nil
+	}
+	return []string{strings.Join(text, ", ")}
+}
+
+// number writes a bound in a description briefly: 0.5, -1000, 1e12,
+// 2^53-1.
+func number(x float64) string {
+	if x == 1<<53-1 {
+		return "2^53-1"
+	}
+	return jsonNumber(x)
+}
+
+// jsonNumber writes x as a short JSON number: 0.5, -1000, 1e12.
+func jsonNumber(x float64) string {
+	return strings.Replace(strconv.FormatFloat(x, 'g', -1, 64), "e+", "e", 1)
+}
+
+// lengths keeps a string's length bounds where the dialect has them
+// (Gemini: int64 counts, written as strings) and returns them as a
+// sentence otherwise.
+func (c converter) lengths(o *object, s *jsonschema.Schema) []string {
+	if c.d.lengths {
+		if s.MinLength != nil {
+			o.set("minLength", c.count(*s.MinLength))
+		}
+		if s.MaxLength != nil {
+			o.set("maxLength", c.count(*s.MaxLength))
+		}
+		return nil
+	}
+	switch {
+	case s.MaxLength != nil && s.MinLength != nil && *s.MinLength > 0:
+		return []string{fmt.Sprintf("%d-%d chars", *s.MinLength, *s.MaxLength)}
+	case s.MaxLength != nil:
+		return []string{fmt.Sprintf("max %d chars", *s.MaxLength)}
+	case s.MinLength != nil && *s.MinLength > 0:
+		return []string{fmt.Sprintf("min %d chars", *s.MinLength)}
+	}
+	return nil
+}
+
+// count writes a count keyword's value: a number, or for Gemini the
+// string of an int64.
+func (c converter) count(n int) any {
+	if c.d.gemini {
+		return strconv.Itoa(n)
+	}
+	return n
+}
+
+// array converts the items of s; sent says whether a call sends the array.
+func (c converter) array(o *object, s *jsonschema.Schema, sent bool) error {
+	if s.Items == nil {
+		return fmt.Errorf("an array without items")
+	}
+	items, err := c.node(s.Items, place{sent: sent})
+	if err != nil {
+		return err
+	}
+	o.set("items", items)
+	if s.MinItems != nil {
+		o.set("minItems", c.count(*s.MinItems))
+	}
+	if s.MaxItems != nil && *s.MaxItems != catalog.MaxItems { // the decoder's limit on every array
+		o.set("maxItems", c.count(*s.MaxItems))
+	}
+	return nil
+}
+
+// object converts the properties of s, in their order.
+func (c converter) object(o *object, s *jsonschema.Schema) error {
+	props := object{}
+	var names []string
+	for _, name := range propertyNames(s) {
+		if s.Properties[name].Deprecated && !isRequired(s, name) {
+			continue // accepted, but not offered
+		}
+		names = append(names, name)
+	}
+	for _, name := range names {
+		required := isRequired(s, name)
+		p, err := c.node(s.Properties[name], place{optional: !required, sent: required || mentioned(s, name)})
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		props.set(name, p)
+	}
+	o.set("properties", props)
+	required := s.Required
+	if c.d.strict {
+		required = names
+	}
+	o.set("required", append([]string{}, required...))
+	if c.d.closed {
+		o.set("additionalProperties", false)
+	}
+	return nil
+}
+
+// propertyNames lists the properties of s in their published order.
+func propertyNames(s *jsonschema.Schema) []string {
+	names := make([]string, 0, len(s.Properties))
+	for _, n := range s.PropertyOrder {
+		if _, ok := s.Properties[n]; ok {
+			names = append(names, n)
+		}
+	}
+	for _, n := range sortedKeys(s.Properties) {
+		if !contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func isRequired(s *jsonschema.Schema, name string) bool {
+	return contains(s.Required, name)
+}
+
+// distinctEnum lists the values of enum, leaving out a string that
+// repeats an earlier one in another letter case ("LONG" after "long"):
+// the first spelling is enough to send.
+func distinctEnum(enum []any) []any {
+	var out []any
+	for _, v := range enum {
+		text, isText := v.(string)
+		if isText && slices.ContainsFunc(out, func(w any) bool { t, ok := w.(string); return ok && strings.EqualFold(t, text) }) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// mentioned reports whether a description of the object s or of one of
+// its properties names the property name (a condition such as "Needs one
+// of: equity_values | r_multiples").
+func mentioned(s *jsonschema.Schema, name string) bool {
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	if word.MatchString(s.Description) {
+		return true
+	}
+	for other, p := range s.Properties {
+		if other != name && word.MatchString(p.Description) {
+			return true
+		}
+	}
+	return false
+}
