@@ -129,16 +129,15 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 
 // newIdentity returns a fresh agent id and API key.
 func (s *Service) newIdentity() (id, key string, err error) {
-	r, err := randomAlphanumeric(s.random, 16)
-	if err != nil {
+	if id, err = toolkit.NewID(s.random, "agt_"); err != nil {
 		return "", "", err
 	}
 	key, err = s.newKey()
-	return "agt_" + strings.ToLower(r), key, err
+	return id, key, err
 }
 
 func (s *Service) newKey() (string, error) {
-	r, err := randomAlphanumeric(s.random, keyRandomLen)
+	r, err := toolkit.RandomString(s.random, toolkit.Alphanumerics, keyRandomLen)
 	if err != nil {
 		return "", err
 	}
@@ -174,7 +173,7 @@ func (s *Service) wellFormedKey(key string) bool {
 		return false
 	}
 	for i := len(s.prefix); i < len(key); i++ {
-		if strings.IndexByte(alphanumerics, key[i]) < 0 {
+		if strings.IndexByte(toolkit.Alphanumerics, key[i]) < 0 {
 			return false
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -171,18 +170,9 @@ func (s *Service) PruneStoredResponses(ctx context.Context) (int64, error) {
 	return n, toolkit.WithOp("billing.PruneStoredResponses", err)
 }
 
+// newTxID returns a transaction id (toolkit.NewID).
 func (s *Service) newTxID() (string, error) {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, 16)
-	if _, err := io.ReadFull(s.cfg.Random, b); err != nil {
-		return "", err
-	}
-	var sb strings.Builder
-	sb.WriteString("tx_")
-	for _, c := range b {
-		sb.WriteByte(alphabet[int(c)%len(alphabet)]) // ids need uniqueness, not uniformity
-	}
-	return sb.String(), nil
+	return toolkit.NewID(s.cfg.Random, "tx_")
 }
 
 // utcDayStart and utcMonthStart bound the spend-cap windows (UTC).

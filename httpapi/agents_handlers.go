@@ -82,7 +82,7 @@ func (a *API) rotateKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a.mcp.sessions.closeAgent(ag.ID)
+	a.mcp.CloseAgent(ag.ID)
 	writeJSON(w, http.StatusOK, RotateKeyResponse{AgentID: ag.ID, APIKey: key})
 	return nil
 }
@@ -91,6 +91,6 @@ func (a *API) rotateKey(w http.ResponseWriter, r *http.Request) error {
 // call (suspended or terminated).
 func (a *API) releaseSessions(ag agents.Agent) {
 	if !ag.IsActive() {
-		a.mcp.sessions.closeAgent(ag.ID)
+		a.mcp.CloseAgent(ag.ID)
 	}
 }

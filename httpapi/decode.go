@@ -2,15 +2,14 @@ package httpapi
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/internal/httpbody"
 	"github.com/agentfinance/toolkit/internal/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -116,23 +115,9 @@ func decodeBody[T any](a *API, r *http.Request) (T, error) {
 	if !ok {
 		return zero, toolkit.Errorf(toolkit.Internal, "httpapi: no decoder for %s", reflect.TypeFor[T]())
 	}
-	body, err := readBody(r)
+	body, err := httpbody.Read(r)
 	if err != nil {
 		return zero, err
 	}
 	return d.Decode(body)
-}
-
-// readBody reads the (already size-capped) body. Over the cap is
-// toolkit.TooLarge.
-func readBody(r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(r.Body)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return nil, toolkit.Errorf(toolkit.TooLarge, "Request body too large: at most %d bytes", mbe.Limit)
-	}
-	if err != nil {
-		return nil, toolkit.Errorf(toolkit.Invalid, "reading the request body failed")
-	}
-	return b, nil
 }

@@ -250,10 +250,9 @@ func TestNativeDepositAtThePresaleRate(t *testing.T) {
 func TestDepositBoundByMemo(t *testing.T) {
 	// The first agent of this env gets the memo fixtures' agent id.
 	id := []byte(strings.TrimPrefix(solanarpctest.AgentID, "agt_"))
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	random := make([]byte, 28)
+	random := make([]byte, len(id)) // the bytes toolkit.NewID reads for it
 	for i, c := range id {
-		random[i] = byte(strings.IndexByte(alphabet, c))
+		random[i] = byte(strings.IndexByte(toolkit.IDAlphabet, c))
 	}
 	e := newEnv(t, withChain, func(c *envConfig) { c.agents.Random = io.MultiReader(bytes.NewReader(random), rand.Reader) })
 	got, k := e.register("memo")

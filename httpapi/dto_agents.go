@@ -79,11 +79,13 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func (RegisterResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (RegisterResponse) Enums() map[string][]string {
 	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
 }
 
-func (AgentResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (AgentResponse) Enums() map[string][]string {
 	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
 }
 

@@ -101,10 +101,12 @@ func limitsResponse(l billing.Limits) LimitsResponse {
 	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
 }
 
-func (PricingResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (PricingResponse) Enums() map[string][]string {
 	return map[string][]string{"currency": {billing.Currency}}
 }
 
-func (TransactionResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (TransactionResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
 }

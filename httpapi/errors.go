@@ -33,7 +33,8 @@ type ErrorBody struct {
 	Code   string `json:"code"`
 }
 
-func (ErrorBody) enums() map[string][]string { return map[string][]string{"code": errorCodes()} }
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (ErrorBody) Enums() map[string][]string { return map[string][]string{"code": errorCodes()} }
 
 // InsufficientCreditsBody is the body of a 402: the published detail
 // ("Insufficient balance. Required: $X, Available: $Y") and the same two
@@ -45,7 +46,8 @@ type InsufficientCreditsBody struct {
 	Available toolkit.Amount `json:"available" doc:"what the paying balance holds, in USDC credits"`
 }
 
-func (InsufficientCreditsBody) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (InsufficientCreditsBody) Enums() map[string][]string {
 	return map[string][]string{"code": {toolkit.InsufficientCredits.String()}}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
@@ -176,7 +177,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, nil))
 	var err error
-	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
+	e.guardian, err = guardian.New(store, guardian.Config{Version: platform.Version(), Probe: cfg.probe, Now: cfg.now, Logger: logger})
 	require.NoError(t, err)
 	master, lookup, err := tinkkeys.NewKeysets()
 	require.NoError(t, err)
@@ -226,7 +227,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if apiOpts.MaxBodyBytes == 0 {
 		apiOpts.MaxBodyBytes = 64 << 10
 	}
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
+	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
 		Workspace: ws, Brokers: brokers}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/httpapi/mcpserver"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 // publicPaths are the public machine-readable documents outside /v1.
@@ -98,7 +100,7 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 	card := AgentCard{
 		Name:        "Agent Finance Toolkit",
 		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures; a private workspace per agent (sealed memories, trade journal, bias analysis, read-only broker). Never places orders.",
-		URL:         base, Version: Version,
+		URL:         base, Version: platform.Version(),
 		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false,
 			"health": base + healthPath},
 		Auth:    a.cardAuth(base),
@@ -123,7 +125,7 @@ func (a *API) serverCard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	card := ServerCard{Name: mcpServerName, Version: Version, Auth: a.cardAuth(base), Tools: a.svc.Catalog.Names(),
+	card := ServerCard{Name: mcpserver.Name, Version: platform.Version(), Auth: a.cardAuth(base), Tools: a.svc.Catalog.Names(),
 		Transports: []CardTransport{{Type: "sse", URL: base + "/mcp/sse"}, {Type: "streamable-http", URL: base + "/mcp"}}}
 	card.ToolCount = len(card.Tools)
 	writeJSON(w, http.StatusOK, card)

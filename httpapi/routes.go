@@ -6,15 +6,17 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/httpapi/openapi"
 	"github.com/agentfinance/toolkit/support"
 )
 
-type authLevel int
+// authLevel is who may call a route.
+type authLevel = openapi.Auth
 
 const (
-	authPublic authLevel = iota // no key
-	authAgent                   // X-API-Key (or Bearer) of an active agent
-	authAdmin                   // X-Admin-Key
+	authPublic = openapi.AuthPublic // no key
+	authAgent  = openapi.AuthAgent  // X-API-Key (or Bearer) of an active agent
+	authAdmin  = openapi.AuthAdmin  // X-Admin-Key
 )
 
 // route is one endpoint. request and response describe the body types,

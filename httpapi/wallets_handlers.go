@@ -25,7 +25,7 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	}
 	ag, status := res.Agent, http.StatusCreated
 	if !res.Created {
-		a.mcp.sessions.closeAgent(ag.ID) // the old key stopped working
+		a.mcp.CloseAgent(ag.ID) // the old key stopped working
 		status = http.StatusOK
 	}
 	b, err := a.svc.Billing.Balance(r.Context(), billing.AccountOf(ag))

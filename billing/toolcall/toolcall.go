@@ -96,6 +96,10 @@ type Options struct {
 	// insufficient credits (402); bursts are aggregated by the recorder
 	// (default: discarded).
 	Recorder guardian.Recorder
+	// Observe, when set, is told of every call once it has ended, with its
+	// result or its error: the guardian's tool-call count and the charge
+	// metrics hang here, so every caller of Call is counted alike.
+	Observe func(res Result, err error)
 }
 
 // Service runs tool calls. It is safe for concurrent use.
@@ -125,8 +129,16 @@ func New(tools Tools, meter Meter, opts Options) *Service {
 }
 
 // Call runs one tool for agent ag (which the caller has authenticated and
-// found active).
+// found active). Options.Observe is told of the outcome.
 func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Result, error) {
+	res, err := s.call(ctx, ag, req)
+	if s.opts.Observe != nil {
+		s.opts.Observe(res, err)
+	}
+	return res, err
+}
+
+func (s *Service) call(ctx context.Context, ag agents.Agent, req Request) (Result, error) {
 	t, err := s.Lookup(req.Tool)
 	if err != nil {
 		return Result{}, err

@@ -20,6 +20,7 @@ import (
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/driver/sqliteshim"
@@ -120,7 +121,7 @@ func TestFreshServerOperations(t *testing.T) {
 	}
 	_, st := s.call("GET", "/v1/guardian/status", nil, "")
 	assert.Equal(t, "operational", st["status"])
-	assert.Equal(t, httpapi.Version, st["version"])
+	assert.Equal(t, platform.Version(), st["version"], "the build's version")
 
 	codes := map[int]int{}
 	for i := range 8 {

@@ -155,7 +155,7 @@ func TestParseConfigSolana(t *testing.T) {
 			"TOOLKIT_NATIVE_TOKEN": "ABC", "TOOLKIT_NATIVE_RATE": "0.01"}[k]
 	})
 	require.NoError(t, err)
-	s := cfg.wiring.Solana
+	s := cfg.adapters.Solana
 	assert.Equal(t, "devnet", s.Network)
 	assert.Equal(t, "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", s.USDCMint)
 	assert.Equal(t, "k", s.PriceAPIKey)

@@ -1,4 +1,4 @@
-package httpapi
+package mcpserver
 
 import (
 	"encoding/json"
@@ -13,16 +13,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpResult is a successful call: the result as structuredContent and, for
+// toolResult is a successful call: the result as structuredContent and, for
 // older clients, as JSON text. A priced call's _meta says what it cost:
 // charged (USDC credits; 0.00 when replayed or not chargeable), balance
 // (after the debit; absent when nothing was debited) and replayed (the
 // stored answer of an idempotency key), like the REST answer's X-Charged,
 // X-Balance and Idempotent-Replayed headers.
-func (a *API) mcpResult(out toolcall.Result, ag agents.Agent) *mcp.CallToolResult {
+func (h *Handler) toolResult(out toolcall.Result, ag agents.Agent) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out.Response)}},
 		StructuredContent: json.RawMessage(out.Response)}
-	if a.svc.Billing.Price(out.Operation, billing.AccountOf(ag).Presale).Sign() > 0 {
+	if h.cfg.Billing.Price(out.Operation, billing.AccountOf(ag).Presale).Sign() > 0 {
 		charged := out.Charged
 		if charged.IsZero() {
 			charged = billing.USD(0)
@@ -35,17 +35,17 @@ func (a *API) mcpResult(out toolcall.Result, ag agents.Agent) *mcp.CallToolResul
 	return res
 }
 
-// mcpError is a failed call as an MCP tool error. Its _meta carries code
+// toolError is a failed call as an MCP tool error. Its _meta carries code
 // (the REST error code); a 402 adds the REST 402's required and available
 // and top_up, how this agent adds credits; a refusal to retry later adds
 // retry_after (seconds). The text is the same fields and the detail, as
 // JSON: the REST error body.
-func (a *API) mcpError(err error, ag agents.Agent) *mcp.CallToolResult {
+func (h *Handler) toolError(err error, ag agents.Agent) *mcp.CallToolResult {
 	kind := toolkit.KindOf(err)
 	meta := mcp.Meta{"code": kind.String()}
 	var short *billing.Shortfall
 	if kind == toolkit.InsufficientCredits && errors.As(err, &short) {
-		meta["required"], meta["available"], meta["top_up"] = short.Required, short.Available, a.topUpHint(ag)
+		meta["required"], meta["available"], meta["top_up"] = short.Required, short.Available, h.topUpHint(ag)
 	}
 	if d := toolkit.RetryAfterOf(err); d > 0 {
 		meta["retry_after"] = int((d + time.Second - 1) / time.Second)
@@ -61,11 +61,12 @@ func (a *API) mcpError(err error, ag agents.Agent) *mcp.CallToolResult {
 
 // topUpHint says how ag adds the credits its calls are paid from: test
 // funds by a sandbox self-credit, real funds by a verified USDC deposit.
-func (a *API) topUpHint(ag agents.Agent) string {
+func (h *Handler) topUpHint(ag agents.Agent) string {
+	p := h.pathPrefix()
 	if billing.AccountOf(ag).Sandbox() {
-		return "POST " + a.prefix + "/v1/billing/deposit {\"amount\":\"5.00\",\"funding_path\":\"direct_transfer\"} credits test funds " +
+		return "POST " + p + "/v1/billing/deposit {\"amount\":\"5.00\",\"funding_path\":\"direct_transfer\"} credits test funds " +
 			"(sandbox calls are paid from test funds; the server may cap or disable self-credit)"
 	}
-	return "send USDC on Solana to the treasury, then POST " + a.prefix + "/v1/billing/deposit-usdc {\"tx_signature\":\"<signature>\"} " +
+	return "send USDC on Solana to the treasury, then POST " + p + "/v1/billing/deposit-usdc {\"tx_signature\":\"<signature>\"} " +
 		"(1 USDC = 1 credit; USDT, PYUSD and SOL are accepted at their own endpoints)"
 }

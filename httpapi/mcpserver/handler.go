@@ -1,47 +1,82 @@
-package httpapi
+package mcpserver
 
 import (
 	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
+	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/internal/httpbody"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Version is the API and MCP server version.
-const Version = "1.0.0"
+// Name is the MCP implementation name (serverInfo.name).
+const Name = "agent-finance-toolkit"
 
-// mcpServerName is the MCP implementation name.
-const mcpServerName = "agent-finance-toolkit"
+// Config is what the MCP handler serves and how. Agents, Calls, Billing
+// and Catalog are required.
+type Config struct {
+	// Agents re-reads the calling agent before each tool call, so a
+	// suspension takes effect inside an open session.
+	Agents *agents.Service
+	// Calls runs every tool call (the one metered call path).
+	Calls *toolcall.Service
+	// Billing prices the tools (descriptions, _meta) and the results.
+	Billing *billing.Service
+	// Catalog lists the tools served.
+	Catalog *catalog.Catalog
+	// OutputSchema returns a tool's outputSchema (the OpenAPI document's
+	// result schema, self-contained). Nil: tools have none.
+	OutputSchema func(tool string) (*jsonschema.Schema, error)
+	// Version is the MCP server's version (serverInfo.version).
+	Version string
+	// MaxBodyBytes caps a request body (default 8 MiB).
+	MaxBodyBytes int64
+	// IdleTimeout ends a session after this long without a message
+	// (default 15 minutes).
+	IdleTimeout time.Duration
+	// SessionsPerAgent bounds the open sessions of one agent (default 16);
+	// a further one is refused with RateLimited.
+	SessionsPerAgent int
+	// Logger receives one line per panic or internal error of a tool call
+	// (default slog.Default()).
+	Logger *slog.Logger
+}
 
-// mcpHandler serves the catalog over MCP: legacy SSE at /mcp/sse (with its
+// Handler serves the catalog over MCP: legacy SSE at /mcp/sse (with its
 // ?sessionid= message endpoint) and streamable HTTP at /mcp (also at
 // /mcp/sse for clients of the published service).
 //
-// Every request is authenticated (X-API-Key or Bearer); a suspended or
-// terminated agent is refused. Each session gets its own MCP server bound
-// to the agent that opened it, and a session can only be used with that
-// agent's key. Sessions end after Options.MCPIdleTimeout without a
-// message, an agent holds at most Options.MCPSessionsPerAgent of them, and
-// all of an agent's sessions end when its key is rotated or it is
-// suspended or terminated.
-type mcpHandler struct {
-	api         *API
+// The caller (httpapi) authenticates every request and checks its Host;
+// Serve takes the authenticated agent. Each session gets its own MCP
+// server bound to the agent that opened it, and a session can only be used
+// with that agent's key. Sessions end after Config.IdleTimeout without a
+// message, an agent holds at most Config.SessionsPerAgent of them, and
+// CloseAgent ends all of an agent's sessions (key rotated, suspended or
+// terminated).
+type Handler struct {
+	cfg         Config
+	tools       []tool
 	sse         *mcp.SSEHandler
 	streamable  *mcp.StreamableHTTPHandler
 	sessions    *sessionRegistry
 	sseSessions sync.Map // SSE session id -> *sseSession
+	prefix      atomic.Pointer[string]
 }
 
 // sseSession is what the handler knows of a legacy SSE session.
@@ -50,53 +85,85 @@ type sseSession struct {
 	idle    *idleWatch
 }
 
-// serverKey carries the session's server from handle to the SDK's
+// serverKey carries the session's server from Serve to the SDK's
 // getServer callback.
 type serverKey struct{}
 
-func newMCPHandler(a *API) *mcpHandler {
-	h := &mcpHandler{api: a, sessions: newSessionRegistry(a.opts.MCPSessionsPerAgent)}
+// New returns the MCP handler over cfg, with every tool's definition built
+// once (shared read-only by every session's server).
+func New(cfg Config) (*Handler, error) {
+	if cfg.Agents == nil || cfg.Calls == nil || cfg.Billing == nil || cfg.Catalog == nil {
+		return nil, errors.New("mcpserver: Agents, Calls, Billing and Catalog are required")
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 8 << 20
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 15 * time.Minute
+	}
+	if cfg.SessionsPerAgent <= 0 {
+		cfg.SessionsPerAgent = 16
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	h := &Handler{cfg: cfg, sessions: newSessionRegistry(cfg.SessionsPerAgent)}
+	h.prefix.Store(new(string))
+	tools, err := h.defineTools()
+	if err != nil {
+		return nil, err
+	}
+	h.tools = tools
 	getServer := func(r *http.Request) *mcp.Server {
 		s, _ := r.Context().Value(serverKey{}).(*mcp.Server)
-		return s // nil (refused by the SDK) only for a request handle did not prepare
+		return s // nil (refused by the SDK) only for a request Serve did not prepare
 	}
-	// The DNS-rebinding guard is handle's Host check against the API's
-	// allowed hosts, so the SDK's loopback-only guard is off: it would
-	// refuse a local reverse proxy.
-	h.sse = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{MaxRequestBodyBytes: a.opts.MaxBodyBytes, DisableLocalhostProtection: true})
+	// The DNS-rebinding guard is the caller's Host check, so the SDK's
+	// loopback-only guard is off: it would refuse a local reverse proxy.
+	h.sse = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{MaxRequestBodyBytes: cfg.MaxBodyBytes, DisableLocalhostProtection: true})
 	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		MaxRequestBodyBytes: a.opts.MaxBodyBytes, SessionTimeout: a.opts.MCPIdleTimeout, DisableLocalhostProtection: true})
-	return h
+		MaxRequestBodyBytes: cfg.MaxBodyBytes, SessionTimeout: cfg.IdleTimeout, DisableLocalhostProtection: true})
+	return h, nil
 }
 
-// mcpServer builds an MCP server exposing every catalog tool to ag. Its
+// SetPrefix tells the handler the path prefix the API is mounted under
+// (e.g. "/toolkit"), for the SSE message endpoint and the instructions.
+func (h *Handler) SetPrefix(prefix string) { h.prefix.Store(&prefix) }
+
+func (h *Handler) pathPrefix() string { return *h.prefix.Load() }
+
+// CloseAgent ends every MCP session of agentID (its key was rotated, or it
+// was suspended or terminated) and reports how many it closed.
+func (h *Handler) CloseAgent(agentID string) int { return h.sessions.closeAgent(agentID) }
+
+// server builds an MCP server exposing every catalog tool to ag. Its
 // streamable-HTTP session ids start with the agent id, which binds them.
-func (a *API) mcpServer(ag agents.Agent) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: mcpServerName, Title: "Agent Finance Toolkit", Version: Version}, &mcp.ServerOptions{
-		Instructions: a.mcpInstructions(),
+func (h *Handler) server(ag agents.Agent) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Agent Finance Toolkit", Version: h.cfg.Version}, &mcp.ServerOptions{
+		Instructions: instructions(h.pathPrefix()),
 		GetSessionID: func() string { return ag.ID + "." + rand.Text() },
 	})
-	for _, t := range a.mcpToolDefs {
-		s.AddTool(t.def, a.mcpToolHandler(ag, t.tool))
+	for _, t := range h.tools {
+		s.AddTool(t.def, h.toolHandler(ag, t.tool))
 	}
 	return s
 }
 
-// mcpToolHandler runs one tool through the same metered path as the REST
+// toolHandler runs one tool through the same metered path as the REST
 // API, with the idempotency key of the request's _meta; failures come
-// back as MCP tool errors (see mcpError).
-func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
+// back as MCP tool errors (see toolError).
+func (h *Handler) toolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		// The SDK runs handlers on its own goroutines: a panic here would
 		// end the process, so it becomes an internal tool error.
 		defer func() {
 			if p := recover(); p != nil {
-				a.opts.Logger.Error("mcp tool panic", "tool", t.Name, "agent_id", ag.ID, "panic", fmt.Sprint(p))
-				res, err = a.mcpError(toolkit.Errorf(toolkit.Internal, "internal error"), ag), nil
+				h.cfg.Logger.Error("mcp tool panic", "tool", t.Name, "agent_id", ag.ID, "panic", fmt.Sprint(p))
+				res, err = h.toolError(toolkit.Errorf(toolkit.Internal, "internal error"), ag), nil
 			}
 		}()
 		// The agent may have been suspended since the session opened.
-		current, err := a.svc.Agents.Me(ctx, ag.ID)
+		current, err := h.cfg.Agents.Me(ctx, ag.ID)
 		switch {
 		case err != nil:
 			current = ag // for the error's top-up hint
@@ -105,28 +172,27 @@ func (a *API) mcpToolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 		}
 		var key string
 		if err == nil {
-			key, err = mcpIdempotencyKey(req.Params.Meta)
+			key, err = idempotencyKey(req.Params.Meta)
 		}
 		var out toolcall.Result
 		if err == nil {
-			out, err = a.call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments, IdempotencyKey: key})
+			out, err = h.cfg.Calls.Call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments, IdempotencyKey: key})
 		}
 		if err != nil {
 			if toolkit.KindOf(err) == toolkit.Internal {
-				a.opts.Logger.Error("mcp tool call", "tool", t.Name, "agent_id", ag.ID, "error", err.Error())
+				h.cfg.Logger.Error("mcp tool call", "tool", t.Name, "agent_id", ag.ID, "error", err.Error())
 			}
-			return a.mcpError(err, current), nil
+			return h.toolError(err, current), nil
 		}
-		return a.mcpResult(out, current), nil
+		return h.toolResult(out, current), nil
 	}
 }
 
-// handle serves /mcp and /mcp/sse after authentication.
-func (h *mcpHandler) handle(w http.ResponseWriter, r *http.Request) error {
-	if err := h.api.checkHost(r); err != nil {
-		return err
-	}
-	ag := agentFrom(r)
+// Serve serves a request to /mcp or /mcp/sse (paths without the mount
+// prefix) of agent ag, whom the caller authenticated (active) and whose
+// Host it checked. Errors are *toolkit.Error values for the caller to
+// write.
+func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
 	if r.URL.Path == "/mcp" || h.isStreamable(r) {
 		return h.serveStreamable(w, r, ag)
 	}
@@ -150,18 +216,18 @@ func (h *mcpHandler) handle(w http.ResponseWriter, r *http.Request) error {
 
 // serveStreamable serves streamable HTTP; a request without a session id
 // opens a session (within the agent's cap).
-func (h *mcpHandler) serveStreamable(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
+func (h *Handler) serveStreamable(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
 	id := r.Header.Get("Mcp-Session-Id")
 	if id != "" && !strings.HasPrefix(id, ag.ID+".") {
 		return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
 	}
 	if id == "" && r.Method == http.MethodPost {
-		body, err := readBody(r)
+		body, err := httpbody.Read(r)
 		if err != nil {
 			return err
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		server := h.api.mcpServer(ag)
+		server := h.server(ag)
 		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, server))
 		if !opensSession(body) {
 			// A session-less request (server/discover, or an error the SDK
@@ -198,10 +264,10 @@ func opensSession(body []byte) bool {
 // serveSSEStream serves a legacy SSE stream: the session lives as long as
 // this GET, which ends after the idle timeout or when the agent's
 // sessions are closed.
-func (h *mcpHandler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
+func (h *Handler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	server := h.api.mcpServer(ag)
+	server := h.server(ag)
 	sess, err := h.sessions.open(ag.ID, server, cancel)
 	if err != nil {
 		return err
@@ -209,11 +275,11 @@ func (h *mcpHandler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag a
 	defer h.sessions.remove(sess)
 	idle := &idleWatch{}
 	idle.touch(time.Now())
-	go idle.watch(ctx, cancel, h.api.opts.MCPIdleTimeout, time.Now)
+	go idle.watch(ctx, cancel, h.cfg.IdleTimeout, time.Now)
 	// An SSE stream outlives any server WriteTimeout; lift the deadline for
 	// this connection only (the error is ignored where unsupported).
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	rec := &sessionRecorder{ResponseWriter: w, prefix: h.api.prefix, bind: func(id string) {
+	rec := &sessionRecorder{ResponseWriter: w, prefix: h.pathPrefix(), bind: func(id string) {
 		h.sseSessions.Store(id, &sseSession{agentID: ag.ID, idle: idle})
 	}}
 	defer func() {
@@ -228,7 +294,7 @@ func (h *mcpHandler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag a
 // isStreamable tells a streamable-HTTP request on /mcp/sse from a legacy
 // SSE one: streamable clients POST without ?sessionid= or carry an
 // Mcp-Session-Id header.
-func (h *mcpHandler) isStreamable(r *http.Request) bool {
+func (h *Handler) isStreamable(r *http.Request) bool {
 	if r.Header.Get("Mcp-Session-Id") != "" {
 		return true
 	}
@@ -242,7 +308,7 @@ type sessionRecorder struct {
 	http.ResponseWriter
 	id     string
 	bind   func(id string)
-	prefix string // the mount prefix (see MountOptions.Prefix)
+	prefix string // the mount prefix (see Handler.SetPrefix)
 }
 
 // Write passes b through, recording the session id on the way.

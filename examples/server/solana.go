@@ -1,4 +1,4 @@
-package wiring
+package main
 
 import (
 	"fmt"
@@ -10,11 +10,11 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 )
 
-// Solana configures wallet sign-in, presale checks and on-chain deposits.
+// solanaConfig configures wallet sign-in, presale checks and on-chain deposits.
 // With an empty RPCURL no deposit can be verified: the on-chain deposit
 // endpoints answer 503 naming the missing setup, and link-wallet links
 // without a presale check.
-type Solana struct {
+type solanaConfig struct {
 	// RPCURL is the Solana JSON-RPC endpoint (it may carry a provider's
 	// API key, so it is never printed in full).
 	RPCURL string
@@ -51,7 +51,7 @@ type Solana struct {
 
 // solanaAdapters builds the deposit verifier, presale checker and price
 // oracle, or nothing without an RPC URL.
-func solanaAdapters(cfg Solana) (*solanarpc.Client, *coingecko.Oracle, error) {
+func solanaAdapters(cfg solanaConfig) (*solanarpc.Client, *coingecko.Oracle, error) {
 	if cfg.RPCURL == "" {
 		return nil, nil, nil
 	}
@@ -77,11 +77,11 @@ func solanaAdapters(cfg Solana) (*solanarpc.Client, *coingecko.Oracle, error) {
 	client, err := solanarpc.New(solanarpc.Config{RPCURL: cfg.RPCURL, Network: solanarpc.Network(cfg.Network),
 		Treasury: cfg.Treasury, Tokens: append(tokens, native), PresaleProgram: cfg.PresaleProgram})
 	if err != nil {
-		return nil, nil, fmt.Errorf("wiring: Solana: %w", err)
+		return nil, nil, fmt.Errorf("solana: %w", err)
 	}
 	oracle, err := coingecko.New(coingecko.Config{BaseURL: cfg.PriceAPIURL, APIKey: cfg.PriceAPIKey, MaxAge: cfg.PriceMaxAge})
 	if err != nil {
-		return nil, nil, fmt.Errorf("wiring: price API: %w", err)
+		return nil, nil, fmt.Errorf("price API: %w", err)
 	}
 	return client, oracle, nil
 }

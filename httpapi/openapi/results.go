@@ -1,4 +1,4 @@
-package httpapi
+package openapi
 
 import (
 	"bytes"
@@ -10,10 +10,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// MCP output schemas are the tools' result schemas of the OpenAPI
-// document (one schema builder for every surface), made self-contained:
-// the components a result references, transitively, travel with it as
-// $defs, and the root is an object, as MCP requires of outputSchema.
+// A tool's result schema outside the document (MCP's outputSchema) is its
+// result schema of the document (one schema builder for every surface),
+// made self-contained: the components a result references, transitively,
+// travel with it as $defs, and the root is an object, as MCP requires of
+// outputSchema.
 
 // componentRefPrefix and defsRefPrefix start a $ref in the OpenAPI
 // document and in a self-contained schema.
@@ -22,17 +23,18 @@ const (
 	defsRefPrefix      = "#/$defs/"
 )
 
-// mcpOutputSchema is the outputSchema of tool, from the built OpenAPI
-// document doc.
-func mcpOutputSchema(doc schema, tool string) (*jsonschema.Schema, error) {
+// ResultSchema is the self-contained schema of tool's result, with an
+// object at its root (MCP's outputSchema).
+func (d *Document) ResultSchema(tool string) (*jsonschema.Schema, error) {
+	doc := d.doc
 	components, _ := doc["components"].(schema)["schemas"].(schema)
 	answer, ok := components[answerComponent(tool)].(schema)
 	if !ok {
-		return nil, fmt.Errorf("mcp: the document has no answer of %s", tool)
+		return nil, fmt.Errorf("openapi: the document has no answer of %s", tool)
 	}
 	result, ok := answer["properties"].(schema)["result"]
 	if !ok {
-		return nil, fmt.Errorf("mcp: the answer of %s has no result", tool)
+		return nil, fmt.Errorf("openapi: the answer of %s has no result", tool)
 	}
 	root, err := selfContained(result)
 	if err != nil {
@@ -49,7 +51,7 @@ func mcpOutputSchema(doc schema, tool string) (*jsonschema.Schema, error) {
 		root["type"] = "object" // a oneOf of objects
 	case "object":
 	default:
-		return nil, fmt.Errorf("mcp: the result of %s is not an object", tool)
+		return nil, fmt.Errorf("openapi: the result of %s is not an object", tool)
 	}
 	defs := schema{}
 	for pending := refsIn(root, nil); len(pending) > 0; {
@@ -63,7 +65,7 @@ func mcpOutputSchema(doc schema, tool string) (*jsonschema.Schema, error) {
 			return nil, err
 		}
 		if def == nil {
-			return nil, fmt.Errorf("mcp: the result of %s references the unknown component %s", tool, name)
+			return nil, fmt.Errorf("openapi: the result of %s references the unknown component %s", tool, name)
 		}
 		defs[name] = def
 		pending = refsIn(def, pending)

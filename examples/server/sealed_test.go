@@ -1,4 +1,4 @@
-package wiring_test
+package main
 
 import (
 	"bytes"
@@ -20,8 +20,8 @@ import (
 
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
-	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -29,7 +29,7 @@ import (
 )
 
 // The sealed-data scenario: a full session through the real HTTP API of
-// the reference wiring, then a dump of every column of every table,
+// the reference server, then a dump of every column of every table,
 // which must contain none of the plaintexts the steps declared secret and
 // no API key.
 //
@@ -102,18 +102,19 @@ type scenario struct {
 	agents   int
 }
 
-// runScenario wires the reference server over db and the key file, serves
+// runScenario builds the reference server over db and the key file, serves
 // it, and runs every step.
 func runScenario(t *testing.T, db, keys string) *scenario {
 	t.Helper()
 	ctx := context.Background()
 	node := solanarpctest.NewNode(t, solanarpctest.Fixtures(t)...)
-	svc, store, err := wiring.Open(ctx, wiring.Config{DB: db, Keys: keys, SandboxSelfCredit: true,
-		Solana: wiring.Solana{RPCURL: node.URL(), Treasury: solanarpctest.TreasuryKey.PublicKey().String()}})
+	p, _, err := openPlatform(ctx, adapterConfig{DB: db, Keys: keys,
+		Solana: solanaConfig{RPCURL: node.URL(), Treasury: solanarpctest.TreasuryKey.PublicKey().String()}},
+		platform.Config{SandboxSelfCredit: true})
 	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
+	t.Cleanup(func() { p.Close() })
 	s := &scenario{t: t, adminKey: "dump-admin-" + marker() + marker()}
-	api, err := httpapi.New(svc, httpapi.Options{AdminKey: s.adminKey})
+	api, err := httpapi.New(p.Services, httpapi.Options{AdminKey: s.adminKey})
 	require.NoError(t, err)
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close)

@@ -1,4 +1,4 @@
-package httpapi
+package openapi
 
 import (
 	"reflect"
@@ -36,7 +36,7 @@ func (t toolDocs) lookup(name string) (toolDoc, bool) {
 // toolSchemas registers every tool's arguments and result.
 func (d *document) toolSchemas() (toolDocs, error) {
 	docs := toolDocs{byName: map[string]int{}}
-	for _, t := range d.api.svc.Catalog.Tools() {
+	for _, t := range d.spec.Tools {
 		name := pascal(t.Name)
 		in, err := d.schemas.inputSchema(name, t.InputSchema)
 		if err != nil {

@@ -1,4 +1,4 @@
-package httpapi
+package openapi
 
 import (
 	"encoding/json"

@@ -1,10 +1,7 @@
-package httpapi
+package openapi
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,8 +11,8 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 )
 
-// OpenAPIVersion is the version of the OpenAPI format of the document.
-const OpenAPIVersion = "3.1.0"
+// Version is the version of the OpenAPI format of the document.
+const Version = "3.1.0"
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
@@ -24,19 +21,22 @@ func ref(kind, name string) schema {
 	return schema{"$ref": "#/components/" + kind + "/" + name}
 }
 
-// document assembles the OpenAPI document from the route table, the Go
-// types of the bodies and the tool catalog. It is built once, by New;
-// only the server URL differs between the documents served.
+// document assembles the OpenAPI document from the operations, the Go
+// types of the bodies and the tool catalog.
 type document struct {
-	api       *API
+	spec      Spec
 	schemas   *schemaSet
 	responses schema // components.responses, added as operations use them
 	params    schema // components.parameters, likewise
 }
 
-// buildOpenAPI builds the document without its servers.
-func (a *API) buildOpenAPI() (schema, error) {
-	d := &document{api: a, schemas: newSchemaSet(), responses: schema{}, params: schema{}}
+// Build builds the document of spec without its servers (see
+// Document.JSON).
+func Build(spec Spec) (*Document, error) {
+	if spec.Status == nil || spec.ErrorBody == nil || spec.InsufficientCreditsBody == nil {
+		return nil, fmt.Errorf("openapi: Spec.Status, ErrorBody and InsufficientCreditsBody are required")
+	}
+	d := &document{spec: spec, schemas: newSchemaSet(), responses: schema{}, params: schema{}}
 	tools, err := d.toolSchemas()
 	if err != nil {
 		return nil, err
@@ -44,33 +44,33 @@ func (a *API) buildOpenAPI() (schema, error) {
 	paths := schema{}
 	tags := map[string]bool{}
 	ids := map[string]bool{}
-	for _, rt := range a.routes {
-		if ids[rt.id] {
-			return nil, fmt.Errorf("openapi: %s %s: operationId %q is used twice", rt.method, rt.path, rt.id)
+	for _, op := range spec.Operations {
+		if ids[op.ID] {
+			return nil, fmt.Errorf("openapi: %s %s: operationId %q is used twice", op.Method, op.Path, op.ID)
 		}
-		ids[rt.id] = true
-		op, err := d.operation(rt, tools)
+		ids[op.ID] = true
+		entry, err := d.operation(op, tools)
 		if err != nil {
-			return nil, fmt.Errorf("openapi: %s %s: %w", rt.method, rt.path, err)
+			return nil, fmt.Errorf("openapi: %s %s: %w", op.Method, op.Path, err)
 		}
-		tags[op["tags"].([]string)[0]] = true
-		item, _ := paths[rt.path].(schema)
+		tags[entry["tags"].([]string)[0]] = true
+		item, _ := paths[op.Path].(schema)
 		if item == nil {
 			item = schema{}
-			paths[rt.path] = item
+			paths[op.Path] = item
 		}
-		item[strings.ToLower(rt.method)] = op
+		item[strings.ToLower(op.Method)] = entry
 	}
-	return schema{
-		"openapi": OpenAPIVersion,
+	return newDocument(schema{
+		"openapi": Version,
 		"info": schema{
 			"title":   "Agent Finance Toolkit API",
-			"version": Version,
+			"version": spec.APIVersion,
 			"description": "Metered finance calculations for autonomous agents. Never places orders.\n\n" +
 				"Authenticate with `X-API-Key` (or `Authorization: Bearer`). Priced calls are paid from a prepaid balance " +
 				"in USDC credits (1 credit = 1 USD); their answers carry `X-Charged` and `X-Balance`. " +
 				"Numbers that must stay exact travel as decimal strings. Errors are `{\"detail\", \"code\"}`.",
-			"license": schema{"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
+			"license": schema{"name": "Apache-2.0", "identifier": "Apache-2.0"},
 		},
 		"tags":  tagList(tags),
 		"paths": paths,
@@ -85,7 +85,7 @@ func (a *API) buildOpenAPI() (schema, error) {
 				"AdminKey": schema{"type": "apiKey", "in": "header", "name": "X-Admin-Key", "description": "The operator's admin key"},
 			},
 		},
-	}, nil
+	}), nil
 }
 
 // tagDescriptions describe the tags (the first path segment after /v1).
@@ -126,27 +126,27 @@ func tagList(used map[string]bool) []schema {
 }
 
 // operation is the document's entry for one route.
-func (d *document) operation(rt route, tools toolDocs) (schema, error) {
-	if rt.id == "" {
+func (d *document) operation(rt Operation, tools toolDocs) (schema, error) {
+	if rt.ID == "" {
 		return nil, fmt.Errorf("the route has no id (operationId)")
 	}
-	op := schema{"operationId": rt.id, "summary": rt.summary, "tags": []string{tagOf(rt.path)}}
-	switch rt.auth {
-	case authAgent:
+	op := schema{"operationId": rt.ID, "summary": rt.Summary, "tags": []string{tagOf(rt.Path)}}
+	switch rt.Auth {
+	case AuthAgent:
 		op["security"] = []schema{{"ApiKey": []string{}}, {"Bearer": []string{}}}
-	case authAdmin:
+	case AuthAdmin:
 		op["security"] = []schema{{"AdminKey": []string{}}}
 	default:
 		op["security"] = []schema{}
 	}
 	params := []schema{d.param("RequestId")}
-	for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
+	for _, m := range pathParam.FindAllStringSubmatch(rt.Path, -1) {
 		params = append(params, schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": 64}})
 	}
-	for _, q := range rt.query {
-		params = append(params, schema{"name": q.name, "in": "query", "required": false, "description": q.description, "schema": schema(q.schema)})
+	for _, q := range rt.Query {
+		params = append(params, schema{"name": q.Name, "in": "query", "required": false, "description": q.Description, "schema": schema(q.Schema)})
 	}
-	if rt.toolBody {
+	if rt.ToolBody {
 		params = append(params, d.param("IdempotencyKey"))
 	}
 	op["parameters"] = params
@@ -162,86 +162,53 @@ func (d *document) operation(rt route, tools toolDocs) (schema, error) {
 	if result != nil {
 		success["content"] = jsonContent(result)
 	}
-	if rt.toolBody {
+	if rt.ToolBody {
 		h := success["headers"].(schema)
 		h["X-Charged"], h["X-Balance"], h["Idempotent-Replayed"] = ref("headers", "Charged"), ref("headers", "Balance"), ref("headers", "IdempotentReplayed")
 	}
-	responses := schema{strconv.Itoa(rt.status): success}
-	if rt.altStatus != 0 {
-		responses[strconv.Itoa(rt.altStatus)] = success
+	responses := schema{strconv.Itoa(rt.Status): success}
+	if rt.AltStatus != 0 {
+		responses[strconv.Itoa(rt.AltStatus)] = success
 	}
-	for _, k := range errorKinds(rt) {
-		responses[strconv.Itoa(statusOf[k])] = d.errorResponse(k)
+	for _, k := range rt.Errors {
+		responses[strconv.Itoa(d.spec.Status(k))] = d.errorResponse(k)
 	}
 	op["responses"] = responses
 	return op, nil
 }
 
-// bodies are the request and success body schemas of a route.
-func (d *document) bodies(rt route, tools toolDocs) (request, response schema, err error) {
-	if s, ok := shortcutFor(rt.path); ok {
-		doc, ok := tools.lookup(s.tool)
+// bodies are the request and success body schemas of an operation.
+func (d *document) bodies(op Operation, tools toolDocs) (request, response schema, err error) {
+	switch {
+	case op.Tool != "":
+		doc, ok := tools.lookup(op.Tool)
 		if !ok {
 			return schema{"type": "object"}, schema{}, nil
 		}
-		if s.tier == "" {
+		if op.Tier == "" {
 			return ref("schemas", doc.arguments), doc.result, nil
 		}
-		return d.tierArguments(rt.id, doc), doc.result, nil
-	}
-	switch rt.id {
-	case "callTool":
+		return d.tierArguments(op.ID, doc), doc.result, nil
+	case op.CallsTools:
 		return tools.callRequest(d.schemas), tools.callResponse(d.schemas), nil
-	case "getOpenAPI":
+	case op.IsDocument:
 		return nil, schema{"type": "object", "additionalProperties": true, "description": "OpenAPI 3.1 document"}, nil
 	}
-	if rt.request != nil {
-		in, err := requestSchemaOf(rt.request.prototype)
+	if op.Request != nil {
+		conv, err := d.schemas.inputSchema(op.RequestName, op.Request)
 		if err != nil {
 			return nil, nil, err
 		}
-		name := reflect.TypeOf(rt.request.prototype).Name()
-		conv, err := d.schemas.inputSchema(name, in)
-		if err != nil {
-			return nil, nil, err
-		}
-		request = d.schemas.component(name, conv)
+		request = d.schemas.component(op.RequestName, conv)
 	}
-	if rt.response != nil {
-		response = d.schemas.of(reflect.TypeOf(rt.response))
+	if op.Response != nil {
+		response = d.schemas.of(op.Response)
 	}
 	return request, response, nil
 }
 
 func jsonContent(s schema) schema {
 	return schema{"application/json": schema{"schema": s}}
-}
-
-// errorKinds are the error kinds a route can answer, in status order:
-// those its shape implies (a body can be invalid or too large, a key
-// wrong or its agent suspended, a store unreachable; any query can name
-// an unknown parameter) plus the route's own.
-func errorKinds(rt route) []toolkit.Kind {
-	// Every route can be rate limited (per address, per key, or after
-	// failed authentications).
-	kinds := []toolkit.Kind{toolkit.Invalid, toolkit.RateLimited, toolkit.Internal}
-	if rt.request != nil || rt.toolBody {
-		kinds = append(kinds, toolkit.TooLarge)
-	}
-	switch rt.auth {
-	case authAgent:
-		kinds = append(kinds, toolkit.Unauthenticated, toolkit.Forbidden, toolkit.Unavailable)
-	case authAdmin:
-		kinds = append(kinds, toolkit.Unauthenticated)
-	}
-	if rt.toolBody {
-		// A tool call can find the balance short, the tool not allowed,
-		// an Idempotency-Key reused with another body, or the server busy.
-		kinds = append(kinds, toolkit.InsufficientCredits, toolkit.Forbidden, toolkit.Conflict, toolkit.Unavailable)
-	}
-	kinds = append(kinds, rt.errors...)
-	slices.SortFunc(kinds, func(a, b toolkit.Kind) int { return statusOf[a] - statusOf[b] })
-	return slices.Compact(kinds)
 }
 
 // errorDescriptions describe each error status in the document.
@@ -262,9 +229,9 @@ var errorDescriptions = map[toolkit.Kind]string{
 func (d *document) errorResponse(k toolkit.Kind) schema {
 	name := pascal(k.String())
 	if _, ok := d.responses[name]; !ok {
-		body := d.schemas.of(reflect.TypeFor[ErrorBody]())
+		body := d.schemas.of(d.spec.ErrorBody)
 		if k == toolkit.InsufficientCredits {
-			body = d.schemas.of(reflect.TypeFor[InsufficientCreditsBody]())
+			body = d.schemas.of(d.spec.InsufficientCreditsBody)
 		}
 		headers := schema{"X-Request-Id": ref("headers", "RequestId")}
 		switch k {
@@ -333,50 +300,3 @@ func pascal(snake string) string {
 	}
 	return b.String()
 }
-
-// shortcutFor finds the shortcut served at path.
-func shortcutFor(path string) (shortcutSpec, bool) {
-	for _, s := range append(shortcuts[:len(shortcuts):len(shortcuts)], journalShortcut) {
-		if s.path == path {
-			return s, true
-		}
-	}
-	return shortcutSpec{}, false
-}
-
-// openAPIJSON returns the encoded document for a base URL: the document
-// built by New with that server, encoded once per base (bounded).
-func (a *API) openAPIJSON(base string) ([]byte, error) {
-	if b, ok := a.openAPIDocs.Load(base); ok {
-		return b.([]byte), nil
-	}
-	doc := make(schema, len(a.openAPIDoc)+1)
-	for k, v := range a.openAPIDoc {
-		doc[k] = v
-	}
-	doc["servers"] = []schema{{"url": base}}
-	b, err := json.Marshal(doc)
-	if err != nil {
-		return nil, toolkit.WithOp("httpapi.openAPI", err)
-	}
-	if a.openAPICount.Add(1) <= maxCachedOpenAPIDocs {
-		a.openAPIDocs.Store(base, b)
-	}
-	return b, nil
-}
-
-func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
-	base, err := a.baseURL(r)
-	if err != nil {
-		return err
-	}
-	b, err := a.openAPIJSON(base)
-	if err != nil {
-		return err
-	}
-	writeRawJSON(w, http.StatusOK, b)
-	return nil
-}
-
-// maxCachedOpenAPIDocs bounds the cached documents (one per base URL).
-const maxCachedOpenAPIDocs = 16

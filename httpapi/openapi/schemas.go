@@ -1,4 +1,4 @@
-package httpapi
+package openapi
 
 import (
 	"encoding/json"
@@ -27,12 +27,6 @@ type schema = map[string]any
 // outputDecimalPattern is the grammar of the decimals the server sends:
 // plain notation, never an exponent.
 const outputDecimalPattern = `^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`
-
-// enumerated is implemented by response types whose string fields take a
-// closed set of values: the document lists them as enums.
-type enumerated interface {
-	enums() map[string][]string
-}
 
 // schemaSet collects the component schemas of the document. Component
 // names are the Go type names, qualified by the package when two types
@@ -129,7 +123,7 @@ func (s *schemaSet) of(t reflect.Type) schema {
 	case reflect.String:
 		return schema{"type": "string"}
 	}
-	panic(fmt.Sprintf("httpapi: no schema for %s", t))
+	panic(fmt.Sprintf("openapi: no schema for %s", t))
 }
 
 // object is the schema of a struct type: its JSON fields (embedded structs
@@ -139,11 +133,11 @@ func (s *schemaSet) object(t reflect.Type) schema {
 	props := schema{}
 	var required []string
 	s.fields(t, props, &required)
-	if e, ok := reflect.Zero(t).Interface().(enumerated); ok {
-		for name, values := range e.enums() {
+	if e, ok := reflect.Zero(t).Interface().(Enumerated); ok {
+		for name, values := range e.Enums() {
 			p, ok := props[name].(schema)
 			if !ok {
-				panic(fmt.Sprintf("httpapi: %s has no field %q to enumerate", t, name))
+				panic(fmt.Sprintf("openapi: %s has no field %q to enumerate", t, name))
 			}
 			target := p
 			if any, ok := p["anyOf"].([]any); ok {

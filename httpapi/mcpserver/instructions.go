@@ -1,12 +1,11 @@
-package httpapi
+package mcpserver
 
 import "strings"
 
-// mcpInstructions are the MCP server's instructions: what the tools are,
-// how calls are paid for, what a failed call says and how to retry a
-// priced call safely.
-func (a *API) mcpInstructions() string {
-	p := a.prefix
+// instructions are the MCP server's instructions: what the tools are, how
+// calls are paid for, what a failed call says and how to retry a priced
+// call safely. p is the API's mount prefix.
+func instructions(p string) string {
 	return strings.Join([]string{
 		"Agent Finance Toolkit: finance calculations for trading agents (position sizing, risk checks, performance " +
 			"evaluation, Monte Carlo, market analysis, options and futures) and a private workspace per agent (memories, " +

@@ -1,4 +1,4 @@
-package httpapi
+package mcpserver
 
 import (
 	"strings"
@@ -16,12 +16,12 @@ import (
 // charged again; same key, other arguments: conflict).
 const idempotencyKeyMeta = "idempotency_key"
 
-// mcpIdempotencyKey reads the idempotency key of a tools/call's _meta. Like
+// idempotencyKey reads the idempotency key of a tools/call's _meta. Like
 // the header it is 1 to billing.MaxIdempotencyKeyLen bytes, of printable
 // UTF-8 text. Another spelling of the name (such as "Idempotency-Key") is
 // refused, naming the one accepted, rather than ignored: its sender would
 // believe its retries safe.
-func mcpIdempotencyKey(meta mcp.Meta) (string, error) {
+func idempotencyKey(meta mcp.Meta) (string, error) {
 	for name := range meta {
 		if name != idempotencyKeyMeta && strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name)) == "idempotencykey" {
 			return "", toolkit.Errorf(toolkit.Invalid, "_meta.%s: unknown key; the idempotency key is _meta.%s", name, idempotencyKeyMeta)

@@ -1,4 +1,4 @@
-package wiring_test
+package main
 
 import (
 	"net/http"
