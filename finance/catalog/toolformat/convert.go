@@ -345,16 +345,19 @@ func intOr(p *int, def int) int {
 	return *p
 }
 
-// mentioned reports whether a description of the object s or of one of
-// its properties names the property name (a condition such as "Needs one
-// of: equity_values | r_multiples").
+// mentioned reports whether a condition of the object s names its
+// property name: the "Needs one of: ..." sentence of s, or the "Needs by
+// mode: ..." sentence of another property (see catalog.NeedsOneOf).
 func mentioned(s *jsonschema.Schema, name string) bool {
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-	if word.MatchString(s.Description) {
-		return true
-	}
+	texts := []string{s.Description}
 	for other, p := range s.Properties {
-		if other != name && word.MatchString(p.Description) {
+		if other != name {
+			texts = append(texts, p.Description)
+		}
+	}
+	for _, text := range texts {
+		if i := strings.Index(text, "Needs "); i >= 0 && word.MatchString(text[i:]) {
 			return true
 		}
 	}
