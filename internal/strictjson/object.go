@@ -55,10 +55,23 @@ func (s *scanner) object(n *node, depth int) error {
 			}
 			prop = orAny(n.additional)
 		}
-		if known && s.absentNull(n, key, prop) {
+		if s.absentNull(n, key, prop, known) {
 			s.i += len("null")
-		} else if err := s.member(n, key, prop, root, depth); err != nil {
-			return err
+		} else {
+			s.path = append(s.path, pathElem{key: key, isKey: true})
+			start := s.i
+			if root && n.delegatedRoot[key] {
+				err = s.delegated(key)
+			} else {
+				err = s.value(prop, depth)
+				if err == nil && root && s.record {
+					s.members = append(s.members, span{name: key, start: start, end: s.i})
+				}
+			}
+			if err != nil {
+				return err
+			}
+			s.path = s.path[:len(s.path)-1]
 		}
 		s.skipSpace()
 		if s.i >= len(s.b) {
@@ -77,32 +90,11 @@ func (s *scanner) object(n *node, depth int) error {
 	}
 }
 
-// member scans the value of the member key of n, handing a delegated root
-// member to its decoder and recording the root's other members.
-func (s *scanner) member(n *node, key string, prop *node, root bool, depth int) error {
-	s.path = append(s.path, pathElem{key: key, isKey: true})
-	start := s.i
-	var err error
-	if root && n.delegatedRoot[key] {
-		err = s.delegated(key)
-	} else {
-		err = s.value(prop, depth)
-		if err == nil && root && s.record {
-			s.members = append(s.members, span{name: key, start: start, end: s.i})
-		}
-	}
-	if err != nil {
-		return err
-	}
-	s.path = s.path[:len(s.path)-1]
-	return nil
-}
-
 // absentNull reports whether the value at s.i is a null that stands for
-// the absent optional member key of n (Options.NullIsAbsent): the property
-// is not required and does not admit null itself.
-func (s *scanner) absentNull(n *node, key string, prop *node) bool {
-	return s.v.nullIsAbsent && prop.types&tNull == 0 && bytes.HasPrefix(s.b[s.i:], []byte("null")) &&
+// the absent optional member key of n (Options.NullIsAbsent): a known
+// property that is not required and does not admit null itself.
+func (s *scanner) absentNull(n *node, key string, prop *node, known bool) bool {
+	return s.v.nullIsAbsent && known && prop.types&tNull == 0 && bytes.HasPrefix(s.b[s.i:], []byte("null")) &&
 		!slices.Contains(n.required, key)
 }
 
