@@ -70,7 +70,7 @@ func (s *Service) storeMemoryTool() catalog.Tool {
 		text(sc, "content", 1, MaxContentLen, "the memory text, indexed for search")
 		text(sc, "category", 1, MaxCategoryLen, "label search_memory filters on; default \"general\"")
 		sc.Properties["metadata"] = &jsonschema.Schema{Type: "object", MaxProperties: ptr(maxMetadataMembers),
-			Description: "JSON object of at most 4096 bytes, returned with the memory; its JSON text works too"}
+			Description: "JSON object up to 4096 bytes, returned with the memory; its JSON text works too"}
 		examples(sc, map[string]any{"content": "Scale out a third at 2R", "category": "rules", "metadata": map[string]any{"source": "review"}})
 	})
 }

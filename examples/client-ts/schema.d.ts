@@ -1354,7 +1354,7 @@ export interface components {
                      */
                     open: components["schemas"]["InputPositive"];
                     /**
-                     * @description volume traded, in units
+                     * @description volume, in units
                      * @example 12000
                      */
                     volume: components["schemas"]["InputNonNegative"];
@@ -1704,7 +1704,7 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -1753,7 +1753,7 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -1933,7 +1933,7 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -2313,7 +2313,7 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -2321,7 +2321,7 @@ export interface components {
             /** @description macd fast EMA, bars. Default: 12. */
             fast_period?: number;
             /**
-             * @description indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder
+             * @description macd 12/26/9, bb Bollinger (population σ), atr Wilder
              * @enum {string}
              */
             indicator: "sma" | "ema" | "rsi" | "macd" | "bb" | "atr";
@@ -2646,7 +2646,7 @@ export interface components {
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description cap on the largest share of gross exposure, a fraction
+             * @description cap on the largest exposure share, a fraction
              * @example 0.4
              */
             max_concentration_share?: components["schemas"]["InputFraction"];
@@ -2656,7 +2656,7 @@ export interface components {
              */
             max_hhi?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on each symbol's |exposure| / equity, a fraction
+             * @description cap on each |exposure| / equity, a fraction
              * @example 0.25
              */
             max_position_weight?: components["schemas"]["InputFraction"];
@@ -2670,12 +2670,12 @@ export interface components {
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed units: long (buy) > 0, short (sell) < 0
+                 * @description signed units, short < 0
                  * @example 100
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol, any letter case
+                 * @description symbol, any letter case
                  * @example AAPL
                  */
                 symbol: string;
@@ -2690,12 +2690,12 @@ export interface components {
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed units: long (buy) > 0, short (sell) < 0
+                 * @description signed units, short < 0
                  * @example 100
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol, any letter case
+                 * @description symbol, any letter case
                  * @example AAPL
                  */
                 symbol: string;
@@ -2749,7 +2749,7 @@ export interface components {
              */
             stop_price: components["schemas"]["InputPositive"];
             /**
-             * @description symbol, checked against authorized_instruments
+             * @description symbol, matched to authorized_instruments
              * @example AAPL
              */
             symbol: string;
@@ -2943,7 +2943,7 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -3027,7 +3027,7 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -3076,12 +3076,12 @@ export interface components {
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description volume traded, in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description fraction trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15". */
+            /** @description fraction trimmed at each end, 0.05 to 0.30. Default: "0.15". */
             trim?: components["schemas"]["InputDecimal"];
         };
         DetectStructuralBreakCall: {
@@ -4112,7 +4112,7 @@ export interface components {
              */
             stop_price: components["schemas"]["InputPositive"];
             /**
-             * @description symbol, checked against authorized_instruments
+             * @description symbol, matched to authorized_instruments
              * @example AAPL
              */
             symbol: string;
@@ -4861,7 +4861,7 @@ export interface components {
              */
             mode: "equity_risk" | "premium" | "delta_adjusted" | "spread";
             /**
-             * @description share of equity at risk (premium budget in mode premium), a fraction
+             * @description equity fraction at risk (premium budget in mode premium)
              * @example 0.02
              */
             risk_pct: components["schemas"]["InputFraction"];
@@ -4957,7 +4957,7 @@ export interface components {
              */
             content: string;
             /**
-             * @description JSON object of at most 4096 bytes, returned with the memory; its JSON text works too
+             * @description JSON object up to 4096 bytes, returned with the memory; its JSON text works too
              * @example {
              *       "source": "review"
              *     }

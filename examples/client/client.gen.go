@@ -2963,7 +2963,7 @@ type AnalyzeCorrelationsArguments struct {
 			// Examples: 100
 			Open InputPositive `json:"open"`
 
-			// Volume volume traded, in units
+			// Volume volume, in units
 			//
 			// Examples: 12000
 			Volume InputNonNegative `json:"volume"`
@@ -3287,7 +3287,7 @@ type AnalyzeLiquidityArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -3345,7 +3345,7 @@ type AnalyzePriceStructureArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -3521,7 +3521,7 @@ type AnalyzeTrendStructureArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -3946,7 +3946,7 @@ type CalculateIndicatorsArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -3955,7 +3955,7 @@ type CalculateIndicatorsArguments struct {
 	// FastPeriod macd fast EMA, bars. Default: 12.
 	FastPeriod *int `json:"fast_period,omitempty"`
 
-	// Indicator indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder
+	// Indicator macd 12/26/9, bb Bollinger (population σ), atr Wilder
 	Indicator CalculateIndicatorsArgumentsIndicator `json:"indicator"`
 
 	// Nbdev bb half-width, a multiple of σ. Default: "2".
@@ -3973,7 +3973,7 @@ type CalculateIndicatorsArguments struct {
 	SlowPeriod *int `json:"slow_period,omitempty"`
 }
 
-// CalculateIndicatorsArgumentsIndicator indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder
+// CalculateIndicatorsArgumentsIndicator macd 12/26/9, bb Bollinger (population σ), atr Wilder
 type CalculateIndicatorsArgumentsIndicator string
 
 // CalculateIndicatorsCall defines model for CalculateIndicatorsCall.
@@ -4279,7 +4279,7 @@ type CheckComplianceArguments struct {
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// MaxConcentrationShare cap on the largest share of gross exposure, a fraction
+	// MaxConcentrationShare cap on the largest exposure share, a fraction
 	//
 	// Examples: 0.4
 	MaxConcentrationShare *InputFraction `json:"max_concentration_share,omitempty"`
@@ -4289,7 +4289,7 @@ type CheckComplianceArguments struct {
 	// Examples: 0.3
 	MaxHhi *InputFraction `json:"max_hhi,omitempty"`
 
-	// MaxPositionWeight cap on each symbol's |exposure| / equity, a fraction
+	// MaxPositionWeight cap on each |exposure| / equity, a fraction
 	//
 	// Examples: 0.25
 	MaxPositionWeight *InputFraction `json:"max_position_weight,omitempty"`
@@ -4304,12 +4304,12 @@ type CheckComplianceArguments struct {
 		// Examples: 185.50
 		Price InputPositive `json:"price"`
 
-		// Quantity signed units: long (buy) > 0, short (sell) < 0
+		// Quantity signed units, short < 0
 		//
 		// Examples: 100
 		Quantity InputDecimal `json:"quantity"`
 
-		// Symbol instrument symbol, any letter case
+		// Symbol symbol, any letter case
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
@@ -4325,12 +4325,12 @@ type CheckComplianceArguments struct {
 		// Examples: 185.50
 		Price InputPositive `json:"price"`
 
-		// Quantity signed units: long (buy) > 0, short (sell) < 0
+		// Quantity signed units, short < 0
 		//
 		// Examples: 100
 		Quantity InputDecimal `json:"quantity"`
 
-		// Symbol instrument symbol, any letter case
+		// Symbol symbol, any letter case
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
@@ -4387,7 +4387,7 @@ type CheckTradeRiskArguments struct {
 	// Examples: 180
 	StopPrice InputPositive `json:"stop_price"`
 
-	// Symbol symbol, checked against authorized_instruments
+	// Symbol symbol, matched to authorized_instruments
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
@@ -4672,7 +4672,7 @@ type DetectPatternsArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -4762,7 +4762,7 @@ type DetectRegimeArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -4820,13 +4820,13 @@ type DetectStructuralBreakArguments struct {
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume volume traded, in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// Trim fraction trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15".
+	// Trim fraction trimmed at each end, 0.05 to 0.30. Default: "0.15".
 	Trim *InputDecimal `json:"trim,omitempty"`
 }
 
@@ -6288,7 +6288,7 @@ type PreTradeGateArguments struct {
 	// Examples: 180
 	StopPrice InputPositive `json:"stop_price"`
 
-	// Symbol symbol, checked against authorized_instruments
+	// Symbol symbol, matched to authorized_instruments
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
@@ -7240,7 +7240,7 @@ type SizeOptionsPositionArguments struct {
 	// Mode cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
 	Mode SizeOptionsPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk (premium budget in mode premium), a fraction
+	// RiskPct equity fraction at risk (premium budget in mode premium)
 	//
 	// Examples: 0.02
 	RiskPct InputFraction `json:"risk_pct"`
@@ -7373,7 +7373,7 @@ type StoreMemoryArguments struct {
 	// Examples: Scale out a third at 2R
 	Content string `json:"content"`
 
-	// Metadata JSON object of at most 4096 bytes, returned with the memory; its JSON text works too
+	// Metadata JSON object up to 4096 bytes, returned with the memory; its JSON text works too
 	//
 	// Examples: {"source":"review"}
 	Metadata *map[string]interface{} `json:"metadata,omitempty"`

@@ -211,7 +211,7 @@ func direction(s *jsonschema.Schema) {
 
 // symbol documents symbol and requires it non-empty.
 func symbol(s *jsonschema.Schema) {
-	describe(s, "symbol", "symbol, checked against authorized_instruments")
+	describe(s, "symbol", "symbol, matched to authorized_instruments")
 	nonEmpty(s, "symbol")
 }
 

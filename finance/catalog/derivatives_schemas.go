@@ -20,7 +20,7 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 	describeAll(s, map[string]string{
 		"mode":                "cost per contract: stop risk, premium, delta × underlying move, or max spread loss",
 		"equity":              "account equity, currency",
-		"risk_pct":            "share of equity at risk (premium budget in mode premium), a fraction",
+		"risk_pct":            "equity fraction at risk (premium budget in mode premium)",
 		"entry_premium":       "premium per unit, currency (net debit in mode spread)",
 		"stop_premium":        "exit premium per unit, currency, below entry_premium",
 		"delta":               "option delta, signed (call > 0, put < 0)",
@@ -163,8 +163,8 @@ func tightenCompliance(s *jsonschema.Schema) {
 		positives(h, "price", "multiplier")
 		setDefault(prop(h, "multiplier"), "1")
 		describeAll(h, map[string]string{
-			"symbol":     "instrument symbol, any letter case",
-			"quantity":   "signed units: long (buy) > 0, short (sell) < 0",
+			"symbol":     "symbol, any letter case",
+			"quantity":   "signed units, short < 0",
 			"price":      "price per unit, currency",
 			"multiplier": "units per contract",
 		})
@@ -172,8 +172,8 @@ func tightenCompliance(s *jsonschema.Schema) {
 	describe(s, "positions", "holdings of the current book")
 	describeAll(s, map[string]string{
 		"equity":                  "account equity, currency",
-		"max_position_weight":     "cap on each symbol's |exposure| / equity, a fraction",
-		"max_concentration_share": "cap on the largest share of gross exposure, a fraction",
+		"max_position_weight":     "cap on each |exposure| / equity, a fraction",
+		"max_concentration_share": "cap on the largest exposure share, a fraction",
 		"max_hhi":                 "cap on the Herfindahl index of exposures, a fraction",
 		"restricted_symbols":      "symbols that may not be traded or held",
 		"proposed_trade":          "the trade to check against the book",

@@ -34,7 +34,7 @@ func marketIndicatorTools() []Tool {
 				positives(s, "nbdev")
 				setDefault(prop(s, "nbdev"), "2")
 				describeAll(s, map[string]string{
-					"indicator":     "indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder",
+					"indicator":     "macd 12/26/9, bb Bollinger (population σ), atr Wilder",
 					"period":        "period in bars; default sma/ema/bb 20, rsi/atr 14",
 					"fast_period":   "macd fast EMA, bars",
 					"slow_period":   "macd slow EMA, bars",
@@ -151,7 +151,7 @@ func barsSchema(s *jsonschema.Schema, name string) {
 	for _, f := range []string{"open", "high", "low", "close"} {
 		positiveDecimal(bar, f, f+" price, currency")
 	}
-	nonNegativeDecimal(bar, "volume", "volume traded, in units")
+	nonNegativeDecimal(bar, "volume", "volume, in units")
 	examples(bar, map[string]any{"open": "100", "high": "101.5", "low": "99.2", "close": "100.8", "volume": "12000"})
 }
 

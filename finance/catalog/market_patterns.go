@@ -52,7 +52,7 @@ func marketPatternTools() []Tool {
 				barsSchema(s, "bars")
 				describe(s, "alpha", "significance level, a fraction 0.001 to 0.20")
 				setDefault(prop(s, "alpha"), "0.05")
-				describe(s, "trim", "fraction trimmed at each end of the sup-F search, 0.05 to 0.30")
+				describe(s, "trim", "fraction trimmed at each end, 0.05 to 0.30")
 				setDefault(prop(s, "trim"), "0.15")
 			})),
 		answersBars[*market.PriceStructureReport](NewTool(toolSpec(marketCategory, "analyze_price_structure",

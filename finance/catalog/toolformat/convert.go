@@ -75,12 +75,39 @@ func (c converter) node(s *jsonschema.Schema, at place) (object, error) {
 		return nil, err
 	}
 	kind := c.kindOf(s)
-	var notes []string
 	o := object{{"type", c.typeName(kind.json, at.optional && c.d.strict)}}
+	c.values(&o, s, kind, at)
+	notes := c.bounds(&o, s)
+	if kind.json == "string" && !kind.text && s.Format == "" && intOr(s.MaxLength, 0) != catalog.MaxTextLen {
+		notes = append(notes, c.lengths(&o, s)...)
+	}
+	switch kind.json {
+	case "array":
+		err = c.array(&o, s, at.sent)
+	case "object":
+		err = c.object(&o, s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	more, err := c.notes(&o, s, kind, at)
+	if err != nil {
+		return nil, err
+	}
 	description := s.Description
 	if at.root {
 		description = strings.TrimSpace(strings.TrimPrefix(description, catalog.DecimalsNote))
 	}
+	if text := withNotes(description, append(notes, more...)); text != "" {
+		o = append(object{o[0], {"description", text}}, o[1:]...)
+	}
+	return o, nil
+}
+
+// values keeps what restricts a value's form: its enum (with null when
+// strict mode lets it be null), its format and a pattern other than the
+// decimal grammar.
+func (c converter) values(o *object, s *jsonschema.Schema, kind kind, at place) {
 	if len(s.Enum) > 0 {
 		enum := distinctEnum(s.Enum)
 		if at.optional && c.d.strict {
@@ -94,20 +121,13 @@ func (c converter) node(s *jsonschema.Schema, at place) (object, error) {
 	if s.Pattern != "" && !kind.decimal {
 		o.set("pattern", s.Pattern)
 	}
-	notes = append(notes, c.bounds(&o, s)...)
-	if kind.json == "string" && !kind.text && s.Format == "" && intOr(s.MaxLength, 0) != catalog.MaxTextLen {
-		notes = append(notes, c.lengths(&o, s)...)
-	}
-	switch kind.json {
-	case "array":
-		if err := c.array(&o, s, at.sent); err != nil {
-			return nil, err
-		}
-	case "object":
-		if err := c.object(&o, s); err != nil {
-			return nil, err
-		}
-	}
+}
+
+// notes returns the member count of a free-form object published as
+// text, the default and the example as notes for the description (a
+// countable object keeps maxProperties).
+func (c converter) notes(o *object, s *jsonschema.Schema, kind kind, at place) ([]string, error) {
+	var notes []string
 	if s.MaxProperties != nil {
 		if kind.text {
 			notes = append(notes, "max "+strconv.Itoa(*s.MaxProperties)+" members")
@@ -125,10 +145,7 @@ func (c converter) node(s *jsonschema.Schema, at place) (object, error) {
 		}
 		notes = append(notes, "e.g. "+c.example(s, b))
 	}
-	if text := withNotes(description, notes); text != "" {
-		o = append(object{o[0], {"description", text}}, o[1:]...)
-	}
-	return o, nil
+	return notes, nil
 }
 
 // kind is how a schema is published: its JSON type, and whether it is a

@@ -56,7 +56,7 @@ export const list: { tools: Tool[] } = {
         "properties": {
           "symbol": {
             "type": "string",
-            "description": "symbol, checked against authorized_instruments; e.g. \"AAPL\""
+            "description": "symbol, matched to authorized_instruments; e.g. \"AAPL\""
           },
           "direction": {
             "type": "string",
@@ -140,7 +140,7 @@ export const list: { tools: Tool[] } = {
         "properties": {
           "symbol": {
             "type": "string",
-            "description": "symbol, checked against authorized_instruments; e.g. \"AAPL\""
+            "description": "symbol, matched to authorized_instruments; e.g. \"AAPL\""
           },
           "direction": {
             "type": "string",
@@ -1012,7 +1012,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1028,7 +1028,7 @@ export const list: { tools: Tool[] } = {
           },
           "indicator": {
             "type": "string",
-            "description": "indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder",
+            "description": "macd 12/26/9, bb Bollinger (population σ), atr Wilder",
             "enum": [
               "sma",
               "ema",
@@ -1096,7 +1096,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1147,7 +1147,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1198,7 +1198,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1263,7 +1263,7 @@ export const list: { tools: Tool[] } = {
                       },
                       "volume": {
                         "type": "number",
-                        "description": "volume traded, in units; >= 0; e.g. 12000"
+                        "description": "volume, in units; >= 0; e.g. 12000"
                       }
                     },
                     "required": [
@@ -1323,7 +1323,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1377,7 +1377,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1396,7 +1396,7 @@ export const list: { tools: Tool[] } = {
           },
           "trim": {
             "type": "number",
-            "description": "fraction trimmed at each end of the sup-F search, 0.05 to 0.30; default 0.15"
+            "description": "fraction trimmed at each end, 0.05 to 0.30; default 0.15"
           }
         },
         "required": [
@@ -1435,7 +1435,7 @@ export const list: { tools: Tool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1485,7 +1485,7 @@ export const list: { tools: Tool[] } = {
           },
           "risk_pct": {
             "type": "number",
-            "description": "share of equity at risk (premium budget in mode premium), a fraction; > 0, <= 1; e.g. 0.02"
+            "description": "equity fraction at risk (premium budget in mode premium); > 0, <= 1; e.g. 0.02"
           },
           "entry_premium": {
             "type": "number",
@@ -1844,11 +1844,11 @@ export const list: { tools: Tool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "instrument symbol, any letter case; e.g. \"AAPL\""
+                  "description": "symbol, any letter case; e.g. \"AAPL\""
                 },
                 "quantity": {
                   "type": "number",
-                  "description": "signed units: long (buy) > 0, short (sell) < 0; e.g. 100"
+                  "description": "signed units, short < 0; e.g. 100"
                 },
                 "price": {
                   "type": "number",
@@ -1873,11 +1873,11 @@ export const list: { tools: Tool[] } = {
             "properties": {
               "symbol": {
                 "type": "string",
-                "description": "instrument symbol, any letter case; e.g. \"AAPL\""
+                "description": "symbol, any letter case; e.g. \"AAPL\""
               },
               "quantity": {
                 "type": "number",
-                "description": "signed units: long (buy) > 0, short (sell) < 0; e.g. 100"
+                "description": "signed units, short < 0; e.g. 100"
               },
               "price": {
                 "type": "number",
@@ -1897,11 +1897,11 @@ export const list: { tools: Tool[] } = {
           },
           "max_position_weight": {
             "type": "number",
-            "description": "cap on each symbol's |exposure| / equity, a fraction; > 0, <= 1; e.g. 0.25"
+            "description": "cap on each |exposure| / equity, a fraction; > 0, <= 1; e.g. 0.25"
           },
           "max_concentration_share": {
             "type": "number",
-            "description": "cap on the largest share of gross exposure, a fraction; > 0, <= 1; e.g. 0.4"
+            "description": "cap on the largest exposure share, a fraction; > 0, <= 1; e.g. 0.4"
           },
           "max_hhi": {
             "type": "number",
@@ -1942,7 +1942,7 @@ export const list: { tools: Tool[] } = {
           },
           "metadata": {
             "type": "object",
-            "description": "JSON object of at most 4096 bytes, returned with the memory; its JSON text works too; e.g. {}",
+            "description": "JSON object up to 4096 bytes, returned with the memory; its JSON text works too; e.g. {}",
             "properties": {},
             "required": [],
             "additionalProperties": false,

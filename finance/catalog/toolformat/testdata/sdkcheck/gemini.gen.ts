@@ -59,7 +59,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
             "properties": {
               "symbol": {
                 "type": "STRING",
-                "description": "symbol, checked against authorized_instruments; e.g. \"AAPL\""
+                "description": "symbol, matched to authorized_instruments; e.g. \"AAPL\""
               },
               "direction": {
                 "type": "STRING",
@@ -143,7 +143,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
             "properties": {
               "symbol": {
                 "type": "STRING",
-                "description": "symbol, checked against authorized_instruments; e.g. \"AAPL\""
+                "description": "symbol, matched to authorized_instruments; e.g. \"AAPL\""
               },
               "direction": {
                 "type": "STRING",
@@ -1021,7 +1021,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1037,7 +1037,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "indicator": {
                 "type": "STRING",
-                "description": "indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder",
+                "description": "macd 12/26/9, bb Bollinger (population σ), atr Wilder",
                 "enum": [
                   "sma",
                   "ema",
@@ -1108,7 +1108,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1158,7 +1158,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1208,7 +1208,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1273,7 +1273,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                           },
                           "volume": {
                             "type": "NUMBER",
-                            "description": "volume traded, in units; e.g. 12000",
+                            "description": "volume, in units; e.g. 12000",
                             "minimum": 0
                           }
                         },
@@ -1331,7 +1331,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1386,7 +1386,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1405,7 +1405,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "trim": {
                 "type": "NUMBER",
-                "description": "fraction trimmed at each end of the sup-F search, 0.05 to 0.30; default 0.15"
+                "description": "fraction trimmed at each end, 0.05 to 0.30; default 0.15"
               }
             },
             "required": [
@@ -1443,7 +1443,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     },
                     "volume": {
                       "type": "NUMBER",
-                      "description": "volume traded, in units; e.g. 12000",
+                      "description": "volume, in units; e.g. 12000",
                       "minimum": 0
                     }
                   },
@@ -1496,7 +1496,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "risk_pct": {
                 "type": "NUMBER",
-                "description": "share of equity at risk (premium budget in mode premium), a fraction; > 0; e.g. 0.02",
+                "description": "equity fraction at risk (premium budget in mode premium); > 0; e.g. 0.02",
                 "maximum": 1
               },
               "entry_premium": {
@@ -1872,11 +1872,11 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                   "properties": {
                     "symbol": {
                       "type": "STRING",
-                      "description": "instrument symbol, any letter case; e.g. \"AAPL\""
+                      "description": "symbol, any letter case; e.g. \"AAPL\""
                     },
                     "quantity": {
                       "type": "NUMBER",
-                      "description": "signed units: long (buy) > 0, short (sell) < 0; e.g. 100"
+                      "description": "signed units, short < 0; e.g. 100"
                     },
                     "price": {
                       "type": "NUMBER",
@@ -1900,11 +1900,11 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                 "properties": {
                   "symbol": {
                     "type": "STRING",
-                    "description": "instrument symbol, any letter case; e.g. \"AAPL\""
+                    "description": "symbol, any letter case; e.g. \"AAPL\""
                   },
                   "quantity": {
                     "type": "NUMBER",
-                    "description": "signed units: long (buy) > 0, short (sell) < 0; e.g. 100"
+                    "description": "signed units, short < 0; e.g. 100"
                   },
                   "price": {
                     "type": "NUMBER",
@@ -1923,12 +1923,12 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "max_position_weight": {
                 "type": "NUMBER",
-                "description": "cap on each symbol's |exposure| / equity, a fraction; > 0; e.g. 0.25",
+                "description": "cap on each |exposure| / equity, a fraction; > 0; e.g. 0.25",
                 "maximum": 1
               },
               "max_concentration_share": {
                 "type": "NUMBER",
-                "description": "cap on the largest share of gross exposure, a fraction; > 0; e.g. 0.4",
+                "description": "cap on the largest exposure share, a fraction; > 0; e.g. 0.4",
                 "maximum": 1
               },
               "max_hhi": {
@@ -1970,7 +1970,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "metadata": {
                 "type": "STRING",
-                "description": "JSON object of at most 4096 bytes, returned with the memory; its JSON text works too; max 64 members; e.g. \"{\\\"source\\\":\\\"review\\\"}\""
+                "description": "JSON object up to 4096 bytes, returned with the memory; its JSON text works too; max 64 members; e.g. \"{\\\"source\\\":\\\"review\\\"}\""
               }
             },
             "required": [

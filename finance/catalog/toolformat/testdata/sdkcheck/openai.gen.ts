@@ -67,7 +67,7 @@ export const list: { tools: FunctionTool[] } = {
         "properties": {
           "symbol": {
             "type": "string",
-            "description": "symbol, checked against authorized_instruments; e.g. \"AAPL\""
+            "description": "symbol, matched to authorized_instruments; e.g. \"AAPL\""
           },
           "direction": {
             "type": "string",
@@ -168,7 +168,7 @@ export const list: { tools: FunctionTool[] } = {
         "properties": {
           "symbol": {
             "type": "string",
-            "description": "symbol, checked against authorized_instruments; e.g. \"AAPL\""
+            "description": "symbol, matched to authorized_instruments; e.g. \"AAPL\""
           },
           "direction": {
             "type": "string",
@@ -1313,7 +1313,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1329,7 +1329,7 @@ export const list: { tools: FunctionTool[] } = {
           },
           "indicator": {
             "type": "string",
-            "description": "indicator: macd is 12/26/9, bb Bollinger (population σ), atr Wilder",
+            "description": "macd 12/26/9, bb Bollinger (population σ), atr Wilder",
             "enum": [
               "sma",
               "ema",
@@ -1419,7 +1419,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1472,7 +1472,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1525,7 +1525,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1596,7 +1596,7 @@ export const list: { tools: FunctionTool[] } = {
                       },
                       "volume": {
                         "type": "number",
-                        "description": "volume traded, in units; >= 0; e.g. 12000"
+                        "description": "volume, in units; >= 0; e.g. 12000"
                       }
                     },
                     "required": [
@@ -1658,7 +1658,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1718,7 +1718,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1743,7 +1743,7 @@ export const list: { tools: FunctionTool[] } = {
               "number",
               "null"
             ],
-            "description": "fraction trimmed at each end of the sup-F search, 0.05 to 0.30; default 0.15"
+            "description": "fraction trimmed at each end, 0.05 to 0.30; default 0.15"
           }
         },
         "required": [
@@ -1786,7 +1786,7 @@ export const list: { tools: FunctionTool[] } = {
                 },
                 "volume": {
                   "type": "number",
-                  "description": "volume traded, in units; >= 0; e.g. 12000"
+                  "description": "volume, in units; >= 0; e.g. 12000"
                 }
               },
               "required": [
@@ -1846,7 +1846,7 @@ export const list: { tools: FunctionTool[] } = {
           },
           "risk_pct": {
             "type": "number",
-            "description": "share of equity at risk (premium budget in mode premium), a fraction; > 0, <= 1; e.g. 0.02"
+            "description": "equity fraction at risk (premium budget in mode premium); > 0, <= 1; e.g. 0.02"
           },
           "entry_premium": {
             "type": [
@@ -2378,11 +2378,11 @@ export const list: { tools: FunctionTool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "instrument symbol, any letter case; e.g. \"AAPL\""
+                  "description": "symbol, any letter case; e.g. \"AAPL\""
                 },
                 "quantity": {
                   "type": "number",
-                  "description": "signed units: long (buy) > 0, short (sell) < 0; e.g. 100"
+                  "description": "signed units, short < 0; e.g. 100"
                 },
                 "price": {
                   "type": "number",
@@ -2414,11 +2414,11 @@ export const list: { tools: FunctionTool[] } = {
             "properties": {
               "symbol": {
                 "type": "string",
-                "description": "instrument symbol, any letter case; e.g. \"AAPL\""
+                "description": "symbol, any letter case; e.g. \"AAPL\""
               },
               "quantity": {
                 "type": "number",
-                "description": "signed units: long (buy) > 0, short (sell) < 0; e.g. 100"
+                "description": "signed units, short < 0; e.g. 100"
               },
               "price": {
                 "type": "number",
@@ -2445,14 +2445,14 @@ export const list: { tools: FunctionTool[] } = {
               "number",
               "null"
             ],
-            "description": "cap on each symbol's |exposure| / equity, a fraction; > 0, <= 1"
+            "description": "cap on each |exposure| / equity, a fraction; > 0, <= 1"
           },
           "max_concentration_share": {
             "type": [
               "number",
               "null"
             ],
-            "description": "cap on the largest share of gross exposure, a fraction; > 0, <= 1"
+            "description": "cap on the largest exposure share, a fraction; > 0, <= 1"
           },
           "max_hhi": {
             "type": [
@@ -2508,7 +2508,7 @@ export const list: { tools: FunctionTool[] } = {
               "string",
               "null"
             ],
-            "description": "JSON object of at most 4096 bytes, returned with the memory; its JSON text works too; max 64 members"
+            "description": "JSON object up to 4096 bytes, returned with the memory; its JSON text works too; max 64 members"
           }
         },
         "required": [
