@@ -20,6 +20,10 @@ func (a *API) hostToolsList(w http.ResponseWriter, name string) error {
 	if err != nil {
 		return err
 	}
+	if b, ok := a.hostLists.Load(f); ok {
+		writeRawJSON(w, http.StatusOK, b.([]byte))
+		return nil
+	}
 	list, err := toolformat.Build(f, a.svc.Catalog.Tools())
 	if err != nil {
 		return err
@@ -28,6 +32,7 @@ func (a *API) hostToolsList(w http.ResponseWriter, name string) error {
 	if err != nil {
 		return err
 	}
+	a.hostLists.Store(f, b) // the catalog does not change once served
 	writeRawJSON(w, http.StatusOK, b)
 	return nil
 }

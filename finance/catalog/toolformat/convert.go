@@ -3,7 +3,6 @@ package toolformat
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -366,17 +365,43 @@ func intOr(p *int, def int) int {
 // property name: the "Needs one of: ..." sentence of s, or the "Needs by
 // mode: ..." sentence of another property (see catalog.NeedsOneOf).
 func mentioned(s *jsonschema.Schema, name string) bool {
-	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-	texts := []string{s.Description}
-	for other, p := range s.Properties {
-		if other != name {
-			texts = append(texts, p.Description)
-		}
+	if namesWord(conditionOf(s.Description), name) {
+		return true
 	}
-	for _, text := range texts {
-		if i := strings.Index(text, "Needs "); i >= 0 && word.MatchString(text[i:]) {
+	for other, p := range s.Properties {
+		if other != name && namesWord(conditionOf(p.Description), name) {
 			return true
 		}
 	}
 	return false
+}
+
+// conditionOf returns the condition sentences of a description: from
+// "Needs " on, or "".
+func conditionOf(text string) string {
+	if i := strings.Index(text, "Needs "); i >= 0 {
+		return text[i:]
+	}
+	return ""
+}
+
+// namesWord reports whether text holds name as a whole word (member
+// names are letters, digits and underscores).
+func namesWord(text, name string) bool {
+	for i := strings.Index(text, name); i >= 0; {
+		end := i + len(name)
+		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		next := strings.Index(text[i+1:], name)
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

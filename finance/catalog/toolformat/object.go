@@ -23,31 +23,60 @@ func (o *object) set(key string, value any) {
 // MarshalJSON implements json.Marshaler.
 func (o object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		key, _ := json.Marshal(m.key) // a string cannot fail
-		b.Write(key)
-		b.WriteByte(':')
-		value, err := marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(value)
+	if err := write(&b, o); err != nil {
+		return nil, err
 	}
-	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 
-// marshal encodes v without escaping <, > and & (descriptions say "> 0").
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+// write appends the JSON of v to b: objects and lists of them directly,
+// so a nested schema is encoded once; anything else with encoding/json,
+// without escaping <, > and & (descriptions say "> 0").
+func write(b *bytes.Buffer, v any) error {
+	switch v := v.(type) {
+	case object:
+		b.WriteByte('{')
+		for i, m := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := write(b, m.key); err != nil {
+				return err
+			}
+			b.WriteByte(':')
+			if err := write(b, m.value); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	case []object:
+		b.WriteByte('[')
+		for i, x := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := write(b, x); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
+}
+
+// marshal encodes v without escaping <, > and &.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := write(&b, v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return b.Bytes(), nil
 }
