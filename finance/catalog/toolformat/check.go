@@ -19,6 +19,7 @@ type Violation struct {
 	Rule string // the rule broken
 }
 
+// String describes the violation: "tool path: rule".
 func (v Violation) String() string {
 	where := v.Tool
 	if v.Path != "" {

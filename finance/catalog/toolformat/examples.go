@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -72,16 +71,6 @@ func (c converter) value(s *jsonschema.Schema, v any) any {
 		return out
 	}
 	return v
-}
-
-// withNotes appends the notes to a description: "account equity,
-// currency; > 0; e.g. 100000".
-func withNotes(text string, notes []string) string {
-	parts := notes
-	if text = strings.TrimSpace(text); text != "" {
-		parts = append([]string{text}, notes...)
-	}
-	return strings.Join(parts, "; ")
 }
 
 func sortedKeys[V any](m map[string]V) []string {
