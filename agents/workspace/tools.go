@@ -146,7 +146,7 @@ func (a tradeArgs) input() (TradeInput, error) {
 func (s *Service) recordTradeTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
 		Name:        "record_trade_journal",
-		Description: "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted. Read with GET /v1/journal/trades.",
+		Description: "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted.",
 		Category:    categoryJournal, Operation: OpRecordTradeJournal,
 	}, func(ctx context.Context, call catalog.Call, a tradeArgs) (Trade, error) {
 		agentID, err := agentOf(call)
@@ -211,7 +211,7 @@ type biasTradeArgs struct {
 func (s *Service) biasesTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
 		Name:        "get_trading_biases",
-		Description: "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, each tested, with severity.",
+		Description: "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, tested, with severity.",
 		Category:    categoryJournal,
 	}, func(ctx context.Context, call catalog.Call, a biasArgs) (BiasResult, error) {
 		agentID, err := agentOf(call)

@@ -59,7 +59,7 @@ func sizingTool() Tool {
 func riskTool() Tool {
 	return NewTool(Spec{
 		Name:        "check_trade_risk",
-		Description: "Risk check of a proposed trade against per-trade risk, the agent's limits, instruments and stop placement: approval, 0-100 score, findings.",
+		Description: "Risk check of a proposed trade against per-trade risk, the agent's limits and the stop: approval, 0-100 score, findings.",
 		Category:    "core",
 		Operation:   OpRiskCheck,
 	}, func(_ context.Context, call Call, in finance.RiskInput) (finance.RiskCheck, error) {
@@ -179,7 +179,7 @@ func evaluationTool() Tool {
 func assessTool() Tool {
 	return NewTool(Spec{
 		Name:        "assess_trading_system",
-		Description: "System assessment from R-multiples: STRONG/VIABLE/MARGINAL/FAILING_SYSTEM verdict with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
+		Description: "System verdict from R-multiples (STRONG/VIABLE/MARGINAL/FAILING_SYSTEM) with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
 		Category:    "compound",
 		Operation:   OpAssessTradingSystem,
 	}, func(ctx context.Context, _ Call, in finance.AssessInput) (finance.Assessment, error) {
@@ -189,7 +189,7 @@ func assessTool() Tool {
 		positiveDecimal(s, "starting_equity", "starting equity, currency")
 		setDefault(prop(s, "starting_equity"), "100000")
 		describe(s, "pnl_values", "P&L of each trade, in currency")
-		describe(s, "seed", "Monte Carlo seed; default from r_multiples")
+		describe(s, "seed", "Monte Carlo seed, echoed; default derived from the arguments")
 		intRange(s, "seed", 0, performance.MaxSeed)
 		itemExample(s, "pnl_values", "250")
 		example(prop(s, "seed"), 7)

@@ -29,7 +29,7 @@ func derivativesTools() []Tool {
 				return derivatives.SizeFutures(in)
 			}, tightenFuturesSizing),
 		NewTool(toolSpec(categoryDerivatives, "analyze_greeks",
-			"Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of each option of a chain, with totals."),
+			"Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of an option chain, with totals."),
 			func(ctx context.Context, _ Call, in derivatives.GreeksInput) (*derivatives.GreeksResult, error) {
 				return derivatives.AnalyzeGreeks(ctx, in)
 			}, tightenGreeks),

@@ -22,7 +22,7 @@ const marketCategory = "market"
 func marketIndicatorTools() []Tool {
 	return []Tool{
 		answersBars[*market.IndicatorResult](NewTool(toolSpec(marketCategory, "calculate_indicators",
-			"TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars (null warm-up), latest values."),
+			"TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars, latest values."),
 			runIndicators, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				minItems(s, "bars", 1)
@@ -50,7 +50,7 @@ func marketIndicatorTools() []Tool {
 			"Volatility phase, Bollinger-Keltner squeeze and momentum shift at the last bar; needs 21 bars.",
 			market.AnalyzeTrendStructure),
 		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity",
-			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume, range and illiquidity."),
+			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume and illiquidity."),
 			func(ctx context.Context, _ Call, in liquidityInput) (any, error) {
 				return value(market.AnalyzeLiquidity(ctx, in.Bars, in.Period))
 			}, func(s *jsonschema.Schema) {

@@ -36,7 +36,7 @@ type priceStructureInput struct {
 func marketPatternTools() []Tool {
 	return []Tool{
 		answersBars[*market.PatternReport](NewTool(toolSpec(marketCategory, "detect_patterns",
-			"Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms) with strength; needs 35 bars."),
+			"Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms); needs 35 bars."),
 			func(ctx context.Context, _ Call, in patternsInput) (any, error) {
 				return value(market.DetectPatterns(ctx, in.Bars, market.PatternOptions{BreakoutPeriod: in.BreakoutPeriod}))
 			}, func(s *jsonschema.Schema) {

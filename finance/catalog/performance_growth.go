@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -44,12 +42,12 @@ type monteCarloInput struct {
 }
 
 func monteCarloTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, equity percentiles."),
+	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles."),
 		func(ctx context.Context, _ Call, in monteCarloInput) (performance.MonteCarlo, error) {
 			return performance.RunMonteCarlo(ctx, in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
 				TradesPerSimulation: in.TradesPerSimulation, RiskPerTrade: floatPtr(in.RiskPerTrade),
-				Seed: in.Seed, SeedSource: randomSeed,
+				Seed: in.Seed,
 			})
 		},
 		func(s *jsonschema.Schema) {
@@ -61,18 +59,10 @@ func monteCarloTool() Tool {
 			describe(s, "trades_per_simulation", "number of trades drawn per path")
 			riskPerTrade(s)
 			intRange(s, "seed", 0, performance.MaxSeed)
-			describe(s, "seed", "PRNG seed, echoed; omitted: one is picked")
+			describe(s, "seed", "PRNG seed, echoed; omitted: derived from the arguments")
 			example(prop(s, "seed"), 7)
 			example(prop(s, "starting_equity"), "10000")
 		})
-}
-
-// randomSeed picks a seed from crypto/rand, below 2^53 so that JSON
-// clients read it back exactly.
-func randomSeed() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics instead)
-	return binary.LittleEndian.Uint64(b[:]) & performance.MaxSeed
 }
 
 type kellyInput struct {
@@ -140,7 +130,7 @@ type killersInput struct {
 }
 
 func varianceKillersTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with their R and G impact, and the variance share of big losses."),
+	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses."),
 		func(_ context.Context, _ Call, in killersInput) (performance.VarianceKillers, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
 				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
@@ -217,8 +207,8 @@ func rollingGTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "R-multiples, oldest first")
-			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
-			describe(s, "window_size", "trades per window, at most N")
+			example(intRange(s, "window_size", 2, limits.MaxItems), 5)
+			describe(s, "window_size", "trades per window, at most N; default min(10, N)")
 		})
 }
 
@@ -250,7 +240,7 @@ type rOnlyInput struct {
 }
 
 func systemScoreTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F."),
+	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F."),
 		func(_ context.Context, _ Call, in rOnlyInput) (performance.SystemScore, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
@@ -282,7 +272,7 @@ type recoveryInput struct {
 }
 
 func recoveryTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest recovery, recovery factor."),
+	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor."),
 		func(_ context.Context, _ Call, in recoveryInput) (performance.Recovery, error) {
 			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
 		},

@@ -135,7 +135,7 @@ func performanceStatisticsTools() []Tool {
 				describe(s, "lags", "Ljung-Box lags, < N; default min(10, N/4)")
 				example(prop(s, "lags"), 3)
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera normality, quantiles, tail ratios."),
+		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (*performance.DistributionResult, error) {
 				return performance.AnalyzeDistribution(in.RMultiples, in.BucketCount)
 			},
@@ -159,7 +159,7 @@ func performanceStatisticsTools() []Tool {
 				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios")
 				example(prop(s, "trades_per_year"), "120")
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, holding times."),
+		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
 				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
 					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
@@ -243,7 +243,7 @@ func performanceStatisticsTools() []Tool {
 				})
 				NeedsOneOf(s, true, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against the expected R."),
+		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (*performance.TradeOutcomeResult, error) {
 				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
 					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,

@@ -195,11 +195,15 @@ func (c converter) resolve(s *jsonschema.Schema) (*jsonschema.Schema, error) {
 }
 
 // array converts the items of s; sent says whether a call sends the array.
+// An item's example is left to the array's own example when it has one.
+// Caps of at least modelItems items are left out: no model writes that
+// many values into one call, and the server enforces them (the catalog's
+// list states them).
 func (c converter) array(o *object, s *jsonschema.Schema, sent bool) error {
 	if s.Items == nil {
 		return fmt.Errorf("an array without items")
 	}
-	items, err := c.node(s.Items, place{sent: sent})
+	items, err := c.node(s.Items, place{sent: sent && len(s.Examples) == 0})
 	if err != nil {
 		return err
 	}
@@ -207,11 +211,15 @@ func (c converter) array(o *object, s *jsonschema.Schema, sent bool) error {
 	if s.MinItems != nil {
 		o.set("minItems", c.count(*s.MinItems))
 	}
-	if s.MaxItems != nil && *s.MaxItems != catalog.MaxItems { // the decoder's limit on every array
+	if s.MaxItems != nil && *s.MaxItems < modelItems {
 		o.set("maxItems", c.count(*s.MaxItems))
 	}
 	return nil
 }
+
+// modelItems is the array length from which a cap is left out of the
+// vendor lists (see array).
+const modelItems = 10_000
 
 // object converts the properties of s, in their order.
 func (c converter) object(o *object, s *jsonschema.Schema) error {

@@ -50,7 +50,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "check_trade_risk",
-      "description": "Risk check of a proposed trade against per-trade risk, the agent's limits, instruments and stop placement: approval, 0-100 score, findings.",
+      "description": "Risk check of a proposed trade against per-trade risk, the agent's limits and the stop: approval, 0-100 score, findings.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -191,7 +191,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "assess_trading_system",
-      "description": "System assessment from R-multiples: STRONG/VIABLE/MARGINAL/FAILING_SYSTEM verdict with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
+      "description": "System verdict from R-multiples (STRONG/VIABLE/MARGINAL/FAILING_SYSTEM) with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -217,7 +217,7 @@ export const list: { tools: Tool[] } = {
           },
           "seed": {
             "type": "integer",
-            "description": "Monte Carlo seed; default from r_multiples; >= 0, <= 2^53-1; e.g. 7"
+            "description": "Monte Carlo seed, echoed; default derived from the arguments; >= 0, <= 2^53-1; e.g. 7"
           }
         },
         "required": [
@@ -228,7 +228,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "run_monte_carlo",
-      "description": "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, equity percentiles.",
+      "description": "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -258,7 +258,7 @@ export const list: { tools: Tool[] } = {
           },
           "seed": {
             "type": "integer",
-            "description": "PRNG seed, echoed; omitted: one is picked; >= 0, <= 2^53-1; e.g. 7"
+            "description": "PRNG seed, echoed; omitted: derived from the arguments; >= 0, <= 2^53-1; e.g. 7"
           }
         },
         "required": [
@@ -341,7 +341,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "find_variance_killers",
-      "description": "Trades whose removal raises G the most (leave-one-out), with their R and G impact, and the variance share of big losses.",
+      "description": "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -462,7 +462,7 @@ export const list: { tools: Tool[] } = {
           },
           "window_size": {
             "type": "integer",
-            "description": "trades per window, at most N; >= 2; default 10"
+            "description": "trades per window, at most N; default min(10, N); >= 2; e.g. 5"
           }
         },
         "required": [
@@ -506,7 +506,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "calculate_system_score",
-      "description": "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.",
+      "description": "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -553,7 +553,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "analyze_recovery",
-      "description": "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest recovery, recovery factor.",
+      "description": "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -673,7 +673,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "analyze_distribution",
-      "description": "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera normality, quantiles, tail ratios.",
+      "description": "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -727,7 +727,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "analyze_execution_quality",
-      "description": "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, holding times.",
+      "description": "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -910,7 +910,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "analyze_trade_outcome",
-      "description": "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against the expected R.",
+      "description": "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -984,7 +984,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "calculate_indicators",
-      "description": "TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars (null warm-up), latest values.",
+      "description": "TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars, latest values.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -1170,7 +1170,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "analyze_liquidity",
-      "description": "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume, range and illiquidity.",
+      "description": "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume and illiquidity.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -1295,7 +1295,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "detect_patterns",
-      "description": "Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms) with strength; needs 35 bars.",
+      "description": "Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms); needs 35 bars.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -1600,7 +1600,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "analyze_greeks",
-      "description": "Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of each option of a chain, with totals.",
+      "description": "Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of an option chain, with totals.",
       "input_schema": {
         "type": "object",
         "properties": {
@@ -1612,11 +1612,13 @@ export const list: { tools: Tool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "option symbol (OCC code); e.g. \"AAPL240315C00185000\""
+                  "description": "option symbol (OCC code); e.g. \"AAPL240315C00185000\"",
+                  "maxLength": 32
                 },
                 "underlying_symbol": {
                   "type": "string",
-                  "description": "underlying symbol, one per chain; e.g. \"AAPL\""
+                  "description": "underlying symbol, one per chain; e.g. \"AAPL\"",
+                  "maxLength": 32
                 },
                 "strike": {
                   "type": "number",
@@ -1718,7 +1720,8 @@ export const list: { tools: Tool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "contract symbol, echoed"
+                  "description": "contract symbol, echoed",
+                  "maxLength": 32
                 },
                 "expiry": {
                   "type": "string",
@@ -1777,7 +1780,8 @@ export const list: { tools: Tool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "instrument symbol, echoed; e.g. \"ESH5\""
+                  "description": "instrument symbol, echoed; e.g. \"ESH5\"",
+                  "maxLength": 32
                 },
                 "quantity": {
                   "type": "number",
@@ -1844,7 +1848,8 @@ export const list: { tools: Tool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "symbol, any letter case; e.g. \"AAPL\""
+                  "description": "symbol, any letter case; e.g. \"AAPL\"",
+                  "maxLength": 32
                 },
                 "quantity": {
                   "type": "number",
@@ -1873,7 +1878,8 @@ export const list: { tools: Tool[] } = {
             "properties": {
               "symbol": {
                 "type": "string",
-                "description": "symbol, any letter case; e.g. \"AAPL\""
+                "description": "symbol, any letter case; e.g. \"AAPL\"",
+                "maxLength": 32
               },
               "quantity": {
                 "type": "number",
@@ -1912,7 +1918,8 @@ export const list: { tools: Tool[] } = {
             "description": "symbols that may not be traded or held",
             "items": {
               "type": "string",
-              "description": "e.g. \"GME\""
+              "description": "e.g. \"GME\"",
+              "maxLength": 32
             }
           }
         },
@@ -1986,7 +1993,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "record_trade_journal",
-      "description": "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted. Read with GET /v1/journal/trades.",
+      "description": "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted.",
       "input_schema": {
         "type": "object",
         "description": "Needs one of: r_multiple | stop_price.",
@@ -2095,7 +2102,7 @@ export const list: { tools: Tool[] } = {
     },
     {
       "name": "get_trading_biases",
-      "description": "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, each tested, with severity.",
+      "description": "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, tested, with severity.",
       "input_schema": {
         "type": "object",
         "description": "Needs one of: trades | 2+ trades in the agent's journal.",
@@ -2138,8 +2145,7 @@ export const list: { tools: Tool[] } = {
               ],
               "additionalProperties": false
             },
-            "minItems": 2,
-            "maxItems": 10000
+            "minItems": 2
           },
           "lookback_count": {
             "type": "integer",

@@ -53,7 +53,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "check_trade_risk",
-          "description": "Risk check of a proposed trade against per-trade risk, the agent's limits, instruments and stop placement: approval, 0-100 score, findings.",
+          "description": "Risk check of a proposed trade against per-trade risk, the agent's limits and the stop: approval, 0-100 score, findings.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -194,7 +194,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "assess_trading_system",
-          "description": "System assessment from R-multiples: STRONG/VIABLE/MARGINAL/FAILING_SYSTEM verdict with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
+          "description": "System verdict from R-multiples (STRONG/VIABLE/MARGINAL/FAILING_SYSTEM) with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -220,7 +220,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "seed": {
                 "type": "INTEGER",
-                "description": "Monte Carlo seed; default from r_multiples; e.g. 7",
+                "description": "Monte Carlo seed, echoed; default derived from the arguments; e.g. 7",
                 "minimum": 0,
                 "maximum": 9.007199254740991e15
               }
@@ -232,7 +232,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "run_monte_carlo",
-          "description": "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, equity percentiles.",
+          "description": "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -266,7 +266,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "seed": {
                 "type": "INTEGER",
-                "description": "PRNG seed, echoed; omitted: one is picked; e.g. 7",
+                "description": "PRNG seed, echoed; omitted: derived from the arguments; e.g. 7",
                 "minimum": 0,
                 "maximum": 9.007199254740991e15
               }
@@ -348,7 +348,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "find_variance_killers",
-          "description": "Trades whose removal raises G the most (leave-one-out), with their R and G impact, and the variance share of big losses.",
+          "description": "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -470,7 +470,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
               },
               "window_size": {
                 "type": "INTEGER",
-                "description": "trades per window, at most N; default 10",
+                "description": "trades per window, at most N; default min(10, N); e.g. 5",
                 "minimum": 2
               }
             },
@@ -513,7 +513,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "calculate_system_score",
-          "description": "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.",
+          "description": "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -558,7 +558,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "analyze_recovery",
-          "description": "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest recovery, recovery factor.",
+          "description": "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -681,7 +681,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "analyze_distribution",
-          "description": "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera normality, quantiles, tail ratios.",
+          "description": "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -735,7 +735,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "analyze_execution_quality",
-          "description": "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, holding times.",
+          "description": "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -917,7 +917,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "analyze_trade_outcome",
-          "description": "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against the expected R.",
+          "description": "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -993,7 +993,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "calculate_indicators",
-          "description": "TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars (null warm-up), latest values.",
+          "description": "TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars, latest values.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -1180,7 +1180,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "analyze_liquidity",
-          "description": "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume, range and illiquidity.",
+          "description": "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume and illiquidity.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -1303,7 +1303,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "detect_patterns",
-          "description": "Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms) with strength; needs 35 bars.",
+          "description": "Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms); needs 35 bars.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -1617,7 +1617,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "analyze_greeks",
-          "description": "Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of each option of a chain, with totals.",
+          "description": "Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of an option chain, with totals.",
           "parameters": {
             "type": "OBJECT",
             "properties": {
@@ -1629,11 +1629,13 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                   "properties": {
                     "symbol": {
                       "type": "STRING",
-                      "description": "option symbol (OCC code); e.g. \"AAPL240315C00185000\""
+                      "description": "option symbol (OCC code); e.g. \"AAPL240315C00185000\"",
+                      "maxLength": "32"
                     },
                     "underlying_symbol": {
                       "type": "STRING",
-                      "description": "underlying symbol, one per chain; e.g. \"AAPL\""
+                      "description": "underlying symbol, one per chain; e.g. \"AAPL\"",
+                      "maxLength": "32"
                     },
                     "strike": {
                       "type": "NUMBER",
@@ -1745,7 +1747,8 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                   "properties": {
                     "symbol": {
                       "type": "STRING",
-                      "description": "contract symbol, echoed"
+                      "description": "contract symbol, echoed",
+                      "maxLength": "32"
                     },
                     "expiry": {
                       "type": "STRING",
@@ -1803,7 +1806,8 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                   "properties": {
                     "symbol": {
                       "type": "STRING",
-                      "description": "instrument symbol, echoed; e.g. \"ESH5\""
+                      "description": "instrument symbol, echoed; e.g. \"ESH5\"",
+                      "maxLength": "32"
                     },
                     "quantity": {
                       "type": "NUMBER",
@@ -1872,7 +1876,8 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                   "properties": {
                     "symbol": {
                       "type": "STRING",
-                      "description": "symbol, any letter case; e.g. \"AAPL\""
+                      "description": "symbol, any letter case; e.g. \"AAPL\"",
+                      "maxLength": "32"
                     },
                     "quantity": {
                       "type": "NUMBER",
@@ -1900,7 +1905,8 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                 "properties": {
                   "symbol": {
                     "type": "STRING",
-                    "description": "symbol, any letter case; e.g. \"AAPL\""
+                    "description": "symbol, any letter case; e.g. \"AAPL\"",
+                    "maxLength": "32"
                   },
                   "quantity": {
                     "type": "NUMBER",
@@ -1941,7 +1947,8 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                 "description": "symbols that may not be traded or held",
                 "items": {
                   "type": "STRING",
-                  "description": "e.g. \"GME\""
+                  "description": "e.g. \"GME\"",
+                  "maxLength": "32"
                 }
               }
             },
@@ -2010,7 +2017,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "record_trade_journal",
-          "description": "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted. Read with GET /v1/journal/trades.",
+          "description": "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted.",
           "parameters": {
             "type": "OBJECT",
             "description": "Needs one of: r_multiple | stop_price.",
@@ -2128,7 +2135,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
         },
         {
           "name": "get_trading_biases",
-          "description": "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, each tested, with severity.",
+          "description": "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, tested, with severity.",
           "parameters": {
             "type": "OBJECT",
             "description": "Needs one of: trades | 2+ trades in the agent's journal.",
@@ -2176,8 +2183,7 @@ export const list: { tools: { functionDeclarations: Wire<FunctionDeclaration>[] 
                     "r_multiple"
                   ]
                 },
-                "minItems": "2",
-                "maxItems": "10000"
+                "minItems": "2"
               },
               "lookback_count": {
                 "type": "INTEGER",

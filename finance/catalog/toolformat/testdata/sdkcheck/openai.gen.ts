@@ -61,7 +61,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "check_trade_risk",
-      "description": "Risk check of a proposed trade against per-trade risk, the agent's limits, instruments and stop placement: approval, 0-100 score, findings.",
+      "description": "Risk check of a proposed trade against per-trade risk, the agent's limits and the stop: approval, 0-100 score, findings.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -232,7 +232,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "assess_trading_system",
-      "description": "System assessment from R-multiples: STRONG/VIABLE/MARGINAL/FAILING_SYSTEM verdict with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
+      "description": "System verdict from R-multiples (STRONG/VIABLE/MARGINAL/FAILING_SYSTEM) with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -266,7 +266,7 @@ export const list: { tools: FunctionTool[] } = {
               "integer",
               "null"
             ],
-            "description": "Monte Carlo seed; default from r_multiples; >= 0, <= 2^53-1"
+            "description": "Monte Carlo seed, echoed; default derived from the arguments; >= 0, <= 2^53-1"
           }
         },
         "required": [
@@ -282,7 +282,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "run_monte_carlo",
-      "description": "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, equity percentiles.",
+      "description": "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -324,7 +324,7 @@ export const list: { tools: FunctionTool[] } = {
               "integer",
               "null"
             ],
-            "description": "PRNG seed, echoed; omitted: one is picked; >= 0, <= 2^53-1"
+            "description": "PRNG seed, echoed; omitted: derived from the arguments; >= 0, <= 2^53-1"
           }
         },
         "required": [
@@ -441,7 +441,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "find_variance_killers",
-      "description": "Trades whose removal raises G the most (leave-one-out), with their R and G impact, and the variance share of big losses.",
+      "description": "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -600,7 +600,7 @@ export const list: { tools: FunctionTool[] } = {
               "integer",
               "null"
             ],
-            "description": "trades per window, at most N; >= 2; default 10"
+            "description": "trades per window, at most N; default min(10, N); >= 2"
           }
         },
         "required": [
@@ -661,7 +661,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "calculate_system_score",
-      "description": "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.",
+      "description": "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -712,7 +712,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "analyze_recovery",
-      "description": "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest recovery, recovery factor.",
+      "description": "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -871,7 +871,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "analyze_distribution",
-      "description": "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera normality, quantiles, tail ratios.",
+      "description": "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -941,7 +941,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "analyze_execution_quality",
-      "description": "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, holding times.",
+      "description": "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -1187,7 +1187,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "analyze_trade_outcome",
-      "description": "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against the expected R.",
+      "description": "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -1285,7 +1285,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "calculate_indicators",
-      "description": "TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars (null warm-up), latest values.",
+      "description": "TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars, latest values.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -1497,7 +1497,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "analyze_liquidity",
-      "description": "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume, range and illiquidity.",
+      "description": "Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume and illiquidity.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -1630,7 +1630,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "detect_patterns",
-      "description": "Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms) with strength; needs 35 bars.",
+      "description": "Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms); needs 35 bars.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -2045,7 +2045,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "analyze_greeks",
-      "description": "Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of each option of a chain, with totals.",
+      "description": "Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of an option chain, with totals.",
       "parameters": {
         "type": "object",
         "properties": {
@@ -2057,14 +2057,14 @@ export const list: { tools: FunctionTool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "option symbol (OCC code); e.g. \"AAPL240315C00185000\""
+                  "description": "option symbol (OCC code); max 32 chars; e.g. \"AAPL240315C00185000\""
                 },
                 "underlying_symbol": {
                   "type": [
                     "string",
                     "null"
                   ],
-                  "description": "underlying symbol, one per chain"
+                  "description": "underlying symbol, one per chain; max 32 chars"
                 },
                 "strike": {
                   "type": "number",
@@ -2212,7 +2212,7 @@ export const list: { tools: FunctionTool[] } = {
                     "string",
                     "null"
                   ],
-                  "description": "contract symbol, echoed"
+                  "description": "contract symbol, echoed; max 32 chars"
                 },
                 "expiry": {
                   "type": "string",
@@ -2286,7 +2286,7 @@ export const list: { tools: FunctionTool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "instrument symbol, echoed; e.g. \"ESH5\""
+                  "description": "instrument symbol, echoed; max 32 chars; e.g. \"ESH5\""
                 },
                 "quantity": {
                   "type": "number",
@@ -2378,7 +2378,7 @@ export const list: { tools: FunctionTool[] } = {
               "properties": {
                 "symbol": {
                   "type": "string",
-                  "description": "symbol, any letter case; e.g. \"AAPL\""
+                  "description": "symbol, any letter case; max 32 chars; e.g. \"AAPL\""
                 },
                 "quantity": {
                   "type": "number",
@@ -2414,7 +2414,7 @@ export const list: { tools: FunctionTool[] } = {
             "properties": {
               "symbol": {
                 "type": "string",
-                "description": "symbol, any letter case; e.g. \"AAPL\""
+                "description": "symbol, any letter case; max 32 chars; e.g. \"AAPL\""
               },
               "quantity": {
                 "type": "number",
@@ -2468,7 +2468,8 @@ export const list: { tools: FunctionTool[] } = {
             ],
             "description": "symbols that may not be traded or held",
             "items": {
-              "type": "string"
+              "type": "string",
+              "description": "max 32 chars"
             }
           }
         },
@@ -2558,7 +2559,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "record_trade_journal",
-      "description": "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted. Read with GET /v1/journal/trades.",
+      "description": "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted.",
       "parameters": {
         "type": "object",
         "description": "Needs one of: r_multiple | stop_price.",
@@ -2714,7 +2715,7 @@ export const list: { tools: FunctionTool[] } = {
     {
       "type": "function",
       "name": "get_trading_biases",
-      "description": "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, each tested, with severity.",
+      "description": "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, tested, with severity.",
       "parameters": {
         "type": "object",
         "description": "Needs one of: trades | 2+ trades in the agent's journal.",
@@ -2780,8 +2781,7 @@ export const list: { tools: FunctionTool[] } = {
               ],
               "additionalProperties": false
             },
-            "minItems": 2,
-            "maxItems": 10000
+            "minItems": 2
           },
           "lookback_count": {
             "type": [
