@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentfinance/toolkit/billing/owners"
@@ -85,6 +86,9 @@ type API struct {
 	prefix   string   // set by Mount with MountOptions.Prefix
 	// document is the OpenAPI document (without its servers), built by New.
 	document *openapi.Document
+	// hostLists caches the encoded tool list of each agent host's format
+	// (toolformat.Format -> []byte), built at its first request.
+	hostLists sync.Map
 }
 
 // New returns the API over the given services (usually

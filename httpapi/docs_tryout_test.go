@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfinance/toolkit/finance/catalog"
+
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
@@ -90,7 +92,8 @@ func TestDocsTryItOutCallsTheFirstToolExample(t *testing.T) {
 	equity, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`ui.specSelectors.specResolvedSubtree(["paths", "/v1/sizing/calculate", "post"])
 		.getIn(["requestBody", "content", "application/json", "schema", "properties", "equity"]).toJS()`))
 	require.NoError(t, err)
-	assert.Equal(t, "account equity in currency units", equity["description"], "the member's description beside its $ref is rendered")
+	sizingTool, _ := catalog.Default().Lookup("calculate_position_size")
+	assert.Equal(t, sizingTool.InputSchema.Properties["equity"].Description, equity["description"], "the member's description beside its $ref is rendered")
 	assert.Equal(t, []any{"25000"}, equity["examples"], "and its example, not one made from the pattern")
 	assert.Equal(t, "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$", equity["pattern"], "with the referenced schema")
 

@@ -120,7 +120,7 @@ func (a *API) routeTable() []route {
 		{method: "GET", path: "/v1/openapi.json", id: "getOpenAPI", auth: authPublic, summary: "This OpenAPI 3.1 document",
 			response: map[string]any{}, status: http.StatusOK, errors: []toolkit.Kind{forbidden}, handle: a.serveOpenAPI},
 		{method: "GET", path: "/v1/tools/list", id: "listTools", auth: authPublic, summary: "The tool catalog",
-			response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
+			query: []queryParam{formatParam}, response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
 		{method: "POST", path: "/v1/tools/call", id: "callTool", auth: authAgent, summary: "Call any tool (metered)",
 			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true,
 			errors: []toolkit.Kind{notFound}, handle: a.toolsCall},

@@ -1187,9 +1187,9 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConfidenceArguments: {
-            /** @description bootstrap resamples. Default: 10000. */
+            /** @description number of bootstrap resamples. Default: 10000. */
             bootstrap_samples?: number;
-            /** @description two-sided confidence level, a fraction from 0.5 to 0.999. Default: "0.95". */
+            /** @description two-sided confidence level, 0.5 to 0.999. Default: "0.95". */
             confidence?: components["schemas"]["InputDecimal"];
             /**
              * @description trade results in R
@@ -1209,7 +1209,7 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description PRNG seed of the bootstrap, echoed in the output. Default: 0. */
+            /** @description bootstrap PRNG seed, echoed. Default: 0. */
             seed?: number;
         };
         AnalyzeConfidenceCall: {
@@ -1230,10 +1230,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConsistencyArguments: {
-            /** @description trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written) */
+            /** @description date of each trade, YYYY-MM-DD or RFC 3339 */
             dates?: string[];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1251,7 +1251,7 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description rolling window in trades, at most the number of r_multiples; default min(10, n)
+             * @description rolling window in trades, at most N; default min(10, N)
              * @example 5
              */
             window_size?: number;
@@ -1275,12 +1275,12 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationArguments: {
             /**
-             * @description Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
+             * @description Ljung-Box lags, < N; default min(10, N/4)
              * @example 3
              */
             lags?: number;
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1317,7 +1317,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationsArguments: {
             /**
-             * @description symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
+             * @description symbols with their bars
              * @example [
              *       {
              *         "bars": [
@@ -1486,36 +1486,36 @@ export interface components {
              *     ]
              */
             symbols_data: {
-                /** @description OHLCV bars, oldest first (latest last); high >= low */
+                /** @description OHLCV bars, oldest first; high >= low */
                 bars: {
                     /**
-                     * @description close price
+                     * @description close price, currency
                      * @example 100.8
                      */
                     close: components["schemas"]["InputPositive"];
                     /**
-                     * @description high price
+                     * @description high price, currency
                      * @example 101.5
                      */
                     high: components["schemas"]["InputPositive"];
                     /**
-                     * @description low price
+                     * @description low price, currency
                      * @example 99.2
                      */
                     low: components["schemas"]["InputPositive"];
                     /**
-                     * @description open price
+                     * @description open price, currency
                      * @example 100
                      */
                     open: components["schemas"]["InputPositive"];
                     /**
-                     * @description traded volume in units
+                     * @description volume, in units
                      * @example 12000
                      */
                     volume: components["schemas"]["InputNonNegative"];
                 }[];
                 /**
-                 * @description symbol name, unique within symbols_data
+                 * @description symbol, unique in symbols_data
                  * @example AAPL
                  */
                 symbol: string;
@@ -1539,7 +1539,7 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeDistributionArguments: {
-            /** @description histogram buckets. Default: 10. */
+            /** @description number of histogram buckets. Default: 10. */
             bucket_count?: number;
             /**
              * @description trade results in R
@@ -1576,10 +1576,10 @@ export interface components {
              */
             tool_name: "analyze_drawdown";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: equity_values | r_multiples (not both). */
         AnalyzeDrawdownArguments: {
             /**
-             * @description equity after each trade in currency units, oldest first, each >= 0
+             * @description equity after each trade, currency, oldest first, each >= 0
              * @example [
              *       "101000",
              *       "99000",
@@ -1590,12 +1590,12 @@ export interface components {
              */
             equity_values?: components["schemas"]["InputDecimal"][];
             /**
-             * @description net profit in currency units for the recovery factor; default: last equity - starting equity
+             * @description net profit, currency; default last - starting equity
              * @example -3000
              */
             net_profit?: components["schemas"]["InputDecimal"];
             /**
-             * @description alternatively, trade results in R, compounded at risk_per_trade
+             * @description trade results in R, compounded
              * @example [
              *       "1.5",
              *       "-1",
@@ -1612,14 +1612,14 @@ export interface components {
              *     ]
              */
             r_multiples?: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
             /**
-             * @description equity before the first trade in currency units
+             * @description equity before the first trade, currency
              * @example 100000
              */
             starting_equity: components["schemas"]["InputPositive"];
-        } | unknown | unknown;
+        };
         AnalyzeDrawdownCall: {
             arguments: components["schemas"]["AnalyzeDrawdownArguments"];
             /**
@@ -1638,11 +1638,11 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeExecutionQualityArguments: {
-            /** @description holding time of each trade in hours, >= 0, parallel to r_multiples */
+            /** @description holding time per trade, in hours */
             hold_times_hours?: components["schemas"]["InputDecimal"][];
-            /** @description maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples */
+            /** @description max adverse excursion per trade, in R */
             mae_values?: components["schemas"]["InputDecimal"][];
-            /** @description maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples */
+            /** @description max favourable excursion per trade, in R */
             mfe_values?: components["schemas"]["InputDecimal"][];
             /**
              * @description trade results in R
@@ -1683,12 +1683,12 @@ export interface components {
         AnalyzeFuturesCurveArguments: {
             /**
              * Format: date
-             * @description valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
+             * @description valuation date for days to expiry, YYYY-MM-DD
              * @example 2025-01-02
              */
             as_of?: string;
             /**
-             * @description futures contracts of one underlying, distinct expiries
+             * @description futures of one underlying, distinct expiries
              * @example [
              *       {
              *         "expiry": "2025-01-20",
@@ -1705,18 +1705,18 @@ export interface components {
             contracts: {
                 /**
                  * Format: date
-                 * @description contract expiry, a calendar date YYYY-MM-DD
+                 * @description contract expiry, YYYY-MM-DD
                  */
                 expiry: string;
-                /** @description futures price */
+                /** @description futures price, currency */
                 price: components["schemas"]["InputPositive"];
-                /** @description contract symbol (optional) */
+                /** @description contract symbol, echoed */
                 symbol?: string;
             }[];
-            /** @description relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Default: "0.005". */
+            /** @description front-to-back change counted as flat, a fraction. Default: "0.005". */
             flat_tolerance?: components["schemas"]["InputDecimalFrom0Below1"];
             /**
-             * @description spot price of the underlying (optional; adds the basis)
+             * @description spot price, currency; adds the basis
              * @example 74.80
              */
             spot?: components["schemas"]["InputPositive"];
@@ -1741,40 +1741,40 @@ export interface components {
         AnalyzeGreeksArguments: {
             /**
              * Format: date
-             * @description valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
+             * @description valuation date, YYYY-MM-DD
              * @example 2024-02-15
              */
             as_of: string;
-            /** @description option records of one underlying */
+            /** @description options of one underlying */
             chain: {
                 /**
-                 * @description ask premium per unit of underlying in currency units
+                 * @description ask premium per unit, currency
                  * @example 5.40
                  */
                 ask?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description bid premium per unit of underlying in currency units
+                 * @description bid premium per unit, currency
                  * @example 5.20
                  */
                 bid?: components["schemas"]["InputNonNegative"];
                 /**
                  * Format: date
-                 * @description expiry date, a calendar date YYYY-MM-DD
+                 * @description expiry date, YYYY-MM-DD
                  * @example 2024-03-15
                  */
                 expiration: string;
                 /**
-                 * @description annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last
+                 * @description annual volatility, a fraction; absent: implied
                  * @example 0.25
                  */
                 implied_volatility?: components["schemas"]["InputDecimalFrom0To10"];
                 /**
-                 * @description last traded premium per unit of underlying in currency units
+                 * @description last premium per unit, currency
                  * @example 5.30
                  */
                 last?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description open contracts
+                 * @description open interest in contracts
                  * @example 8400
                  */
                 open_interest?: number;
@@ -1783,37 +1783,37 @@ export interface components {
                  * @enum {string}
                  */
                 option_type: "CALL" | "PUT";
-                /** @description signed contracts held for the totals (negative = short; default 1). Default: "1". */
+                /** @description signed contracts held (short < 0). Default: "1". */
                 quantity?: components["schemas"]["InputDecimal"];
                 /**
-                 * @description strike price
+                 * @description strike price, currency
                  * @example 185
                  */
                 strike: components["schemas"]["InputPositive"];
                 /**
-                 * @description option symbol
+                 * @description option symbol (OCC code)
                  * @example AAPL240315C00185000
                  */
                 symbol: string;
                 /**
-                 * @description underlying symbol (one per chain)
+                 * @description underlying symbol, one per chain
                  * @example AAPL
                  */
                 underlying_symbol?: string;
                 /**
-                 * @description contracts traded
+                 * @description contracts traded today
                  * @example 1250
                  */
                 volume?: number;
             }[];
-            /** @description units of underlying per contract, an integer >= 1. Default: 100. */
+            /** @description units of underlying per contract. Default: 100. */
             contract_multiplier?: number;
-            /** @description continuous dividend yield as a decimal (default 0). Default: "0". */
+            /** @description continuous dividend yield, a fraction. Default: "0". */
             dividend_yield?: components["schemas"]["InputDecimalFromMinus1To1"];
-            /** @description continuously compounded annual rate as a decimal (default 0.05 = 5 %). Default: "0.05". */
+            /** @description continuously compounded annual rate, a fraction. Default: "0.05". */
             risk_free_rate?: components["schemas"]["InputDecimalFromMinus1To1"];
             /**
-             * @description underlying price
+             * @description underlying price, currency
              * @example 185.50
              */
             underlying_price: components["schemas"]["InputPositive"];
@@ -1836,35 +1836,35 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeLiquidityArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20. */
+            /** @description baseline window in bars (at most bars-1). Default: 20. */
             period?: number;
         };
         AnalyzeLiquidityCall: {
@@ -1885,37 +1885,37 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzePriceStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description bars in a consolidation window. Default: 10. */
+            /** @description bars per consolidation window. Default: 10. */
             consolidation_window?: number;
-            /** @description fractal half-window: bars each side of a swing point. Default: 2. */
+            /** @description bars each side of a swing point. Default: 2. */
             swing_window?: number;
         };
         AnalyzePriceStructureCall: {
@@ -1936,10 +1936,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRecoveryArguments: {
-            /** @description starting account equity in currency units. Default: "100000". */
+            /** @description starting equity, currency. Default: "100000". */
             initial_equity?: components["schemas"]["InputPositive"];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1956,7 +1956,7 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
         };
         AnalyzeRecoveryCall: {
@@ -1978,7 +1978,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRiskAdjustedArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1995,10 +1995,10 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description minimum acceptable return of the Sortino ratio, in R per trade. Default: "0". */
+            /** @description Sortino minimum acceptable return, R per trade. Default: "0". */
             target_r?: components["schemas"]["InputDecimal"];
             /**
-             * @description trades per year; annualises the ratios (omitted: per trade only)
+             * @description trades per year; annualises the ratios
              * @example 120
              */
             trades_per_year?: components["schemas"]["InputPositive"];
@@ -2022,22 +2022,22 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTradeOutcomeArguments: {
             /**
-             * @description the system's expected result per trade, in R
+             * @description system's expected result per trade, in R
              * @example 0.4
              */
             expected_value_r?: components["schemas"]["InputDecimal"];
             /**
-             * @description maximum favourable excursion in currency units
+             * @description max favourable excursion, currency
              * @example 400
              */
             mfe: components["schemas"]["InputNonNegative"];
             /**
-             * @description initial risk (1R) in currency units
+             * @description initial risk (1R), currency
              * @example 100
              */
             one_r_dollars: components["schemas"]["InputPositive"];
             /**
-             * @description realised P&L in currency units
+             * @description realised P&L, currency
              * @example 250
              */
             realized_pnl: components["schemas"]["InputDecimal"];
@@ -2065,30 +2065,30 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTrendStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -2112,7 +2112,7 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeWinLossArguments: {
-            /** @description optional P&L of each trade in currency units, parallel to r_multiples */
+            /** @description P&L of each trade, in currency */
             pnl_values?: components["schemas"]["InputDecimal"][];
             /**
              * @description trade results in R
@@ -2151,10 +2151,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AssessTradingSystemArguments: {
-            /** @description optional absolute P&L per trade, parallel to r_multiples (same length) */
+            /** @description P&L of each trade, in currency */
             pnl_values?: components["schemas"]["InputDecimal"][];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2172,11 +2172,11 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
+             * @description Monte Carlo seed, echoed; default derived from the arguments
              * @example 7
              */
             seed?: number;
-            /** @description account size for the Monte Carlo and the drawdown curve. Default: "100000". */
+            /** @description starting equity, currency. Default: "100000". */
             starting_equity?: components["schemas"]["InputPositive"];
         };
         AssessTradingSystemCall: {
@@ -2369,7 +2369,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateEquityCurveArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2386,9 +2386,9 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
-            /** @description starting account equity in currency units. Default: "100000". */
+            /** @description starting equity, currency. Default: "100000". */
             starting_equity?: components["schemas"]["InputPositive"];
             /**
              * @description trades per year; adds the CAGR
@@ -2412,15 +2412,15 @@ export interface components {
              */
             tool_name: "calculate_expected_value";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both). */
         CalculateExpectedValueArguments: {
             /**
-             * @description average loss in the unit of avg_win (sign ignored)
+             * @description average loss in avg_win's unit (sign ignored)
              * @example 1
              */
             avg_loss?: components["schemas"]["InputDecimal"];
             /**
-             * @description average win, >= 0, in R or currency (the same unit as avg_loss)
+             * @description average win >= 0, in R or currency (as avg_loss)
              * @example 2.1
              */
             avg_win?: components["schemas"]["InputDecimal"];
@@ -2443,13 +2443,13 @@ export interface components {
              */
             r_multiples?: components["schemas"]["InputDecimal"][];
             /**
-             * @description probability of a win, a fraction from 0 to 1
+             * @description probability of a win, a fraction 0 to 1
              * @example 0.45
              */
             win_rate?: components["schemas"]["InputDecimal"];
-        } | unknown | unknown;
+        };
         CalculateExpectedValueCall: {
-            arguments: components["schemas"]["CalculateExpectedValueArguments"];
+            arguments?: components["schemas"]["CalculateExpectedValueArguments"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2466,51 +2466,51 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateIndicatorsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description macd fast EMA period in bars. Default: 12. */
+            /** @description macd fast EMA, bars. Default: 12. */
             fast_period?: number;
             /**
-             * @description indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
+             * @description macd 12/26/9, bb Bollinger (population σ), atr Wilder
              * @enum {string}
              */
             indicator: "sma" | "ema" | "rsi" | "macd" | "bb" | "atr";
-            /** @description bb: band width in population standard deviations. Default: "2". */
+            /** @description bb half-width, a multiple of σ. Default: "2". */
             nbdev?: components["schemas"]["InputPositive"];
             /**
-             * @description period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
+             * @description period in bars; default sma/ema/bb 20, rsi/atr 14
              * @example 14
              */
             period?: number;
-            /** @description macd signal EMA period in bars. Default: 9. */
+            /** @description macd signal EMA, bars. Default: 9. */
             signal_period?: number;
-            /** @description macd slow EMA period in bars. Default: 26. */
+            /** @description macd slow EMA, bars. Default: 26. */
             slow_period?: number;
         };
         CalculateIndicatorsCall: {
@@ -2549,9 +2549,9 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
-            /** @description loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5". */
+            /** @description fraction of equity lost that counts as ruin, < 1. Default: "0.5". */
             ruin_drawdown?: components["schemas"]["InputPositive"];
         };
         CalculateKellyCall: {
@@ -2573,53 +2573,53 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateMarginArguments: {
             /**
-             * @description account equity (net liquidation value) in currency units
+             * @description net liquidation value, currency
              * @example 30000
              */
             account_equity: components["schemas"]["InputDecimal"];
-            /** @description open positions */
-            positions: ({
+            /** @description open positions of the book */
+            positions: {
                 /**
-                 * @description initial margin per contract in currency units; or give margin_rate
+                 * @description initial margin per contract, currency
                  * @example 12650
                  */
                 initial_margin_per_contract?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description maintenance margin per contract in currency units (default: the initial margin)
+                 * @description maintenance per contract, currency; default initial
                  * @example 11500
                  */
                 maintenance_margin_per_contract?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
+                 * @description maintenance share of notional, a fraction; default initial
                  * @example 0.045
                  */
                 maintenance_margin_rate?: components["schemas"]["InputFraction"];
                 /**
-                 * @description initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
+                 * @description initial margin share of notional, a fraction
                  * @example 0.05
                  */
                 margin_rate?: components["schemas"]["InputFraction"];
                 /**
-                 * @description units per contract (default 1). Default: "1".
+                 * @description units per contract. Default: "1".
                  * @example 50
                  */
                 multiplier?: components["schemas"]["InputPositive"];
                 /**
-                 * @description price per unit
+                 * @description price per unit, currency
                  * @example 5000
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed quantity (negative = short); margin uses its absolute value
+                 * @description signed contracts or units (short < 0)
                  * @example -2
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol
+                 * @description instrument symbol, echoed
                  * @example ESH5
                  */
                 symbol: string;
-            } | unknown | unknown)[];
+            }[];
         };
         CalculateMarginCall: {
             arguments: components["schemas"]["CalculateMarginArguments"];
@@ -2640,29 +2640,29 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePnlArguments: {
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description entry price
+             * @description average entry price, currency
              * @example 100.50
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description exit price
+             * @description average exit price, currency
              * @example 103.25
              */
             exit_price: components["schemas"]["InputPositive"];
-            /** @description total round-trip fees in currency units. Default: "0". */
+            /** @description round-trip fees, currency. Default: "0". */
             fees?: components["schemas"]["InputNonNegative"];
             /**
-             * @description units traded, an integer >= 1
+             * @description units traded, a whole number
              * @example 100
              */
             quantity: number;
             /**
-             * @description initial stop price; enables the R-multiple
+             * @description initial stop, currency; adds the R-multiple
              * @example 99
              */
             stop_price?: components["schemas"]["InputPositive"];
@@ -2686,29 +2686,29 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePositionSizeArguments: {
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description planned entry price
+             * @description planned entry price, currency
              * @example 10.30
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 25000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description optional instrument name, echoed back
+             * @description instrument name, echoed back
              * @example AAPL
              */
             instrument?: string;
-            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
+            /** @description equity fraction risked per trade. Default: "0.02". */
             risk_percent?: components["schemas"]["InputFraction"];
             /**
-             * @description initial stop price; below entry for long, above for short
+             * @description initial stop, currency, on the losing side of entry
              * @example 10.20
              */
             stop_price: components["schemas"]["InputPositive"];
@@ -2732,7 +2732,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateRollingGArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2749,7 +2749,10 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10. */
+            /**
+             * @description trades per window, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         CalculateRollingGCall: {
@@ -2771,7 +2774,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateSystemScoreArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2819,71 +2822,71 @@ export interface components {
              */
             tool_name: "check_compliance";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: positions | proposed_trade. */
         CheckComplianceArguments: {
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
+             * @description cap on the largest exposure share, a fraction
              * @example 0.4
              */
             max_concentration_share?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
+             * @description cap on the Herfindahl index of exposures, a fraction
              * @example 0.3
              */
             max_hhi?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
+             * @description cap on each |exposure| / equity, a fraction
              * @example 0.25
              */
             max_position_weight?: components["schemas"]["InputFraction"];
-            /** @description the current book (optional) */
+            /** @description holdings of the current book */
             positions?: {
-                /** @description units per contract (default 1). Default: "1". */
+                /** @description units per contract. Default: "1". */
                 multiplier?: components["schemas"]["InputPositive"];
                 /**
-                 * @description price per unit
+                 * @description price per unit, currency
                  * @example 185.50
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed quantity: positive long (buy), negative short (sell)
+                 * @description signed units, short < 0
                  * @example 100
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol (compared case-insensitively)
+                 * @description symbol, any letter case
                  * @example AAPL
                  */
                 symbol: string;
             }[];
-            /** @description the trade to check against the book (optional) */
+            /** @description the trade to check against the book */
             proposed_trade?: {
-                /** @description units per contract (default 1). Default: "1". */
+                /** @description units per contract. Default: "1". */
                 multiplier?: components["schemas"]["InputPositive"];
                 /**
-                 * @description price per unit
+                 * @description price per unit, currency
                  * @example 185.50
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed quantity: positive long (buy), negative short (sell)
+                 * @description signed units, short < 0
                  * @example 100
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol (compared case-insensitively)
+                 * @description symbol, any letter case
                  * @example AAPL
                  */
                 symbol: string;
             };
-            /** @description symbols that may not be traded or held (case-insensitive) */
+            /** @description symbols that may not be traded or held */
             restricted_symbols?: string[];
-        } | unknown | unknown;
+        };
         CheckComplianceCall: {
             arguments: components["schemas"]["CheckComplianceArguments"];
             /**
@@ -2902,35 +2905,35 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CheckTradeRiskArguments: {
-            /** @description today's realised P&L (negative = loss). Default: "0". */
+            /** @description today's realised P&L, currency (loss < 0). Default: "0". */
             daily_pnl?: components["schemas"]["InputDecimal"];
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description planned entry price
+             * @description planned entry price, currency
              * @example 185
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description current account equity
+             * @description current account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description shares or units (0 is a blocking error in the result)
+             * @description shares or units (0 is a blocking error)
              * @example 50
              */
             quantity: components["schemas"]["InputNonNegative"];
             /**
-             * @description initial stop price
+             * @description initial stop, currency, on the losing side of entry
              * @example 180
              */
             stop_price: components["schemas"]["InputPositive"];
             /**
-             * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
+             * @description symbol, matched to authorized_instruments
              * @example AAPL
              */
             symbol: string;
@@ -3109,35 +3112,35 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPatternsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description bars in the range whose break is a breakout or breakdown. Default: 20. */
+            /** @description range length in bars for breakouts. Default: 20. */
             breakout_period?: number;
         };
         DetectPatternsCall: {
@@ -3159,7 +3162,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPeakValleyArguments: {
             /**
-             * @description equity after each trade in currency units, oldest first, each >= 0
+             * @description equity after each trade, currency, oldest first, each >= 0
              * @example [
              *       "101000",
              *       "99000",
@@ -3170,7 +3173,7 @@ export interface components {
              */
             equity_values: components["schemas"]["InputDecimal"][];
             /**
-             * @description equity before the first trade in currency units
+             * @description equity before the first trade, currency
              * @example 100000
              */
             starting_equity: components["schemas"]["InputPositive"];
@@ -3193,30 +3196,30 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectRegimeArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -3240,37 +3243,37 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectStructuralBreakArguments: {
-            /** @description significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05". */
+            /** @description significance level, a fraction 0.001 to 0.20. Default: "0.05". */
             alpha?: components["schemas"]["InputDecimal"];
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15". */
+            /** @description fraction trimmed at each end, 0.05 to 0.30. Default: "0.15". */
             trim?: components["schemas"]["InputDecimal"];
         };
         DetectStructuralBreakCall: {
@@ -3409,7 +3412,7 @@ export interface components {
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateBasicArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3426,13 +3429,16 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateComprehensiveArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3449,13 +3455,16 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateFullArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3472,7 +3481,10 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         EvaluatePerformanceAnswer: {
@@ -3486,7 +3498,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         EvaluatePerformanceArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3504,11 +3516,14 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description basic (default), full or comprehensive. Default: "basic".
+             * @description evaluation depth, priced per tier. Default: "basic".
              * @enum {string}
              */
             tier?: "basic" | "full" | "comprehensive";
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         EvaluatePerformanceCall: {
@@ -3676,11 +3691,11 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description optional symbols, parallel to r_multiples */
+            /** @description symbol of each trade, in order */
             symbols?: string[];
-            /** @description trades listed. Default: 10. */
+            /** @description trades listed, most harmful first. Default: 10. */
             top_n?: number;
-            /** @description optional trade ids, parallel to r_multiples */
+            /** @description id of each trade, in order */
             trade_ids?: string[];
         };
         FindVarianceKillersCall: {
@@ -3747,12 +3762,12 @@ export interface components {
              */
             tool_name: "get_trading_biases";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: trades | 2+ trades in the agent's journal. */
         GetTradingBiasesArguments: {
-            /** @description the latest trades analysed, 2 to 10,000. Default: 50. */
+            /** @description number of latest trades analysed. Default: 50. */
             lookback_count?: number;
             /**
-             * @description optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+             * @description closed trades, oldest first
              * @example [
              *       {
              *         "hold_time_hours": "20",
@@ -3770,49 +3785,51 @@ export interface components {
              */
             trades?: {
                 /**
-                 * @description optional; accepted for compatibility, not used by the checks
+                 * @deprecated
+                 * @description trade side, not used by the checks
                  * @enum {string}
                  */
                 direction?: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
                 /**
                  * Format: date-time
-                 * @description optional RFC 3339 entry time
+                 * @description entry time, RFC 3339
                  * @example 2026-03-09T14:30:00Z
                  */
                 entry_time?: string;
                 /**
                  * Format: date-time
-                 * @description optional RFC 3339 exit time
+                 * @description exit time, RFC 3339
                  * @example 2026-03-10T10:30:00Z
                  */
                 exit_time?: string;
                 /**
-                 * @description optional holding time in hours (default exit_time - entry_time)
+                 * @description holding time in hours; default from the times
                  * @example 20
                  */
                 hold_time_hours?: components["schemas"]["InputDecimalFrom0To1e06"];
                 /**
-                 * @description optional maximum favourable excursion in R
+                 * @description max favourable excursion in R
                  * @example 2.2
                  */
                 mfe_r?: components["schemas"]["InputDecimalFrom0To1000"];
                 /**
-                 * @description result in R
+                 * @description trade result in R
                  * @example 1.5
                  */
                 r_multiple: components["schemas"]["InputDecimalFromMinus1000To1000"];
                 /**
-                 * @description optional position size (notional or money at risk, one convention for all trades)
+                 * @description position size in currency, notional or at risk
                  * @example 1000
                  */
                 size?: components["schemas"]["InputPositive"];
                 /**
-                 * @description optional; accepted for compatibility, not used by the checks
+                 * @deprecated
+                 * @description instrument symbol, not used by the checks
                  * @example AAPL
                  */
                 symbol?: string;
             }[];
-        } | unknown | unknown;
+        };
         GetTradingBiasesCall: {
             arguments?: components["schemas"]["GetTradingBiasesArguments"];
             /**
@@ -4371,34 +4388,34 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         PreTradeGateArguments: {
-            /** @description today's realised P&L (negative = loss). Default: "0". */
+            /** @description today's realised P&L, currency (loss < 0). Default: "0". */
             daily_pnl?: components["schemas"]["InputDecimal"];
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description planned entry price
+             * @description planned entry price, currency
              * @example 185
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description account equity
+             * @description account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
-            /** @description optional recent R-multiples; adds system_health (never blocks the gate) */
+            /** @description recent trade results in R; adds system_health */
             r_multiples?: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
+            /** @description equity fraction risked per trade. Default: "0.02". */
             risk_percent?: components["schemas"]["InputFraction"];
             /**
-             * @description initial stop price; below entry for long, above for short
+             * @description initial stop, currency, on the losing side of entry
              * @example 180
              */
             stop_price: components["schemas"]["InputPositive"];
             /**
-             * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
+             * @description symbol, matched to authorized_instruments
              * @example AAPL
              */
             symbol: string;
@@ -4460,57 +4477,57 @@ export interface components {
              */
             tool_name: "record_trade_journal";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: r_multiple | stop_price. */
         RecordTradeJournalArguments: {
             /**
-             * @description long or short
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description average entry price
+             * @description average entry price, currency
              * @example 100
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
-             * @description optional RFC 3339 entry time
+             * @description entry time, RFC 3339
              * @example 2026-03-09T14:30:00Z
              */
             entry_time?: string;
             /**
-             * @description average exit price
+             * @description average exit price, currency
              * @example 110
              */
             exit_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
-             * @description optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+             * @description exit time, RFC 3339; orders the journal
              * @example 2026-03-10T15:00:00Z
              */
             exit_time?: string;
             /**
-             * @description optional fees (default 0)
+             * @description fees paid, currency
              * @example 1.50
              */
             fees?: components["schemas"]["InputDecimalFrom0To1e12"];
             /**
-             * @description optional maximum adverse excursion in R, as a magnitude >= 0
+             * @description max adverse excursion in R, a magnitude
              * @example 0.4
              */
             mae_r?: components["schemas"]["InputDecimalFrom0To1000"];
             /**
-             * @description optional maximum favourable excursion in R (used by get_trading_biases)
+             * @description max favourable excursion in R
              * @example 2.5
              */
             mfe_r?: components["schemas"]["InputDecimalFrom0To1000"];
             /**
-             * @description optional notes, up to 5,000 characters, sealed at rest
+             * @description free notes, sealed at rest
              * @example entered on volume
              */
             notes?: string;
             /**
-             * @description optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)
+             * @description net P&L, currency; default from prices, quantity and fees
              * @example 100
              */
             pnl?: components["schemas"]["InputDecimalFromMinus1e12To1e12"];
@@ -4520,39 +4537,39 @@ export interface components {
              */
             quantity: components["schemas"]["InputPositive"];
             /**
-             * @description optional result in R (required without stop_price)
+             * @description trade result in R
              * @example 2
              */
             r_multiple?: components["schemas"]["InputDecimalFromMinus1000To1000"];
             /**
-             * @description optional setup label
+             * @description label of the entry setup
              * @example breakout
              */
             setup?: string;
             /**
-             * @description optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
+             * @description initial stop, currency; derives r_multiple
              * @example 95
              */
             stop_price?: components["schemas"]["InputPositive"];
             /**
-             * @description optional strategy label; the journal filters on it
+             * @description strategy label, filterable
              * @example momentum
              */
             strategy?: string;
             /**
-             * @description instrument symbol
+             * @description instrument symbol, as quoted
              * @example AAPL
              */
             symbol: string;
-            /** @description optional labels, at most 16 */
+            /** @description free labels of the trade */
             tags?: string[];
             /**
              * Format: date
-             * @description optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+             * @description exit day when exit_time is omitted
              * @example 2026-03-10
              */
             trade_date?: string;
-        } | unknown | unknown;
+        };
         RecordTradeJournalCall: {
             arguments: components["schemas"]["RecordTradeJournalArguments"];
             /**
@@ -4787,10 +4804,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunMonteCarloArguments: {
-            /** @description equity paths simulated. Default: 1000. */
+            /** @description number of equity paths simulated. Default: 1000. */
             num_simulations?: number;
             /**
-             * @description trade results in R, resampled with replacement
+             * @description trade results in R, resampled
              * @example [
              *       "1.5",
              *       "-1",
@@ -4807,19 +4824,19 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
             /**
-             * @description optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
+             * @description PRNG seed, echoed; omitted: derived from the arguments
              * @example 7
              */
             seed?: number;
             /**
-             * @description starting account equity in currency units
+             * @description starting equity, currency
              * @example 10000
              */
             starting_equity: components["schemas"]["InputPositive"];
-            /** @description trades drawn per path. Default: 100. */
+            /** @description number of trades drawn per path. Default: 100. */
             trades_per_simulation?: number;
         };
         RunMonteCarloCall: {
@@ -4840,10 +4857,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunWhatIfArguments: {
-            /** @description losses are capped at -loss_cap R. Default: "1". */
+            /** @description cap on each loss, in R. Default: "1". */
             loss_cap?: components["schemas"]["InputPositive"];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -4861,13 +4878,13 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
+             * @description trades removed, at most N-1; default ceil(5 % of N)
              * @example 1
              */
             remove_count?: number;
-            /** @description losing streak (in trades) after which the next trade is skipped. Default: 3. */
+            /** @description losses in a row that skip the next trade. Default: 3. */
             skip_after_losses?: number;
-            /** @description factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9". */
+            /** @description factor on every winning R. Default: "0.9". */
             winner_scale?: components["schemas"]["InputPositive"];
         };
         RunWhatIfCall: {
@@ -4908,28 +4925,28 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         ScoreSignalArguments: {
             /**
-             * @description entry conditions met, 0 to total_conditions
+             * @description entry conditions met, at most total_conditions
              * @example 4
              */
             conditions_met: number;
             /**
-             * @description agreeing indicators (default 0; 3 or more count fully)
+             * @description count of agreeing indicators (3+ count fully)
              * @example 2
              */
             indicator_confluence?: number;
-            /** @description the signal agrees with the market regime (default false) */
+            /** @description signal agrees with the market regime */
             regime_aligned?: boolean;
             /**
-             * @description reward / risk, a multiple >= 0 (3 or more counts fully)
+             * @description reward / risk multiple (3+ counts fully)
              * @example 2.5
              */
             risk_reward_ratio?: components["schemas"]["InputDecimal"];
             /**
-             * @description entry conditions checked, >= 1
+             * @description number of entry conditions checked
              * @example 5
              */
             total_conditions: number;
-            /** @description volume confirms the signal (default false) */
+            /** @description volume confirms the signal */
             volume_confirmed?: boolean;
         };
         ScoreSignalCall: {
@@ -4951,14 +4968,14 @@ export interface components {
         /** @description Arguments of search_memory */
         SearchMemoryArguments: {
             /**
-             * @description optional: only memories of this category
+             * @description only memories of this category
              * @example rules
              */
             category?: string;
-            /** @description memories returned, 1 to 50. Default: 10. */
+            /** @description number of memories returned. Default: 10. */
             limit?: number;
             /**
-             * @description words to look for (at most 32 distinct terms)
+             * @description words to find, at most 32 terms
              * @example scale out
              */
             query: string;
@@ -4998,14 +5015,14 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SegmentTradesArguments: {
             /**
-             * @description symbol, day_of_week, strategy or regime. Default: "symbol".
+             * @description key the trades are grouped by. Default: "symbol".
              * @enum {string}
              */
             segment_by?: "symbol" | "day_of_week" | "strategy" | "regime";
-            /** @description closed trades */
+            /** @description closed trades to segment */
             trades: {
                 /**
-                 * @description 0 = Monday to 6 = Sunday
+                 * @description weekday, 0 = Monday to 6 = Sunday
                  * @example 2
                  */
                 day_of_week?: number;
@@ -5020,17 +5037,17 @@ export interface components {
                  */
                 pnl_usd: components["schemas"]["InputDecimal"];
                 /**
-                 * @description market regime at entry (segment key)
+                 * @description market regime at entry, a segment key
                  * @example TRENDING_UP
                  */
                 regime?: string;
                 /**
-                 * @description strategy identifier (segment key)
+                 * @description strategy id, a segment key
                  * @example breakout
                  */
                 strategy_id?: string;
                 /**
-                 * @description instrument symbol (segment key)
+                 * @description instrument symbol, a segment key
                  * @example MSFT
                  */
                 symbol?: string;
@@ -5081,44 +5098,44 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeFuturesPositionArguments: {
             /**
-             * @description margin available for the position in currency units
+             * @description margin available, currency
              * @example 100000
              */
             available_margin?: components["schemas"]["InputPositive"];
             /**
-             * @description point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
+             * @description point value, currency per 1.0 move; default tick_value / tick_size
              * @example 50
              */
             contract_multiplier?: number;
             /**
-             * @description price used for the notional (defaults to entry_price)
+             * @description price of the notional, points; default entry_price
              * @example 5000
              */
             contract_price?: components["schemas"]["InputPositive"];
             /**
-             * @description planned entry price
+             * @description planned entry, price points
              * @example 5000
              */
             entry_price?: components["schemas"]["InputPositive"];
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 100000
              */
             equity?: components["schemas"]["InputPositive"];
             /**
-             * @description exchange or broker initial margin per contract in currency units
+             * @description initial margin per contract, currency
              * @example 12000
              */
             initial_margin_per_contract?: components["schemas"]["InputPositive"];
-            /** @description share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50". */
+            /** @description usable share of available_margin, a fraction. Default: "0.50". */
             max_margin_usage_pct?: components["schemas"]["InputFraction"];
             /**
-             * @description largest notional in currency units
+             * @description largest notional, currency
              * @example 500000
              */
             max_notional?: components["schemas"]["InputPositive"];
             /**
-             * @description primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
+             * @description the primary constraint. Needs by mode: margin_based: available_margin, initial_margin_per_contract; tick_value: equity, risk_pct, entry_price, stop_price, tick_size, tick_value; notional: max_notional and one of contract_price | entry_price and one of contract_multiplier | tick_size, tick_value.
              * @enum {string}
              */
             mode: "margin_based" | "tick_value" | "notional";
@@ -5128,30 +5145,21 @@ export interface components {
              */
             risk_pct?: components["schemas"]["InputFraction"];
             /**
-             * @description initial stop price
+             * @description initial stop, price points
              * @example 4980
              */
             stop_price?: components["schemas"]["InputPositive"];
             /**
-             * @description minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
+             * @description minimum price increment, price points (ES 0.25)
              * @example 0.25
              */
             tick_size?: components["schemas"]["InputPositive"];
             /**
-             * @description currency value of one tick, > 0, e.g. 12.50 (ES)
+             * @description currency value of one tick (ES 12.50)
              * @example 12.50
              */
             tick_value?: components["schemas"]["InputPositive"];
-        } & ({
-            /** @enum {unknown} */
-            mode?: "margin_based";
-        } | {
-            /** @enum {unknown} */
-            mode?: "tick_value";
-        } | ({
-            /** @enum {unknown} */
-            mode?: "notional";
-        } & (unknown | unknown) & (unknown | unknown)));
+        };
         SizeFuturesPositionCall: {
             arguments: components["schemas"]["SizeFuturesPositionArguments"];
             /**
@@ -5170,68 +5178,59 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeOptionsPositionArguments: {
-            /** @description units of underlying per contract, an integer >= 1 (default 100). Default: 100. */
+            /** @description units of underlying per contract. Default: 100. */
             contract_multiplier?: number;
             /**
-             * @description net credit per unit of a credit spread in currency units, below spread_width
+             * @description net credit per unit, currency, below spread_width
              * @example 1.20
              */
             credit_received?: components["schemas"]["InputPositive"];
             /**
-             * @description option delta in [-1, 1]; required in delta_adjusted
+             * @description option delta, signed (call > 0, put < 0)
              * @example 0.45
              */
             delta?: components["schemas"]["InputDecimalFromMinus1To1"];
             /**
-             * @description option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
+             * @description premium per unit, currency (net debit in mode spread)
              * @example 5.35
              */
             entry_premium?: components["schemas"]["InputPositive"];
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
+             * @description cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
              * @enum {string}
              */
             mode: "equity_risk" | "premium" | "delta_adjusted" | "spread";
             /**
-             * @description share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
+             * @description equity fraction at risk (premium budget in mode premium)
              * @example 0.02
              */
             risk_pct: components["schemas"]["InputFraction"];
             /**
-             * @description distance between the spread strikes in price units; required in spread
+             * @description distance between the strikes, price units
              * @example 5
              */
             spread_width?: components["schemas"]["InputPositive"];
             /**
-             * @description premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
+             * @description exit premium per unit, currency, below entry_premium
              * @example 2.50
              */
             stop_premium?: components["schemas"]["InputNonNegative"];
             /**
-             * @description underlying entry price; required in delta_adjusted
+             * @description underlying entry price, currency
              * @example 185
              */
             underlying_entry?: components["schemas"]["InputPositive"];
             /**
-             * @description underlying stop price; required in delta_adjusted
+             * @description underlying stop price, currency
              * @example 180
              */
             underlying_stop?: components["schemas"]["InputPositive"];
-        } & ({
-            /** @enum {unknown} */
-            mode?: "equity_risk" | "premium";
-        } | {
-            /** @enum {unknown} */
-            mode?: "delta_adjusted";
-        } | ({
-            /** @enum {unknown} */
-            mode?: "spread";
-        } & (unknown | unknown)));
+        };
         SizeOptionsPositionCall: {
             arguments: components["schemas"]["SizeOptionsPositionArguments"];
             /**
@@ -5331,17 +5330,17 @@ export interface components {
         /** @description Arguments of store_memory */
         StoreMemoryArguments: {
             /**
-             * @description optional label (default "general"); search_memory filters on it case-insensitively
+             * @description label search_memory filters on; default "general"
              * @example rules
              */
             category?: string;
             /**
-             * @description the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+             * @description the memory text, indexed for search
              * @example Scale out a third at 2R
              */
             content: string;
             /**
-             * @description optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+             * @description JSON object up to 4096 bytes, returned with the memory; its JSON text works too
              * @example {
              *       "source": "review"
              *     }
@@ -8430,7 +8429,10 @@ export interface operations {
     };
     listTools: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The list in an agent host's shape, its tools member ready for the host's request: anthropic (Messages API), openai (strict function tools of the Responses API), gemini (functionDeclarations), mcp (MCP tools/list). Omitted: the catalog with prices. */
+                format?: "anthropic" | "openai" | "gemini" | "mcp";
+            };
             header?: {
                 /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
                 "X-Request-Id"?: components["parameters"]["RequestId"];

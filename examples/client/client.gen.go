@@ -2866,6 +2866,30 @@ func (e ListTicketsParamsStatus) Valid() bool {
 	}
 }
 
+// Defines values for ListToolsParamsFormat.
+const (
+	Anthropic ListToolsParamsFormat = "anthropic"
+	Gemini    ListToolsParamsFormat = "gemini"
+	Mcp       ListToolsParamsFormat = "mcp"
+	Openai    ListToolsParamsFormat = "openai"
+)
+
+// Valid indicates whether the value is a known member of the ListToolsParamsFormat enum.
+func (e ListToolsParamsFormat) Valid() bool {
+	switch e {
+	case Anthropic:
+		return true
+	case Gemini:
+		return true
+	case Mcp:
+		return true
+	case Openai:
+		return true
+	default:
+		return false
+	}
+}
+
 // AgentListResponse defines model for AgentListResponse.
 type AgentListResponse struct {
 	Agents []AgentResponse `json:"agents"`
@@ -2916,10 +2940,10 @@ type AnalyzeConfidenceAnswerToolName string
 
 // AnalyzeConfidenceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConfidenceArguments struct {
-	// BootstrapSamples bootstrap resamples. Default: 10000.
+	// BootstrapSamples number of bootstrap resamples. Default: 10000.
 	BootstrapSamples *int `json:"bootstrap_samples,omitempty"`
 
-	// Confidence two-sided confidence level, a fraction from 0.5 to 0.999. Default: "0.95".
+	// Confidence two-sided confidence level, 0.5 to 0.999. Default: "0.95".
 	Confidence *InputDecimal `json:"confidence,omitempty"`
 
 	// RMultiples trade results in R
@@ -2927,7 +2951,7 @@ type AnalyzeConfidenceArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Seed PRNG seed of the bootstrap, echoed in the output. Default: 0.
+	// Seed bootstrap PRNG seed, echoed. Default: 0.
 	Seed *int `json:"seed,omitempty"`
 }
 
@@ -2952,15 +2976,15 @@ type AnalyzeConsistencyAnswerToolName string
 
 // AnalyzeConsistencyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConsistencyArguments struct {
-	// Dates trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)
+	// Dates date of each trade, YYYY-MM-DD or RFC 3339
 	Dates *[]string `json:"dates,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling window in trades, at most the number of r_multiples; default min(10, n)
+	// WindowSize rolling window in trades, at most N; default min(10, N)
 	//
 	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
@@ -2987,12 +3011,12 @@ type AnalyzeCorrelationAnswerToolName string
 
 // AnalyzeCorrelationArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationArguments struct {
-	// Lags Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
+	// Lags Ljung-Box lags, < N; default min(10, N/4)
 	//
 	// Examples: 3
 	Lags *int `json:"lags,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
@@ -3024,39 +3048,39 @@ type AnalyzeCorrelationsAnswerToolName string
 
 // AnalyzeCorrelationsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationsArguments struct {
-	// SymbolsData symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
+	// SymbolsData symbols with their bars
 	//
 	// Examples: [{"bars":[{"close":"100.0","high":"100.8","low":"99.1","open":"99.6","volume":"10000"},{"close":"102.2","high":"103.0","low":"101.3","open":"101.8","volume":"10500"},{"close":"102.6","high":"103.4","low":"101.7","open":"102.2","volume":"11000"},{"close":"104.9","high":"105.7","low":"104.0","open":"104.5","volume":"11500"},{"close":"105.1","high":"105.9","low":"104.2","open":"104.7","volume":"12000"},{"close":"107.5","high":"108.3","low":"106.6","open":"107.1","volume":"12500"},{"close":"107.8","high":"108.6","low":"106.9","open":"107.4","volume":"13000"},{"close":"110.1","high":"110.9","low":"109.2","open":"109.7","volume":"13500"},{"close":"110.4","high":"111.2","low":"109.5","open":"110.0","volume":"14000"},{"close":"112.8","high":"113.6","low":"111.9","open":"112.4","volume":"14500"},{"close":"113.0","high":"113.8","low":"112.1","open":"112.6","volume":"15000"}],"symbol":"AAPL"},{"bars":[{"close":"101.2","high":"102.0","low":"100.3","open":"100.8","volume":"10000"},{"close":"101.6","high":"102.4","low":"100.7","open":"101.2","volume":"10500"},{"close":"103.9","high":"104.7","low":"103.0","open":"103.5","volume":"11000"},{"close":"104.1","high":"104.9","low":"103.2","open":"103.7","volume":"11500"},{"close":"106.5","high":"107.3","low":"105.6","open":"106.1","volume":"12000"},{"close":"106.8","high":"107.6","low":"105.9","open":"106.4","volume":"12500"},{"close":"109.1","high":"109.9","low":"108.2","open":"108.7","volume":"13000"},{"close":"109.4","high":"110.2","low":"108.5","open":"109.0","volume":"13500"},{"close":"111.8","high":"112.6","low":"110.9","open":"111.4","volume":"14000"},{"close":"112.0","high":"112.8","low":"111.1","open":"111.6","volume":"14500"},{"close":"110.0","high":"110.8","low":"109.1","open":"109.6","volume":"15000"}],"symbol":"MSFT"}]
 	SymbolsData []struct {
-		// Bars OHLCV bars, oldest first (latest last); high >= low
+		// Bars OHLCV bars, oldest first; high >= low
 		Bars []struct {
-			// Close close price
+			// Close close price, currency
 			//
 			// Examples: 100.8
 			Close InputPositive `json:"close"`
 
-			// High high price
+			// High high price, currency
 			//
 			// Examples: 101.5
 			High InputPositive `json:"high"`
 
-			// Low low price
+			// Low low price, currency
 			//
 			// Examples: 99.2
 			Low InputPositive `json:"low"`
 
-			// Open open price
+			// Open open price, currency
 			//
 			// Examples: 100
 			Open InputPositive `json:"open"`
 
-			// Volume traded volume in units
+			// Volume volume, in units
 			//
 			// Examples: 12000
 			Volume InputNonNegative `json:"volume"`
 		} `json:"bars"`
 
-		// Symbol symbol name, unique within symbols_data
+		// Symbol symbol, unique in symbols_data
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
@@ -3084,7 +3108,7 @@ type AnalyzeDistributionAnswerToolName string
 
 // AnalyzeDistributionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeDistributionArguments struct {
-	// BucketCount histogram buckets. Default: 10.
+	// BucketCount number of histogram buckets. Default: 10.
 	BucketCount *int `json:"bucket_count,omitempty"`
 
 	// RMultiples trade results in R
@@ -3112,42 +3136,35 @@ type AnalyzeDrawdownAnswer struct {
 // AnalyzeDrawdownAnswerToolName defines model for AnalyzeDrawdownAnswer.ToolName.
 type AnalyzeDrawdownAnswerToolName string
 
-// AnalyzeDrawdownArguments Decimals: strings like "1.5"; JSON numbers work too.
+// AnalyzeDrawdownArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: equity_values | r_multiples (not both).
 type AnalyzeDrawdownArguments struct {
-	// EquityValues equity after each trade in currency units, oldest first, each >= 0
+	// EquityValues equity after each trade, currency, oldest first, each >= 0
 	//
 	// Examples: ["101000","99000","102000","98000","97000"]
 	EquityValues *[]InputDecimal `json:"equity_values,omitempty"`
 
-	// NetProfit net profit in currency units for the recovery factor; default: last equity - starting equity
+	// NetProfit net profit, currency; default last - starting equity
 	//
 	// Examples: -3000
 	NetProfit *InputDecimal `json:"net_profit,omitempty"`
 
-	// RMultiples alternatively, trade results in R, compounded at risk_per_trade
+	// RMultiples trade results in R, compounded
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity equity before the first trade in currency units
+	// StartingEquity equity before the first trade, currency
 	//
 	// Examples: 100000
 	StartingEquity InputPositive `json:"starting_equity"`
-	union          json.RawMessage
 }
-
-// AnalyzeDrawdownArguments0 defines model for AnalyzeDrawdownArguments.0.
-type AnalyzeDrawdownArguments0 = interface{}
-
-// AnalyzeDrawdownArguments1 defines model for AnalyzeDrawdownArguments.1.
-type AnalyzeDrawdownArguments1 = interface{}
 
 // AnalyzeDrawdownCall defines model for AnalyzeDrawdownCall.
 type AnalyzeDrawdownCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: equity_values | r_multiples (not both).
 	Arguments AnalyzeDrawdownArguments    `json:"arguments"`
 	ToolName  AnalyzeDrawdownCallToolName `json:"tool_name"`
 }
@@ -3166,13 +3183,13 @@ type AnalyzeExecutionQualityAnswerToolName string
 
 // AnalyzeExecutionQualityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeExecutionQualityArguments struct {
-	// HoldTimesHours holding time of each trade in hours, >= 0, parallel to r_multiples
+	// HoldTimesHours holding time per trade, in hours
 	HoldTimesHours *[]InputDecimal `json:"hold_times_hours,omitempty"`
 
-	// MaeValues maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples
+	// MaeValues max adverse excursion per trade, in R
 	MaeValues *[]InputDecimal `json:"mae_values,omitempty"`
 
-	// MfeValues maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples
+	// MfeValues max favourable excursion per trade, in R
 	MfeValues *[]InputDecimal `json:"mfe_values,omitempty"`
 
 	// RMultiples trade results in R
@@ -3202,29 +3219,29 @@ type AnalyzeFuturesCurveAnswerToolName string
 
 // AnalyzeFuturesCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeFuturesCurveArguments struct {
-	// AsOf valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
+	// AsOf valuation date for days to expiry, YYYY-MM-DD
 	//
 	// Examples: 2025-01-02
 	AsOf *openapi_types.Date `json:"as_of,omitempty"`
 
-	// Contracts futures contracts of one underlying, distinct expiries
+	// Contracts futures of one underlying, distinct expiries
 	//
 	// Examples: [{"expiry":"2025-01-20","price":"75","symbol":"CLF5"},{"expiry":"2025-02-20","price":"75.50","symbol":"CLG5"}]
 	Contracts []struct {
-		// Expiry contract expiry, a calendar date YYYY-MM-DD
+		// Expiry contract expiry, YYYY-MM-DD
 		Expiry openapi_types.Date `json:"expiry"`
 
-		// Price futures price
+		// Price futures price, currency
 		Price InputPositive `json:"price"`
 
-		// Symbol contract symbol (optional)
+		// Symbol contract symbol, echoed
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"contracts"`
 
-	// FlatTolerance relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Default: "0.005".
+	// FlatTolerance front-to-back change counted as flat, a fraction. Default: "0.005".
 	FlatTolerance *InputDecimalFrom0Below1 `json:"flat_tolerance,omitempty"`
 
-	// Spot spot price of the underlying (optional; adds the basis)
+	// Spot spot price, currency; adds the basis
 	//
 	// Examples: 74.80
 	Spot *InputPositive `json:"spot,omitempty"`
@@ -3251,39 +3268,39 @@ type AnalyzeGreeksAnswerToolName string
 
 // AnalyzeGreeksArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeGreeksArguments struct {
-	// AsOf valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
+	// AsOf valuation date, YYYY-MM-DD
 	//
 	// Examples: 2024-02-15
 	AsOf openapi_types.Date `json:"as_of"`
 
-	// Chain option records of one underlying
+	// Chain options of one underlying
 	Chain []struct {
-		// Ask ask premium per unit of underlying in currency units
+		// Ask ask premium per unit, currency
 		//
 		// Examples: 5.40
 		Ask *InputNonNegative `json:"ask,omitempty"`
 
-		// Bid bid premium per unit of underlying in currency units
+		// Bid bid premium per unit, currency
 		//
 		// Examples: 5.20
 		Bid *InputNonNegative `json:"bid,omitempty"`
 
-		// Expiration expiry date, a calendar date YYYY-MM-DD
+		// Expiration expiry date, YYYY-MM-DD
 		//
 		// Examples: 2024-03-15
 		Expiration openapi_types.Date `json:"expiration"`
 
-		// ImpliedVolatility annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last
+		// ImpliedVolatility annual volatility, a fraction; absent: implied
 		//
 		// Examples: 0.25
 		ImpliedVolatility *InputDecimalFrom0To10 `json:"implied_volatility,omitempty"`
 
-		// Last last traded premium per unit of underlying in currency units
+		// Last last premium per unit, currency
 		//
 		// Examples: 5.30
 		Last *InputNonNegative `json:"last,omitempty"`
 
-		// OpenInterest open contracts
+		// OpenInterest open interest in contracts
 		//
 		// Examples: 8400
 		OpenInterest *int `json:"open_interest,omitempty"`
@@ -3291,40 +3308,40 @@ type AnalyzeGreeksArguments struct {
 		// OptionType CALL or PUT
 		OptionType AnalyzeGreeksArgumentsChainOptionType `json:"option_type"`
 
-		// Quantity signed contracts held for the totals (negative = short; default 1). Default: "1".
+		// Quantity signed contracts held (short < 0). Default: "1".
 		Quantity *InputDecimal `json:"quantity,omitempty"`
 
-		// Strike strike price
+		// Strike strike price, currency
 		//
 		// Examples: 185
 		Strike InputPositive `json:"strike"`
 
-		// Symbol option symbol
+		// Symbol option symbol (OCC code)
 		//
 		// Examples: AAPL240315C00185000
 		Symbol string `json:"symbol"`
 
-		// UnderlyingSymbol underlying symbol (one per chain)
+		// UnderlyingSymbol underlying symbol, one per chain
 		//
 		// Examples: AAPL
 		UnderlyingSymbol *string `json:"underlying_symbol,omitempty"`
 
-		// Volume contracts traded
+		// Volume contracts traded today
 		//
 		// Examples: 1250
 		Volume *int `json:"volume,omitempty"`
 	} `json:"chain"`
 
-	// ContractMultiplier units of underlying per contract, an integer >= 1. Default: 100.
+	// ContractMultiplier units of underlying per contract. Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// DividendYield continuous dividend yield as a decimal (default 0). Default: "0".
+	// DividendYield continuous dividend yield, a fraction. Default: "0".
 	DividendYield *InputDecimalFromMinus1To1 `json:"dividend_yield,omitempty"`
 
-	// RiskFreeRate continuously compounded annual rate as a decimal (default 0.05 = 5 %). Default: "0.05".
+	// RiskFreeRate continuously compounded annual rate, a fraction. Default: "0.05".
 	RiskFreeRate *InputDecimalFromMinus1To1 `json:"risk_free_rate,omitempty"`
 
-	// UnderlyingPrice underlying price
+	// UnderlyingPrice underlying price, currency
 	//
 	// Examples: 185.50
 	UnderlyingPrice InputPositive `json:"underlying_price"`
@@ -3359,35 +3376,35 @@ type AnalyzeLiquidityAnswerToolName string
 
 // AnalyzeLiquidityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeLiquidityArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// Period baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20.
+	// Period baseline window in bars (at most bars-1). Default: 20.
 	Period *int `json:"period,omitempty"`
 }
 
@@ -3417,38 +3434,38 @@ type AnalyzePriceStructureAnswerToolName string
 
 // AnalyzePriceStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzePriceStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// ConsolidationWindow bars in a consolidation window. Default: 10.
+	// ConsolidationWindow bars per consolidation window. Default: 10.
 	ConsolidationWindow *int `json:"consolidation_window,omitempty"`
 
-	// SwingWindow fractal half-window: bars each side of a swing point. Default: 2.
+	// SwingWindow bars each side of a swing point. Default: 2.
 	SwingWindow *int `json:"swing_window,omitempty"`
 }
 
@@ -3473,15 +3490,15 @@ type AnalyzeRecoveryAnswerToolName string
 
 // AnalyzeRecoveryArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRecoveryArguments struct {
-	// InitialEquity starting account equity in currency units. Default: "100000".
+	// InitialEquity starting equity, currency. Default: "100000".
 	InitialEquity *InputPositive `json:"initial_equity,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 }
 
@@ -3506,15 +3523,15 @@ type AnalyzeRiskAdjustedAnswerToolName string
 
 // AnalyzeRiskAdjustedArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRiskAdjustedArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// TargetR minimum acceptable return of the Sortino ratio, in R per trade. Default: "0".
+	// TargetR Sortino minimum acceptable return, R per trade. Default: "0".
 	TargetR *InputDecimal `json:"target_r,omitempty"`
 
-	// TradesPerYear trades per year; annualises the ratios (omitted: per trade only)
+	// TradesPerYear trades per year; annualises the ratios
 	//
 	// Examples: 120
 	TradesPerYear *InputPositive `json:"trades_per_year,omitempty"`
@@ -3541,22 +3558,22 @@ type AnalyzeTradeOutcomeAnswerToolName string
 
 // AnalyzeTradeOutcomeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTradeOutcomeArguments struct {
-	// ExpectedValueR the system's expected result per trade, in R
+	// ExpectedValueR system's expected result per trade, in R
 	//
 	// Examples: 0.4
 	ExpectedValueR *InputDecimal `json:"expected_value_r,omitempty"`
 
-	// Mfe maximum favourable excursion in currency units
+	// Mfe max favourable excursion, currency
 	//
 	// Examples: 400
 	Mfe InputNonNegative `json:"mfe"`
 
-	// OneRDollars initial risk (1R) in currency units
+	// OneRDollars initial risk (1R), currency
 	//
 	// Examples: 100
 	OneRDollars InputPositive `json:"one_r_dollars"`
 
-	// RealizedPnl realised P&L in currency units
+	// RealizedPnl realised P&L, currency
 	//
 	// Examples: 250
 	RealizedPnl InputDecimal `json:"realized_pnl"`
@@ -3593,29 +3610,29 @@ type AnalyzeTrendStructureAnswerToolName string
 
 // AnalyzeTrendStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTrendStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -3643,7 +3660,7 @@ type AnalyzeWinLossAnswerToolName string
 
 // AnalyzeWinLossArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeWinLossArguments struct {
-	// PnlValues optional P&L of each trade in currency units, parallel to r_multiples
+	// PnlValues P&L of each trade, in currency
 	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
 
 	// RMultiples trade results in R
@@ -3673,20 +3690,20 @@ type AssessTradingSystemAnswerToolName string
 
 // AssessTradingSystemArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AssessTradingSystemArguments struct {
-	// PnlValues optional absolute P&L per trade, parallel to r_multiples (same length)
+	// PnlValues P&L of each trade, in currency
 	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
+	// Seed Monte Carlo seed, echoed; default derived from the arguments
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity account size for the Monte Carlo and the drawdown curve. Default: "100000".
+	// StartingEquity starting equity, currency. Default: "100000".
 	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 }
 
@@ -3996,15 +4013,15 @@ type CalculateEquityCurveAnswerToolName string
 
 // CalculateEquityCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateEquityCurveArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity starting account equity in currency units. Default: "100000".
+	// StartingEquity starting equity, currency. Default: "100000".
 	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 
 	// TradesPerYear trades per year; adds the CAGR
@@ -4032,14 +4049,14 @@ type CalculateExpectedValueAnswer struct {
 // CalculateExpectedValueAnswerToolName defines model for CalculateExpectedValueAnswer.ToolName.
 type CalculateExpectedValueAnswerToolName string
 
-// CalculateExpectedValueArguments Decimals: strings like "1.5"; JSON numbers work too.
+// CalculateExpectedValueArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both).
 type CalculateExpectedValueArguments struct {
-	// AvgLoss average loss in the unit of avg_win (sign ignored)
+	// AvgLoss average loss in avg_win's unit (sign ignored)
 	//
 	// Examples: 1
 	AvgLoss *InputDecimal `json:"avg_loss,omitempty"`
 
-	// AvgWin average win, >= 0, in R or currency (the same unit as avg_loss)
+	// AvgWin average win >= 0, in R or currency (as avg_loss)
 	//
 	// Examples: 2.1
 	AvgWin *InputDecimal `json:"avg_win,omitempty"`
@@ -4049,23 +4066,16 @@ type CalculateExpectedValueArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// WinRate probability of a win, a fraction from 0 to 1
+	// WinRate probability of a win, a fraction 0 to 1
 	//
 	// Examples: 0.45
 	WinRate *InputDecimal `json:"win_rate,omitempty"`
-	union   json.RawMessage
 }
-
-// CalculateExpectedValueArguments0 defines model for CalculateExpectedValueArguments.0.
-type CalculateExpectedValueArguments0 = interface{}
-
-// CalculateExpectedValueArguments1 defines model for CalculateExpectedValueArguments.1.
-type CalculateExpectedValueArguments1 = interface{}
 
 // CalculateExpectedValueCall defines model for CalculateExpectedValueCall.
 type CalculateExpectedValueCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
-	Arguments CalculateExpectedValueArguments    `json:"arguments"`
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both).
+	Arguments *CalculateExpectedValueArguments   `json:"arguments,omitempty"`
 	ToolName  CalculateExpectedValueCallToolName `json:"tool_name"`
 }
 
@@ -4088,56 +4098,56 @@ type CalculateIndicatorsAnswerToolName string
 
 // CalculateIndicatorsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateIndicatorsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// FastPeriod macd fast EMA period in bars. Default: 12.
+	// FastPeriod macd fast EMA, bars. Default: 12.
 	FastPeriod *int `json:"fast_period,omitempty"`
 
-	// Indicator indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
+	// Indicator macd 12/26/9, bb Bollinger (population σ), atr Wilder
 	Indicator CalculateIndicatorsArgumentsIndicator `json:"indicator"`
 
-	// Nbdev bb: band width in population standard deviations. Default: "2".
+	// Nbdev bb half-width, a multiple of σ. Default: "2".
 	Nbdev *InputPositive `json:"nbdev,omitempty"`
 
-	// Period period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
+	// Period period in bars; default sma/ema/bb 20, rsi/atr 14
 	//
 	// Examples: 14
 	Period *int `json:"period,omitempty"`
 
-	// SignalPeriod macd signal EMA period in bars. Default: 9.
+	// SignalPeriod macd signal EMA, bars. Default: 9.
 	SignalPeriod *int `json:"signal_period,omitempty"`
 
-	// SlowPeriod macd slow EMA period in bars. Default: 26.
+	// SlowPeriod macd slow EMA, bars. Default: 26.
 	SlowPeriod *int `json:"slow_period,omitempty"`
 }
 
-// CalculateIndicatorsArgumentsIndicator indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
+// CalculateIndicatorsArgumentsIndicator macd 12/26/9, bb Bollinger (population σ), atr Wilder
 type CalculateIndicatorsArgumentsIndicator string
 
 // CalculateIndicatorsCall defines model for CalculateIndicatorsCall.
@@ -4166,10 +4176,10 @@ type CalculateKellyArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5".
+	// RuinDrawdown fraction of equity lost that counts as ruin, < 1. Default: "0.5".
 	RuinDrawdown *InputPositive `json:"ruin_drawdown,omitempty"`
 }
 
@@ -4194,63 +4204,53 @@ type CalculateMarginAnswerToolName string
 
 // CalculateMarginArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateMarginArguments struct {
-	// AccountEquity account equity (net liquidation value) in currency units
+	// AccountEquity net liquidation value, currency
 	//
 	// Examples: 30000
 	AccountEquity InputDecimal `json:"account_equity"`
 
-	// Positions open positions
-	Positions []CalculateMarginArguments_Positions_Item `json:"positions"`
-}
+	// Positions open positions of the book
+	Positions []struct {
+		// InitialMarginPerContract initial margin per contract, currency
+		//
+		// Examples: 12650
+		InitialMarginPerContract *InputNonNegative `json:"initial_margin_per_contract,omitempty"`
 
-// CalculateMarginArgumentsPositions0 defines model for CalculateMarginArguments.Positions.0.
-type CalculateMarginArgumentsPositions0 = interface{}
+		// MaintenanceMarginPerContract maintenance per contract, currency; default initial
+		//
+		// Examples: 11500
+		MaintenanceMarginPerContract *InputNonNegative `json:"maintenance_margin_per_contract,omitempty"`
 
-// CalculateMarginArgumentsPositions1 defines model for CalculateMarginArguments.Positions.1.
-type CalculateMarginArgumentsPositions1 = interface{}
+		// MaintenanceMarginRate maintenance share of notional, a fraction; default initial
+		//
+		// Examples: 0.045
+		MaintenanceMarginRate *InputFraction `json:"maintenance_margin_rate,omitempty"`
 
-// CalculateMarginArguments_Positions_Item defines model for CalculateMarginArguments.positions.Item.
-type CalculateMarginArguments_Positions_Item struct {
-	// InitialMarginPerContract initial margin per contract in currency units; or give margin_rate
-	//
-	// Examples: 12650
-	InitialMarginPerContract *InputNonNegative `json:"initial_margin_per_contract,omitempty"`
+		// MarginRate initial margin share of notional, a fraction
+		//
+		// Examples: 0.05
+		MarginRate *InputFraction `json:"margin_rate,omitempty"`
 
-	// MaintenanceMarginPerContract maintenance margin per contract in currency units (default: the initial margin)
-	//
-	// Examples: 11500
-	MaintenanceMarginPerContract *InputNonNegative `json:"maintenance_margin_per_contract,omitempty"`
+		// Multiplier units per contract. Default: "1".
+		//
+		// Examples: 50
+		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-	// MaintenanceMarginRate maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
-	//
-	// Examples: 0.045
-	MaintenanceMarginRate *InputFraction `json:"maintenance_margin_rate,omitempty"`
+		// Price price per unit, currency
+		//
+		// Examples: 5000
+		Price InputPositive `json:"price"`
 
-	// MarginRate initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
-	//
-	// Examples: 0.05
-	MarginRate *InputFraction `json:"margin_rate,omitempty"`
+		// Quantity signed contracts or units (short < 0)
+		//
+		// Examples: -2
+		Quantity InputDecimal `json:"quantity"`
 
-	// Multiplier units per contract (default 1). Default: "1".
-	//
-	// Examples: 50
-	Multiplier *InputPositive `json:"multiplier,omitempty"`
-
-	// Price price per unit
-	//
-	// Examples: 5000
-	Price InputPositive `json:"price"`
-
-	// Quantity signed quantity (negative = short); margin uses its absolute value
-	//
-	// Examples: -2
-	Quantity InputDecimal `json:"quantity"`
-
-	// Symbol instrument symbol
-	//
-	// Examples: ESH5
-	Symbol string `json:"symbol"`
-	union  json.RawMessage
+		// Symbol instrument symbol, echoed
+		//
+		// Examples: ESH5
+		Symbol string `json:"symbol"`
+	} `json:"positions"`
 }
 
 // CalculateMarginCall defines model for CalculateMarginCall.
@@ -4274,34 +4274,34 @@ type CalculatePnlAnswerToolName string
 
 // CalculatePnlArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePnlArguments struct {
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction CalculatePnlArgumentsDirection `json:"direction"`
 
-	// EntryPrice entry price
+	// EntryPrice average entry price, currency
 	//
 	// Examples: 100.50
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// ExitPrice exit price
+	// ExitPrice average exit price, currency
 	//
 	// Examples: 103.25
 	ExitPrice InputPositive `json:"exit_price"`
 
-	// Fees total round-trip fees in currency units. Default: "0".
+	// Fees round-trip fees, currency. Default: "0".
 	Fees *InputNonNegative `json:"fees,omitempty"`
 
-	// Quantity units traded, an integer >= 1
+	// Quantity units traded, a whole number
 	//
 	// Examples: 100
 	Quantity int `json:"quantity"`
 
-	// StopPrice initial stop price; enables the R-multiple
+	// StopPrice initial stop, currency; adds the R-multiple
 	//
 	// Examples: 99
 	StopPrice *InputPositive `json:"stop_price,omitempty"`
 }
 
-// CalculatePnlArgumentsDirection long or short (letter case ignored)
+// CalculatePnlArgumentsDirection trade side, any letter case
 type CalculatePnlArgumentsDirection string
 
 // CalculatePnlCall defines model for CalculatePnlCall.
@@ -4325,34 +4325,34 @@ type CalculatePositionSizeAnswerToolName string
 
 // CalculatePositionSizeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePositionSizeArguments struct {
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction CalculatePositionSizeArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry price, currency
 	//
 	// Examples: 10.30
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 25000
 	Equity InputPositive `json:"equity"`
 
-	// Instrument optional instrument name, echoed back
+	// Instrument instrument name, echoed back
 	//
 	// Examples: AAPL
 	Instrument *string `json:"instrument,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
+	// RiskPercent equity fraction risked per trade. Default: "0.02".
 	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
-	// StopPrice initial stop price; below entry for long, above for short
+	// StopPrice initial stop, currency, on the losing side of entry
 	//
 	// Examples: 10.20
 	StopPrice InputPositive `json:"stop_price"`
 }
 
-// CalculatePositionSizeArgumentsDirection long or short (letter case ignored)
+// CalculatePositionSizeArgumentsDirection trade side, any letter case
 type CalculatePositionSizeArgumentsDirection string
 
 // CalculatePositionSizeCall defines model for CalculatePositionSizeCall.
@@ -4376,12 +4376,14 @@ type CalculateRollingGAnswerToolName string
 
 // CalculateRollingGArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateRollingGArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10.
+	// WindowSize trades per window, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -4406,7 +4408,7 @@ type CalculateSystemScoreAnswerToolName string
 
 // CalculateSystemScoreArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateSystemScoreArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
@@ -4455,84 +4457,77 @@ type CheckComplianceAnswer struct {
 // CheckComplianceAnswerToolName defines model for CheckComplianceAnswer.ToolName.
 type CheckComplianceAnswerToolName string
 
-// CheckComplianceArguments Decimals: strings like "1.5"; JSON numbers work too.
+// CheckComplianceArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: positions | proposed_trade.
 type CheckComplianceArguments struct {
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// MaxConcentrationShare cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
+	// MaxConcentrationShare cap on the largest exposure share, a fraction
 	//
 	// Examples: 0.4
 	MaxConcentrationShare *InputFraction `json:"max_concentration_share,omitempty"`
 
-	// MaxHhi cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
+	// MaxHhi cap on the Herfindahl index of exposures, a fraction
 	//
 	// Examples: 0.3
 	MaxHhi *InputFraction `json:"max_hhi,omitempty"`
 
-	// MaxPositionWeight cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
+	// MaxPositionWeight cap on each |exposure| / equity, a fraction
 	//
 	// Examples: 0.25
 	MaxPositionWeight *InputFraction `json:"max_position_weight,omitempty"`
 
-	// Positions the current book (optional)
+	// Positions holdings of the current book
 	Positions *[]struct {
-		// Multiplier units per contract (default 1). Default: "1".
+		// Multiplier units per contract. Default: "1".
 		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-		// Price price per unit
+		// Price price per unit, currency
 		//
 		// Examples: 185.50
 		Price InputPositive `json:"price"`
 
-		// Quantity signed quantity: positive long (buy), negative short (sell)
+		// Quantity signed units, short < 0
 		//
 		// Examples: 100
 		Quantity InputDecimal `json:"quantity"`
 
-		// Symbol instrument symbol (compared case-insensitively)
+		// Symbol symbol, any letter case
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"positions,omitempty"`
 
-	// ProposedTrade the trade to check against the book (optional)
+	// ProposedTrade the trade to check against the book
 	ProposedTrade *struct {
-		// Multiplier units per contract (default 1). Default: "1".
+		// Multiplier units per contract. Default: "1".
 		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-		// Price price per unit
+		// Price price per unit, currency
 		//
 		// Examples: 185.50
 		Price InputPositive `json:"price"`
 
-		// Quantity signed quantity: positive long (buy), negative short (sell)
+		// Quantity signed units, short < 0
 		//
 		// Examples: 100
 		Quantity InputDecimal `json:"quantity"`
 
-		// Symbol instrument symbol (compared case-insensitively)
+		// Symbol symbol, any letter case
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"proposed_trade,omitempty"`
 
-	// RestrictedSymbols symbols that may not be traded or held (case-insensitive)
+	// RestrictedSymbols symbols that may not be traded or held
 	RestrictedSymbols *[]string `json:"restricted_symbols,omitempty"`
-	union             json.RawMessage
 }
-
-// CheckComplianceArguments0 defines model for CheckComplianceArguments.0.
-type CheckComplianceArguments0 = interface{}
-
-// CheckComplianceArguments1 defines model for CheckComplianceArguments.1.
-type CheckComplianceArguments1 = interface{}
 
 // CheckComplianceCall defines model for CheckComplianceCall.
 type CheckComplianceCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: positions | proposed_trade.
 	Arguments CheckComplianceArguments    `json:"arguments"`
 	ToolName  CheckComplianceCallToolName `json:"tool_name"`
 }
@@ -4551,39 +4546,39 @@ type CheckTradeRiskAnswerToolName string
 
 // CheckTradeRiskArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CheckTradeRiskArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Default: "0".
+	// DailyPnl today's realised P&L, currency (loss < 0). Default: "0".
 	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
 
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction CheckTradeRiskArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry price, currency
 	//
 	// Examples: 185
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity current account equity
+	// Equity current account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// Quantity shares or units (0 is a blocking error in the result)
+	// Quantity shares or units (0 is a blocking error)
 	//
 	// Examples: 50
 	Quantity InputNonNegative `json:"quantity"`
 
-	// StopPrice initial stop price
+	// StopPrice initial stop, currency, on the losing side of entry
 	//
 	// Examples: 180
 	StopPrice InputPositive `json:"stop_price"`
 
-	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
+	// Symbol symbol, matched to authorized_instruments
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
 }
 
-// CheckTradeRiskArgumentsDirection long or short (letter case ignored)
+// CheckTradeRiskArgumentsDirection trade side, any letter case
 type CheckTradeRiskArgumentsDirection string
 
 // CheckTradeRiskCall defines model for CheckTradeRiskCall.
@@ -4900,35 +4895,35 @@ type DetectPatternsAnswerToolName string
 
 // DetectPatternsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPatternsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// BreakoutPeriod bars in the range whose break is a breakout or breakdown. Default: 20.
+	// BreakoutPeriod range length in bars for breakouts. Default: 20.
 	BreakoutPeriod *int `json:"breakout_period,omitempty"`
 }
 
@@ -4953,12 +4948,12 @@ type DetectPeakValleyAnswerToolName string
 
 // DetectPeakValleyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPeakValleyArguments struct {
-	// EquityValues equity after each trade in currency units, oldest first, each >= 0
+	// EquityValues equity after each trade, currency, oldest first, each >= 0
 	//
 	// Examples: ["101000","99000","102000","98000","97000"]
 	EquityValues []InputDecimal `json:"equity_values"`
 
-	// StartingEquity equity before the first trade in currency units
+	// StartingEquity equity before the first trade, currency
 	//
 	// Examples: 100000
 	StartingEquity InputPositive `json:"starting_equity"`
@@ -4990,29 +4985,29 @@ type DetectRegimeAnswerToolName string
 
 // DetectRegimeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectRegimeArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -5045,38 +5040,38 @@ type DetectStructuralBreakAnswerToolName string
 
 // DetectStructuralBreakArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectStructuralBreakArguments struct {
-	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05".
+	// Alpha significance level, a fraction 0.001 to 0.20. Default: "0.05".
 	Alpha *InputDecimal `json:"alpha,omitempty"`
 
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15".
+	// Trim fraction trimmed at each end, 0.05 to 0.30. Default: "0.15".
 	Trim *InputDecimal `json:"trim,omitempty"`
 }
 
@@ -5401,34 +5396,40 @@ type ErrorBodyCode string
 
 // EvaluateBasicArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateBasicArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
 // EvaluateComprehensiveArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateComprehensiveArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
 // EvaluateFullArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateFullArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -5443,19 +5444,21 @@ type EvaluatePerformanceAnswerToolName string
 
 // EvaluatePerformanceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type EvaluatePerformanceArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Tier basic (default), full or comprehensive. Default: "basic".
+	// Tier evaluation depth, priced per tier. Default: "basic".
 	Tier *EvaluatePerformanceArgumentsTier `json:"tier,omitempty"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
-// EvaluatePerformanceArgumentsTier basic (default), full or comprehensive. Default: "basic".
+// EvaluatePerformanceArgumentsTier evaluation depth, priced per tier. Default: "basic".
 type EvaluatePerformanceArgumentsTier string
 
 // EvaluatePerformanceCall defines model for EvaluatePerformanceCall.
@@ -5720,13 +5723,13 @@ type FindVarianceKillersArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Symbols optional symbols, parallel to r_multiples
+	// Symbols symbol of each trade, in order
 	Symbols *[]string `json:"symbols,omitempty"`
 
-	// TopN trades listed. Default: 10.
+	// TopN trades listed, most harmful first. Default: 10.
 	TopN *int `json:"top_n,omitempty"`
 
-	// TradeIds optional trade ids, parallel to r_multiples
+	// TradeIds id of each trade, in order
 	TradeIds *[]string `json:"trade_ids,omitempty"`
 }
 
@@ -5825,68 +5828,65 @@ type GetTradingBiasesAnswer struct {
 // GetTradingBiasesAnswerToolName defines model for GetTradingBiasesAnswer.ToolName.
 type GetTradingBiasesAnswerToolName string
 
-// GetTradingBiasesArguments Decimals: strings like "1.5"; JSON numbers work too.
+// GetTradingBiasesArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: trades | 2+ trades in the agent's journal.
 type GetTradingBiasesArguments struct {
-	// LookbackCount the latest trades analysed, 2 to 10,000. Default: 50.
+	// LookbackCount number of latest trades analysed. Default: 50.
 	LookbackCount *int `json:"lookback_count,omitempty"`
 
-	// Trades optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+	// Trades closed trades, oldest first
 	//
 	// Examples: [{"hold_time_hours":"20","mfe_r":"2.2","r_multiple":"1.5","size":"1000"},{"hold_time_hours":"52","mfe_r":"0.3","r_multiple":"-1","size":"1000"}]
 	Trades *[]struct {
-		// Direction optional; accepted for compatibility, not used by the checks
+		// Direction trade side, not used by the checks
+		// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 		Direction *GetTradingBiasesArgumentsTradesDirection `json:"direction,omitempty"`
 
-		// EntryTime optional RFC 3339 entry time
+		// EntryTime entry time, RFC 3339
 		//
 		// Examples: 2026-03-09T14:30:00Z
 		EntryTime *time.Time `json:"entry_time,omitempty"`
 
-		// ExitTime optional RFC 3339 exit time
+		// ExitTime exit time, RFC 3339
 		//
 		// Examples: 2026-03-10T10:30:00Z
 		ExitTime *time.Time `json:"exit_time,omitempty"`
 
-		// HoldTimeHours optional holding time in hours (default exit_time - entry_time)
+		// HoldTimeHours holding time in hours; default from the times
 		//
 		// Examples: 20
 		HoldTimeHours *InputDecimalFrom0To1e06 `json:"hold_time_hours,omitempty"`
 
-		// MfeR optional maximum favourable excursion in R
+		// MfeR max favourable excursion in R
 		//
 		// Examples: 2.2
 		MfeR *InputDecimalFrom0To1000 `json:"mfe_r,omitempty"`
 
-		// RMultiple result in R
+		// RMultiple trade result in R
 		//
 		// Examples: 1.5
 		RMultiple InputDecimalFromMinus1000To1000 `json:"r_multiple"`
 
-		// Size optional position size (notional or money at risk, one convention for all trades)
+		// Size position size in currency, notional or at risk
 		//
 		// Examples: 1000
 		Size *InputPositive `json:"size,omitempty"`
 
-		// Symbol optional; accepted for compatibility, not used by the checks
+		// Symbol instrument symbol, not used by the checks
 		//
 		// Examples: AAPL
+		// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"trades,omitempty"`
-	union json.RawMessage
 }
 
-// GetTradingBiasesArgumentsTradesDirection optional; accepted for compatibility, not used by the checks
+// GetTradingBiasesArgumentsTradesDirection trade side, not used by the checks
+//
+// Deprecated: this type has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 type GetTradingBiasesArgumentsTradesDirection string
-
-// GetTradingBiasesArguments0 defines model for GetTradingBiasesArguments.0.
-type GetTradingBiasesArguments0 = interface{}
-
-// GetTradingBiasesArguments1 without trades: the agent's journal, which must hold at least 2 trades
-type GetTradingBiasesArguments1 = interface{}
 
 // GetTradingBiasesCall defines model for GetTradingBiasesCall.
 type GetTradingBiasesCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: trades | 2+ trades in the agent's journal.
 	Arguments *GetTradingBiasesArguments   `json:"arguments,omitempty"`
 	ToolName  GetTradingBiasesCallToolName `json:"tool_name"`
 }
@@ -7026,40 +7026,40 @@ type PreTradeGateAnswerToolName string
 
 // PreTradeGateArguments Decimals: strings like "1.5"; JSON numbers work too.
 type PreTradeGateArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Default: "0".
+	// DailyPnl today's realised P&L, currency (loss < 0). Default: "0".
 	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
 
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction PreTradeGateArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry price, currency
 	//
 	// Examples: 185
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity account equity
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// RMultiples optional recent R-multiples; adds system_health (never blocks the gate)
+	// RMultiples recent trade results in R; adds system_health
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
+	// RiskPercent equity fraction risked per trade. Default: "0.02".
 	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
-	// StopPrice initial stop price; below entry for long, above for short
+	// StopPrice initial stop, currency, on the losing side of entry
 	//
 	// Examples: 180
 	StopPrice InputPositive `json:"stop_price"`
 
-	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
+	// Symbol symbol, matched to authorized_instruments
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
 }
 
-// PreTradeGateArgumentsDirection long or short (letter case ignored)
+// PreTradeGateArgumentsDirection trade side, any letter case
 type PreTradeGateArgumentsDirection string
 
 // PreTradeGateCall defines model for PreTradeGateCall.
@@ -7168,52 +7168,52 @@ type RecordTradeJournalAnswer struct {
 // RecordTradeJournalAnswerToolName defines model for RecordTradeJournalAnswer.ToolName.
 type RecordTradeJournalAnswerToolName string
 
-// RecordTradeJournalArguments Decimals: strings like "1.5"; JSON numbers work too.
+// RecordTradeJournalArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: r_multiple | stop_price.
 type RecordTradeJournalArguments struct {
-	// Direction long or short
+	// Direction trade side, any letter case
 	Direction RecordTradeJournalArgumentsDirection `json:"direction"`
 
-	// EntryPrice average entry price
+	// EntryPrice average entry price, currency
 	//
 	// Examples: 100
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// EntryTime optional RFC 3339 entry time
+	// EntryTime entry time, RFC 3339
 	//
 	// Examples: 2026-03-09T14:30:00Z
 	EntryTime *time.Time `json:"entry_time,omitempty"`
 
-	// ExitPrice average exit price
+	// ExitPrice average exit price, currency
 	//
 	// Examples: 110
 	ExitPrice InputPositive `json:"exit_price"`
 
-	// ExitTime optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+	// ExitTime exit time, RFC 3339; orders the journal
 	//
 	// Examples: 2026-03-10T15:00:00Z
 	ExitTime *time.Time `json:"exit_time,omitempty"`
 
-	// Fees optional fees (default 0)
+	// Fees fees paid, currency
 	//
 	// Examples: 1.50
 	Fees *InputDecimalFrom0To1e12 `json:"fees,omitempty"`
 
-	// MaeR optional maximum adverse excursion in R, as a magnitude >= 0
+	// MaeR max adverse excursion in R, a magnitude
 	//
 	// Examples: 0.4
 	MaeR *InputDecimalFrom0To1000 `json:"mae_r,omitempty"`
 
-	// MfeR optional maximum favourable excursion in R (used by get_trading_biases)
+	// MfeR max favourable excursion in R
 	//
 	// Examples: 2.5
 	MfeR *InputDecimalFrom0To1000 `json:"mfe_r,omitempty"`
 
-	// Notes optional notes, up to 5,000 characters, sealed at rest
+	// Notes free notes, sealed at rest
 	//
 	// Examples: entered on volume
 	Notes *string `json:"notes,omitempty"`
 
-	// Pnl optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)
+	// Pnl net P&L, currency; default from prices, quantity and fees
 	//
 	// Examples: 100
 	Pnl *InputDecimalFromMinus1e12To1e12 `json:"pnl,omitempty"`
@@ -7223,53 +7223,46 @@ type RecordTradeJournalArguments struct {
 	// Examples: 10
 	Quantity InputPositive `json:"quantity"`
 
-	// RMultiple optional result in R (required without stop_price)
+	// RMultiple trade result in R
 	//
 	// Examples: 2
 	RMultiple *InputDecimalFromMinus1000To1000 `json:"r_multiple,omitempty"`
 
-	// Setup optional setup label
+	// Setup label of the entry setup
 	//
 	// Examples: breakout
 	Setup *string `json:"setup,omitempty"`
 
-	// StopPrice optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
+	// StopPrice initial stop, currency; derives r_multiple
 	//
 	// Examples: 95
 	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
-	// Strategy optional strategy label; the journal filters on it
+	// Strategy strategy label, filterable
 	//
 	// Examples: momentum
 	Strategy *string `json:"strategy,omitempty"`
 
-	// Symbol instrument symbol
+	// Symbol instrument symbol, as quoted
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
 
-	// Tags optional labels, at most 16
+	// Tags free labels of the trade
 	Tags *[]string `json:"tags,omitempty"`
 
-	// TradeDate optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+	// TradeDate exit day when exit_time is omitted
 	//
 	// Examples: 2026-03-10
 	TradeDate *openapi_types.Date `json:"trade_date,omitempty"`
-	union     json.RawMessage
 }
 
-// RecordTradeJournalArgumentsDirection long or short
+// RecordTradeJournalArgumentsDirection trade side, any letter case
 type RecordTradeJournalArgumentsDirection string
-
-// RecordTradeJournalArguments0 defines model for RecordTradeJournalArguments.0.
-type RecordTradeJournalArguments0 = interface{}
-
-// RecordTradeJournalArguments1 defines model for RecordTradeJournalArguments.1.
-type RecordTradeJournalArguments1 = interface{}
 
 // RecordTradeJournalCall defines model for RecordTradeJournalCall.
 type RecordTradeJournalCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: r_multiple | stop_price.
 	Arguments RecordTradeJournalArguments    `json:"arguments"`
 	ToolName  RecordTradeJournalCallToolName `json:"tool_name"`
 }
@@ -7725,28 +7718,28 @@ type RunMonteCarloAnswerToolName string
 
 // RunMonteCarloArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunMonteCarloArguments struct {
-	// NumSimulations equity paths simulated. Default: 1000.
+	// NumSimulations number of equity paths simulated. Default: 1000.
 	NumSimulations *int `json:"num_simulations,omitempty"`
 
-	// RMultiples trade results in R, resampled with replacement
+	// RMultiples trade results in R, resampled
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// Seed optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
+	// Seed PRNG seed, echoed; omitted: derived from the arguments
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity starting account equity in currency units
+	// StartingEquity starting equity, currency
 	//
 	// Examples: 10000
 	StartingEquity InputPositive `json:"starting_equity"`
 
-	// TradesPerSimulation trades drawn per path. Default: 100.
+	// TradesPerSimulation number of trades drawn per path. Default: 100.
 	TradesPerSimulation *int `json:"trades_per_simulation,omitempty"`
 }
 
@@ -7771,23 +7764,23 @@ type RunWhatIfAnswerToolName string
 
 // RunWhatIfArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunWhatIfArguments struct {
-	// LossCap losses are capped at -loss_cap R. Default: "1".
+	// LossCap cap on each loss, in R. Default: "1".
 	LossCap *InputPositive `json:"loss_cap,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RemoveCount trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
+	// RemoveCount trades removed, at most N-1; default ceil(5 % of N)
 	//
 	// Examples: 1
 	RemoveCount *int `json:"remove_count,omitempty"`
 
-	// SkipAfterLosses losing streak (in trades) after which the next trade is skipped. Default: 3.
+	// SkipAfterLosses losses in a row that skip the next trade. Default: 3.
 	SkipAfterLosses *int `json:"skip_after_losses,omitempty"`
 
-	// WinnerScale factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9".
+	// WinnerScale factor on every winning R. Default: "0.9".
 	WinnerScale *InputPositive `json:"winner_scale,omitempty"`
 }
 
@@ -7847,30 +7840,30 @@ type ScoreSignalAnswerToolName string
 
 // ScoreSignalArguments Decimals: strings like "1.5"; JSON numbers work too.
 type ScoreSignalArguments struct {
-	// ConditionsMet entry conditions met, 0 to total_conditions
+	// ConditionsMet entry conditions met, at most total_conditions
 	//
 	// Examples: 4
 	ConditionsMet int `json:"conditions_met"`
 
-	// IndicatorConfluence agreeing indicators (default 0; 3 or more count fully)
+	// IndicatorConfluence count of agreeing indicators (3+ count fully)
 	//
 	// Examples: 2
 	IndicatorConfluence *int `json:"indicator_confluence,omitempty"`
 
-	// RegimeAligned the signal agrees with the market regime (default false)
+	// RegimeAligned signal agrees with the market regime
 	RegimeAligned *bool `json:"regime_aligned,omitempty"`
 
-	// RiskRewardRatio reward / risk, a multiple >= 0 (3 or more counts fully)
+	// RiskRewardRatio reward / risk multiple (3+ counts fully)
 	//
 	// Examples: 2.5
 	RiskRewardRatio *InputDecimal `json:"risk_reward_ratio,omitempty"`
 
-	// TotalConditions entry conditions checked, >= 1
+	// TotalConditions number of entry conditions checked
 	//
 	// Examples: 5
 	TotalConditions int `json:"total_conditions"`
 
-	// VolumeConfirmed volume confirms the signal (default false)
+	// VolumeConfirmed volume confirms the signal
 	VolumeConfirmed *bool `json:"volume_confirmed,omitempty"`
 }
 
@@ -7895,15 +7888,15 @@ type SearchMemoryAnswerToolName string
 
 // SearchMemoryArguments Arguments of search_memory
 type SearchMemoryArguments struct {
-	// Category optional: only memories of this category
+	// Category only memories of this category
 	//
 	// Examples: rules
 	Category *string `json:"category,omitempty"`
 
-	// Limit memories returned, 1 to 50. Default: 10.
+	// Limit number of memories returned. Default: 10.
 	Limit *int `json:"limit,omitempty"`
 
-	// Query words to look for (at most 32 distinct terms)
+	// Query words to find, at most 32 terms
 	//
 	// Examples: scale out
 	Query string `json:"query"`
@@ -7954,12 +7947,12 @@ type SegmentTradesAnswerToolName string
 
 // SegmentTradesArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SegmentTradesArguments struct {
-	// SegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
+	// SegmentBy key the trades are grouped by. Default: "symbol".
 	SegmentBy *SegmentTradesArgumentsSegmentBy `json:"segment_by,omitempty"`
 
-	// Trades closed trades
+	// Trades closed trades to segment
 	Trades []struct {
-		// DayOfWeek 0 = Monday to 6 = Sunday
+		// DayOfWeek weekday, 0 = Monday to 6 = Sunday
 		//
 		// Examples: 2
 		DayOfWeek *int `json:"day_of_week,omitempty"`
@@ -7974,24 +7967,24 @@ type SegmentTradesArguments struct {
 		// Examples: 150
 		PnlUsd InputDecimal `json:"pnl_usd"`
 
-		// Regime market regime at entry (segment key)
+		// Regime market regime at entry, a segment key
 		//
 		// Examples: TRENDING_UP
 		Regime *string `json:"regime,omitempty"`
 
-		// StrategyId strategy identifier (segment key)
+		// StrategyId strategy id, a segment key
 		//
 		// Examples: breakout
 		StrategyId *string `json:"strategy_id,omitempty"`
 
-		// Symbol instrument symbol (segment key)
+		// Symbol instrument symbol, a segment key
 		//
 		// Examples: MSFT
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"trades"`
 }
 
-// SegmentTradesArgumentsSegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
+// SegmentTradesArgumentsSegmentBy key the trades are grouped by. Default: "symbol".
 type SegmentTradesArgumentsSegmentBy string
 
 // SegmentTradesCall defines model for SegmentTradesCall.
@@ -8074,45 +8067,45 @@ type SizeFuturesPositionAnswerToolName string
 
 // SizeFuturesPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeFuturesPositionArguments struct {
-	// AvailableMargin margin available for the position in currency units
+	// AvailableMargin margin available, currency
 	//
 	// Examples: 100000
 	AvailableMargin *InputPositive `json:"available_margin,omitempty"`
 
-	// ContractMultiplier point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
+	// ContractMultiplier point value, currency per 1.0 move; default tick_value / tick_size
 	//
 	// Examples: 50
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// ContractPrice price used for the notional (defaults to entry_price)
+	// ContractPrice price of the notional, points; default entry_price
 	//
 	// Examples: 5000
 	ContractPrice *InputPositive `json:"contract_price,omitempty"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry, price points
 	//
 	// Examples: 5000
 	EntryPrice *InputPositive `json:"entry_price,omitempty"`
 
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity *InputPositive `json:"equity,omitempty"`
 
-	// InitialMarginPerContract exchange or broker initial margin per contract in currency units
+	// InitialMarginPerContract initial margin per contract, currency
 	//
 	// Examples: 12000
 	InitialMarginPerContract *InputPositive `json:"initial_margin_per_contract,omitempty"`
 
-	// MaxMarginUsagePct share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50".
+	// MaxMarginUsagePct usable share of available_margin, a fraction. Default: "0.50".
 	MaxMarginUsagePct *InputFraction `json:"max_margin_usage_pct,omitempty"`
 
-	// MaxNotional largest notional in currency units
+	// MaxNotional largest notional, currency
 	//
 	// Examples: 500000
 	MaxNotional *InputPositive `json:"max_notional,omitempty"`
 
-	// Mode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
+	// Mode the primary constraint. Needs by mode: margin_based: available_margin, initial_margin_per_contract; tick_value: equity, risk_pct, entry_price, stop_price, tick_size, tick_value; notional: max_notional and one of contract_price | entry_price and one of contract_multiplier | tick_size, tick_value.
 	Mode SizeFuturesPositionArgumentsMode `json:"mode"`
 
 	// RiskPct share of equity at risk, a fraction (0.02 = 2 %)
@@ -8120,53 +8113,24 @@ type SizeFuturesPositionArguments struct {
 	// Examples: 0.02
 	RiskPct *InputFraction `json:"risk_pct,omitempty"`
 
-	// StopPrice initial stop price
+	// StopPrice initial stop, price points
 	//
 	// Examples: 4980
 	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
-	// TickSize minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
+	// TickSize minimum price increment, price points (ES 0.25)
 	//
 	// Examples: 0.25
 	TickSize *InputPositive `json:"tick_size,omitempty"`
 
-	// TickValue currency value of one tick, > 0, e.g. 12.50 (ES)
+	// TickValue currency value of one tick (ES 12.50)
 	//
 	// Examples: 12.50
 	TickValue *InputPositive `json:"tick_value,omitempty"`
-	union     json.RawMessage
 }
 
-// SizeFuturesPositionArgumentsMode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
+// SizeFuturesPositionArgumentsMode the primary constraint. Needs by mode: margin_based: available_margin, initial_margin_per_contract; tick_value: equity, risk_pct, entry_price, stop_price, tick_size, tick_value; notional: max_notional and one of contract_price | entry_price and one of contract_multiplier | tick_size, tick_value.
 type SizeFuturesPositionArgumentsMode string
-
-// SizeFuturesPositionArguments0 defines model for SizeFuturesPositionArguments.0.
-type SizeFuturesPositionArguments0 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeFuturesPositionArguments1 defines model for SizeFuturesPositionArguments.1.
-type SizeFuturesPositionArguments1 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeFuturesPositionArguments2 defines model for SizeFuturesPositionArguments.2.
-type SizeFuturesPositionArguments2 struct {
-	Mode  interface{} `json:"mode,omitempty"`
-	union json.RawMessage
-}
-
-// SizeFuturesPositionArguments20 defines model for SizeFuturesPositionArguments.2.0.
-type SizeFuturesPositionArguments20 = interface{}
-
-// SizeFuturesPositionArguments21 defines model for SizeFuturesPositionArguments.2.1.
-type SizeFuturesPositionArguments21 = interface{}
-
-// SizeFuturesPositionArguments22 defines model for SizeFuturesPositionArguments.2.2.
-type SizeFuturesPositionArguments22 = interface{}
-
-// SizeFuturesPositionArguments23 defines model for SizeFuturesPositionArguments.2.3.
-type SizeFuturesPositionArguments23 = interface{}
 
 // SizeFuturesPositionCall defines model for SizeFuturesPositionCall.
 type SizeFuturesPositionCall struct {
@@ -8189,83 +8153,60 @@ type SizeOptionsPositionAnswerToolName string
 
 // SizeOptionsPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeOptionsPositionArguments struct {
-	// ContractMultiplier units of underlying per contract, an integer >= 1 (default 100). Default: 100.
+	// ContractMultiplier units of underlying per contract. Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// CreditReceived net credit per unit of a credit spread in currency units, below spread_width
+	// CreditReceived net credit per unit, currency, below spread_width
 	//
 	// Examples: 1.20
 	CreditReceived *InputPositive `json:"credit_received,omitempty"`
 
-	// Delta option delta in [-1, 1]; required in delta_adjusted
+	// Delta option delta, signed (call > 0, put < 0)
 	//
 	// Examples: 0.45
 	Delta *InputDecimalFromMinus1To1 `json:"delta,omitempty"`
 
-	// EntryPremium option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
+	// EntryPremium premium per unit, currency (net debit in mode spread)
 	//
 	// Examples: 5.35
 	EntryPremium *InputPositive `json:"entry_premium,omitempty"`
 
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// Mode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
+	// Mode cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
 	Mode SizeOptionsPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
+	// RiskPct equity fraction at risk (premium budget in mode premium)
 	//
 	// Examples: 0.02
 	RiskPct InputFraction `json:"risk_pct"`
 
-	// SpreadWidth distance between the spread strikes in price units; required in spread
+	// SpreadWidth distance between the strikes, price units
 	//
 	// Examples: 5
 	SpreadWidth *InputPositive `json:"spread_width,omitempty"`
 
-	// StopPremium premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
+	// StopPremium exit premium per unit, currency, below entry_premium
 	//
 	// Examples: 2.50
 	StopPremium *InputNonNegative `json:"stop_premium,omitempty"`
 
-	// UnderlyingEntry underlying entry price; required in delta_adjusted
+	// UnderlyingEntry underlying entry price, currency
 	//
 	// Examples: 185
 	UnderlyingEntry *InputPositive `json:"underlying_entry,omitempty"`
 
-	// UnderlyingStop underlying stop price; required in delta_adjusted
+	// UnderlyingStop underlying stop price, currency
 	//
 	// Examples: 180
 	UnderlyingStop *InputPositive `json:"underlying_stop,omitempty"`
-	union          json.RawMessage
 }
 
-// SizeOptionsPositionArgumentsMode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
+// SizeOptionsPositionArgumentsMode cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
 type SizeOptionsPositionArgumentsMode string
-
-// SizeOptionsPositionArguments0 defines model for SizeOptionsPositionArguments.0.
-type SizeOptionsPositionArguments0 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeOptionsPositionArguments1 defines model for SizeOptionsPositionArguments.1.
-type SizeOptionsPositionArguments1 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeOptionsPositionArguments2 defines model for SizeOptionsPositionArguments.2.
-type SizeOptionsPositionArguments2 struct {
-	Mode  interface{} `json:"mode,omitempty"`
-	union json.RawMessage
-}
-
-// SizeOptionsPositionArguments20 defines model for SizeOptionsPositionArguments.2.0.
-type SizeOptionsPositionArguments20 = interface{}
-
-// SizeOptionsPositionArguments21 defines model for SizeOptionsPositionArguments.2.1.
-type SizeOptionsPositionArguments21 = interface{}
 
 // SizeOptionsPositionCall defines model for SizeOptionsPositionCall.
 type SizeOptionsPositionCall struct {
@@ -8417,17 +8358,17 @@ type StoreMemoryAnswerToolName string
 
 // StoreMemoryArguments Arguments of store_memory
 type StoreMemoryArguments struct {
-	// Category optional label (default "general"); search_memory filters on it case-insensitively
+	// Category label search_memory filters on; default "general"
 	//
 	// Examples: rules
 	Category *string `json:"category,omitempty"`
 
-	// Content the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+	// Content the memory text, indexed for search
 	//
 	// Examples: Scale out a third at 2R
 	Content string `json:"content"`
 
-	// Metadata optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+	// Metadata JSON object up to 4096 bytes, returned with the memory; its JSON text works too
 	//
 	// Examples: {"source":"review"}
 	Metadata *map[string]interface{} `json:"metadata,omitempty"`
@@ -9709,9 +9650,15 @@ type CallToolParams struct {
 
 // ListToolsParams defines parameters for ListTools.
 type ListToolsParams struct {
+	// Format The list in an agent host's shape, its tools member ready for the host's request: anthropic (Messages API), openai (strict function tools of the Responses API), gemini (functionDeclarations), mcp (MCP tools/list). Omitted: the catalog with prices.
+	Format *ListToolsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
+
+// ListToolsParamsFormat defines parameters for ListTools.
+type ListToolsParamsFormat string
 
 // AdminSetCeilingsJSONRequestBody defines body for AdminSetCeilings for application/json ContentType.
 type AdminSetCeilingsJSONRequestBody = LimitsRequest
@@ -9877,157 +9824,6 @@ func (t AnalyzeCorrelationsAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *AnalyzeCorrelationsAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsAnalyzeDrawdownArguments0 returns the union data inside the AnalyzeDrawdownArguments as a AnalyzeDrawdownArguments0
-func (t AnalyzeDrawdownArguments) AsAnalyzeDrawdownArguments0() (AnalyzeDrawdownArguments0, error) {
-	var body AnalyzeDrawdownArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAnalyzeDrawdownArguments0 overwrites any union data inside the AnalyzeDrawdownArguments as the provided AnalyzeDrawdownArguments0
-func (t *AnalyzeDrawdownArguments) FromAnalyzeDrawdownArguments0(v AnalyzeDrawdownArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeAnalyzeDrawdownArguments0 performs a merge with any union data inside the AnalyzeDrawdownArguments, using the provided AnalyzeDrawdownArguments0
-func (t *AnalyzeDrawdownArguments) MergeAnalyzeDrawdownArguments0(v AnalyzeDrawdownArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsAnalyzeDrawdownArguments1 returns the union data inside the AnalyzeDrawdownArguments as a AnalyzeDrawdownArguments1
-func (t AnalyzeDrawdownArguments) AsAnalyzeDrawdownArguments1() (AnalyzeDrawdownArguments1, error) {
-	var body AnalyzeDrawdownArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAnalyzeDrawdownArguments1 overwrites any union data inside the AnalyzeDrawdownArguments as the provided AnalyzeDrawdownArguments1
-func (t *AnalyzeDrawdownArguments) FromAnalyzeDrawdownArguments1(v AnalyzeDrawdownArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeAnalyzeDrawdownArguments1 performs a merge with any union data inside the AnalyzeDrawdownArguments, using the provided AnalyzeDrawdownArguments1
-func (t *AnalyzeDrawdownArguments) MergeAnalyzeDrawdownArguments1(v AnalyzeDrawdownArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t AnalyzeDrawdownArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.EquityValues != nil {
-		object["equity_values"], err = json.Marshal(t.EquityValues)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'equity_values': %w", err)
-		}
-	}
-
-	if t.NetProfit != nil {
-		object["net_profit"], err = json.Marshal(t.NetProfit)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'net_profit': %w", err)
-		}
-	}
-
-	if t.RMultiples != nil {
-		object["r_multiples"], err = json.Marshal(t.RMultiples)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'r_multiples': %w", err)
-		}
-	}
-
-	if t.RiskPerTrade != nil {
-		object["risk_per_trade"], err = json.Marshal(t.RiskPerTrade)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'risk_per_trade': %w", err)
-		}
-	}
-
-	object["starting_equity"], err = json.Marshal(t.StartingEquity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'starting_equity': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *AnalyzeDrawdownArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["equity_values"]; found {
-		err = json.Unmarshal(raw, &t.EquityValues)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity_values': %w", err)
-		}
-	}
-
-	if raw, found := object["net_profit"]; found {
-		err = json.Unmarshal(raw, &t.NetProfit)
-		if err != nil {
-			return fmt.Errorf("error reading 'net_profit': %w", err)
-		}
-	}
-
-	if raw, found := object["r_multiples"]; found {
-		err = json.Unmarshal(raw, &t.RMultiples)
-		if err != nil {
-			return fmt.Errorf("error reading 'r_multiples': %w", err)
-		}
-	}
-
-	if raw, found := object["risk_per_trade"]; found {
-		err = json.Unmarshal(raw, &t.RiskPerTrade)
-		if err != nil {
-			return fmt.Errorf("error reading 'risk_per_trade': %w", err)
-		}
-	}
-
-	if raw, found := object["starting_equity"]; found {
-		err = json.Unmarshal(raw, &t.StartingEquity)
-		if err != nil {
-			return fmt.Errorf("error reading 'starting_equity': %w", err)
-		}
-	}
-
 	return err
 }
 
@@ -10217,144 +10013,6 @@ func (t *AnalyzeTrendStructureAnswer_Result) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsCalculateExpectedValueArguments0 returns the union data inside the CalculateExpectedValueArguments as a CalculateExpectedValueArguments0
-func (t CalculateExpectedValueArguments) AsCalculateExpectedValueArguments0() (CalculateExpectedValueArguments0, error) {
-	var body CalculateExpectedValueArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateExpectedValueArguments0 overwrites any union data inside the CalculateExpectedValueArguments as the provided CalculateExpectedValueArguments0
-func (t *CalculateExpectedValueArguments) FromCalculateExpectedValueArguments0(v CalculateExpectedValueArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateExpectedValueArguments0 performs a merge with any union data inside the CalculateExpectedValueArguments, using the provided CalculateExpectedValueArguments0
-func (t *CalculateExpectedValueArguments) MergeCalculateExpectedValueArguments0(v CalculateExpectedValueArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsCalculateExpectedValueArguments1 returns the union data inside the CalculateExpectedValueArguments as a CalculateExpectedValueArguments1
-func (t CalculateExpectedValueArguments) AsCalculateExpectedValueArguments1() (CalculateExpectedValueArguments1, error) {
-	var body CalculateExpectedValueArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateExpectedValueArguments1 overwrites any union data inside the CalculateExpectedValueArguments as the provided CalculateExpectedValueArguments1
-func (t *CalculateExpectedValueArguments) FromCalculateExpectedValueArguments1(v CalculateExpectedValueArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateExpectedValueArguments1 performs a merge with any union data inside the CalculateExpectedValueArguments, using the provided CalculateExpectedValueArguments1
-func (t *CalculateExpectedValueArguments) MergeCalculateExpectedValueArguments1(v CalculateExpectedValueArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t CalculateExpectedValueArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.AvgLoss != nil {
-		object["avg_loss"], err = json.Marshal(t.AvgLoss)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'avg_loss': %w", err)
-		}
-	}
-
-	if t.AvgWin != nil {
-		object["avg_win"], err = json.Marshal(t.AvgWin)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'avg_win': %w", err)
-		}
-	}
-
-	if t.RMultiples != nil {
-		object["r_multiples"], err = json.Marshal(t.RMultiples)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'r_multiples': %w", err)
-		}
-	}
-
-	if t.WinRate != nil {
-		object["win_rate"], err = json.Marshal(t.WinRate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'win_rate': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *CalculateExpectedValueArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["avg_loss"]; found {
-		err = json.Unmarshal(raw, &t.AvgLoss)
-		if err != nil {
-			return fmt.Errorf("error reading 'avg_loss': %w", err)
-		}
-	}
-
-	if raw, found := object["avg_win"]; found {
-		err = json.Unmarshal(raw, &t.AvgWin)
-		if err != nil {
-			return fmt.Errorf("error reading 'avg_win': %w", err)
-		}
-	}
-
-	if raw, found := object["r_multiples"]; found {
-		err = json.Unmarshal(raw, &t.RMultiples)
-		if err != nil {
-			return fmt.Errorf("error reading 'r_multiples': %w", err)
-		}
-	}
-
-	if raw, found := object["win_rate"]; found {
-		err = json.Unmarshal(raw, &t.WinRate)
-		if err != nil {
-			return fmt.Errorf("error reading 'win_rate': %w", err)
-		}
-	}
-
-	return err
-}
-
 // AsIndicatorResult returns the union data inside the CalculateIndicatorsAnswer_Result as a IndicatorResult
 func (t CalculateIndicatorsAnswer_Result) AsIndicatorResult() (IndicatorResult, error) {
 	var body IndicatorResult
@@ -10414,373 +10072,6 @@ func (t CalculateIndicatorsAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *CalculateIndicatorsAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsCalculateMarginArgumentsPositions0 returns the union data inside the CalculateMarginArguments_Positions_Item as a CalculateMarginArgumentsPositions0
-func (t CalculateMarginArguments_Positions_Item) AsCalculateMarginArgumentsPositions0() (CalculateMarginArgumentsPositions0, error) {
-	var body CalculateMarginArgumentsPositions0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateMarginArgumentsPositions0 overwrites any union data inside the CalculateMarginArguments_Positions_Item as the provided CalculateMarginArgumentsPositions0
-func (t *CalculateMarginArguments_Positions_Item) FromCalculateMarginArgumentsPositions0(v CalculateMarginArgumentsPositions0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateMarginArgumentsPositions0 performs a merge with any union data inside the CalculateMarginArguments_Positions_Item, using the provided CalculateMarginArgumentsPositions0
-func (t *CalculateMarginArguments_Positions_Item) MergeCalculateMarginArgumentsPositions0(v CalculateMarginArgumentsPositions0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsCalculateMarginArgumentsPositions1 returns the union data inside the CalculateMarginArguments_Positions_Item as a CalculateMarginArgumentsPositions1
-func (t CalculateMarginArguments_Positions_Item) AsCalculateMarginArgumentsPositions1() (CalculateMarginArgumentsPositions1, error) {
-	var body CalculateMarginArgumentsPositions1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateMarginArgumentsPositions1 overwrites any union data inside the CalculateMarginArguments_Positions_Item as the provided CalculateMarginArgumentsPositions1
-func (t *CalculateMarginArguments_Positions_Item) FromCalculateMarginArgumentsPositions1(v CalculateMarginArgumentsPositions1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateMarginArgumentsPositions1 performs a merge with any union data inside the CalculateMarginArguments_Positions_Item, using the provided CalculateMarginArgumentsPositions1
-func (t *CalculateMarginArguments_Positions_Item) MergeCalculateMarginArgumentsPositions1(v CalculateMarginArgumentsPositions1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t CalculateMarginArguments_Positions_Item) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.InitialMarginPerContract != nil {
-		object["initial_margin_per_contract"], err = json.Marshal(t.InitialMarginPerContract)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if t.MaintenanceMarginPerContract != nil {
-		object["maintenance_margin_per_contract"], err = json.Marshal(t.MaintenanceMarginPerContract)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'maintenance_margin_per_contract': %w", err)
-		}
-	}
-
-	if t.MaintenanceMarginRate != nil {
-		object["maintenance_margin_rate"], err = json.Marshal(t.MaintenanceMarginRate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'maintenance_margin_rate': %w", err)
-		}
-	}
-
-	if t.MarginRate != nil {
-		object["margin_rate"], err = json.Marshal(t.MarginRate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'margin_rate': %w", err)
-		}
-	}
-
-	if t.Multiplier != nil {
-		object["multiplier"], err = json.Marshal(t.Multiplier)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'multiplier': %w", err)
-		}
-	}
-
-	object["price"], err = json.Marshal(t.Price)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'price': %w", err)
-	}
-
-	object["quantity"], err = json.Marshal(t.Quantity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'quantity': %w", err)
-	}
-
-	object["symbol"], err = json.Marshal(t.Symbol)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'symbol': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *CalculateMarginArguments_Positions_Item) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["initial_margin_per_contract"]; found {
-		err = json.Unmarshal(raw, &t.InitialMarginPerContract)
-		if err != nil {
-			return fmt.Errorf("error reading 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if raw, found := object["maintenance_margin_per_contract"]; found {
-		err = json.Unmarshal(raw, &t.MaintenanceMarginPerContract)
-		if err != nil {
-			return fmt.Errorf("error reading 'maintenance_margin_per_contract': %w", err)
-		}
-	}
-
-	if raw, found := object["maintenance_margin_rate"]; found {
-		err = json.Unmarshal(raw, &t.MaintenanceMarginRate)
-		if err != nil {
-			return fmt.Errorf("error reading 'maintenance_margin_rate': %w", err)
-		}
-	}
-
-	if raw, found := object["margin_rate"]; found {
-		err = json.Unmarshal(raw, &t.MarginRate)
-		if err != nil {
-			return fmt.Errorf("error reading 'margin_rate': %w", err)
-		}
-	}
-
-	if raw, found := object["multiplier"]; found {
-		err = json.Unmarshal(raw, &t.Multiplier)
-		if err != nil {
-			return fmt.Errorf("error reading 'multiplier': %w", err)
-		}
-	}
-
-	if raw, found := object["price"]; found {
-		err = json.Unmarshal(raw, &t.Price)
-		if err != nil {
-			return fmt.Errorf("error reading 'price': %w", err)
-		}
-	}
-
-	if raw, found := object["quantity"]; found {
-		err = json.Unmarshal(raw, &t.Quantity)
-		if err != nil {
-			return fmt.Errorf("error reading 'quantity': %w", err)
-		}
-	}
-
-	if raw, found := object["symbol"]; found {
-		err = json.Unmarshal(raw, &t.Symbol)
-		if err != nil {
-			return fmt.Errorf("error reading 'symbol': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsCheckComplianceArguments0 returns the union data inside the CheckComplianceArguments as a CheckComplianceArguments0
-func (t CheckComplianceArguments) AsCheckComplianceArguments0() (CheckComplianceArguments0, error) {
-	var body CheckComplianceArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCheckComplianceArguments0 overwrites any union data inside the CheckComplianceArguments as the provided CheckComplianceArguments0
-func (t *CheckComplianceArguments) FromCheckComplianceArguments0(v CheckComplianceArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCheckComplianceArguments0 performs a merge with any union data inside the CheckComplianceArguments, using the provided CheckComplianceArguments0
-func (t *CheckComplianceArguments) MergeCheckComplianceArguments0(v CheckComplianceArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsCheckComplianceArguments1 returns the union data inside the CheckComplianceArguments as a CheckComplianceArguments1
-func (t CheckComplianceArguments) AsCheckComplianceArguments1() (CheckComplianceArguments1, error) {
-	var body CheckComplianceArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCheckComplianceArguments1 overwrites any union data inside the CheckComplianceArguments as the provided CheckComplianceArguments1
-func (t *CheckComplianceArguments) FromCheckComplianceArguments1(v CheckComplianceArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCheckComplianceArguments1 performs a merge with any union data inside the CheckComplianceArguments, using the provided CheckComplianceArguments1
-func (t *CheckComplianceArguments) MergeCheckComplianceArguments1(v CheckComplianceArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t CheckComplianceArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["equity"], err = json.Marshal(t.Equity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'equity': %w", err)
-	}
-
-	if t.MaxConcentrationShare != nil {
-		object["max_concentration_share"], err = json.Marshal(t.MaxConcentrationShare)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_concentration_share': %w", err)
-		}
-	}
-
-	if t.MaxHhi != nil {
-		object["max_hhi"], err = json.Marshal(t.MaxHhi)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_hhi': %w", err)
-		}
-	}
-
-	if t.MaxPositionWeight != nil {
-		object["max_position_weight"], err = json.Marshal(t.MaxPositionWeight)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_position_weight': %w", err)
-		}
-	}
-
-	if t.Positions != nil {
-		object["positions"], err = json.Marshal(t.Positions)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'positions': %w", err)
-		}
-	}
-
-	if t.ProposedTrade != nil {
-		object["proposed_trade"], err = json.Marshal(t.ProposedTrade)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'proposed_trade': %w", err)
-		}
-	}
-
-	if t.RestrictedSymbols != nil {
-		object["restricted_symbols"], err = json.Marshal(t.RestrictedSymbols)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'restricted_symbols': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *CheckComplianceArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["equity"]; found {
-		err = json.Unmarshal(raw, &t.Equity)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity': %w", err)
-		}
-	}
-
-	if raw, found := object["max_concentration_share"]; found {
-		err = json.Unmarshal(raw, &t.MaxConcentrationShare)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_concentration_share': %w", err)
-		}
-	}
-
-	if raw, found := object["max_hhi"]; found {
-		err = json.Unmarshal(raw, &t.MaxHhi)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_hhi': %w", err)
-		}
-	}
-
-	if raw, found := object["max_position_weight"]; found {
-		err = json.Unmarshal(raw, &t.MaxPositionWeight)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_position_weight': %w", err)
-		}
-	}
-
-	if raw, found := object["positions"]; found {
-		err = json.Unmarshal(raw, &t.Positions)
-		if err != nil {
-			return fmt.Errorf("error reading 'positions': %w", err)
-		}
-	}
-
-	if raw, found := object["proposed_trade"]; found {
-		err = json.Unmarshal(raw, &t.ProposedTrade)
-		if err != nil {
-			return fmt.Errorf("error reading 'proposed_trade': %w", err)
-		}
-	}
-
-	if raw, found := object["restricted_symbols"]; found {
-		err = json.Unmarshal(raw, &t.RestrictedSymbols)
-		if err != nil {
-			return fmt.Errorf("error reading 'restricted_symbols': %w", err)
-		}
-	}
-
 	return err
 }
 
@@ -10967,1226 +10258,6 @@ func (t DetectStructuralBreakAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *DetectStructuralBreakAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsGetTradingBiasesArguments0 returns the union data inside the GetTradingBiasesArguments as a GetTradingBiasesArguments0
-func (t GetTradingBiasesArguments) AsGetTradingBiasesArguments0() (GetTradingBiasesArguments0, error) {
-	var body GetTradingBiasesArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGetTradingBiasesArguments0 overwrites any union data inside the GetTradingBiasesArguments as the provided GetTradingBiasesArguments0
-func (t *GetTradingBiasesArguments) FromGetTradingBiasesArguments0(v GetTradingBiasesArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeGetTradingBiasesArguments0 performs a merge with any union data inside the GetTradingBiasesArguments, using the provided GetTradingBiasesArguments0
-func (t *GetTradingBiasesArguments) MergeGetTradingBiasesArguments0(v GetTradingBiasesArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsGetTradingBiasesArguments1 returns the union data inside the GetTradingBiasesArguments as a GetTradingBiasesArguments1
-func (t GetTradingBiasesArguments) AsGetTradingBiasesArguments1() (GetTradingBiasesArguments1, error) {
-	var body GetTradingBiasesArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGetTradingBiasesArguments1 overwrites any union data inside the GetTradingBiasesArguments as the provided GetTradingBiasesArguments1
-func (t *GetTradingBiasesArguments) FromGetTradingBiasesArguments1(v GetTradingBiasesArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeGetTradingBiasesArguments1 performs a merge with any union data inside the GetTradingBiasesArguments, using the provided GetTradingBiasesArguments1
-func (t *GetTradingBiasesArguments) MergeGetTradingBiasesArguments1(v GetTradingBiasesArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t GetTradingBiasesArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.LookbackCount != nil {
-		object["lookback_count"], err = json.Marshal(t.LookbackCount)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'lookback_count': %w", err)
-		}
-	}
-
-	if t.Trades != nil {
-		object["trades"], err = json.Marshal(t.Trades)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'trades': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *GetTradingBiasesArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["lookback_count"]; found {
-		err = json.Unmarshal(raw, &t.LookbackCount)
-		if err != nil {
-			return fmt.Errorf("error reading 'lookback_count': %w", err)
-		}
-	}
-
-	if raw, found := object["trades"]; found {
-		err = json.Unmarshal(raw, &t.Trades)
-		if err != nil {
-			return fmt.Errorf("error reading 'trades': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsRecordTradeJournalArguments0 returns the union data inside the RecordTradeJournalArguments as a RecordTradeJournalArguments0
-func (t RecordTradeJournalArguments) AsRecordTradeJournalArguments0() (RecordTradeJournalArguments0, error) {
-	var body RecordTradeJournalArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRecordTradeJournalArguments0 overwrites any union data inside the RecordTradeJournalArguments as the provided RecordTradeJournalArguments0
-func (t *RecordTradeJournalArguments) FromRecordTradeJournalArguments0(v RecordTradeJournalArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeRecordTradeJournalArguments0 performs a merge with any union data inside the RecordTradeJournalArguments, using the provided RecordTradeJournalArguments0
-func (t *RecordTradeJournalArguments) MergeRecordTradeJournalArguments0(v RecordTradeJournalArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsRecordTradeJournalArguments1 returns the union data inside the RecordTradeJournalArguments as a RecordTradeJournalArguments1
-func (t RecordTradeJournalArguments) AsRecordTradeJournalArguments1() (RecordTradeJournalArguments1, error) {
-	var body RecordTradeJournalArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRecordTradeJournalArguments1 overwrites any union data inside the RecordTradeJournalArguments as the provided RecordTradeJournalArguments1
-func (t *RecordTradeJournalArguments) FromRecordTradeJournalArguments1(v RecordTradeJournalArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeRecordTradeJournalArguments1 performs a merge with any union data inside the RecordTradeJournalArguments, using the provided RecordTradeJournalArguments1
-func (t *RecordTradeJournalArguments) MergeRecordTradeJournalArguments1(v RecordTradeJournalArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t RecordTradeJournalArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["direction"], err = json.Marshal(t.Direction)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'direction': %w", err)
-	}
-
-	object["entry_price"], err = json.Marshal(t.EntryPrice)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'entry_price': %w", err)
-	}
-
-	if t.EntryTime != nil {
-		object["entry_time"], err = json.Marshal(t.EntryTime)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'entry_time': %w", err)
-		}
-	}
-
-	object["exit_price"], err = json.Marshal(t.ExitPrice)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'exit_price': %w", err)
-	}
-
-	if t.ExitTime != nil {
-		object["exit_time"], err = json.Marshal(t.ExitTime)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'exit_time': %w", err)
-		}
-	}
-
-	if t.Fees != nil {
-		object["fees"], err = json.Marshal(t.Fees)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'fees': %w", err)
-		}
-	}
-
-	if t.MaeR != nil {
-		object["mae_r"], err = json.Marshal(t.MaeR)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'mae_r': %w", err)
-		}
-	}
-
-	if t.MfeR != nil {
-		object["mfe_r"], err = json.Marshal(t.MfeR)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'mfe_r': %w", err)
-		}
-	}
-
-	if t.Notes != nil {
-		object["notes"], err = json.Marshal(t.Notes)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'notes': %w", err)
-		}
-	}
-
-	if t.Pnl != nil {
-		object["pnl"], err = json.Marshal(t.Pnl)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'pnl': %w", err)
-		}
-	}
-
-	object["quantity"], err = json.Marshal(t.Quantity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'quantity': %w", err)
-	}
-
-	if t.RMultiple != nil {
-		object["r_multiple"], err = json.Marshal(t.RMultiple)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'r_multiple': %w", err)
-		}
-	}
-
-	if t.Setup != nil {
-		object["setup"], err = json.Marshal(t.Setup)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'setup': %w", err)
-		}
-	}
-
-	if t.StopPrice != nil {
-		object["stop_price"], err = json.Marshal(t.StopPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'stop_price': %w", err)
-		}
-	}
-
-	if t.Strategy != nil {
-		object["strategy"], err = json.Marshal(t.Strategy)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'strategy': %w", err)
-		}
-	}
-
-	object["symbol"], err = json.Marshal(t.Symbol)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'symbol': %w", err)
-	}
-
-	if t.Tags != nil {
-		object["tags"], err = json.Marshal(t.Tags)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tags': %w", err)
-		}
-	}
-
-	if t.TradeDate != nil {
-		object["trade_date"], err = json.Marshal(t.TradeDate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'trade_date': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *RecordTradeJournalArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["direction"]; found {
-		err = json.Unmarshal(raw, &t.Direction)
-		if err != nil {
-			return fmt.Errorf("error reading 'direction': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_price"]; found {
-		err = json.Unmarshal(raw, &t.EntryPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_price': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_time"]; found {
-		err = json.Unmarshal(raw, &t.EntryTime)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_time': %w", err)
-		}
-	}
-
-	if raw, found := object["exit_price"]; found {
-		err = json.Unmarshal(raw, &t.ExitPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'exit_price': %w", err)
-		}
-	}
-
-	if raw, found := object["exit_time"]; found {
-		err = json.Unmarshal(raw, &t.ExitTime)
-		if err != nil {
-			return fmt.Errorf("error reading 'exit_time': %w", err)
-		}
-	}
-
-	if raw, found := object["fees"]; found {
-		err = json.Unmarshal(raw, &t.Fees)
-		if err != nil {
-			return fmt.Errorf("error reading 'fees': %w", err)
-		}
-	}
-
-	if raw, found := object["mae_r"]; found {
-		err = json.Unmarshal(raw, &t.MaeR)
-		if err != nil {
-			return fmt.Errorf("error reading 'mae_r': %w", err)
-		}
-	}
-
-	if raw, found := object["mfe_r"]; found {
-		err = json.Unmarshal(raw, &t.MfeR)
-		if err != nil {
-			return fmt.Errorf("error reading 'mfe_r': %w", err)
-		}
-	}
-
-	if raw, found := object["notes"]; found {
-		err = json.Unmarshal(raw, &t.Notes)
-		if err != nil {
-			return fmt.Errorf("error reading 'notes': %w", err)
-		}
-	}
-
-	if raw, found := object["pnl"]; found {
-		err = json.Unmarshal(raw, &t.Pnl)
-		if err != nil {
-			return fmt.Errorf("error reading 'pnl': %w", err)
-		}
-	}
-
-	if raw, found := object["quantity"]; found {
-		err = json.Unmarshal(raw, &t.Quantity)
-		if err != nil {
-			return fmt.Errorf("error reading 'quantity': %w", err)
-		}
-	}
-
-	if raw, found := object["r_multiple"]; found {
-		err = json.Unmarshal(raw, &t.RMultiple)
-		if err != nil {
-			return fmt.Errorf("error reading 'r_multiple': %w", err)
-		}
-	}
-
-	if raw, found := object["setup"]; found {
-		err = json.Unmarshal(raw, &t.Setup)
-		if err != nil {
-			return fmt.Errorf("error reading 'setup': %w", err)
-		}
-	}
-
-	if raw, found := object["stop_price"]; found {
-		err = json.Unmarshal(raw, &t.StopPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'stop_price': %w", err)
-		}
-	}
-
-	if raw, found := object["strategy"]; found {
-		err = json.Unmarshal(raw, &t.Strategy)
-		if err != nil {
-			return fmt.Errorf("error reading 'strategy': %w", err)
-		}
-	}
-
-	if raw, found := object["symbol"]; found {
-		err = json.Unmarshal(raw, &t.Symbol)
-		if err != nil {
-			return fmt.Errorf("error reading 'symbol': %w", err)
-		}
-	}
-
-	if raw, found := object["tags"]; found {
-		err = json.Unmarshal(raw, &t.Tags)
-		if err != nil {
-			return fmt.Errorf("error reading 'tags': %w", err)
-		}
-	}
-
-	if raw, found := object["trade_date"]; found {
-		err = json.Unmarshal(raw, &t.TradeDate)
-		if err != nil {
-			return fmt.Errorf("error reading 'trade_date': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeFuturesPositionArguments0 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments0
-func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments0() (SizeFuturesPositionArguments0, error) {
-	var body SizeFuturesPositionArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments0 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments0
-func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments0(v SizeFuturesPositionArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments0 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments0
-func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments0(v SizeFuturesPositionArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments1 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments1
-func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments1() (SizeFuturesPositionArguments1, error) {
-	var body SizeFuturesPositionArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments1 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments1
-func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments1(v SizeFuturesPositionArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments1 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments1
-func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments1(v SizeFuturesPositionArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments2 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments2
-func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments2() (SizeFuturesPositionArguments2, error) {
-	var body SizeFuturesPositionArguments2
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments2 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments2
-func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments2(v SizeFuturesPositionArguments2) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments2 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments2
-func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments2(v SizeFuturesPositionArguments2) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeFuturesPositionArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.AvailableMargin != nil {
-		object["available_margin"], err = json.Marshal(t.AvailableMargin)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'available_margin': %w", err)
-		}
-	}
-
-	if t.ContractMultiplier != nil {
-		object["contract_multiplier"], err = json.Marshal(t.ContractMultiplier)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'contract_multiplier': %w", err)
-		}
-	}
-
-	if t.ContractPrice != nil {
-		object["contract_price"], err = json.Marshal(t.ContractPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'contract_price': %w", err)
-		}
-	}
-
-	if t.EntryPrice != nil {
-		object["entry_price"], err = json.Marshal(t.EntryPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'entry_price': %w", err)
-		}
-	}
-
-	if t.Equity != nil {
-		object["equity"], err = json.Marshal(t.Equity)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'equity': %w", err)
-		}
-	}
-
-	if t.InitialMarginPerContract != nil {
-		object["initial_margin_per_contract"], err = json.Marshal(t.InitialMarginPerContract)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if t.MaxMarginUsagePct != nil {
-		object["max_margin_usage_pct"], err = json.Marshal(t.MaxMarginUsagePct)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_margin_usage_pct': %w", err)
-		}
-	}
-
-	if t.MaxNotional != nil {
-		object["max_notional"], err = json.Marshal(t.MaxNotional)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_notional': %w", err)
-		}
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	if t.RiskPct != nil {
-		object["risk_pct"], err = json.Marshal(t.RiskPct)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'risk_pct': %w", err)
-		}
-	}
-
-	if t.StopPrice != nil {
-		object["stop_price"], err = json.Marshal(t.StopPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'stop_price': %w", err)
-		}
-	}
-
-	if t.TickSize != nil {
-		object["tick_size"], err = json.Marshal(t.TickSize)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tick_size': %w", err)
-		}
-	}
-
-	if t.TickValue != nil {
-		object["tick_value"], err = json.Marshal(t.TickValue)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tick_value': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeFuturesPositionArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["available_margin"]; found {
-		err = json.Unmarshal(raw, &t.AvailableMargin)
-		if err != nil {
-			return fmt.Errorf("error reading 'available_margin': %w", err)
-		}
-	}
-
-	if raw, found := object["contract_multiplier"]; found {
-		err = json.Unmarshal(raw, &t.ContractMultiplier)
-		if err != nil {
-			return fmt.Errorf("error reading 'contract_multiplier': %w", err)
-		}
-	}
-
-	if raw, found := object["contract_price"]; found {
-		err = json.Unmarshal(raw, &t.ContractPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'contract_price': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_price"]; found {
-		err = json.Unmarshal(raw, &t.EntryPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_price': %w", err)
-		}
-	}
-
-	if raw, found := object["equity"]; found {
-		err = json.Unmarshal(raw, &t.Equity)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity': %w", err)
-		}
-	}
-
-	if raw, found := object["initial_margin_per_contract"]; found {
-		err = json.Unmarshal(raw, &t.InitialMarginPerContract)
-		if err != nil {
-			return fmt.Errorf("error reading 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if raw, found := object["max_margin_usage_pct"]; found {
-		err = json.Unmarshal(raw, &t.MaxMarginUsagePct)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_margin_usage_pct': %w", err)
-		}
-	}
-
-	if raw, found := object["max_notional"]; found {
-		err = json.Unmarshal(raw, &t.MaxNotional)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_notional': %w", err)
-		}
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
-	if raw, found := object["risk_pct"]; found {
-		err = json.Unmarshal(raw, &t.RiskPct)
-		if err != nil {
-			return fmt.Errorf("error reading 'risk_pct': %w", err)
-		}
-	}
-
-	if raw, found := object["stop_price"]; found {
-		err = json.Unmarshal(raw, &t.StopPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'stop_price': %w", err)
-		}
-	}
-
-	if raw, found := object["tick_size"]; found {
-		err = json.Unmarshal(raw, &t.TickSize)
-		if err != nil {
-			return fmt.Errorf("error reading 'tick_size': %w", err)
-		}
-	}
-
-	if raw, found := object["tick_value"]; found {
-		err = json.Unmarshal(raw, &t.TickValue)
-		if err != nil {
-			return fmt.Errorf("error reading 'tick_value': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeFuturesPositionArguments20 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments20
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments20() (SizeFuturesPositionArguments20, error) {
-	var body SizeFuturesPositionArguments20
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments20 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments20
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments20(v SizeFuturesPositionArguments20) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments20 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments20
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments20(v SizeFuturesPositionArguments20) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments21 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments21
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments21() (SizeFuturesPositionArguments21, error) {
-	var body SizeFuturesPositionArguments21
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments21 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments21
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments21(v SizeFuturesPositionArguments21) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments21 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments21
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments21(v SizeFuturesPositionArguments21) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments22 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments22
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments22() (SizeFuturesPositionArguments22, error) {
-	var body SizeFuturesPositionArguments22
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments22 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments22
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments22(v SizeFuturesPositionArguments22) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments22 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments22
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments22(v SizeFuturesPositionArguments22) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments23 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments23
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments23() (SizeFuturesPositionArguments23, error) {
-	var body SizeFuturesPositionArguments23
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments23 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments23
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments23(v SizeFuturesPositionArguments23) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments23 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments23
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments23(v SizeFuturesPositionArguments23) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeFuturesPositionArguments2) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeFuturesPositionArguments2) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeOptionsPositionArguments0 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments0
-func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments0() (SizeOptionsPositionArguments0, error) {
-	var body SizeOptionsPositionArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments0 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments0
-func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments0(v SizeOptionsPositionArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments0 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments0
-func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments0(v SizeOptionsPositionArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeOptionsPositionArguments1 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments1
-func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments1() (SizeOptionsPositionArguments1, error) {
-	var body SizeOptionsPositionArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments1 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments1
-func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments1(v SizeOptionsPositionArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments1 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments1
-func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments1(v SizeOptionsPositionArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeOptionsPositionArguments2 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments2
-func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments2() (SizeOptionsPositionArguments2, error) {
-	var body SizeOptionsPositionArguments2
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments2 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments2
-func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments2(v SizeOptionsPositionArguments2) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments2 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments2
-func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments2(v SizeOptionsPositionArguments2) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeOptionsPositionArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.ContractMultiplier != nil {
-		object["contract_multiplier"], err = json.Marshal(t.ContractMultiplier)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'contract_multiplier': %w", err)
-		}
-	}
-
-	if t.CreditReceived != nil {
-		object["credit_received"], err = json.Marshal(t.CreditReceived)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'credit_received': %w", err)
-		}
-	}
-
-	if t.Delta != nil {
-		object["delta"], err = json.Marshal(t.Delta)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'delta': %w", err)
-		}
-	}
-
-	if t.EntryPremium != nil {
-		object["entry_premium"], err = json.Marshal(t.EntryPremium)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'entry_premium': %w", err)
-		}
-	}
-
-	object["equity"], err = json.Marshal(t.Equity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'equity': %w", err)
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	object["risk_pct"], err = json.Marshal(t.RiskPct)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'risk_pct': %w", err)
-	}
-
-	if t.SpreadWidth != nil {
-		object["spread_width"], err = json.Marshal(t.SpreadWidth)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'spread_width': %w", err)
-		}
-	}
-
-	if t.StopPremium != nil {
-		object["stop_premium"], err = json.Marshal(t.StopPremium)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'stop_premium': %w", err)
-		}
-	}
-
-	if t.UnderlyingEntry != nil {
-		object["underlying_entry"], err = json.Marshal(t.UnderlyingEntry)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'underlying_entry': %w", err)
-		}
-	}
-
-	if t.UnderlyingStop != nil {
-		object["underlying_stop"], err = json.Marshal(t.UnderlyingStop)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'underlying_stop': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeOptionsPositionArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["contract_multiplier"]; found {
-		err = json.Unmarshal(raw, &t.ContractMultiplier)
-		if err != nil {
-			return fmt.Errorf("error reading 'contract_multiplier': %w", err)
-		}
-	}
-
-	if raw, found := object["credit_received"]; found {
-		err = json.Unmarshal(raw, &t.CreditReceived)
-		if err != nil {
-			return fmt.Errorf("error reading 'credit_received': %w", err)
-		}
-	}
-
-	if raw, found := object["delta"]; found {
-		err = json.Unmarshal(raw, &t.Delta)
-		if err != nil {
-			return fmt.Errorf("error reading 'delta': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_premium"]; found {
-		err = json.Unmarshal(raw, &t.EntryPremium)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_premium': %w", err)
-		}
-	}
-
-	if raw, found := object["equity"]; found {
-		err = json.Unmarshal(raw, &t.Equity)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity': %w", err)
-		}
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
-	if raw, found := object["risk_pct"]; found {
-		err = json.Unmarshal(raw, &t.RiskPct)
-		if err != nil {
-			return fmt.Errorf("error reading 'risk_pct': %w", err)
-		}
-	}
-
-	if raw, found := object["spread_width"]; found {
-		err = json.Unmarshal(raw, &t.SpreadWidth)
-		if err != nil {
-			return fmt.Errorf("error reading 'spread_width': %w", err)
-		}
-	}
-
-	if raw, found := object["stop_premium"]; found {
-		err = json.Unmarshal(raw, &t.StopPremium)
-		if err != nil {
-			return fmt.Errorf("error reading 'stop_premium': %w", err)
-		}
-	}
-
-	if raw, found := object["underlying_entry"]; found {
-		err = json.Unmarshal(raw, &t.UnderlyingEntry)
-		if err != nil {
-			return fmt.Errorf("error reading 'underlying_entry': %w", err)
-		}
-	}
-
-	if raw, found := object["underlying_stop"]; found {
-		err = json.Unmarshal(raw, &t.UnderlyingStop)
-		if err != nil {
-			return fmt.Errorf("error reading 'underlying_stop': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeOptionsPositionArguments20 returns the union data inside the SizeOptionsPositionArguments2 as a SizeOptionsPositionArguments20
-func (t SizeOptionsPositionArguments2) AsSizeOptionsPositionArguments20() (SizeOptionsPositionArguments20, error) {
-	var body SizeOptionsPositionArguments20
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments20 overwrites any union data inside the SizeOptionsPositionArguments2 as the provided SizeOptionsPositionArguments20
-func (t *SizeOptionsPositionArguments2) FromSizeOptionsPositionArguments20(v SizeOptionsPositionArguments20) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments20 performs a merge with any union data inside the SizeOptionsPositionArguments2, using the provided SizeOptionsPositionArguments20
-func (t *SizeOptionsPositionArguments2) MergeSizeOptionsPositionArguments20(v SizeOptionsPositionArguments20) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeOptionsPositionArguments21 returns the union data inside the SizeOptionsPositionArguments2 as a SizeOptionsPositionArguments21
-func (t SizeOptionsPositionArguments2) AsSizeOptionsPositionArguments21() (SizeOptionsPositionArguments21, error) {
-	var body SizeOptionsPositionArguments21
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments21 overwrites any union data inside the SizeOptionsPositionArguments2 as the provided SizeOptionsPositionArguments21
-func (t *SizeOptionsPositionArguments2) FromSizeOptionsPositionArguments21(v SizeOptionsPositionArguments21) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments21 performs a merge with any union data inside the SizeOptionsPositionArguments2, using the provided SizeOptionsPositionArguments21
-func (t *SizeOptionsPositionArguments2) MergeSizeOptionsPositionArguments21(v SizeOptionsPositionArguments21) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeOptionsPositionArguments2) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeOptionsPositionArguments2) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
 	return err
 }
 
@@ -22017,6 +20088,33 @@ func NewListToolsRequest(server string, params *ListToolsParams) (*http.Request,
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)

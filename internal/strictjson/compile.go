@@ -90,6 +90,12 @@ type Options struct {
 	// them over instead of checking them against their schemas. Their
 	// required status is still checked.
 	Delegated []string
+	// NullIsAbsent reads a null member whose property is optional and
+	// does not admit null as if the member were absent: what a model
+	// whose tool schema lists every property (OpenAI strict function
+	// calling) sends for an argument it does not use. A required member
+	// sent as null is still refused.
+	NullIsAbsent bool
 }
 
 // typeSet is a set of JSON types.
@@ -146,10 +152,11 @@ type node struct {
 
 // Validator is a compiled schema. It is safe for concurrent use.
 type Validator struct {
-	root     *node
-	limits   Limits
-	noun     string
-	document string
+	root         *node
+	limits       Limits
+	noun         string
+	document     string
+	nullIsAbsent bool
 }
 
 // Compile compiles s. Keywords outside the supported subset are an error.
@@ -168,7 +175,8 @@ func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 			root.delegatedRoot[name] = true
 		}
 	}
-	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document}
+	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document,
+		nullIsAbsent: opts.NullIsAbsent}
 	if v.noun == "" {
 		v.noun = "field"
 	}
