@@ -64,7 +64,8 @@ func isForeignKeyViolation(err error) bool {
 
 func isConnectionError(err error) bool {
 	var ne net.Error
-	if errors.As(err, &ne) {
+	var noHost *noHostError
+	if errors.As(err, &ne) || errors.As(err, &noHost) {
 		return true
 	}
 	var pg pgdriver.Error

@@ -62,11 +62,15 @@ type Store struct {
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	var s *Store
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		connOpts := []pgdriver.Option{pgdriver.WithDSN(dsn)}
+		var connOpts []pgdriver.Option
 		if opts.Schema != "" {
 			connOpts = append(connOpts, pgdriver.WithConnParams(map[string]any{"search_path": opts.Schema}))
 		}
-		sqldb := sql.OpenDB(pgdriver.NewConnector(connOpts...))
+		connector, err := postgresConnector(dsn, connOpts...)
+		if err != nil {
+			return nil, fmt.Errorf("bunstore: %w", err)
+		}
+		sqldb := sql.OpenDB(connector)
 		max := opts.MaxOpenConns
 		if max <= 0 {
 			max = 20
