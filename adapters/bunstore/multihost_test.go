@@ -26,7 +26,7 @@ func TestParsePostgresTarget(t *testing.T) {
 		{dsn: "postgres://u@db.example:5433/toolkit?sslmode=disable",
 			urls: []string{"postgres://u@db.example:5433/toolkit?sslmode=disable"}, attrs: "any"},
 		{dsn: "postgres://u:pw@10.0.0.1,10.0.0.2:5433/toolkit?sslmode=disable&target_session_attrs=read-write",
-			urls: []string{"postgres://u:pw@10.0.0.1:5432/toolkit?sslmode=disable", "postgres://u:pw@10.0.0.2:5433/toolkit?sslmode=disable"},
+			urls:  []string{"postgres://u:pw@10.0.0.1:5432/toolkit?sslmode=disable", "postgres://u:pw@10.0.0.2:5433/toolkit?sslmode=disable"},
 			attrs: "read-write"},
 		{dsn: "postgresql://[::1]:5432,[::1]/t?target_session_attrs=primary",
 			urls: []string{"postgresql://[::1]:5432/t", "postgresql://[::1]:5432/t"}, attrs: "primary"},
