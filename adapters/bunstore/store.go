@@ -77,7 +77,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		}
 		sqldb.SetMaxOpenConns(max)
 		sqldb.SetMaxIdleConns(max)
-		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true, schema: opts.Schema}
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()).WithQueryHook(&connectionLossHook{db: sqldb, maxIdle: max}),
+			postgres: true, schema: opts.Schema}
 	} else {
 		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
 // noLimits switches the rate limits off: the suite loads one server from
@@ -51,14 +49,6 @@ func postgresFaultDB(t *testing.T) faultDB {
 	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(own.String())))
 	t.Cleanup(func() { db.Close() })
 	return faultDB{name: "postgres", dsn: u.String(), db: db}
-}
-
-func sqliteFaultDB(t *testing.T) faultDB {
-	path := filepath.Join(t.TempDir(), "toolkit.db")
-	db, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?_pragma=busy_timeout(10000)")
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	return faultDB{name: "sqlite", dsn: path, db: db}
 }
 
 // booksHold checks every agent's books in SQL: each class's balance equals

@@ -12,9 +12,11 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,7 +24,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun/driver/sqliteshim"
 )
+
+func sqliteFaultDB(t *testing.T) faultDB {
+	path := filepath.Join(t.TempDir(), "toolkit.db")
+	db, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?_pragma=busy_timeout(10000)")
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	return faultDB{name: "sqlite", dsn: path, db: db}
+}
 
 // (a) 500 concurrent debits of 0.003 on 1.00: exactly 333 succeed and 167
 // get 402, the balance ends at 0.001 and the ledger moved exactly the
