@@ -1,8 +1,3 @@
-// Package agents manages agents, their API keys, modes and trading limits.
-//
-// An agent belongs to an owner; one owner may hold several agents. Each
-// agent has exactly one API key, shown once at registration (or rotation)
-// and stored only as a SHA-256 digest.
 package agents
 
 import (

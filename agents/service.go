@@ -39,6 +39,12 @@ type Config struct {
 	// wallets link without a presale check (is_presale_buyer false, and
 	// the answer says why).
 	Presale PresaleChecker
+	// WalletSearches bounds the register-wallet requests without message
+	// or timestamp whose challenge is searched at once in this process
+	// (each costs up to MaxChallengeSearch signature verifications); one
+	// more is toolkit.Unavailable with a retry hint. Default
+	// DefaultWalletSearches().
+	WalletSearches int
 }
 
 // Service implements agent registration, authentication and management.
@@ -51,6 +57,8 @@ type Service struct {
 	wallets *WalletAuth
 	vault   *cryptovault.Vault
 	presale PresaleChecker
+	// searches bounds the concurrent challenge searches.
+	searches searchSlots
 }
 
 // NewService returns a Service over store.
@@ -71,8 +79,11 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.WalletSearches <= 0 {
+		cfg.WalletSearches = DefaultWalletSearches()
+	}
 	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder),
-		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale}, nil
+		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale, searches: make(searchSlots, cfg.WalletSearches)}, nil
 }
 
 // Register creates an agent in sandbox mode and returns it with its API

@@ -42,10 +42,12 @@ type Store interface {
 	// on any error.
 	RegisterWallet(ctx context.Context, in WalletSignIn) (Agent, bool, error)
 	// LinkWallet applies a link-wallet proof in one transaction: it
-	// consumes the challenge (toolkit.Conflict if used before), prunes
-	// old challenges, replaces the agent's linked wallet and sets its
-	// presale status, and returns the updated agent (toolkit.NotFound for
-	// an unknown agent).
+	// consumes the signature (toolkit.Conflict if its digest was used
+	// before, by any agent), deletes the used signatures whose message
+	// time is before PruneBefore (those without a time are kept), replaces
+	// the agent's linked wallet and sets its presale status, and returns
+	// the updated agent (toolkit.NotFound for an unknown agent). Nothing
+	// is written on any error.
 	LinkWallet(ctx context.Context, in WalletLinkRecord) (Agent, error)
 	// AgentWallets returns the agent's wallet addresses as stored
 	// (sealed); a missing one is nil.
@@ -88,10 +90,14 @@ type WalletSignIn struct {
 // WalletLinkRecord is a verified link-wallet request as stored.
 type WalletLinkRecord struct {
 	AgentID string
-	// ChallengeDigest is the keyed hash of the signed message.
-	ChallengeDigest []byte
-	SignedAt        time.Time
-	WalletHash      []byte
+	// SignatureDigest is the keyed hash of the verified signature (see
+	// LinkSignatureHashField): each signature is accepted once.
+	SignatureDigest []byte
+	// SignedAt is the unix time the message carries, or zero when it
+	// carries none: such a digest is kept for good, since its message
+	// never leaves a time window.
+	SignedAt   time.Time
+	WalletHash []byte
 	// SealedWallet is the address sealed for AgentID.
 	SealedWallet []byte
 	// Presale is the on-chain answer, or nil when it could not be read:

@@ -205,9 +205,15 @@ func TestLinkWalletPresale(t *testing.T) {
 	_, err = e.link(a, w)
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a link message is accepted once")
 
-	_, err = e.svc.LinkWallet(context.Background(), a, agents.WalletLink{WalletAddress: w.address, Signature: w.sign("Link wallet to agent " + a.ID),
-		Message: "Link wallet to agent " + a.ID})
-	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "the free-text form is not accepted: no substring matching")
+	free := agents.WalletLink{WalletAddress: w.address, Signature: w.sign("Link wallet to agent " + a.ID), Message: "Link wallet to agent " + a.ID}
+	res, err := e.svc.LinkWallet(context.Background(), a, free)
+	require.NoError(t, err, "the published free-text form")
+	assert.False(t, res.Agent.PresaleBuyer)
+	_, err = e.svc.LinkWallet(context.Background(), a, free)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "each signature is accepted once, also without a time")
+	e.now = e.now.Add(time.Hour)
+	_, err = e.svc.LinkWallet(context.Background(), a, free)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "and for good")
 
 	wallets, err := e.svc.AgentWallets(context.Background(), a.ID)
 	require.NoError(t, err)
@@ -216,7 +222,7 @@ func TestLinkWalletPresale(t *testing.T) {
 	noRPC := newWalletEnv(t, func(c *agents.Config) { c.Presale = nil })
 	b, _, err := noRPC.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
 	require.NoError(t, err)
-	res, err := noRPC.link(b, w)
+	res, err = noRPC.link(b, w)
 	require.NoError(t, err)
 	assert.False(t, res.Agent.PresaleBuyer)
 	assert.Contains(t, res.Message, "this server has no Solana RPC endpoint configured")

@@ -128,14 +128,16 @@ func (s *Service) Price(operation string, presale bool) toolkit.Amount {
 // Balance is an agent's balance as reported to clients.
 type Balance struct {
 	AgentID string
-	// Balance is the real funds (verified deposits).
+	// Balance is what the account's calls are paid from now (PaysFrom):
+	// the test funds in sandbox mode, the real funds otherwise.
 	Balance toolkit.Amount
+	// RealBalance is the real funds (verified deposits).
+	RealBalance toolkit.Amount
 	// SandboxBalance is the test funds (sandbox self-credit).
 	SandboxBalance toolkit.Amount
 	// PaysFrom is the class the account's calls are paid from.
 	PaysFrom Funds
-	// IsLow reports whether the class the calls are paid from is below
-	// the low-balance threshold.
+	// IsLow reports whether Balance is below the low-balance threshold.
 	IsLow     bool
 	UpdatedAt time.Time
 }
@@ -151,8 +153,9 @@ func (s *Service) Balance(ctx context.Context, acct Account) (Balance, error) {
 
 func (s *Service) balanceOf(rec BalanceRecord, paysFrom Funds) Balance {
 	paysFrom = paysFrom.normal()
-	return Balance{AgentID: rec.AgentID, Balance: USD(rec.Micros), SandboxBalance: USD(rec.TestMicros), PaysFrom: paysFrom,
-		IsLow: USD(rec.Of(paysFrom)).Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
+	paying := USD(rec.Of(paysFrom))
+	return Balance{AgentID: rec.AgentID, Balance: paying, RealBalance: USD(rec.Micros), SandboxBalance: USD(rec.TestMicros),
+		PaysFrom: paysFrom, IsLow: paying.Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
 }
 
 // Usage returns the agent's usage totals by operation.

@@ -126,7 +126,9 @@ func TestBalanceShowsBothClasses(t *testing.T) {
 	} {
 		b, err := svc.Balance(context.Background(), c.acct)
 		require.NoError(t, err)
-		assert.Equal(t, "0.005", b.Balance.String())
+		want := map[Funds]string{FundsTest: "2.00", FundsReal: "0.005"}[c.pays]
+		assert.Equal(t, want, b.Balance.String(), "balance is what the calls are paid from")
+		assert.Equal(t, "0.005", b.RealBalance.String())
 		assert.Equal(t, "2.00", b.SandboxBalance.String())
 		assert.Equal(t, c.pays, b.PaysFrom)
 		assert.Equal(t, c.isLow, b.IsLow, c.acct.Funds)

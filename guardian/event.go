@@ -77,7 +77,7 @@ const (
 	CategoryAgentMode      Category = "agent_mode"     // suspensions and terminations
 	CategoryRegistration   Category = "registration"   // refused owner claims
 	CategoryReport         Category = "report"         // reports filed by agents
-	CategoryPlatform       Category = "platform"       // maintenance switched on or off
+	CategoryPlatform       Category = "platform"       // maintenance switched on or off; storage that cannot write
 )
 
 // Categories lists every category.
@@ -130,6 +130,12 @@ const (
 	TypeAgentReport Type = "agent_report"
 	// TypeMaintenanceChanged: an admin switched maintenance on or off.
 	TypeMaintenanceChanged Type = "maintenance_changed"
+	// TypeDiskFull: writes refused because the database's disk (or its
+	// size limit) is full (503).
+	TypeDiskFull Type = "disk_full"
+	// TypeDatabaseReadOnly: writes refused because the database is
+	// read-only (503).
+	TypeDatabaseReadOnly Type = "database_read_only"
 )
 
 // typeInfo is what the package knows about a type.
@@ -157,6 +163,8 @@ var types = map[Type]typeInfo{
 	TypeOwnerClaimRefused:         {CategoryRegistration, SeverityWarning, 10, "Registration refused: the owner_id belongs to another owner"},
 	TypeAgentReport:               {CategoryReport, SeverityWarning, 0, "Agent report"},
 	TypeMaintenanceChanged:        {CategoryPlatform, SeverityInfo, 0, "Maintenance mode changed"},
+	TypeDiskFull:                  {CategoryPlatform, SeverityCritical, 0, "Writes refused: the database's disk is full"},
+	TypeDatabaseReadOnly:          {CategoryPlatform, SeverityCritical, 0, "Writes refused: the database is read-only"},
 }
 
 // Category returns the type's category ("" for an unknown type).

@@ -1,7 +1,3 @@
-// Package httpapi mounts the toolkit's /v1 API on any net/http mux. It is
-// thin: each handler decodes the request, makes one domain call and encodes
-// the answer; errors are *toolkit.Error values mapped to statuses in one
-// table (errors.go).
 package httpapi
 
 import (
@@ -28,6 +24,11 @@ type Options struct {
 	// MaxBodyBytes caps request bodies (default 8 MiB, enough for 100,000
 	// values); larger bodies get 413.
 	MaxBodyBytes int64
+	// MaxBodyBytesInFlight bounds the request body bytes all requests in
+	// flight hold at once (default 4 × MaxBodyBytes; never less than
+	// MaxBodyBytes); a request whose body does not fit gets 503 with a
+	// Retry-After.
+	MaxBodyBytesInFlight int64
 	// BaseURL is the public base URL used in the machine-readable
 	// documents (e.g. "https://toolkit.example.com"). Empty: derived from
 	// each request's scheme and Host, when that host is allowed.
@@ -73,6 +74,7 @@ type API struct {
 	handler  http.Handler   // mux, behind CORS when enabled
 	routes   []route
 	bodies   map[reflect.Type]any // request body type -> *strictjson.Decoder of it
+	inflight *bodyBudget          // the bytes of request bodies held at once
 	mcp      *mcpserver.Handler
 	hosts    []string // allowed Host names (see Options.AllowedHosts)
 	prefix   string   // set by Mount with MountOptions.Prefix
@@ -111,6 +113,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec, Observe: a.observeCall})
 	}
 	a.hosts = allowedHosts(opts)
+	a.inflight = newBodyBudget(opts.MaxBodyBytesInFlight, opts.MaxBodyBytes)
 	a.routes = a.routeTable()
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)

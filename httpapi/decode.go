@@ -21,8 +21,10 @@ const smallBodyBytes = 64 << 10
 // bodyLimits bound every ordinary request body (registration, limits,
 // modes, deposits, support requests) whatever its schema, while it is
 // scanned. MaxStringBytes fits the longest text of any schema (a 5,000
-// character description) written as raw UTF-8, up to 20,000 bytes.
-var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 32 << 10}
+// character description) written as raw UTF-8, up to 20,000 bytes;
+// MaxKeys bounds free-form objects (a report's details) as it bounds tool
+// arguments.
+var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 32 << 10, MaxKeys: catalog.MaxObjectKeys}
 
 // requestType is the body type of a route: its prototype (for the OpenAPI
 // document) and how to build its decoder.

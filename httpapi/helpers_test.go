@@ -115,6 +115,8 @@ type envConfig struct {
 	workspace workspace.Config
 	// fullCatalog serves the built-in tools and the workspace tools (45).
 	fullCatalog bool
+	// agentsStore, when set, wraps the agents service's store.
+	agentsStore func(agents.Store) agents.Store
 }
 
 // presaleProgram is the presale program of withChain.
@@ -205,7 +207,11 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 		e.oracle = &fixedOracle{price: solPrice}
 		cfg.billing.Deposits, cfg.billing.Oracle = client, e.oracle
 	}
-	ag, err := agents.NewService(store, cfg.agents)
+	var agentsStore agents.Store = store
+	if cfg.agentsStore != nil {
+		agentsStore = cfg.agentsStore(store)
+	}
+	ag, err := agents.NewService(agentsStore, cfg.agents)
 	require.NoError(t, err)
 	cfg.billing.Wallets = ag
 	bill, err := billing.NewService(store, cfg.billing)

@@ -124,7 +124,7 @@ func (a *API) routeTable() []route {
 			request: bodyOf[RegisterWalletRequest](), response: RegisterWalletResponse{}, status: http.StatusCreated,
 			altStatus: http.StatusOK, limit: rateRegisterWallet, errors: []toolkit.Kind{forbidden, conflict, unavailable}, handle: a.registerWallet},
 		{method: "POST", path: "/v1/agents/link-wallet", id: "linkSolanaWallet", auth: authAgent,
-			summary: "Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on",
+			summary: "Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on",
 			request: bodyOf[LinkWalletRequest](), response: LinkWalletResponse{}, status: http.StatusOK,
 			errors: []toolkit.Kind{conflict}, handle: a.linkWallet},
 	}

@@ -210,7 +210,7 @@ func TestSetTicketStatusFollowsTheStateMachine(t *testing.T) {
 	_, err = d.svc.SetTicketStatus(ctx, "SR-000404", "open")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
 	_, err = d.svc.SetTicketStatus(ctx, "404", "open")
-	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "a text that is no reference names no ticket")
 	_, err = d.svc.SetTicketStatus(ctx, tk.Ref, "reopened")
 	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 }

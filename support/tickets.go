@@ -74,7 +74,7 @@ func (s *Service) CreateTicket(ctx context.Context, agentID string, in TicketInp
 // toolkit.NotFound exactly like a missing one.
 func (s *Service) Ticket(ctx context.Context, agentID, ref string) (Ticket, error) {
 	const op = "support.Ticket"
-	number, err := ParseTicketRef(ref)
+	number, err := ticketNumber(op, ref)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -91,7 +91,7 @@ func (s *Service) Ticket(ctx context.Context, agentID, ref string) (Ticket, erro
 // AdminTicket returns any ticket by reference, with its description.
 func (s *Service) AdminTicket(ctx context.Context, ref string) (Ticket, error) {
 	const op = "support.AdminTicket"
-	number, err := ParseTicketRef(ref)
+	number, err := ticketNumber(op, ref)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -155,7 +155,7 @@ func (s *Service) listTickets(ctx context.Context, op string, f TicketFilter, pa
 // toolkit.Conflict.
 func (s *Service) SetTicketStatus(ctx context.Context, ref, status string) (Ticket, error) {
 	const op = "support.SetTicketStatus"
-	number, err := ParseTicketRef(ref)
+	number, err := ticketNumber(op, ref)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -199,6 +199,18 @@ func ticketOf(r TicketRecord) Ticket {
 		ID: r.ID, Ref: TicketRef(r.Number), AgentID: r.AgentID, Priority: r.Priority, Category: r.Category,
 		Status: r.Status, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
+}
+
+// ticketNumber parses the reference of a ticket look-up. A text that is
+// not one of our references names no ticket: toolkit.NotFound (the spec:
+// 404 when the ticket is not found), saying what references look like.
+func ticketNumber(op, ref string) (int64, error) {
+	n, err := ParseTicketRef(ref)
+	if err != nil {
+		return 0, &toolkit.Error{Kind: toolkit.NotFound, Op: op,
+			Msg: "ticket_id: no ticket " + quoteShort(ref) + " (ticket references look like SR-000142)"}
+	}
+	return n, nil
 }
 
 // ticketNotFound gives a store's NotFound the same client message whether

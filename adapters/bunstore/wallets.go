@@ -18,6 +18,13 @@ type walletChallengeRow struct {
 	SignedAt      time.Time `bun:"signed_at"`
 }
 
+type linkSignatureRow struct {
+	bun.BaseModel `bun:"table:wallet_link_signatures"`
+	Digest        string     `bun:"digest,pk"`
+	SignedAt      *time.Time `bun:"signed_at"`
+	UsedAt        time.Time  `bun:"used_at"`
+}
+
 type walletRow struct {
 	bun.BaseModel `bun:"table:wallets"`
 	WalletHash    string    `bun:"wallet_hash,pk"`
@@ -43,6 +50,23 @@ func useChallenge(ctx context.Context, tx bun.Tx, digest []byte, signedAt, prune
 		return err
 	}
 	_, err := tx.NewDelete().Model((*walletChallengeRow)(nil)).Where("signed_at < ?", pruneBefore.UTC()).Exec(ctx)
+	return err
+}
+
+// useLinkSignature claims a link-wallet signature by its digest (a replay
+// is a unique violation, hence toolkit.Conflict) and deletes the used
+// signatures whose message time is before pruneBefore; those without a
+// time are kept.
+func useLinkSignature(ctx context.Context, tx bun.Tx, in agents.WalletLinkRecord) error {
+	row := linkSignatureRow{Digest: hex.EncodeToString(in.SignatureDigest), UsedAt: in.At.UTC()}
+	if !in.SignedAt.IsZero() {
+		at := in.SignedAt.UTC()
+		row.SignedAt = &at
+	}
+	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return err
+	}
+	_, err := tx.NewDelete().Model((*linkSignatureRow)(nil)).Where("signed_at < ?", in.PruneBefore.UTC()).Exec(ctx)
 	return err
 }
 
@@ -138,7 +162,7 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 		if err := tx.NewSelect().Model(&row).Where("id = ?", in.AgentID).Scan(ctx); err != nil {
 			return err
 		}
-		if err := useChallenge(ctx, tx, in.ChallengeDigest, in.SignedAt, in.PruneBefore); err != nil {
+		if err := useLinkSignature(ctx, tx, in); err != nil {
 			return err
 		}
 		var prev linkedWalletRow

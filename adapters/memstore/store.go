@@ -50,31 +50,33 @@ type Store struct {
 	guardian    guardianData
 	ws          workspaceTables
 
-	challenges map[string]time.Time        // used wallet challenge digest -> signed at
-	wallets    map[string]registeredWallet // wallet keyed hash -> registration
-	linked     map[string]linkedWallet     // agent id -> linked wallet
+	challenges     map[string]time.Time        // used wallet challenge digest -> signed at
+	linkSignatures map[string]time.Time        // used link-wallet signature digest -> message time (zero: none)
+	wallets        map[string]registeredWallet // wallet keyed hash -> registration
+	linked         map[string]linkedWallet     // agent id -> linked wallet
 }
 
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		owners:      map[string]struct{}{},
-		agents:      map[string]agentRecord{},
-		keyDigests:  map[string]string{},
-		balances:    map[string]billing.BalanceRecord{},
-		ledgers:     map[string][]ledgerEntry{},
-		txIDs:       map[string]struct{}{},
-		externalRef: map[string]struct{}{},
-		usage:       map[string]map[string]billing.UsageLine{},
-		idempotency: map[idempotencyKey]storedResponse{},
-		limits:      map[string]billing.SpendLimits{},
-		spend:       map[string]spendTotals{},
-		support:     newSupportTables(),
-		guardian:    newGuardianData(),
-		ws:          newWorkspaceTables(),
-		challenges:  map[string]time.Time{},
-		wallets:     map[string]registeredWallet{},
-		linked:      map[string]linkedWallet{},
+		owners:         map[string]struct{}{},
+		agents:         map[string]agentRecord{},
+		keyDigests:     map[string]string{},
+		balances:       map[string]billing.BalanceRecord{},
+		ledgers:        map[string][]ledgerEntry{},
+		txIDs:          map[string]struct{}{},
+		externalRef:    map[string]struct{}{},
+		usage:          map[string]map[string]billing.UsageLine{},
+		idempotency:    map[idempotencyKey]storedResponse{},
+		limits:         map[string]billing.SpendLimits{},
+		spend:          map[string]spendTotals{},
+		support:        newSupportTables(),
+		guardian:       newGuardianData(),
+		ws:             newWorkspaceTables(),
+		challenges:     map[string]time.Time{},
+		linkSignatures: map[string]time.Time{},
+		wallets:        map[string]registeredWallet{},
+		linked:         map[string]linkedWallet{},
 	}
 }
 

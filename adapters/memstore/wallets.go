@@ -93,9 +93,15 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 	if !ok {
 		return agents.Agent{}, notFound(op)
 	}
-	if err := s.useChallenge(op, in.ChallengeDigest, in.SignedAt, in.PruneBefore); err != nil {
-		return agents.Agent{}, err
+	if _, used := s.linkSignatures[string(in.SignatureDigest)]; used {
+		return agents.Agent{}, conflict(op, "link-wallet signature already used")
 	}
+	for d, at := range s.linkSignatures {
+		if !at.IsZero() && at.Before(in.PruneBefore) {
+			delete(s.linkSignatures, d)
+		}
+	}
+	s.linkSignatures[string(in.SignatureDigest)] = in.SignedAt.UTC()
 	prev, had := s.linked[in.AgentID]
 	switch {
 	case in.Presale != nil:

@@ -56,7 +56,7 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 			return err
 		},
 		"LinkWallet": func() error {
-			_, err := s.LinkWallet(done, agents.WalletLinkRecord{AgentID: a.ID, ChallengeDigest: digest("link-cancelled"),
+			_, err := s.LinkWallet(done, agents.WalletLinkRecord{AgentID: a.ID, SignatureDigest: digest("link-cancelled"),
 				SignedAt: t0, WalletHash: digest("w"), SealedWallet: []byte("s"), Presale: ptr(true), At: t0, PruneBefore: t0})
 			return err
 		},

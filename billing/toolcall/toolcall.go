@@ -89,7 +89,8 @@ type Options struct {
 	// (default 4 × GOMAXPROCS). A heavy call that finds no room is refused
 	// at once with Unavailable and a Retry-After, never queued.
 	HeavyCapacity int64
-	// MaxResponseBytes caps an encoded result (default 16 MiB); a larger
+	// MaxResponseBytes caps an encoded result (default
+	// catalog.MaxResultBytes, 16 MiB); a larger
 	// one is TooLarge and not charged.
 	MaxResponseBytes int
 	// Recorder receives a security event for every call refused for
@@ -122,7 +123,7 @@ func New(tools Tools, meter Meter, opts Options) *Service {
 		opts.HeavyCapacity = 4 * int64(runtime.GOMAXPROCS(0))
 	}
 	if opts.MaxResponseBytes <= 0 {
-		opts.MaxResponseBytes = 16 << 20
+		opts.MaxResponseBytes = catalog.MaxResultBytes
 	}
 	opts.Recorder = guardian.OrDiscard(opts.Recorder)
 	return &Service{tools: tools, meter: meter, opts: opts, heavy: semaphore.NewWeighted(opts.HeavyCapacity)}

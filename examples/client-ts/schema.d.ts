@@ -133,7 +133,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on */
+        /** Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on */
         post: operations["linkSolanaWallet"];
         delete?: never;
         options?: never;
@@ -2017,7 +2017,7 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
+             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
              * @example 7
              */
             seed?: number;
@@ -2052,9 +2052,18 @@ export interface components {
         };
         BalanceResponse: {
             agent_id: string;
+            /** @description what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits */
             balance: components["schemas"]["Decimal"];
+            /** @description balance is below the server's low-balance threshold */
             is_low: boolean;
-            pays_from: string;
+            /**
+             * @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+             * @enum {string}
+             */
+            pays_from: "test" | "real";
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
             sandbox_balance: components["schemas"]["Decimal"];
             /** Format: date-time */
             updated_at: string;
@@ -2573,7 +2582,7 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description trades per window, at most N. Default: 10. */
+            /** @description trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10. */
             window_size?: number;
         };
         CalculateRollingGCall: {
@@ -3210,8 +3219,10 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "conflict" | "forbidden" | "insufficient_credits" | "internal" | "invalid" | "not_found" | "rate_limited" | "too_large" | "unauthenticated" | "unavailable";
+            code: "conflict" | "forbidden" | "insufficient_credits" | "internal" | "invalid" | "not_found" | "rate_limited" | "request_timeout" | "too_large" | "unauthenticated" | "unavailable";
             detail: string;
+            /** @description every violation found (at most 50), in document order; detail is the first */
+            errors?: components["schemas"]["FieldError"][];
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateBasicArguments: {
@@ -3443,6 +3454,14 @@ export interface components {
             status: "received";
             /** @enum {string} */
             type: "feedback";
+        };
+        FieldError: {
+            /** @description path of the offending value, such as bars[3].close; empty for the whole document */
+            field: string;
+            /** @description what is wrong, naming the field and the rule */
+            message: string;
+            /** @description the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid */
+            rule: string;
         };
         FindVarianceKillersAnswer: {
             result: components["schemas"]["VarianceKillers"];
@@ -3782,6 +3801,7 @@ export interface components {
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
         LinkWalletRequest: {
+            /** @description the signed text: any text containing the agent_id as a word (e.g. "Link wallet to agent <agent_id>"); a 10-digit number in it is read as unix seconds and must be within 5 minutes of server time. Recommended: <service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>. Each signature is accepted once */
             message: string;
             signature: string;
             solana_wallet_address: string;
@@ -3905,17 +3925,25 @@ export interface components {
             risk_per_trade: components["schemas"]["Decimal"];
             /** Format: int64 */
             seed: number;
+            seed_from: string;
             starting_equity: components["schemas"]["Decimal"];
             trades_per_simulation: number;
             worst_case: components["schemas"]["Decimal"];
         };
         NativeDepositResponse: {
             agent_id: string;
+            /** @description balance (what the agent's calls are paid from now) right after this deposit */
             balance_after: components["schemas"]["Decimal"];
             currency: string;
             is_presale_buyer: boolean;
             osr_amount: components["schemas"]["Decimal"];
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
             rate_per_token: components["schemas"]["Decimal"];
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
             tx_signature: string;
             usd_credited: components["schemas"]["Decimal"];
@@ -4329,8 +4357,11 @@ export interface components {
             /** @enum {string} */
             agent_type?: "trading" | "analysis" | "risk" | "composite";
             chain?: string;
+            /** @description optional: the exact signed challenge (one verification); without message and timestamp the server searches the signed second of the window */
             message?: string;
+            /** @description Ed25519 signature (base58, or base64) of the challenge <service>-auth:<wallet_address>:<unix seconds>, signed within 5 minutes of server time */
             signature: string;
+            /** @description optional: the unix seconds of the signed challenge (one verification) */
             timestamp?: number;
             wallet_address: string;
         };
@@ -4339,12 +4370,18 @@ export interface components {
             agent_name: string;
             agent_type: string;
             api_key: string;
+            /** @description what the agent's calls are paid from now (pays_from); a new agent starts at zero */
             balance: components["schemas"]["Decimal"];
             created: boolean;
             /** Format: date-time */
             created_at: string;
             mode: string;
             owner_id: string;
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
+            /** @description real credits (verified deposits), spent by calls in live mode */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only */
             sandbox_balance: components["schemas"]["Decimal"];
         };
         ReportRequest: {
@@ -4422,6 +4459,7 @@ export interface components {
             trend_delta: components["schemas"]["Decimal"] | null;
             trend_rule: string;
             trend_z: components["schemas"]["Decimal"] | null;
+            window_rule: string;
             window_size: number;
         };
         RollingSummary: {
@@ -4468,7 +4506,7 @@ export interface components {
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
             /**
-             * @description optional seed; omitted: one is picked and echoed in the result
+             * @description optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
              * @example 7
              */
             seed?: number;
@@ -4913,9 +4951,16 @@ export interface components {
         SolDepositResponse: {
             agent_id: string;
             amount: components["schemas"]["Decimal"];
+            /** @description balance (what the agent's calls are paid from now) right after this deposit */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            sandbox_balance: components["schemas"]["Decimal"];
             sol_price_usd: components["schemas"]["Decimal"];
             tx_id: string;
             tx_signature: string;
@@ -4923,9 +4968,16 @@ export interface components {
         StablecoinDepositResponse: {
             agent_id: string;
             amount: components["schemas"]["Decimal"];
+            /** @description balance (what the agent's calls are paid from now) right after this deposit */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
             tx_signature: string;
         };
@@ -5162,6 +5214,7 @@ export interface components {
         };
         TransactionResponse: {
             amount: components["schemas"]["Decimal"];
+            /** @description the balance of the funds this row moved (funds) right after it */
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;

@@ -595,6 +595,24 @@ func (e AssessTradingSystemCallToolName) Valid() bool {
 	}
 }
 
+// Defines values for BalanceResponsePaysFrom.
+const (
+	Real BalanceResponsePaysFrom = "real"
+	Test BalanceResponsePaysFrom = "test"
+)
+
+// Valid indicates whether the value is a known member of the BalanceResponsePaysFrom enum.
+func (e BalanceResponsePaysFrom) Valid() bool {
+	switch e {
+	case Real:
+		return true
+	case Test:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BugReportResponseStatus.
 const (
 	BugReportResponseStatusReceived BugReportResponseStatus = "received"
@@ -1282,6 +1300,7 @@ const (
 	ErrorBodyCodeInvalid             ErrorBodyCode = "invalid"
 	ErrorBodyCodeNotFound            ErrorBodyCode = "not_found"
 	ErrorBodyCodeRateLimited         ErrorBodyCode = "rate_limited"
+	ErrorBodyCodeRequestTimeout      ErrorBodyCode = "request_timeout"
 	ErrorBodyCodeTooLarge            ErrorBodyCode = "too_large"
 	ErrorBodyCodeUnauthenticated     ErrorBodyCode = "unauthenticated"
 	ErrorBodyCodeUnavailable         ErrorBodyCode = "unavailable"
@@ -1303,6 +1322,8 @@ func (e ErrorBodyCode) Valid() bool {
 	case ErrorBodyCodeNotFound:
 		return true
 	case ErrorBodyCodeRateLimited:
+		return true
+	case ErrorBodyCodeRequestTimeout:
 		return true
 	case ErrorBodyCodeTooLarge:
 		return true
@@ -3570,7 +3591,7 @@ type AssessTradingSystemArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
+	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
@@ -3616,15 +3637,25 @@ type Assessment struct {
 type BalanceResponse struct {
 	AgentId string `json:"agent_id"`
 
-	// Balance Exact decimal as a string in plain notation, e.g. "185.50"
-	Balance  Decimal `json:"balance"`
-	IsLow    bool    `json:"is_low"`
-	PaysFrom string  `json:"pays_from"`
+	// Balance what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits
+	Balance Decimal `json:"balance"`
 
-	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	// IsLow balance is below the server's low-balance threshold
+	IsLow bool `json:"is_low"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom BalanceResponsePaysFrom `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
 	SandboxBalance Decimal   `json:"sandbox_balance"`
 	UpdatedAt      time.Time `json:"updated_at"`
 }
+
+// BalanceResponsePaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+type BalanceResponsePaysFrom string
 
 // Bias defines model for Bias.
 type Bias struct {
@@ -4207,7 +4238,7 @@ type CalculateRollingGArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize trades per window, at most N. Default: 10.
+	// WindowSize trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -5064,6 +5095,9 @@ type EquityCurve struct {
 type ErrorBody struct {
 	Code   ErrorBodyCode `json:"code"`
 	Detail string        `json:"detail"`
+
+	// Errors every violation found (at most 50), in document order; detail is the first
+	Errors *[]FieldError `json:"errors,omitempty"`
 }
 
 // ErrorBodyCode defines model for ErrorBody.Code.
@@ -5318,6 +5352,18 @@ type FeedbackResponseStatus string
 
 // FeedbackResponseType defines model for FeedbackResponse.Type.
 type FeedbackResponseType string
+
+// FieldError defines model for FieldError.
+type FieldError struct {
+	// Field path of the offending value, such as bars[3].close; empty for the whole document
+	Field string `json:"field"`
+
+	// Message what is wrong, naming the field and the rule
+	Message string `json:"message"`
+
+	// Rule the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid
+	Rule string `json:"rule"`
+}
 
 // FindVarianceKillersAnswer defines model for FindVarianceKillersAnswer.
 type FindVarianceKillersAnswer struct {
@@ -5783,6 +5829,7 @@ type LimitsResponse struct {
 
 // LinkWalletRequest defines model for LinkWalletRequest.
 type LinkWalletRequest struct {
+	// Message the signed text: any text containing the agent_id as a word (e.g. "Link wallet to agent <agent_id>"); a 10-digit number in it is read as unix seconds and must be within 5 minutes of server time. Recommended: <service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>. Each signature is accepted once
 	Message             string `json:"message"`
 	Signature           string `json:"signature"`
 	SolanaWalletAddress string `json:"solana_wallet_address"`
@@ -5976,6 +6023,7 @@ type MonteCarlo struct {
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 	Seed         int64   `json:"seed"`
+	SeedFrom     string  `json:"seed_from"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
 	StartingEquity      Decimal `json:"starting_equity"`
@@ -5989,7 +6037,7 @@ type MonteCarlo struct {
 type NativeDepositResponse struct {
 	AgentId string `json:"agent_id"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
 	BalanceAfter   Decimal `json:"balance_after"`
 	Currency       string  `json:"currency"`
 	IsPresaleBuyer bool    `json:"is_presale_buyer"`
@@ -5997,10 +6045,19 @@ type NativeDepositResponse struct {
 	// OsrAmount Exact decimal as a string in plain notation, e.g. "185.50"
 	OsrAmount Decimal `json:"osr_amount"`
 
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
 	// RatePerToken Exact decimal as a string in plain notation, e.g. "185.50"
 	RatePerToken Decimal `json:"rate_per_token"`
-	TxId         string  `json:"tx_id"`
-	TxSignature  string  `json:"tx_signature"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	SandboxBalance Decimal `json:"sandbox_balance"`
+	TxId           string  `json:"tx_id"`
+	TxSignature    string  `json:"tx_signature"`
 
 	// UsdCredited Exact decimal as a string in plain notation, e.g. "185.50"
 	UsdCredited Decimal `json:"usd_credited"`
@@ -6611,13 +6668,19 @@ type RegisterResponseMode string
 
 // RegisterWalletRequest defines model for RegisterWalletRequest.
 type RegisterWalletRequest struct {
-	AgentName     *string                         `json:"agent_name,omitempty"`
-	AgentType     *RegisterWalletRequestAgentType `json:"agent_type,omitempty"`
-	Chain         *string                         `json:"chain,omitempty"`
-	Message       *string                         `json:"message,omitempty"`
-	Signature     string                          `json:"signature"`
-	Timestamp     *int                            `json:"timestamp,omitempty"`
-	WalletAddress string                          `json:"wallet_address"`
+	AgentName *string                         `json:"agent_name,omitempty"`
+	AgentType *RegisterWalletRequestAgentType `json:"agent_type,omitempty"`
+	Chain     *string                         `json:"chain,omitempty"`
+
+	// Message optional: the exact signed challenge (one verification); without message and timestamp the server searches the signed second of the window
+	Message *string `json:"message,omitempty"`
+
+	// Signature Ed25519 signature (base58, or base64) of the challenge <service>-auth:<wallet_address>:<unix seconds>, signed within 5 minutes of server time
+	Signature string `json:"signature"`
+
+	// Timestamp optional: the unix seconds of the signed challenge (one verification)
+	Timestamp     *int   `json:"timestamp,omitempty"`
+	WalletAddress string `json:"wallet_address"`
 }
 
 // RegisterWalletRequestAgentType defines model for RegisterWalletRequest.AgentType.
@@ -6630,14 +6693,20 @@ type RegisterWalletResponse struct {
 	AgentType string `json:"agent_type"`
 	ApiKey    string `json:"api_key"`
 
-	// Balance Exact decimal as a string in plain notation, e.g. "185.50"
+	// Balance what the agent's calls are paid from now (pays_from); a new agent starts at zero
 	Balance   Decimal   `json:"balance"`
 	Created   bool      `json:"created"`
 	CreatedAt time.Time `json:"created_at"`
 	Mode      string    `json:"mode"`
 	OwnerId   string    `json:"owner_id"`
 
-	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only
 	SandboxBalance Decimal `json:"sandbox_balance"`
 }
 
@@ -6772,6 +6841,7 @@ type RollingG struct {
 	TrendDelta *Decimal  `json:"trend_delta"`
 	TrendRule  string    `json:"trend_rule"`
 	TrendZ     *Decimal  `json:"trend_z"`
+	WindowRule string    `json:"window_rule"`
 	WindowSize int       `json:"window_size"`
 }
 
@@ -6821,7 +6891,7 @@ type RunMonteCarloArguments struct {
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// Seed optional seed; omitted: one is picked and echoed in the result
+	// Seed optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
@@ -7370,12 +7440,21 @@ type SolDepositResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	SandboxBalance Decimal `json:"sandbox_balance"`
 
 	// SolPriceUsd Exact decimal as a string in plain notation, e.g. "185.50"
 	SolPriceUsd Decimal `json:"sol_price_usd"`
@@ -7390,12 +7469,21 @@ type StablecoinDepositResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	SandboxBalance Decimal `json:"sandbox_balance"`
 	TxId           string  `json:"tx_id"`
 	TxSignature    string  `json:"tx_signature"`
 }
@@ -7734,7 +7822,7 @@ type TransactionResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter the balance of the funds this row moved (funds) right after it
 	BalanceAfter Decimal                         `json:"balance_after"`
 	CreatedAt    time.Time                       `json:"created_at"`
 	Currency     *string                         `json:"currency"`
@@ -14419,14 +14507,14 @@ type ClientInterface interface {
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimits(ctx context.Context, params *SetLimitsParams, body SetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LinkSolanaWalletWithBody Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWalletWithBody Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
 	LinkSolanaWalletWithBody(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LinkSolanaWallet Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWallet Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -15123,7 +15211,7 @@ func (c *Client) SetLimits(ctx context.Context, params *SetLimitsParams, body Se
 	return c.Client.Do(req)
 }
 
-// LinkSolanaWalletWithBody Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWalletWithBody Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes any type of body and a specified content type.
 //
@@ -15140,7 +15228,7 @@ func (c *Client) LinkSolanaWalletWithBody(ctx context.Context, params *LinkSolan
 	return c.Client.Do(req)
 }
 
-// LinkSolanaWallet Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWallet Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes a body of the `application/json` content type.
 //
@@ -20133,14 +20221,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimitsWithResponse(ctx context.Context, params *SetLimitsParams, body SetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetLimitsResponse, error)
 
-	// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
 	LinkSolanaWalletWithBodyWithResponse(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LinkSolanaWalletResponse, error)
 
-	// LinkSolanaWalletWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWalletWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -29867,7 +29955,7 @@ func (c *ClientWithResponses) SetLimitsWithResponse(ctx context.Context, params 
 	return ParseSetLimitsResponse(rsp)
 }
 
-// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29880,7 +29968,7 @@ func (c *ClientWithResponses) LinkSolanaWalletWithBodyWithResponse(ctx context.C
 	return ParseLinkSolanaWalletResponse(rsp)
 }
 
-// LinkSolanaWalletWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWalletWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -166,13 +167,20 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
+	certs, err := openTLS(cfg.ops.tls, logger)
+	if err != nil {
+		return err
+	}
+	if certs != nil {
+		certs.reloadOnHangup(ctx)
+	}
 	var metrics *httpapi.Metrics
 	if cfg.ops.metricsAddr != "" {
 		reg, m, err := newMetrics()
 		if err != nil {
 			return err
 		}
-		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out)
+		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out, certs)
 		if err != nil {
 			return err
 		}
@@ -210,16 +218,16 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		}
 	}
 	srv := &http.Server{
-		Handler:           api,
+		Handler:           certs.handler(api),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
-	fmt.Fprintf(out, "listening on http://%s (database %s)\n", ln.Addr(), redactDSN(cfg.adapters.DB))
+	fmt.Fprintf(out, "listening on %s://%s (database %s)\n", certs.scheme(), ln.Addr(), redactDSN(cfg.adapters.DB))
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- certs.serve(srv, ln, tls.VerifyClientCertIfGiven) }()
 	select {
 	case err := <-errc:
 		return err

@@ -66,8 +66,7 @@ func TestServerWalkThrough(t *testing.T) {
 	// the same tool through /v1/tools/call, then the ledger and usage.
 	status, bal := call("POST", "/v1/billing/deposit", key, `{"amount":"5.00","funding_path":"direct_transfer"}`)
 	require.Equal(t, http.StatusOK, status, bal)
-	assert.Equal(t, "5.00", bal["sandbox_balance"], "self-credit is test money")
-	assert.Equal(t, "0.00", bal["balance"], "never real money")
+	assert.Equal(t, []any{"5.00", "5.00", "0.00"}, []any{bal["balance"], bal["sandbox_balance"], bal["real_balance"]}, "test money pays sandbox calls; never real money")
 	sizing := `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
 	status, size := call("POST", "/v1/sizing/calculate", key, sizing)
 	require.Equal(t, http.StatusOK, status, size)
@@ -148,8 +147,14 @@ func TestServerWalkThrough(t *testing.T) {
 
 func waitReady(t *testing.T, base string) {
 	t.Helper()
+	waitReadyWith(t, http.DefaultClient, base)
+}
+
+// waitReadyWith waits until the server at base answers client.
+func waitReadyWith(t *testing.T, client *http.Client, base string) {
+	t.Helper()
 	for i := 0; i < 100; i++ {
-		if res, err := http.Get(base + "/v1/billing/pricing"); err == nil {
+		if res, err := client.Get(base + "/v1/billing/pricing"); err == nil {
 			res.Body.Close()
 			return
 		}
