@@ -60,35 +60,57 @@ func startCluster(t *testing.T, flags ...string) *testCluster {
 		requireOrSkip(t, "haproxy is not installed and only root may install it (apt-get install haproxy)")
 	}
 	c := &testCluster{t: t, dir: t.TempDir(), db: postgresFaultDB(t)}
-	for range 50 {
-		if p := 20000 + 20*rand.IntN(1000); clusterPortsFree(p, 3) {
-			c.port = p
+	start := time.Now()
+	// Another process of this machine may take a port between the check
+	// and the bind: then the cluster is stopped and tried on other ports.
+	for attempt := 1; ; attempt++ {
+		c.port = freeClusterPorts(t)
+		c.env = append(os.Environ(), "TOOLKIT_CLUSTER_DIR="+c.dir, "TOOLKIT_CLUSTER_PORT="+strconv.Itoa(c.port),
+			"TOOLKIT_CLUSTER_SERVERS=3", "TOOLKIT_CLUSTER_DB="+c.db.dsn, "TOOLKIT_ADMIN_KEY="+testAdminKey,
+			"TOOLKIT_CLUSTER_FLAGS="+strings.Join(flags, " "))
+		out, err := c.run("up")
+		if err == nil {
 			break
 		}
+		c.script("down")
+		require.True(t, attempt < 3 && strings.Contains(strings.ToLower(out), "address already in use"),
+			"scripts/cluster/up: %v: %s", err, out)
 	}
-	require.NotZero(t, c.port, "no free ports for the cluster")
-	c.env = append(os.Environ(), "TOOLKIT_CLUSTER_DIR="+c.dir, "TOOLKIT_CLUSTER_PORT="+strconv.Itoa(c.port),
-		"TOOLKIT_CLUSTER_SERVERS=3", "TOOLKIT_CLUSTER_DB="+c.db.dsn, "TOOLKIT_ADMIN_KEY="+testAdminKey,
-		"TOOLKIT_CLUSTER_FLAGS="+strings.Join(flags, " "))
-	start := time.Now()
-	c.script("up")
 	t.Cleanup(func() { c.script("down") })
 	t.Logf("FIGURE cluster: scripts/cluster/up (build, 3 servers, HAProxy, health checks UP) took %v", time.Since(start).Round(100*time.Millisecond))
-	c.lb = &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", c.port)}
+	c.lb = &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", c.port), client: http.DefaultClient}
 	for i := 1; i <= 3; i++ {
-		c.servers = append(c.servers, &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", c.port+i)})
+		c.servers = append(c.servers, &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", c.port+i), client: http.DefaultClient})
 	}
 	return c
 }
 
-// script runs scripts/cluster/NAME with the cluster's environment.
-func (c *testCluster) script(name string, args ...string) {
-	c.t.Helper()
+// freeClusterPorts picks a base port whose cluster ports are free, below
+// the ephemeral range (32768 and up) that outgoing connections take.
+func freeClusterPorts(t *testing.T) int {
+	for range 50 {
+		if p := 10000 + 20*rand.IntN(1000); clusterPortsFree(p, 3) {
+			return p
+		}
+	}
+	t.Fatal("no free ports for the cluster")
+	return 0
+}
+
+// run runs scripts/cluster/NAME with the cluster's environment.
+func (c *testCluster) run(name string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join("..", "..", "scripts", "cluster", name), args...)
 	cmd.Env = c.env
 	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// script runs scripts/cluster/NAME and fails the test when it fails.
+func (c *testCluster) script(name string, args ...string) {
+	c.t.Helper()
+	out, err := c.run(name, args...)
 	require.NoError(c.t, err, "scripts/cluster/%s: %s", name, out)
 }
 

@@ -75,10 +75,19 @@ start_server() {
   echo $! >"$(server_pid_file "$i")"
 }
 
-# wait_server I: wait until server I answers /readyz.
+# wait_server I: wait until server I answers /readyz; a server that exits
+# first (a port in use, a bad flag) fails at once with the end of its log.
 wait_server() {
-  wait_http "http://127.0.0.1:$(server_port "$1")/readyz" 60 ||
-    die "server $1 is not ready after 60 s; see $CLUSTER_DIR/server-$1.log"
+  local deadline=$((SECONDS + 60)) url
+  url="http://127.0.0.1:$(server_port "$1")/readyz"
+  until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
+    if ! alive "$(server_pid_file "$1")"; then
+      tail -n 5 "$CLUSTER_DIR/server-$1.log" >&2
+      die "server $1 exited before it was ready; see $CLUSTER_DIR/server-$1.log"
+    fi
+    [ $SECONDS -lt $deadline ] || die "server $1 is not ready after 60 s; see $CLUSTER_DIR/server-$1.log"
+    sleep 0.2
+  done
 }
 
 # stop_pid PIDFILE SECONDS: SIGTERM (graceful: in-flight requests finish),
