@@ -90,13 +90,13 @@ wait_server() {
   done
 }
 
-# stop_pid PIDFILE SECONDS: SIGTERM (graceful: in-flight requests finish),
-# then SIGKILL after SECONDS.
+# stop_pid PIDFILE SECONDS [SIGNAL]: SIGNAL (default TERM: the server's
+# graceful shutdown, in-flight requests finish), then SIGKILL after SECONDS.
 stop_pid() {
   local pid deadline=$((SECONDS + $2))
   alive "$1" || { rm -f "$1"; return 0; }
   pid=$(cat "$1")
-  kill -TERM "$pid" 2>/dev/null || true
+  kill -"${3:-TERM}" "$pid" 2>/dev/null || true
   while kill -0 "$pid" 2>/dev/null; do
     if [ $SECONDS -ge $deadline ]; then
       kill -KILL "$pid" 2>/dev/null || true
