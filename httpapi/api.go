@@ -46,11 +46,11 @@ type Options struct {
 	// Logger receives one access-log line per request (default
 	// slog.Default()). Secrets (keys, bodies) are never logged.
 	Logger *slog.Logger
-	// MCPIdleTimeout ends an MCP session after this long without a message
-	// (default 15 minutes).
+	// MCPIdleTimeout ends a legacy SSE MCP session after this long without
+	// a message (default 15 minutes). Streamable HTTP holds no sessions.
 	MCPIdleTimeout time.Duration
-	// MCPSessionsPerAgent bounds the open MCP sessions of one agent
-	// (default 16); a further one is refused with 429.
+	// MCPSessionsPerAgent bounds the open legacy SSE MCP sessions of one
+	// agent (default 16); a further one is refused with 429.
 	MCPSessionsPerAgent int
 	// RateLimits bound request rates (zero fields: DefaultRateLimits).
 	RateLimits RateLimits
