@@ -211,8 +211,10 @@ func (e decimalError) Error() string {
 
 // number reads a decimal string or a JSON number (toolkit.ParseFloat's
 // grammar and range) and parses it in one pass: digits are accumulated
-// while scanning. Values with an exponent, more than 15 significant digits
-// or 23+ fraction digits go through toolkit.ParseFloat.
+// while scanning, and a plain decimal is exactly the accumulated integer
+// over a power of ten. Values with an exponent, a leading zero, more than
+// 15 significant digits or 23+ fraction digits go through
+// toolkit.ParseFloat.
 func (d *barDecoder) number() (float64, error) {
 	b, i := d.b, d.i
 	quoted := i < len(b) && b[i] == '"'
@@ -223,16 +225,20 @@ func (d *barDecoder) number() (float64, error) {
 	intStart := i
 	i, mant, sig := digits(b, i, 0, 0)
 	intDigits, fracDigits := i-intStart, 0
+	// The fast path needs integer digits without a leading zero (the first
+	// digit is significant, or the only one) and, after a point, digits.
+	plain := intDigits == 1 || (intDigits > 1 && sig == intDigits)
 	if i < len(b) && b[i] == '.' {
 		var next int
 		next, mant, sig = digits(b, i+1, mant, sig)
 		fracDigits, i = next-i-1, next
+		plain = plain && fracDigits > 0
 	}
 	end := exponentEnd(b, i)
 	if end == start || !terminated(b, end, quoted) {
 		return 0, d.badNumber(start, quoted)
 	}
-	if end == i && exactDigits(b[intStart:end], intDigits, fracDigits, sig) {
+	if plain && end == i && sig <= 15 && fracDigits < len(pow10) {
 		// mant < 10^15 < 2^53: exact, and below the 1e18 input limit
 		d.i = end + btoi(quoted)
 		v := float64(mant) / pow10[fracDigits]
@@ -285,17 +291,6 @@ func terminated(b []byte, i int, quoted bool) bool {
 		return true
 	}
 	return false
-}
-
-// exactDigits reports whether the unsigned decimal num (no exponent), with
-// intDigits digits before its point, fracDigits after it and sig
-// significant ones, is exactly the accumulated integer over a power of
-// ten: at least one integer digit and no leading zero, at most 15
-// significant digits, a fraction short enough for pow10, and no point
-// without digits after it.
-func exactDigits(num []byte, intDigits, fracDigits, sig int) bool {
-	return intDigits > 0 && sig <= 15 && fracDigits < len(pow10) &&
-		(intDigits == 1 || num[0] != '0') && (fracDigits > 0 || num[len(num)-1] != '.')
 }
 
 // parseNumber parses the well-terminated token b[start:end] with
