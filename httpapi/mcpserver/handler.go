@@ -68,6 +68,7 @@ type Config struct {
 type Handler struct {
 	cfg         Config
 	tools       []tool
+	toolList    []byte // tools/list's answer (see ToolList)
 	sse         *mcp.SSEHandler
 	streamable  *mcp.StreamableHTTPHandler
 	sessions    *sessionRegistry
@@ -106,11 +107,11 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h := &Handler{cfg: cfg, sessions: newSessionRegistry(cfg.SessionsPerAgent)}
 	h.prefix.Store(new(string))
-	tools, err := h.defineTools()
+	tools, list, err := h.defineTools()
 	if err != nil {
 		return nil, err
 	}
-	h.tools = tools
+	h.tools, h.toolList = tools, list
 	h.shared.Store(h.sharedServer())
 	getServer := func(r *http.Request) *mcp.Server {
 		s, _ := r.Context().Value(serverKey{}).(*mcp.Server)
