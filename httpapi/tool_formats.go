@@ -9,7 +9,7 @@ import (
 // formatParam picks a host's shape of GET /v1/tools/list.
 var formatParam = enumParam("format",
 	"The list in an agent host's shape, its tools member ready for the host's request: anthropic (Messages API), "+
-		"openai (strict function tools of the Responses API), gemini (functionDeclarations), mcp (what the MCP server's tools/list answers). "+
+		"openai (strict function tools of the Responses API), gemini (functionDeclarations), mcp (MCP tools/list). "+
 		"Omitted: the catalog with prices.", toolformat.Formats)
 
 // hostToolsList serves GET /v1/tools/list?format=...: the catalog in the
