@@ -78,7 +78,12 @@ func (l Limits) withDefaults() Limits {
 
 // Options configure Compile.
 type Options struct {
-	Limits Limits
+	// AnyText accepts every string JSON allows: control characters
+	// (escaped), invalid UTF-8 and lone surrogates are not refused. For a
+	// document whose strings are another check's to judge, such as an MCP
+	// message, whose tool arguments the tool's own schema checks.
+	AnyText bool
+	Limits  Limits
 	// Noun names a member in messages: "Missing required argument: x",
 	// "Unknown field: y". Default "field".
 	Noun string
@@ -150,6 +155,7 @@ type Validator struct {
 	limits   Limits
 	noun     string
 	document string
+	anyText  bool
 }
 
 // Compile compiles s. Keywords outside the supported subset are an error.
@@ -168,7 +174,7 @@ func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 			root.delegatedRoot[name] = true
 		}
 	}
-	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document}
+	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document, anyText: opts.AnyText}
 	if v.noun == "" {
 		v.noun = "field"
 	}
