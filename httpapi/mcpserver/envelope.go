@@ -242,7 +242,10 @@ var validators = sync.OnceValue(func() envelopeValidators {
 		"error":   {Type: "object"},
 	}}
 	params := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"_meta": {Type: "object"}}}
-	opts := strictjson.Options{Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
+	// The text of strings is not the envelope's to judge: a tool's own
+	// schema checks its arguments, answering a tool error the model can
+	// act on; the SDK and the tools read the rest.
+	opts := strictjson.Options{AnyText: true, Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
 	m, err := strictjson.Compile(message, opts)
 	if err != nil {
 		panic(err) // a programming error in the schema above
