@@ -245,7 +245,7 @@ var validators = sync.OnceValue(func() envelopeValidators {
 	// The text of strings is not the envelope's to judge: a tool's own
 	// schema checks its arguments, answering a tool error the model can
 	// act on; the SDK and the tools read the rest.
-	opts := strictjson.Options{AnyText: true, Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
+	opts := strictjson.Options{Permissive: true, Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
 	m, err := strictjson.Compile(message, opts)
 	if err != nil {
 		panic(err) // a programming error in the schema above

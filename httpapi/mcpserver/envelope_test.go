@@ -82,6 +82,10 @@ func TestEnvelopeAccepts(t *testing.T) {
 		"custom limits":  metaOf(100),
 		"tools/list":     `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"abc","_meta":{"progressToken":1}}}`,
 		"spaces outside": " \n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
+		// The values' own rules are the tool's (a tool error the model can
+		// act on), not the envelope's.
+		"values for the tool to judge": `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x",` +
+			`"arguments":{"note":"a\u0000\b","quantity":999999999999999999999,"big":1e300},"_meta":{"idempotency_key":"a\u0007"}}}`,
 	} {
 		env, e := checkEnvelope([]byte(body), EnvelopeLimits{})
 		require.Nil(t, e, "%s: %v", name, e)

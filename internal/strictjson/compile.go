@@ -78,12 +78,15 @@ func (l Limits) withDefaults() Limits {
 
 // Options configure Compile.
 type Options struct {
-	// AnyText accepts every string JSON allows: control characters
-	// (escaped), invalid UTF-8 and lone surrogates are not refused. For a
-	// document whose strings are another check's to judge, such as an MCP
-	// message, whose tool arguments the tool's own schema checks.
-	AnyText bool
-	Limits  Limits
+	// Permissive leaves the rules of strings and numbers to another
+	// check: a string may hold anything JSON allows (control characters,
+	// invalid UTF-8, lone surrogates) and a number any magnitude JSON's
+	// grammar writes, unless the schema bounds it; the grammar, the
+	// schema and the limits still bind. For a document whose values are
+	// another check's to judge, such as an MCP message, whose tool
+	// arguments the tool's own schema checks.
+	Permissive bool
+	Limits     Limits
 	// Noun names a member in messages: "Missing required argument: x",
 	// "Unknown field: y". Default "field".
 	Noun string
@@ -151,11 +154,11 @@ type node struct {
 
 // Validator is a compiled schema. It is safe for concurrent use.
 type Validator struct {
-	root     *node
-	limits   Limits
-	noun     string
-	document string
-	anyText  bool
+	root       *node
+	limits     Limits
+	noun       string
+	document   string
+	permissive bool
 }
 
 // Compile compiles s. Keywords outside the supported subset are an error.
@@ -174,7 +177,7 @@ func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 			root.delegatedRoot[name] = true
 		}
 	}
-	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document, anyText: opts.AnyText}
+	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document, permissive: opts.Permissive}
 	if v.noun == "" {
 		v.noun = "field"
 	}
