@@ -51,10 +51,10 @@ type Options struct {
 	MCPSessionsPerAgent int
 	// MCPEnvelope bounds what the MCP SDK decodes of each message, checked
 	// over its bytes before the SDK runs: params._meta at most 4 KiB,
-	// initialize's params at most 16 KiB, the params of any method but
-	// tools/call at most 64 KiB (zero fields: these defaults). Over a
-	// limit, and any JSON-RPC batch, is answered 400 with a JSON-RPC
-	// error.
+	// initialize's params at most 16 KiB, the params of any method (of
+	// tools/call, all but its arguments) at most 64 KiB (zero fields:
+	// these defaults). Over a limit, and any JSON-RPC batch, is answered
+	// 400 with a JSON-RPC error.
 	MCPEnvelope mcpserver.EnvelopeLimits
 	// RateLimits bound request rates (zero fields: DefaultRateLimits).
 	RateLimits RateLimits
