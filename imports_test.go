@@ -30,6 +30,7 @@ var domainEdges = map[string][]string{
 	"agents/broker":              {"", "agents", "cryptovault"},
 	"agents/workspace":           {"", "cryptovault", "finance/catalog", "finance/performance"},
 	"billing":                    {"", "agents", "cryptovault", "guardian"},
+	"billing/owners":             {"", "agents", "billing"},
 	"billing/toolcall":           {"", "agents", "billing", "finance", "finance/catalog", "finance/catalog/resultjson", "guardian"},
 	"support":                    {"", "cryptovault"},
 	"finance":                    {"", "finance/internal/...", "finance/performance"},

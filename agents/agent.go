@@ -54,6 +54,12 @@ type Agent struct {
 	MaxPositionSizePct *toolkit.Amount
 	MaxDailyLossPct    *toolkit.Amount
 
+	// KeyCreatedAt is when the current API key was issued; KeyUsedAt when
+	// it last authenticated a request (to within KeyUseResolution; nil:
+	// not used yet).
+	KeyCreatedAt time.Time
+	KeyUsedAt    *time.Time
+
 	// PresaleBuyer is set by link-wallet when the linked wallet bought
 	// the native token in its presale: the agent then pays 80 % of list
 	// prices and gets the presale rate on native-token deposits.

@@ -49,14 +49,16 @@ type Config struct {
 
 // Service implements agent registration, authentication and management.
 type Service struct {
-	store   Store
-	prefix  string
-	now     func() time.Time
-	random  io.Reader
-	rec     guardian.Recorder
-	wallets *WalletAuth
-	vault   *cryptovault.Vault
-	presale PresaleChecker
+	store       Store
+	prefix      string
+	ownerPrefix string
+	keyUse      keyUse
+	now         func() time.Time
+	random      io.Reader
+	rec         guardian.Recorder
+	wallets     *WalletAuth
+	vault       *cryptovault.Vault
+	presale     PresaleChecker
 	// searches bounds the concurrent challenge searches.
 	searches searchSlots
 }
@@ -82,22 +84,35 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.WalletSearches <= 0 {
 		cfg.WalletSearches = DefaultWalletSearches()
 	}
-	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder),
-		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale, searches: make(searchSlots, cfg.WalletSearches)}, nil
+	return &Service{store: store, prefix: cfg.KeyPrefix, ownerPrefix: ownerPrefixOf(cfg.KeyPrefix), now: cfg.Now, random: cfg.Random,
+		rec: guardian.OrDiscard(cfg.Recorder), wallets: wallets, vault: cfg.Vault, presale: cfg.Presale,
+		searches: make(searchSlots, cfg.WalletSearches)}, nil
+}
+
+// Registered is the result of Register.
+type Registered struct {
+	Agent Agent
+	// APIKey is the agent's key, shown only this once.
+	APIKey string
+	// OwnerKey is the new owner's owner key, shown only this once: set
+	// when this registration created the owner (and the service has a
+	// vault to hash it), empty otherwise.
+	OwnerKey string
 }
 
 // Register creates an agent in sandbox mode and returns it with its API
-// key, which is shown only this once.
+// key, which is shown only this once; the first registration of an owner
+// also returns the owner's key.
 //
 // Owner claims are not self-asserted: the first registration under an
 // owner_id creates the owner; registering another agent under an existing
 // owner requires callerKey to be the API key of an active agent of that
 // owner. Otherwise the result is toolkit.Conflict.
-func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey string) (Agent, string, error) {
+func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey string) (Registered, error) {
 	const op = "agents.Register"
 	a, err := in.validate()
 	if err != nil {
-		return Agent{}, "", err
+		return Registered{}, err
 	}
 	reg := Registration{NewOwner: true}
 	if callerKey != "" {
@@ -105,37 +120,44 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		// owner_id the registration claims a new owner.
 		caller, err := s.Authenticate(ctx, callerKey)
 		if err != nil {
-			return Agent{}, "", err
+			return Registered{}, err
 		}
 		if caller.OwnerID == a.OwnerID {
 			// A sibling inherits at least its registrar's restrictions.
 			if err := inheritRestrictions(&a, caller); err != nil {
-				return Agent{}, "", err
+				return Registered{}, err
 			}
 			reg.NewOwner, reg.LimitsFrom = false, caller.ID
 		}
 	}
 	if reg.NewOwner && strings.HasPrefix(a.OwnerID, walletOwnerPrefix) {
-		return Agent{}, "", invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
+		return Registered{}, invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
 	}
 	id, key, err := s.newIdentity()
 	if err != nil {
-		return Agent{}, "", toolkit.WithOp(op, err)
+		return Registered{}, toolkit.WithOp(op, err)
+	}
+	var ownerKey string
+	if reg.NewOwner {
+		if ownerKey, reg.OwnerKeyHash, err = s.newOwnerKey(); err != nil {
+			return Registered{}, toolkit.WithOp(op, err)
+		}
 	}
 	a.ID = id
 	a.Mode = ModeSandbox
 	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
+	a.KeyCreatedAt = a.CreatedAt
 	reg.Agent, reg.KeyDigest = a, KeyDigest(key)
 	if err := s.store.CreateAgent(ctx, reg); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) && reg.NewOwner {
 			s.rec.Record(ctx, guardian.Event{Type: guardian.TypeOwnerClaimRefused,
 				Description: fmt.Sprintf("Registration refused: owner_id %q belongs to another owner", in.OwnerID)})
-			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
+			return Registered{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", a.OwnerID)}
 		}
-		return Agent{}, "", toolkit.WithOp(op, err)
+		return Registered{}, toolkit.WithOp(op, err)
 	}
-	return a, key, nil
+	return Registered{Agent: a, APIKey: key, OwnerKey: ownerKey}, nil
 }
 
 // newIdentity returns a fresh agent id and API key.
@@ -172,6 +194,7 @@ func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 	if !a.IsActive() {
 		return Agent{}, toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", a.Mode)
 	}
+	s.touchKey(ctx, a)
 	return a, nil
 }
 
@@ -246,7 +269,7 @@ func (s *Service) RotateKey(ctx context.Context, caller Agent) (string, error) {
 	if err != nil {
 		return "", toolkit.WithOp("agents.RotateKey", err)
 	}
-	if err := s.store.ReplaceKeyDigest(ctx, caller.ID, KeyDigest(key)); err != nil {
+	if err := s.store.ReplaceKeyDigest(ctx, caller.ID, KeyDigest(key), s.now().UTC().Truncate(time.Microsecond)); err != nil {
 		return "", toolkit.WithOp("agents.RotateKey", err)
 	}
 	return key, nil

@@ -133,8 +133,9 @@ func TestCheckLinkMessage(t *testing.T) {
 func TestLinkWalletFreeText(t *testing.T) {
 	e := newWalletEnv(t)
 	w := walletOf("free text")
-	a, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	reg, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
 	require.NoError(t, err)
+	a := reg.Agent
 	now := e.now.Unix()
 	tests := []struct {
 		name, msg, want string

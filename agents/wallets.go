@@ -51,6 +51,9 @@ type WalletAgent struct {
 	APIKey string
 	// Created reports whether the agent was created by this call.
 	Created bool
+	// OwnerKey is the new owner's owner key, shown once: set when the
+	// sign-in created the agent (and so its owner), empty otherwise.
+	OwnerKey string
 }
 
 // Wallets returns the service's wallet message rules.
@@ -97,13 +100,18 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	}
 	a.ID, a.OwnerID, a.Mode = id, walletOwnerPrefix+hex.EncodeToString(hash[:16]), ModeSandbox
 	a.CreatedAt = now.UTC().Truncate(time.Microsecond)
+	a.KeyCreatedAt = a.CreatedAt
 	sealed, err := s.vault.Seal(ctx, a.ID, RegisteredWalletField, []byte(address))
+	if err != nil {
+		return WalletAgent{}, toolkit.WithOp(op, err)
+	}
+	ownerKey, ownerHash, err := s.newOwnerKey()
 	if err != nil {
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
 	got, created, err := s.store.RegisterWallet(ctx, WalletSignIn{
 		ChallengeDigest: challenge, SignedAt: proof.SignedAt, WalletHash: hash, SealedWallet: sealed,
-		NewAgent: a, KeyDigest: KeyDigest(key), PruneBefore: now.Add(-challengeRetention),
+		NewAgent: a, KeyDigest: KeyDigest(key), OwnerKeyHash: ownerHash, PruneBefore: now.Add(-challengeRetention),
 	})
 	switch {
 	case toolkit.IsKind(err, toolkit.Conflict):
@@ -116,7 +124,11 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	case err != nil:
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
-	return WalletAgent{Agent: got, APIKey: key, Created: created}, nil
+	out := WalletAgent{Agent: got, APIKey: key, Created: created}
+	if created {
+		out.OwnerKey = ownerKey
+	}
+	return out, nil
 }
 
 // verifyRegistration verifies in, holding a search slot while a

@@ -160,21 +160,23 @@ func TestRegisterWalletRefusals(t *testing.T) {
 func TestWalletOwnersAreReserved(t *testing.T) {
 	e := newWalletEnv(t)
 	for _, owner := range []string{"wallet:0123", "ｗａｌｌｅｔ:0123"} {
-		_, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: owner, AgentName: "x", AgentType: "risk"}, "")
+		_, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: owner, AgentName: "x", AgentType: "risk"}, "")
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), owner)
 		assert.Contains(t, toolkit.MessageOf(err), `owner_id: the prefix "wallet:" is reserved`, owner)
 	}
 
 	signed, err := e.signIn(walletOf("carol"))
 	require.NoError(t, err)
-	sibling, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: signed.Agent.OwnerID, AgentName: "sibling", AgentType: "analysis"}, signed.APIKey)
+	reg2, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: signed.Agent.OwnerID, AgentName: "sibling", AgentType: "analysis"}, signed.APIKey)
+	sibling := reg2.Agent
 	require.NoError(t, err, "a wallet owner's agent may add agents to its owner")
 	assert.Equal(t, signed.Agent.OwnerID, sibling.OwnerID)
 }
 
 func TestLinkWalletPresale(t *testing.T) {
 	e := newWalletEnv(t)
-	a, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	reg3, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	a := reg3.Agent
 	require.NoError(t, err)
 	w := walletOf("dave")
 	steps := []struct {
@@ -220,7 +222,8 @@ func TestLinkWalletPresale(t *testing.T) {
 	assert.Equal(t, []string{w.address}, wallets)
 
 	noRPC := newWalletEnv(t, func(c *agents.Config) { c.Presale = nil })
-	b, _, err := noRPC.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	reg4, err := noRPC.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	b := reg4.Agent
 	require.NoError(t, err)
 	res, err = noRPC.link(b, w)
 	require.NoError(t, err)

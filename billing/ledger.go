@@ -35,14 +35,30 @@ var ledgerKeyset = toolkit.Keyset{Tag: "l2", DefaultLimit: DefaultTransactionsLi
 // client pages through never repeat or hide the older rows. A cursor that
 // was not made by this function is toolkit.Invalid.
 func (s *Service) Transactions(ctx context.Context, agentID string, limit int, cursor string) (TransactionPage, error) {
-	limit, after, err := ledgerKeyset.Parse(toolkit.PageInput{Limit: limit, Cursor: cursor})
+	q, limit, err := s.transactionQuery(agentID, limit, cursor)
 	if err != nil {
 		return TransactionPage{}, err
+	}
+	return s.transactionPage(ctx, q, limit)
+}
+
+// transactionQuery checks a page request and returns its store query and
+// its limit.
+func (s *Service) transactionQuery(agentID string, limit int, cursor string) (TransactionQuery, int, error) {
+	limit, after, err := ledgerKeyset.Parse(toolkit.PageInput{Limit: limit, Cursor: cursor})
+	if err != nil {
+		return TransactionQuery{}, 0, err
 	}
 	q := TransactionQuery{AgentID: agentID, Limit: limit + 1}
 	if after != nil {
 		q.BeforeSeq, _ = strconv.ParseInt(after.ID, 10, 64) // ValidID checked it
 	}
+	return q, limit, nil
+}
+
+// transactionPage reads one page: one row more than limit tells whether
+// another page follows.
+func (s *Service) transactionPage(ctx context.Context, q TransactionQuery, limit int) (TransactionPage, error) {
 	txs, err := s.store.Transactions(ctx, q)
 	if err != nil {
 		return TransactionPage{}, toolkit.WithOp("billing.Transactions", err)

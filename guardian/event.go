@@ -102,6 +102,12 @@ const (
 	TypeAuthFailure Type = "auth_failure"
 	// TypeAdminKeyFailure: requests to admin endpoints with a wrong X-Admin-Key.
 	TypeAdminKeyFailure Type = "admin_key_failure"
+	// TypeOwnerKeyFailure: owner API requests or portal sign-ins with a
+	// missing, malformed or unknown owner key.
+	TypeOwnerKeyFailure Type = "owner_key_failure"
+	// TypeOwnerKeyIssued: an owner key was rotated by its owner or issued
+	// by an admin (the old one stopped working).
+	TypeOwnerKeyIssued Type = "owner_key_issued"
 	// TypeInsufficientCredits: tool calls refused with 402.
 	TypeInsufficientCredits Type = "insufficient_credits"
 	// TypeUnchargedWriteKept: a tool call that was not charged could not
@@ -151,6 +157,8 @@ type typeInfo struct {
 var types = map[Type]typeInfo{
 	TypeAuthFailure:               {CategoryAuthentication, SeverityWarning, 100, "Requests with an invalid or missing API key"},
 	TypeAdminKeyFailure:           {CategoryAuthentication, SeverityWarning, 5, "Requests to admin endpoints with a wrong X-Admin-Key"},
+	TypeOwnerKeyFailure:           {CategoryAuthentication, SeverityWarning, 20, "Owner API requests or portal sign-ins with an invalid or missing owner key"},
+	TypeOwnerKeyIssued:            {CategoryAuthentication, SeverityInfo, 0, "An owner key was replaced"},
 	TypeInsufficientCredits:       {CategoryBilling, SeverityInfo, 50, "Tool calls refused for insufficient balance (402)"},
 	TypeUnchargedWriteKept:        {CategoryBilling, SeverityCritical, 0, "A tool call that was not charged could not undo its write"},
 	TypeDepositReplay:             {CategoryDeposit, SeverityWarning, 5, "A payment already credited was submitted again"},

@@ -11,7 +11,7 @@ func (a *API) register(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ag, key, err := a.svc.Agents.Register(r.Context(), agents.RegisterInput{
+	reg, err := a.svc.Agents.Register(r.Context(), agents.RegisterInput{
 		OwnerID: req.OwnerID, AgentName: req.AgentName, AgentType: req.AgentType, Description: req.Description,
 		AuthorizedInstruments: req.AuthorizedInstruments, AuthorizedActions: req.AuthorizedActions,
 		MaxPositionSizePct: req.MaxPositionSizePct, MaxDailyLossPct: req.MaxDailyLossPct,
@@ -19,9 +19,10 @@ func (a *API) register(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	ag := reg.Agent
 	writeJSON(w, http.StatusCreated, RegisterResponse{
 		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: key, CreatedAt: ag.CreatedAt,
+		APIKey: reg.APIKey, OwnerKey: reg.OwnerKey, CreatedAt: ag.CreatedAt,
 	})
 	return nil
 }

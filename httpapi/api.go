@@ -7,13 +7,16 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/agentfinance/toolkit/billing/owners"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi/mcpserver"
 	"github.com/agentfinance/toolkit/httpapi/openapi"
 	"github.com/agentfinance/toolkit/httpapi/platform"
+	"github.com/agentfinance/toolkit/httpapi/portal"
 )
 
 // Options configures the API. Zero fields take defaults.
@@ -43,11 +46,11 @@ type Options struct {
 	// Logger receives one access-log line per request (default
 	// slog.Default()). Secrets (keys, bodies) are never logged.
 	Logger *slog.Logger
-	// MCPIdleTimeout ends an MCP session after this long without a message
-	// (default 15 minutes).
+	// MCPIdleTimeout ends a legacy SSE MCP session after this long without
+	// a message (default 15 minutes). Streamable HTTP holds no sessions.
 	MCPIdleTimeout time.Duration
-	// MCPSessionsPerAgent bounds the open MCP sessions of one agent
-	// (default 16); a further one is refused with 429.
+	// MCPSessionsPerAgent bounds the open legacy SSE MCP sessions of one
+	// agent (default 16); a further one is refused with 429.
 	MCPSessionsPerAgent int
 	// MCPEnvelope bounds what the MCP SDK decodes of each message, checked
 	// over its bytes before the SDK runs: params._meta at most 4 KiB,
@@ -67,12 +70,15 @@ type Options struct {
 	// CORS, when set, answers cross-origin requests of browser clients.
 	// Default: off.
 	CORS *CORS
+	// Portal configures the web portal at /portal/ (served by default).
+	Portal PortalOptions
 }
 
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
 	svc      platform.Services
 	calls    *toolcall.Service
+	owners   *owners.Service
 	opts     Options
 	limits   RateLimits
 	rec      guardian.Recorder
@@ -87,6 +93,9 @@ type API struct {
 	prefix   string   // set by Mount with MountOptions.Prefix
 	// document is the OpenAPI document (without its servers), built by New.
 	document *openapi.Document
+	// hostLists caches the encoded tool list of each agent host's format
+	// (toolformat.Format -> []byte), built at its first request.
+	hostLists sync.Map
 }
 
 // New returns the API over the given services (usually
@@ -112,7 +121,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 		opts.MCPSessionsPerAgent = 16
 	}
 	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
-		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
+		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls, owners: owners.New(svc.Agents, svc.Billing, nil)}
 	if svc.Guardian != nil {
 		a.rec = svc.Guardian
 	}
@@ -162,6 +171,9 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	for _, p := range mcpPaths {
 		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.serveMCP}))
 	}
+	if err := a.mountPortal(); err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
 }
@@ -197,6 +209,8 @@ type MountOptions struct {
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
+	// NoPortal leaves /portal/ to the host (root mounts only).
+	NoPortal bool
 }
 
 // Mount registers the API on a host's mux next to its own routes: the
@@ -217,6 +231,9 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 		patterns = []string{"/v1/"}
 		if !opts.NoMCP {
 			patterns = append(patterns, mcpPaths...)
+		}
+		if !opts.NoPortal && !a.opts.Portal.Disabled {
+			patterns = append(patterns, portal.Prefix+"/")
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)

@@ -85,7 +85,8 @@ func benchServer(b *testing.B, dsn string, opts httpapi.Options) (*httptest.Serv
 	}
 	srv := httptest.NewServer(api)
 	b.Cleanup(srv.Close)
-	a, key, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "bench", AgentName: "bench", AgentType: "trading"}, "")
+	registered, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "bench", AgentName: "bench", AgentType: "trading"}, "")
+	a, key := registered.Agent, registered.APIKey
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -57,7 +57,8 @@ func bodyOf[T any]() *requestType {
 // inputTypeSchemas maps the API's special Go types to their JSON schemas
 // in request bodies.
 func inputTypeSchemas() map[reflect.Type]*jsonschema.Schema {
-	decimal := &jsonschema.Schema{Type: "string", Pattern: toolkit.DecimalPattern, Description: "decimal number as a string"}
+	decimal := &jsonschema.Schema{Type: "string", Pattern: toolkit.DecimalPattern, Description: "decimal number as a string",
+		Examples: []any{"25.00"}}
 	return map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[toolkit.Amount]():  decimal,
 		reflect.TypeFor[time.Time]():       {Type: "string", Format: "date-time"},

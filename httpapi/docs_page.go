@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	_ "embed"
 	"net/http"
+	"strings"
 
 	"github.com/swaggest/swgui"
 	"github.com/swaggest/swgui/v5emb"
@@ -12,6 +14,19 @@ import (
 // Swagger UI 5, gzip-compressed, go:embed), so the page works offline and
 // loads nothing from another origin; the Content-Security-Policy makes
 // the browser hold it to that.
+//
+// LocalRefsPlugin (docs/local-refs.js, served beside the page) resolves
+// the subtrees Swagger UI expands by following the document's local $refs:
+// Swagger UI's own OpenAPI 3.1 resolver (ApiDOM) re-reads the whole
+// document for every expanded operation, which took seconds of CPU here.
+
+// localRefsJS is the LocalRefsPlugin script.
+//
+//go:embed docs/local-refs.js
+var localRefsJS []byte
+
+// localRefsPath is the script's path under the page.
+const localRefsPath = "local-refs.js"
 
 // docsPaths are the docs page (with and without the trailing slash).
 var docsPaths = []string{"/docs", "/docs/"}
@@ -30,7 +45,9 @@ func docsUI() http.Handler {
 		SwaggerJSON:      "../v1/openapi.json",
 		BasePath:         "./",
 		InternalBasePath: docsPaths[1],
+		AppendHead:       `<script src="./` + localRefsPath + `"></script>`,
 		SettingsUI: map[string]string{
+			"plugins":                  "[SwaggerUIBundle.plugins.DownloadUrl, LocalRefsPlugin]",
 			"displayOperationId":       "true",
 			"defaultModelsExpandDepth": "0",
 			"docExpansion":             `"list"`,
@@ -51,6 +68,11 @@ func (a *API) docs(ui http.Handler) func(w http.ResponseWriter, r *http.Request)
 		}
 		w.Header().Set("Content-Security-Policy", docsCSP)
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if strings.HasSuffix(r.URL.Path, docsPaths[1]+localRefsPath) {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			_, _ = w.Write(localRefsJS)
+			return nil
+		}
 		ui.ServeHTTP(w, r)
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -94,21 +95,29 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// renderedDOM loads url in headless Chromium, lets its scripts run, and
-// returns the resulting DOM.
+// newBrowser starts headless Chromium (see chromium) for the test and
+// returns the context of one tab; it ends with the test.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
+		chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true))
+	allocated, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	tab, cancelTab := chromedp.NewContext(allocated)
+	ctx, cancel := context.WithTimeout(tab, 3*time.Minute)
+	t.Cleanup(func() { cancel(); cancelTab(); cancelAlloc() })
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank")))
+	return ctx
+}
+
+// renderedDOM loads url in headless Chromium, waits until Swagger UI has
+// drawn the operations, and returns the resulting DOM.
 func renderedDOM(t *testing.T, url string) string {
 	t.Helper()
-	bin := chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-		"--user-data-dir="+t.TempDir(), "--virtual-time-budget=20000", "--dump-dom", url)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "chromium: %s", stderr.String())
-	return string(out)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#swagger-ui .opblock"))))
+	dom, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("html")))
+	require.NoError(t, err)
+	return dom
 }
 
 // TestDocsPageListsTheOperations renders /docs/ in a real browser and reads

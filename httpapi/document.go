@@ -18,7 +18,8 @@ const APIVersion = "1.0.0"
 func (a *API) buildDocument() (*openapi.Document, error) {
 	spec := openapi.Spec{APIVersion: APIVersion, Tools: a.svc.Catalog.Tools(),
 		Status:    func(k toolkit.Kind) int { return statusOf[k] },
-		ErrorBody: reflect.TypeFor[ErrorBody](), InsufficientCreditsBody: reflect.TypeFor[InsufficientCreditsBody]()}
+		ErrorBody: reflect.TypeFor[ErrorBody](), InsufficientCreditsBody: reflect.TypeFor[InsufficientCreditsBody](),
+		ErrorExamples: errorExamples(), PathExamples: pathExamples}
 	for _, rt := range a.routes {
 		op, err := operationOf(rt)
 		if err != nil {
@@ -29,11 +30,17 @@ func (a *API) buildDocument() (*openapi.Document, error) {
 	return openapi.Build(spec)
 }
 
+// pathExamples are the examples of the path parameters: ids as the
+// server makes them.
+var pathExamples = map[string]string{
+	"agent_id": "agt_k3v9x2m8q1w7p4z6", "ticket_id": "SR-000142", "event_id": "evt_k4x9m2q7w1p8z3c6v5n0", "memory_id": "mem_q4x8n2k7w1z5c9v3",
+}
+
 // operationOf describes a route for the document.
 func operationOf(rt route) (openapi.Operation, error) {
 	op := openapi.Operation{Method: rt.method, Path: rt.path, ID: rt.id, Summary: rt.summary, Auth: rt.auth,
 		Status: rt.status, AltStatus: rt.altStatus, ToolBody: rt.toolBody, Errors: errorKinds(rt),
-		CallsTools: rt.id == "callTool", IsDocument: rt.id == "getOpenAPI"}
+		CallsTools: rt.id == "callTool", IsDocument: rt.id == "getOpenAPI", CSV: rt.csv}
 	if s, ok := shortcutFor(rt.path); ok {
 		op.Tool, op.Tier = s.tool, s.tier
 	}
@@ -46,6 +53,7 @@ func operationOf(rt route) (openapi.Operation, error) {
 			return op, err
 		}
 		op.Request, op.RequestName = in, reflect.TypeOf(rt.request.prototype).Name()
+		op.RequestExamples = requestExamples(rt)
 	}
 	if rt.response != nil {
 		op.Response = reflect.TypeOf(rt.response)
@@ -69,6 +77,8 @@ func errorKinds(rt route) []toolkit.Kind {
 		kinds = append(kinds, toolkit.Unauthenticated, toolkit.Forbidden, toolkit.Unavailable)
 	case authAdmin:
 		kinds = append(kinds, toolkit.Unauthenticated)
+	case authOwner:
+		kinds = append(kinds, toolkit.Unauthenticated, toolkit.Unavailable)
 	}
 	if rt.toolBody {
 		// A tool call can find the balance short, the tool not allowed,

@@ -19,21 +19,24 @@ type RegisterRequest struct {
 	MaxDailyLossPct       *toolkit.Amount `json:"max_daily_loss_pct,omitempty"`
 }
 
-// RegisterResponse is the 201 body of a registration. APIKey is shown once.
+// RegisterResponse is the 201 body of a registration. APIKey is shown
+// once; OwnerKey, the owner's key for the owner API and the portal, is
+// present (and shown once) only on the first registration of an owner_id.
 type RegisterResponse struct {
-	AgentID   string    `json:"agent_id"`
-	OwnerID   string    `json:"owner_id"`
+	AgentID   string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	OwnerID   string    `json:"owner_id" example:"acme-capital"`
 	AgentName string    `json:"agent_name"`
 	AgentType string    `json:"agent_type"`
 	Mode      string    `json:"mode"`
-	APIKey    string    `json:"api_key"`
+	APIKey    string    `json:"api_key" example:"aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9"`
+	OwnerKey  string    `json:"owner_key,omitempty" example:"aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
 // AgentResponse is an agent record (GET /v1/agents/me and friends).
 type AgentResponse struct {
-	AgentID               string          `json:"agent_id"`
-	OwnerID               string          `json:"owner_id"`
+	AgentID               string          `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	OwnerID               string          `json:"owner_id" example:"acme-capital"`
 	AgentName             string          `json:"agent_name"`
 	AgentType             string          `json:"agent_type"`
 	Mode                  string          `json:"mode"`
@@ -59,8 +62,8 @@ type ModeRequest struct {
 
 // RotateKeyResponse carries the new key, shown once.
 type RotateKeyResponse struct {
-	AgentID string `json:"agent_id"`
-	APIKey  string `json:"api_key"`
+	AgentID string `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	APIKey  string `json:"api_key" example:"aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9"`
 }
 
 func agentResponse(a agents.Agent) AgentResponse {

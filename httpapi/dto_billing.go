@@ -18,10 +18,10 @@ type PricingResponse struct {
 // pays_from says), is_low is about it, and real_balance and
 // sandbox_balance show both kinds of money, which never mix.
 type BalanceResponse struct {
-	AgentID        string         `json:"agent_id"`
-	Balance        toolkit.Amount `json:"balance" doc:"what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits"`
-	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode; never mixed with test credits"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	Balance        toolkit.Amount `json:"balance" example:"75.00" doc:"what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits"`
+	RealBalance    toolkit.Amount `json:"real_balance" example:"75.00" doc:"real credits (verified deposits), spent by calls in live mode; never mixed with test credits"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" example:"0.00" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits"`
 	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
 	IsLow          bool           `json:"is_low" doc:"balance is below the server's low-balance threshold"`
 	UpdatedAt      time.Time      `json:"updated_at"`
@@ -44,8 +44,8 @@ type TransactionResponse struct {
 	TxID         string          `json:"tx_id"`
 	Type         string          `json:"type"`
 	Funds        string          `json:"funds"`
-	Amount       toolkit.Amount  `json:"amount"`
-	BalanceAfter toolkit.Amount  `json:"balance_after" doc:"the balance of the funds this row moved (funds) right after it"`
+	Amount       toolkit.Amount  `json:"amount" example:"25.00"`
+	BalanceAfter toolkit.Amount  `json:"balance_after" example:"75.00" doc:"the balance of the funds this row moved (funds) right after it"`
 	CreatedAt    time.Time       `json:"created_at"`
 	Operation    *string         `json:"operation"`
 	FundingPath  *string         `json:"funding_path"`
@@ -66,12 +66,12 @@ type TransactionsResponse struct {
 // UsageEntry totals one operation.
 type UsageEntry struct {
 	Count     int64          `json:"count"`
-	TotalCost toolkit.Amount `json:"total_cost"`
+	TotalCost toolkit.Amount `json:"total_cost" example:"0.012"`
 }
 
 // UsageResponse is the body of GET /v1/billing/usage.
 type UsageResponse struct {
-	AgentID    string                `json:"agent_id"`
+	AgentID    string                `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Operations map[string]UsageEntry `json:"operations"`
 }
 
@@ -89,10 +89,12 @@ func (req LimitsRequest) input() billing.LimitsInput {
 
 // LimitsResponse is an agent's spend caps.
 type LimitsResponse struct {
-	AgentID           string          `json:"agent_id"`
-	DailyLimit        *toolkit.Amount `json:"daily_limit"`
-	MonthlyLimit      *toolkit.Amount `json:"monthly_limit"`
+	AgentID           string          `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	DailyLimit        *toolkit.Amount `json:"daily_limit" example:"25.00"`
+	MonthlyLimit      *toolkit.Amount `json:"monthly_limit" example:"500.00"`
 	AllowedOperations []string        `json:"allowed_operations"`
+	// Ceilings bound what the agent's owner may set (admin).
+	Ceilings CeilingsResponse `json:"ceilings"`
 }
 
 func balanceResponse(b billing.Balance) BalanceResponse {
@@ -105,9 +107,9 @@ func balanceResponse(b billing.Balance) BalanceResponse {
 // the deposit (for a sandbox agent, its test credits: an on-chain deposit
 // adds real credits, shown in real_balance).
 type DepositBalances struct {
-	BalanceAfter   toolkit.Amount `json:"balance_after" doc:"balance (what the agent's calls are paid from now) right after this deposit"`
-	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode; never mixed with test credits"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits"`
+	BalanceAfter   toolkit.Amount `json:"balance_after" example:"75.00" doc:"balance (what the agent's calls are paid from now) right after this deposit"`
+	RealBalance    toolkit.Amount `json:"real_balance" example:"75.00" doc:"real credits (verified deposits), spent by calls in live mode; never mixed with test credits"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" example:"0.00" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits"`
 	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
 }
 
@@ -123,7 +125,8 @@ func (BalanceResponse) Enums() map[string][]string {
 func fundsValues() []string { return []string{string(billing.FundsTest), string(billing.FundsReal)} }
 
 func limitsResponse(l billing.Limits) LimitsResponse {
-	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
+	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations,
+		Ceilings: ceilingsResponse(l.Ceilings)}
 }
 
 // Enums lists the values of the enumerated fields (openapi.Enumerated).

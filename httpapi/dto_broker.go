@@ -61,7 +61,7 @@ func (ConnectRequest) constrain(s *jsonschema.Schema) {
 
 // ConnectResponse is the body of POST /v1/broker/connect.
 type ConnectResponse struct {
-	AgentID     string         `json:"agent_id"`
+	AgentID     string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	BrokerType  string         `json:"broker_type"`
 	Connected   bool           `json:"connected"`
 	AccountID   string         `json:"account_id"`
@@ -74,14 +74,14 @@ type ConnectResponse struct {
 
 // DisconnectResponse is the body of POST /v1/broker/disconnect.
 type DisconnectResponse struct {
-	AgentID      string `json:"agent_id"`
+	AgentID      string `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Disconnected bool   `json:"disconnected"`
 	Message      string `json:"message"`
 }
 
 // BrokerAccountResponse is the body of GET /v1/broker/account.
 type BrokerAccountResponse struct {
-	AgentID     string           `json:"agent_id"`
+	AgentID     string           `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Broker      string           `json:"broker"`
 	AccountID   string           `json:"account_id"`
 	Currency    string           `json:"currency"`

@@ -42,19 +42,19 @@ func (ReportRequest) constrain(s *jsonschema.Schema) {
 
 // ReportResponse is the receipt of a report.
 type ReportResponse struct {
-	EventID string `json:"event_id"`
+	EventID string `json:"event_id" example:"evt_k4x9m2q7w1p8z3c6v5n0"`
 	Status  string `json:"status"`
 }
 
 // EventResponse is one security event.
 type EventResponse struct {
-	EventID     string `json:"event_id"`
+	EventID     string `json:"event_id" example:"evt_k4x9m2q7w1p8z3c6v5n0"`
 	Type        string `json:"type"`
 	Category    string `json:"category"`
 	Severity    string `json:"severity"`
 	Description string `json:"description"`
 	// AgentID is the agent concerned; null when unknown.
-	AgentID *string `json:"agent_id"`
+	AgentID *string `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	// Source is the client address (IPv4, or IPv6 /64); null when unknown.
 	Source *string `json:"source"`
 	// Count is the number of occurrences aggregated in this event.

@@ -62,7 +62,7 @@ type TicketStatusRequest struct {
 type FeedbackResponse struct {
 	ID        string    `json:"id"`
 	Type      string    `json:"type"`
-	AgentID   string    `json:"agent_id"`
+	AgentID   string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Rating    int       `json:"rating"`
 	Message   string    `json:"message"`
 	Category  string    `json:"category"`
@@ -74,9 +74,9 @@ type FeedbackResponse struct {
 // human-readable reference (SR-000142) used in the ticket paths.
 type TicketResponse struct {
 	ID          string    `json:"id"`
-	TicketID    string    `json:"ticket_id"`
+	TicketID    string    `json:"ticket_id" example:"SR-000142"`
 	Type        string    `json:"type"`
-	AgentID     string    `json:"agent_id"`
+	AgentID     string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Subject     string    `json:"subject"`
 	Description string    `json:"description"`
 	Priority    string    `json:"priority"`
@@ -90,9 +90,9 @@ type TicketResponse struct {
 // description.
 type TicketSummary struct {
 	ID        string    `json:"id"`
-	TicketID  string    `json:"ticket_id"`
+	TicketID  string    `json:"ticket_id" example:"SR-000142"`
 	Type      string    `json:"type"`
-	AgentID   string    `json:"agent_id"`
+	AgentID   string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Subject   string    `json:"subject"`
 	Priority  string    `json:"priority"`
 	Category  string    `json:"category"`
@@ -114,7 +114,7 @@ type TicketListResponse struct {
 type SuggestionResponse struct {
 	ID               string    `json:"id"`
 	Type             string    `json:"type"`
-	AgentID          string    `json:"agent_id"`
+	AgentID          string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Title            string    `json:"title"`
 	Description      string    `json:"description"`
 	UseCase          string    `json:"use_case"`
@@ -127,7 +127,7 @@ type SuggestionResponse struct {
 type EnterpriseResponse struct {
 	ID               string    `json:"id"`
 	Type             string    `json:"type"`
-	AgentID          string    `json:"agent_id"`
+	AgentID          string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	OrganizationName string    `json:"organization_name"`
 	ContactEmail     string    `json:"contact_email"`
 	Description      string    `json:"description"`
@@ -142,7 +142,7 @@ type EnterpriseResponse struct {
 type BugReportResponse struct {
 	ID               string    `json:"id"`
 	Type             string    `json:"type"`
-	AgentID          string    `json:"agent_id"`
+	AgentID          string    `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Title            string    `json:"title"`
 	Description      string    `json:"description"`
 	StepsToReproduce string    `json:"steps_to_reproduce"`

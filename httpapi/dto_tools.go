@@ -5,6 +5,7 @@ import (
 	"github.com/agentfinance/toolkit/billing/toolcall"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -30,8 +31,22 @@ type ToolInfo struct {
 	Category     string             `json:"category"`
 	BillingClass string             `json:"billing_class"`
 	Operation    *string            `json:"operation"`
-	Price        toolkit.Amount     `json:"price"`
+	Price        toolkit.Amount     `json:"price" example:"0.003"`
 	InputSchema  *jsonschema.Schema `json:"input_schema"`
+}
+
+// MarshalJSON writes the input schema as the catalog publishes it
+// (catalog.PublishedSchema: required is present even when empty).
+func (t ToolInfo) MarshalJSON() ([]byte, error) {
+	type plain ToolInfo
+	schema, err := catalog.PublishedSchema(t.InputSchema)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		plain
+		InputSchema json.RawMessage `json:"input_schema"`
+	}{plain(t), schema})
 }
 
 // ToolListResponse is the body of GET /v1/tools/list.

@@ -27,15 +27,16 @@ type RegisterWalletRequest struct {
 // RegisterWalletResponse is the answer of register-wallet: 201 with a new
 // agent, 200 when the wallet's agent got a new key. APIKey is shown once.
 type RegisterWalletResponse struct {
-	AgentID        string         `json:"agent_id"`
-	OwnerID        string         `json:"owner_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	OwnerID        string         `json:"owner_id" example:"acme-capital"`
 	AgentName      string         `json:"agent_name"`
 	AgentType      string         `json:"agent_type"`
 	Mode           string         `json:"mode"`
-	APIKey         string         `json:"api_key"`
-	Balance        toolkit.Amount `json:"balance" doc:"what the agent's calls are paid from now (pays_from); a new agent starts at zero"`
-	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only"`
+	APIKey         string         `json:"api_key" example:"aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9"`
+	OwnerKey       string         `json:"owner_key,omitempty" example:"aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk" doc:"the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent"`
+	Balance        toolkit.Amount `json:"balance" example:"75.00" doc:"what the agent's calls are paid from now (pays_from); a new agent starts at zero"`
+	RealBalance    toolkit.Amount `json:"real_balance" example:"75.00" doc:"real credits (verified deposits), spent by calls in live mode"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" example:"0.00" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only"`
 	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
 	Created        bool           `json:"created"`
 	CreatedAt      time.Time      `json:"created_at"`
@@ -53,8 +54,8 @@ type LinkWalletRequest struct {
 
 // LinkWalletResponse is the answer of link-wallet.
 type LinkWalletResponse struct {
-	AgentID             string `json:"agent_id"`
-	SolanaWalletAddress string `json:"solana_wallet_address"`
+	AgentID             string `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
+	SolanaWalletAddress string `json:"solana_wallet_address" example:"8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ"`
 	IsPresaleBuyer      bool   `json:"is_presale_buyer"`
 	Message             string `json:"message"`
 }
@@ -68,33 +69,33 @@ type ChainDepositRequest struct {
 // -pyusd: amount is the tokens received, compute_credits the USD credited
 // (1:1) as real funds; the balances are DepositBalances.
 type StablecoinDepositResponse struct {
-	AgentID        string         `json:"agent_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Currency       string         `json:"currency"`
-	Amount         toolkit.Amount `json:"amount"`
+	Amount         toolkit.Amount `json:"amount" example:"25.00"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
 	DepositBalances
 	TxID        string `json:"tx_id"`
-	TxSignature string `json:"tx_signature"`
+	TxSignature string `json:"tx_signature" example:"2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ"`
 }
 
 // SolDepositResponse is the answer of deposit-sol: compute_credits is
 // amount × sol_price_usd rounded down to the micro-USD.
 type SolDepositResponse struct {
-	AgentID        string         `json:"agent_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Currency       string         `json:"currency"`
-	Amount         toolkit.Amount `json:"amount"`
+	Amount         toolkit.Amount `json:"amount" example:"25.00"`
 	SolPriceUSD    toolkit.Amount `json:"sol_price_usd"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
 	DepositBalances
 	TxID        string `json:"tx_id"`
-	TxSignature string `json:"tx_signature"`
+	TxSignature string `json:"tx_signature" example:"2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ"`
 }
 
 // NativeDepositResponse is the answer of the native-token deposit:
 // usd_credited is osr_amount × rate_per_token rounded down to the
 // micro-USD (the field keeps its published name whatever the ticker).
 type NativeDepositResponse struct {
-	AgentID        string         `json:"agent_id"`
+	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	Currency       string         `json:"currency"`
 	OSRAmount      toolkit.Amount `json:"osr_amount"`
 	USDCredited    toolkit.Amount `json:"usd_credited"`
@@ -102,7 +103,7 @@ type NativeDepositResponse struct {
 	IsPresaleBuyer bool           `json:"is_presale_buyer"`
 	DepositBalances
 	TxID        string `json:"tx_id"`
-	TxSignature string `json:"tx_signature"`
+	TxSignature string `json:"tx_signature" example:"2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ"`
 }
 
 // maxChainLen bounds the chain field (its one value is "solana").

@@ -16,21 +16,21 @@ type TradeListResponse struct {
 
 // JournalStatsResponse is the body of GET /v1/journal/stats.
 type JournalStatsResponse struct {
-	AgentID string `json:"agent_id"`
+	AgentID string `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	workspace.JournalStats
 }
 
 // RMultiplesResponse is the body of GET /v1/journal/r-multiples: the
 // R-multiples of the latest trades, oldest first, ready for the R tools.
 type RMultiplesResponse struct {
-	AgentID    string         `json:"agent_id"`
+	AgentID    string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
 	RMultiples toolkit.Floats `json:"r_multiples"`
 	Count      int            `json:"count"`
 }
 
 // DeletedMemoryResponse is the body of DELETE /v1/memory/{memory_id}.
 type DeletedMemoryResponse struct {
-	MemoryID string `json:"memory_id"`
+	MemoryID string `json:"memory_id" example:"mem_q4x8n2k7w1z5c9v3"`
 	Deleted  bool   `json:"deleted"`
 }
 

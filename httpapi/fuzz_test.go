@@ -69,7 +69,8 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 		srv := httptest.NewServer(api)
 		f.Cleanup(srv.Close)
 		ft.url = srv.URL
-		a, key, err := ag.Register(context.Background(), agents.RegisterInput{OwnerID: "fuzz", AgentName: "fuzz", AgentType: "trading"}, "")
+		registered, err := ag.Register(context.Background(), agents.RegisterInput{OwnerID: "fuzz", AgentName: "fuzz", AgentType: "trading"}, "")
+		a, key := registered.Agent, registered.APIKey
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -49,6 +49,10 @@ type env struct {
 	oracle *fixedOracle
 	// clock is the agents service's time (wallet message windows).
 	clock *testClock
+	// services and apiOptions built the API (another instance over the
+	// same store is httpapi.New(services, apiOptions)).
+	services   platform.Services
+	apiOptions httpapi.Options
 }
 
 // syncBuilder is a log sink safe for the concurrent writes of handlers.
@@ -247,8 +251,10 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if cfg.maxResponseBytes > 0 {
 		calls = toolcall.New(cfg.catalog, bill, toolcall.Options{MaxResponseBytes: cfg.maxResponseBytes, Recorder: e.guardian})
 	}
-	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Calls: calls, Support: desk,
-		Guardian: e.guardian, Workspace: ws, Brokers: brokers}, apiOpts)
+	e.services = platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Calls: calls, Support: desk,
+		Guardian: e.guardian, Workspace: ws, Brokers: brokers}
+	e.apiOptions = apiOpts
+	api, err := httpapi.New(e.services, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)
 	t.Cleanup(e.srv.Close)

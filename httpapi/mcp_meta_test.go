@@ -209,19 +209,32 @@ func TestMCPPricedResultsSayWhatTheyCost(t *testing.T) {
 		"equity": "25000", "entry_price": "10.30", "stop_price": "10.20", "direction": "long"}})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%v", res.Content)
-	assert.Equal(t, mcp.Meta{"charged": "0.003", "balance": "9.997", "replayed": false}, res.Meta)
+	assert.Equal(t, mcp.Meta{"charged": "0.003", "balance": "9.997", "replayed": false}, ownMeta(res.Meta))
 	assert.Equal(t, "9.997", e.balance(k))
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_kelly", Arguments: map[string]any{
 		"r_multiples": []string{"1", "-1", "2"}}})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%v", res.Content)
-	assert.Empty(t, res.Meta, "a free call has nothing to say about money")
+	assert.Empty(t, ownMeta(res.Meta), "a free call has nothing to say about money")
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "detect_regime", Arguments: map[string]any{
 		"bars": json.RawMessage(syntheticBars(10, 0))}})
 	require.NoError(t, err)
-	assert.Empty(t, res.Meta, "detect_regime is free")
+	assert.Empty(t, ownMeta(res.Meta), "detect_regime is free")
+}
+
+// ownMeta is a result's _meta without the protocol's own keys
+// (io.modelcontextprotocol/..., such as the serverInfo the SDK adds to
+// every result of a session-less request).
+func ownMeta(m mcp.Meta) mcp.Meta {
+	out := mcp.Meta{}
+	for k, v := range m {
+		if !strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // errorBody decodes a tool error's JSON text.
@@ -275,7 +288,7 @@ func TestMCPInsufficientCreditsSaysHowToTopUp(t *testing.T) {
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "assess_trading_system", Arguments: arguments})
 	require.NoError(t, err)
 	body = errorBody(t, res)
-	assert.Equal(t, mcp.Meta{"code": "forbidden"}, res.Meta)
+	assert.Equal(t, mcp.Meta{"code": "forbidden"}, ownMeta(res.Meta))
 	assert.Equal(t, "forbidden", body["code"])
 	assert.Contains(t, body["detail"], "allowed operations")
 }
@@ -301,10 +314,10 @@ func TestMCPIdempotencyKeyInMeta(t *testing.T) {
 
 	first := call(mcp.Meta{"idempotency_key": "order-42"}, args)
 	require.False(t, first.IsError, "%v", first.Content)
-	assert.Equal(t, mcp.Meta{"charged": "0.003", "balance": "0.997", "replayed": false}, first.Meta)
+	assert.Equal(t, mcp.Meta{"charged": "0.003", "balance": "0.997", "replayed": false}, ownMeta(first.Meta))
 	retry := call(mcp.Meta{"idempotency_key": "order-42"}, args)
 	require.False(t, retry.IsError, "%v", retry.Content)
-	assert.Equal(t, mcp.Meta{"charged": "0.00", "replayed": true}, retry.Meta)
+	assert.Equal(t, mcp.Meta{"charged": "0.00", "replayed": true}, ownMeta(retry.Meta))
 	assert.Equal(t, first.StructuredContent, retry.StructuredContent)
 	assert.Equal(t, "0.997", e.balance(k), "charged once")
 

@@ -23,42 +23,51 @@ func callEcho(cs *mcp.ClientSession) error {
 	return err
 }
 
-// Regression (robustness finding 4): sessions end when idle, an agent
-// holds a bounded number, and rotation or suspension releases them all.
+// Regression (robustness finding 4): legacy SSE sessions end when idle,
+// an agent holds a bounded number, and rotation or suspension releases
+// them all. (Streamable HTTP holds none: see mcp_stateless_test.go.)
 func TestMCPSessionsAreBounded(t *testing.T) {
-	for _, transport := range []string{"sse", "streamable"} {
-		t.Run(transport, func(t *testing.T) {
-			e := newEnv(t, func(c *envConfig) { c.api.MCPSessionsPerAgent = 2 })
-			_, k := e.register("acme")
-			first, err := e.mcpConnect(t, transport, k)
-			require.NoError(t, err)
-			_, err = e.mcpConnect(t, transport, k)
-			require.NoError(t, err)
-			_, err = e.mcpConnect(t, transport, k)
-			assert.Error(t, err, "a third session is refused")
-			require.NoError(t, callEcho(first), "open sessions keep working")
+	e := newEnv(t, func(c *envConfig) { c.api.MCPSessionsPerAgent = 2 })
+	_, k := e.register("acme")
+	first, err := e.mcpConnect(t, "sse", k)
+	require.NoError(t, err)
+	_, err = e.mcpConnect(t, "sse", k)
+	require.NoError(t, err)
+	_, err = e.mcpConnect(t, "sse", k)
+	assert.Error(t, err, "a third session is refused")
+	require.NoError(t, callEcho(first), "open sessions keep working")
 
-			status, m := e.do("POST", "/v1/agents/rotate-key", key(k), "")
-			require.Equal(t, http.StatusOK, status)
-			assert.Error(t, callEcho(first), "rotation ends the sessions")
-			_, err = e.mcpConnect(t, transport, m["api_key"].(string))
-			assert.NoError(t, err, "the released sessions no longer count against the cap")
-		})
-	}
+	status, m := e.do("POST", "/v1/agents/rotate-key", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Error(t, callEcho(first), "rotation ends the sessions")
+	_, err = e.mcpConnect(t, "sse", m["api_key"].(string))
+	assert.NoError(t, err, "the released sessions no longer count against the cap")
+}
+
+// A rotated key is refused on the next streamable request: nothing
+// outlives a request, so nothing needs closing.
+func TestMCPRotationRefusesTheOldKeyOnStreamable(t *testing.T) {
+	e := newEnv(t)
+	_, k := e.register("acme")
+	cs, err := e.mcpConnect(t, "streamable", k)
+	require.NoError(t, err)
+	require.NoError(t, callEcho(cs))
+	status, m := e.do("POST", "/v1/agents/rotate-key", key(k), "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Error(t, callEcho(cs), "the old key is refused")
+	renewed, err := e.mcpConnect(t, "streamable", m["api_key"].(string))
+	require.NoError(t, err)
+	assert.NoError(t, callEcho(renewed))
 }
 
 func TestMCPIdleSessionsEnd(t *testing.T) {
-	for _, transport := range []string{"sse", "streamable"} {
-		t.Run(transport, func(t *testing.T) {
-			e := newEnv(t, func(c *envConfig) { c.api.MCPIdleTimeout = 300 * time.Millisecond })
-			_, k := e.register("acme")
-			cs, err := e.mcpConnect(t, transport, k)
-			require.NoError(t, err)
-			require.NoError(t, callEcho(cs))
-			time.Sleep(time.Second)
-			assert.Error(t, callEcho(cs), "an idle session is gone")
-		})
-	}
+	e := newEnv(t, func(c *envConfig) { c.api.MCPIdleTimeout = 300 * time.Millisecond })
+	_, k := e.register("acme")
+	cs, err := e.mcpConnect(t, "sse", k)
+	require.NoError(t, err)
+	require.NoError(t, callEcho(cs))
+	time.Sleep(time.Second)
+	assert.Error(t, callEcho(cs), "an idle session is gone")
 }
 
 func TestSuspensionEndsSessions(t *testing.T) {

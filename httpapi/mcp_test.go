@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -99,17 +100,28 @@ func TestMCPRefusesMissingKeyAndForeignSessions(t *testing.T) {
 	assert.Error(t, err)
 
 	_, other := e.register("mallory")
-	req, _ := http.NewRequest("POST", e.srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	// Open an SSE stream and read its message endpoint (the session id).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/mcp/sse", nil)
+	stream.Header.Set("X-API-Key", k)
+	sres, err := http.DefaultClient.Do(stream)
+	require.NoError(t, err)
+	defer sres.Body.Close()
+	var endpoint string
+	for sc := bufio.NewScanner(sres.Body); endpoint == "" && sc.Scan(); {
+		if v, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			endpoint = v
+		}
+	}
+	require.Contains(t, endpoint, "sessionid=")
+	req, _ := http.NewRequest("POST", e.srv.URL+endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("X-API-Key", other)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	cs, err := e.mcpConnect(t, "streamable", k)
-	require.NoError(t, err)
-	req.Header.Set("Mcp-Session-Id", cs.ID())
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()
-	assert.Equal(t, http.StatusForbidden, res.StatusCode, "another agent's key cannot use the session")
+	assert.Equal(t, http.StatusForbidden, res.StatusCode, "another agent's key cannot use the SSE session")
 }
 
 // TestMCPServesTheWholeCatalog lists every tool (the 41 built-in ones and

@@ -24,12 +24,21 @@ const statusClientClosed = 499
 
 type ctxKey int
 
-const agentKey ctxKey = iota
+const (
+	agentKey ctxKey = iota
+	ownerKey
+)
 
 // agentFrom returns the authenticated agent of the request.
 func agentFrom(r *http.Request) agents.Agent {
 	a, _ := r.Context().Value(agentKey).(agents.Agent)
 	return a
+}
+
+// ownerFrom returns the authenticated owner of the request.
+func ownerFrom(r *http.Request) agents.Owner {
+	o, _ := r.Context().Value(ownerKey).(agents.Owner)
+	return o
 }
 
 // apiKey returns the key from X-API-Key or "Authorization: Bearer".
@@ -205,6 +214,12 @@ func (a *API) authenticate(r *http.Request, level authLevel) (*http.Request, err
 			return r, err
 		}
 		return r.WithContext(context.WithValue(r.Context(), agentKey, ag)), nil
+	case authOwner:
+		o, err := a.svc.Agents.AuthenticateOwner(r.Context(), r.Header.Get("X-Owner-Key"))
+		if err != nil {
+			return r, err
+		}
+		return r.WithContext(context.WithValue(r.Context(), ownerKey, o)), nil
 	case authAdmin:
 		if a.opts.AdminKey == "" {
 			return r, toolkit.Errorf(toolkit.Unauthenticated, "Admin endpoints are disabled: no admin key is configured")

@@ -106,7 +106,7 @@ func TestEveryToolAnswerFollowsTheNumberFormats(t *testing.T) {
 	for _, raw := range tools {
 		tool := raw.(map[string]any)
 		schema := tool["input_schema"].(map[string]any)
-		args, err := schemaArguments{root: schema}.object(schema)
+		args, err := argsFromSchema{root: schema}.object(schema)
 		require.NoError(t, err, tool["name"])
 		b, err := json.Marshal(args)
 		require.NoError(t, err)

@@ -161,7 +161,8 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 		fmt.Fprintf(&b, "Lists page with ?limit= and ?cursor= (next_cursor of the previous answer). Agents see only their own tickets; ")
 		fmt.Fprintf(&b, "everything written in free text is encrypted at rest with the agent's own key.\n")
 	}
-	fmt.Fprintf(&b, "\n## Tools\n\nCall with POST /v1/tools/call {\"tool_name\": \"...\", \"arguments\": {...}}. Numbers are decimal strings.\n\n")
+	fmt.Fprintf(&b, "\n## Tools\n\nCall with POST /v1/tools/call {\"tool_name\": \"...\", \"arguments\": {...}}. Numbers are decimal strings (JSON numbers work too); null for an optional argument means absent.\n")
+	fmt.Fprintf(&b, "Tool lists ready for an agent host's request: GET /v1/tools/list?format=anthropic, openai (strict), gemini or mcp.\n\n")
 	for _, t := range a.svc.Catalog.Tools() {
 		fmt.Fprintf(&b, "- %s ($%s): %s\n", t.Name, a.svc.Billing.Price(t.Operation, false), t.Description)
 	}

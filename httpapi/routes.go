@@ -17,6 +17,7 @@ const (
 	authPublic = openapi.AuthPublic // no key
 	authAgent  = openapi.AuthAgent  // X-API-Key (or Bearer) of an active agent
 	authAdmin  = openapi.AuthAdmin  // X-Admin-Key
+	authOwner  = openapi.AuthOwner  // X-Owner-Key of an owner
 )
 
 // route is one endpoint. request and response describe the body types,
@@ -27,10 +28,13 @@ type route struct {
 	// id is the operationId in the OpenAPI document: a lowerCamelCase verb
 	// phrase ("registerAgent"), stable across versions (generated clients
 	// name their methods after it).
-	id       string
-	auth     authLevel
-	summary  string
-	request  *requestType // nil: no body
+	id      string
+	auth    authLevel
+	summary string
+	request *requestType // nil: no body
+	// examples, when set, are the route's examples of its body instead of
+	// those of the body type (see requestExamples).
+	examples []openapi.Example
 	response any
 	status   int // success status
 	// altStatus, when set, is a second success status with the same body
@@ -54,7 +58,9 @@ type route struct {
 	// pattern labels the route in metrics ("GET /v1/agents/me"); set by New.
 	pattern string
 	// quiet routes (health probes) are access-logged only when failing.
-	quiet  bool
+	quiet bool
+	// csv routes also answer text/csv (Accept: text/csv).
+	csv    bool
 	handle func(w http.ResponseWriter, r *http.Request) error
 }
 
@@ -114,7 +120,7 @@ func (a *API) routeTable() []route {
 		{method: "GET", path: "/v1/openapi.json", id: "getOpenAPI", auth: authPublic, summary: "This OpenAPI 3.1 document",
 			response: map[string]any{}, status: http.StatusOK, errors: []toolkit.Kind{forbidden}, handle: a.serveOpenAPI},
 		{method: "GET", path: "/v1/tools/list", id: "listTools", auth: authPublic, summary: "The tool catalog",
-			response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
+			query: []queryParam{formatParam}, response: ToolListResponse{}, status: http.StatusOK, handle: a.toolsList},
 		{method: "POST", path: "/v1/tools/call", id: "callTool", auth: authAgent, summary: "Call any tool (metered)",
 			request: bodyOf[ToolCallRequest](), response: ToolCallResponse{}, status: http.StatusOK, toolBody: true,
 			errors: []toolkit.Kind{notFound}, handle: a.toolsCall},
@@ -129,6 +135,7 @@ func (a *API) routeTable() []route {
 			errors: []toolkit.Kind{conflict}, handle: a.linkWallet},
 	}
 	rs = append(rs, a.depositRoutes()...)
+	rs = append(rs, a.ownerRoutes()...)
 	if a.svc.Support != nil {
 		rs = append(rs, a.supportRoutes()...)
 	}

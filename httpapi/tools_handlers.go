@@ -98,7 +98,10 @@ func writeCallHeaders(w http.ResponseWriter, res toolcall.Result) {
 	}
 }
 
-func (a *API) toolsList(w http.ResponseWriter, _ *http.Request) error {
+func (a *API) toolsList(w http.ResponseWriter, r *http.Request) error {
+	if format := r.URL.Query().Get("format"); format != "" {
+		return a.hostToolsList(w, format)
+	}
 	tools := a.svc.Catalog.Tools()
 	out := ToolListResponse{ToolCount: len(tools), Tools: make([]ToolInfo, len(tools))}
 	for i, t := range tools {

@@ -34,7 +34,7 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, status, RegisterWalletResponse{
 		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: res.APIKey, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
+		APIKey: res.APIKey, OwnerKey: res.OwnerKey, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
 		Created: res.Created, CreatedAt: ag.CreatedAt,
 	})
 	return nil
@@ -107,7 +107,7 @@ func (a *API) depositRoutes() []route {
 			summary = "Credit a SOL transfer to the treasury at the market price, rounded down to the micro-USD (verified on chain, once)"
 		}
 		rs = append(rs, route{method: "POST", path: "/v1/billing/deposit-" + strings.ToLower(string(asset)),
-			id: "deposit" + tickerID(asset), auth: authAgent, summary: summary, request: bodyOf[ChainDepositRequest](),
+			id: "deposit" + tickerID(asset), auth: authAgent, summary: summary, request: bodyOf[ChainDepositRequest](), examples: chainDepositExample(asset),
 			response: resp, status: http.StatusOK, errors: []toolkit.Kind{toolkit.Conflict}, handle: a.chainDeposit(asset)})
 	}
 	native := a.svc.Billing.NativeToken()
@@ -118,7 +118,7 @@ func (a *API) depositRoutes() []route {
 	for _, p := range slices.Sorted(maps.Keys(ids)) {
 		rs = append(rs, route{method: "POST", path: p, id: ids[p], auth: authAgent,
 			summary: "Credit a " + string(native) + " transfer to the treasury at the native rate (presale rate for presale buyers), rounded down to the micro-USD (verified on chain, once)",
-			request: bodyOf[ChainDepositRequest](), response: NativeDepositResponse{}, status: http.StatusOK,
+			request: bodyOf[ChainDepositRequest](), examples: chainDepositExample(native), response: NativeDepositResponse{}, status: http.StatusOK,
 			errors: []toolkit.Kind{toolkit.Conflict}, handle: a.nativeDeposit})
 	}
 	return rs

@@ -21,7 +21,8 @@ func Example() {
 	store := memstore.New()
 	desk, _ := support.NewService(store, support.Config{Vault: cryptovault.New(keys)})
 	reg, _ := agents.NewService(store, agents.Config{})
-	ag, _, _ := reg.Register(ctx, agents.RegisterInput{OwnerID: "desk-7", AgentName: "ops", AgentType: "risk"}, "")
+	registered, _ := reg.Register(ctx, agents.RegisterInput{OwnerID: "desk-7", AgentName: "ops", AgentType: "risk"}, "")
+	ag := registered.Agent
 
 	t, err := desk.CreateTicket(ctx, ag.ID, support.TicketInput{
 		Subject: "Deposit not credited", Description: "tx 5h3... sent 10 USDC an hour ago",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"net"
 	"strings"
 	"time"
@@ -134,18 +135,21 @@ func isForeignKeyViolation(err error) bool {
 
 func isConnectionError(err error) bool {
 	var ne net.Error
-	if errors.As(err, &ne) {
+	var noHost *noHostError
+	if errors.As(err, &ne) || errors.As(err, &noHost) {
 		return true
 	}
 	var pg pgdriver.Error
 	if errors.As(err, &pg) {
 		code := pg.Field('C')
-		// 08: connection exceptions; 57P01 admin shutdown; 57P03 cannot
-		// connect now (starting up or shutting down); 53300 too many
-		// connections.
-		return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P03" || code == "53300"
+		// 08: connection exceptions; 57P01 admin shutdown; 57P02 crash
+		// shutdown; 57P03 cannot connect now (starting up or shutting
+		// down); 53300 too many connections.
+		return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P02" || code == "57P03" || code == "53300"
 	}
-	return errors.Is(err, sql.ErrConnDone)
+	// A server that went away without a word (killed, crashed, or an
+	// immediate shutdown) leaves pgdriver reading EOF on its connection.
+	return errors.Is(err, sql.ErrConnDone) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // isBusy reports SQLite's "database is locked" (SQLITE_BUSY, 5) and

@@ -2,6 +2,9 @@ package bunstore
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"testing"
 	"time"
 
@@ -34,5 +37,20 @@ func TestPostgresStorageFaultCodes(t *testing.T) {
 		var f *storageFault
 		require.ErrorAs(t, err, &f, msg)
 		assert.Equal(t, full, f.DiskFull(), msg)
+	}
+}
+
+// A database server that went away (killed, crashed, stopped at once, a
+// failover under way) is a passing condition: 503 with a Retry-After,
+// never a 500.
+func TestLostServerIsUnavailable(t *testing.T) {
+	for _, err := range []error{
+		io.EOF, fmt.Errorf("reading: %w", io.ErrUnexpectedEOF),
+		&net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")},
+		&noHostError{attrs: sessionReadWrite, err: errReadOnlySession},
+	} {
+		got := translate("op", err)
+		assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(got), "%v", err)
+		assert.Equal(t, time.Second, toolkit.RetryAfterOf(got), "%v", err)
 	}
 }

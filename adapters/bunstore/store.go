@@ -62,18 +62,23 @@ type Store struct {
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	var s *Store
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		connOpts := []pgdriver.Option{pgdriver.WithDSN(dsn)}
+		var connOpts []pgdriver.Option
 		if opts.Schema != "" {
 			connOpts = append(connOpts, pgdriver.WithConnParams(map[string]any{"search_path": opts.Schema}))
 		}
-		sqldb := sql.OpenDB(pgdriver.NewConnector(connOpts...))
+		connector, err := postgresConnector(dsn, connOpts...)
+		if err != nil {
+			return nil, fmt.Errorf("bunstore: %w", err)
+		}
+		sqldb := sql.OpenDB(connector)
 		max := opts.MaxOpenConns
 		if max <= 0 {
 			max = 20
 		}
 		sqldb.SetMaxOpenConns(max)
 		sqldb.SetMaxIdleConns(max)
-		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true, schema: opts.Schema}
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()).WithQueryHook(&connectionLossHook{db: sqldb, maxIdle: max}),
+			postgres: true, schema: opts.Schema}
 	} else {
 		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
 		if err != nil {

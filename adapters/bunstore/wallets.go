@@ -90,7 +90,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		err := tx.NewSelect().Model(&w).Where("wallet_hash = ?", hex.EncodeToString(in.WalletHash)).Scan(ctx)
 		switch {
 		case err == nil:
-			out, err = rotateWalletKey(ctx, tx, w.AgentID, in.KeyDigest)
+			out, err = rotateWalletKey(ctx, tx, w.AgentID, in.KeyDigest, in.NewAgent.CreatedAt)
 			return err
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
@@ -113,7 +113,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 
 // rotateWalletKey gives the wallet's agent a new key digest, unless the
 // agent is terminated (toolkit.Forbidden).
-func rotateWalletKey(ctx context.Context, tx bun.Tx, agentID string, digest []byte) (agents.Agent, error) {
+func rotateWalletKey(ctx context.Context, tx bun.Tx, agentID string, digest []byte, at time.Time) (agents.Agent, error) {
 	var row agentRow
 	if err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Scan(ctx); err != nil {
 		return agents.Agent{}, err
@@ -121,8 +121,9 @@ func rotateWalletKey(ctx context.Context, tx bun.Tx, agentID string, digest []by
 	if row.Mode == string(agents.ModeTerminated) {
 		return agents.Agent{}, toolkit.Errorf(toolkit.Forbidden, "agent %s is terminated", agentID)
 	}
-	row.KeyDigest = hex.EncodeToString(digest)
-	if _, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", row.KeyDigest).Where("id = ?", agentID).Exec(ctx); err != nil {
+	row.KeyDigest, row.KeyCreatedAt, row.KeyUsedAt = hex.EncodeToString(digest), at.UTC(), nil
+	if _, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", row.KeyDigest).
+		Set("key_created_at = ?", row.KeyCreatedAt).Set("key_used_at = NULL").Where("id = ?", agentID).Exec(ctx); err != nil {
 		return agents.Agent{}, err
 	}
 	return row.agent()
@@ -136,7 +137,7 @@ func createWalletAgent(ctx context.Context, tx bun.Tx, in agents.WalletSignIn) (
 	if err != nil {
 		return agents.Agent{}, err
 	}
-	if _, err := tx.NewInsert().Model(&ownerRow{OwnerID: a.OwnerID, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(newOwnerRow(a.OwnerID, row.CreatedAt, in.OwnerKeyHash)).Exec(ctx); err != nil {
 		return agents.Agent{}, err
 	}
 	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {

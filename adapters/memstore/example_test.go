@@ -24,7 +24,8 @@ func Example() {
 		panic(err)
 	}
 
-	a, _, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	registered, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	a := registered.Agent
 	if err != nil {
 		panic(err)
 	}

@@ -34,7 +34,8 @@ var (
 type Store struct {
 	mu sync.Mutex
 
-	owners      map[string]struct{}
+	owners      map[string]ownerRecord
+	ownerKeys   map[string]string      // owner key hash (raw bytes as a string) -> owner id
 	agents      map[string]agentRecord // by agent id
 	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
 	balances    map[string]billing.BalanceRecord
@@ -59,7 +60,8 @@ type Store struct {
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		owners:         map[string]struct{}{},
+		owners:         map[string]ownerRecord{},
+		ownerKeys:      map[string]string{},
 		agents:         map[string]agentRecord{},
 		keyDigests:     map[string]string{},
 		balances:       map[string]billing.BalanceRecord{},

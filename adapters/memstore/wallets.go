@@ -61,6 +61,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		_ = s.useChallenge(op, in.ChallengeDigest, in.SignedAt, in.PruneBefore)
 		delete(s.keyDigests, rec.digest)
 		rec.digest = digest
+		rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = in.NewAgent.CreatedAt.UTC(), nil
 		s.keyDigests[digest] = w.agentID
 		s.agents[w.agentID] = rec
 		return cloneAgent(rec.agent), false, nil
@@ -72,9 +73,13 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 	if _, dup := s.agents[a.ID]; dup {
 		return agents.Agent{}, false, conflict(op, "agent id "+a.ID+" already exists")
 	}
+	if _, dup := s.ownerKeys[string(in.OwnerKeyHash)]; dup && len(in.OwnerKeyHash) > 0 {
+		return agents.Agent{}, false, conflict(op, "owner key hash already in use")
+	}
 	_ = s.useChallenge(op, in.ChallengeDigest, in.SignedAt, in.PruneBefore)
 	rec := agentRecord{agent: cloneAgent(a), digest: digest}
-	s.owners[a.OwnerID] = struct{}{}
+	rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = rec.agent.CreatedAt, nil
+	_ = s.addOwnerLocked(op, a.OwnerID, rec.agent.CreatedAt, in.OwnerKeyHash) // checked above
 	s.agents[a.ID] = rec
 	s.keyDigests[digest] = a.ID
 	s.balances[a.ID] = billing.BalanceRecord{AgentID: a.ID, UpdatedAt: rec.agent.CreatedAt}

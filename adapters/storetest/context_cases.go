@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -38,7 +39,7 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 			_, err := s.SetMode(done, a.ID, agents.ModeLive)
 			return err
 		},
-		"ReplaceKeyDigest": func() error { return s.ReplaceKeyDigest(done, a.ID, digest("k-cancelled")) },
+		"ReplaceKeyDigest": func() error { return s.ReplaceKeyDigest(done, a.ID, digest("k-cancelled"), time.Now()) },
 		"Charge": func() error {
 			_, err := s.Charge(done, chargeReq(a.ID, "risk_check", 4000))
 			return err

@@ -70,6 +70,7 @@ func cases() []Case {
 		fundsCases(),
 		walletCases(),
 		workspaceCases(),
+		ownerCases(),
 	)
 }
 

@@ -20,8 +20,9 @@ func Example() {
 	store := memstore.New()
 	ws, _ := workspace.NewService(store, workspace.Config{Vault: cryptovault.New(keys)})
 	reg, _ := agents.NewService(store, agents.Config{})
-	a, _, _ := reg.Register(ctx, agents.RegisterInput{OwnerID: "desk-7", AgentName: "swing", AgentType: "trading"}, "")
-	b, _, _ := reg.Register(ctx, agents.RegisterInput{OwnerID: "desk-8", AgentName: "scalp", AgentType: "trading"}, "")
+	swing, _ := reg.Register(ctx, agents.RegisterInput{OwnerID: "desk-7", AgentName: "swing", AgentType: "trading"}, "")
+	scalp, _ := reg.Register(ctx, agents.RegisterInput{OwnerID: "desk-8", AgentName: "scalp", AgentType: "trading"}, "")
+	a, b := swing.Agent, scalp.Agent
 	me, other := a.ID, b.ID
 	for _, text := range []string{"BTC ranges in Asian hours", "ETH breakouts fail on Fridays", "Cut size after two losses"} {
 		if _, err := ws.StoreMemory(ctx, me, workspace.MemoryInput{Content: text, Category: "lessons"}); err != nil {

@@ -46,33 +46,31 @@ func agentOf(call catalog.Call) (string, error) {
 }
 
 type storeMemoryArgs struct {
-	Content  string          `json:"content"`
-	Category string          `json:"category,omitempty"`
-	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Content  string      `json:"content"`
+	Category string      `json:"category,omitempty"`
+	Metadata metadataArg `json:"metadata,omitempty"`
 }
 
 func (s *Service) storeMemoryTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
-		Name: "store_memory",
-		Description: "Store a memory in the calling agent's private workspace: content (1-10,000 characters) is indexed for search_memory " +
-			"and sealed at rest with the agent's key, with an optional category and a metadata object (at most 4 KB). " +
-			"Per agent at most 10,000 memories and 10 MiB (409 or 413 beyond).",
-		Category: categoryMemory, Operation: OpStoreMemory,
+		Name:        "store_memory",
+		Description: "Store a memory in the agent's private workspace, indexed for search_memory, sealed at rest; 10,000 memories, 10 MiB max.",
+		Category:    categoryMemory, Operation: OpStoreMemory,
 	}, func(ctx context.Context, call catalog.Call, in storeMemoryArgs) (StoredMemory, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
 			return StoredMemory{}, err
 		}
-		m, err := s.StoreMemory(ctx, agentID, MemoryInput(in))
+		m, err := s.StoreMemory(ctx, agentID, MemoryInput{Content: in.Content, Category: in.Category, Metadata: json.RawMessage(in.Metadata)})
 		if err == nil {
 			call.Undo.Add(func(ctx context.Context) error { return s.DeleteMemory(ctx, agentID, m.MemoryID) })
 		}
 		return m, err
 	}, func(sc *jsonschema.Schema) {
-		text(sc, "content", 1, MaxContentLen, "the memory, 1 to 10,000 characters; indexed for search and sealed at rest")
-		text(sc, "category", 1, MaxCategoryLen, "optional label (default \"general\"); search_memory filters on it case-insensitively")
-		sc.Properties["metadata"] = &jsonschema.Schema{Type: "object", MaxProperties: ptr(64),
-			Description: "optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched"}
+		text(sc, "content", 1, MaxContentLen, "the memory text, indexed for search")
+		text(sc, "category", 1, MaxCategoryLen, "label search_memory filters on; default \"general\"")
+		sc.Properties["metadata"] = &jsonschema.Schema{Type: "object", MaxProperties: ptr(maxMetadataMembers),
+			Description: "JSON object up to 4096 bytes, returned with the memory; its JSON text works too"}
 		examples(sc, map[string]any{"content": "Scale out a third at 2R", "category": "rules", "metadata": map[string]any{"source": "review"}})
 	})
 }
@@ -85,10 +83,9 @@ type searchMemoryArgs struct {
 
 func (s *Service) searchMemoryTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
-		Name: "search_memory",
-		Description: "Search the calling agent's own memories: BM25 relevance (k1 1.2, b 0.75) over Unicode word terms, " +
-			"ties newest first; returns memories with content, category, metadata and similarity_score. Other agents' memories are never searched.",
-		Category: categoryMemory, Operation: OpSearchMemory,
+		Name:        "search_memory",
+		Description: "Search the agent's own memories by BM25 relevance, ties newest first.",
+		Category:    categoryMemory, Operation: OpSearchMemory,
 	}, func(ctx context.Context, call catalog.Call, in searchMemoryArgs) (SearchResult, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
@@ -100,10 +97,10 @@ func (s *Service) searchMemoryTool() catalog.Tool {
 		}
 		return s.SearchMemory(ctx, agentID, SearchInput{Query: in.Query, Category: in.Category, Limit: limit})
 	}, func(sc *jsonschema.Schema) {
-		text(sc, "query", 1, MaxQueryLen, "words to look for (at most 32 distinct terms)")
-		text(sc, "category", 1, MaxCategoryLen, "optional: only memories of this category")
+		text(sc, "query", 1, MaxQueryLen, "words to find, at most 32 terms")
+		text(sc, "category", 1, MaxCategoryLen, "only memories of this category")
 		p := sc.Properties["limit"]
-		p.Minimum, p.Maximum, p.Description = ptr(1.0), ptr(float64(MaxSearchLimit)), "memories returned, 1 to 50"
+		p.Minimum, p.Maximum, p.Description = ptr(1.0), ptr(float64(MaxSearchLimit)), "number of memories returned"
 		p.Default = json.RawMessage("10")
 		examples(sc, map[string]any{"query": "scale out", "category": "rules"})
 	})
@@ -147,12 +144,12 @@ func (a tradeArgs) input() (TradeInput, error) {
 }
 
 func (s *Service) recordTradeTool() catalog.Tool {
-	return catalog.WithRequirements(catalog.NewTool(catalog.Spec{
-		Name: "record_trade_journal",
-		Description: "Record a closed trade in the calling agent's journal: symbol, direction, entry/exit prices, quantity, and r_multiple " +
-			"or stop_price to derive it; optional pnl (else derived), fees, times, setup/strategy/tags, notes (sealed at rest), mfe_r/mae_r. " +
-			"Read it back with GET /v1/journal/trades, /stats and /r-multiples.",
-		Category: categoryJournal, Operation: OpRecordTradeJournal,
+	return catalog.NewTool(catalog.Spec{
+		Name:        "record_trade_journal",
+		Description: "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted.",
+		Category:    categoryJournal, Operation: OpRecordTradeJournal,
+		Example: map[string]any{"symbol": "AAPL", "direction": "long", "entry_price": "100", "exit_price": "110",
+			"quantity": "10", "r_multiple": "2"},
 	}, func(ctx context.Context, call catalog.Call, a tradeArgs) (Trade, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
@@ -168,33 +165,32 @@ func (s *Service) recordTradeTool() catalog.Tool {
 		}
 		return t, err
 	}, func(sc *jsonschema.Schema) {
-		text(sc, "symbol", 1, MaxSymbolLen, "instrument symbol")
-		enum(sc, "direction", "long or short", "long", "short", "LONG", "SHORT", "Long", "Short")
-		positive(sc, "entry_price", "average entry price")
-		positive(sc, "exit_price", "average exit price")
+		text(sc, "symbol", 1, MaxSymbolLen, "instrument symbol, as quoted")
+		enum(sc, "direction", "trade side, any letter case", "long", "short", "LONG", "SHORT", "Long", "Short")
+		positive(sc, "entry_price", "average entry price, currency")
+		positive(sc, "exit_price", "average exit price, currency")
 		positive(sc, "quantity", "shares, contracts or units")
-		positive(sc, "stop_price", "optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted")
-		bounded(sc, "r_multiple", -MaxR, MaxR, "optional result in R (required without stop_price)")
-		bounded(sc, "pnl", -MaxPnL, MaxPnL, "optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)")
-		bounded(sc, "fees", 0, MaxPnL, "optional fees (default 0)")
-		timeText(sc, "entry_time", "date-time", "optional RFC 3339 entry time")
-		timeText(sc, "exit_time", "date-time", "optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)")
-		timeText(sc, "trade_date", "date", "optional YYYY-MM-DD day of the exit, used when exit_time is omitted")
-		text(sc, "setup", 0, MaxLabelLen, "optional setup label")
-		text(sc, "strategy", 0, MaxLabelLen, "optional strategy label; the journal filters on it")
+		positive(sc, "stop_price", "initial stop, currency; derives r_multiple")
+		bounded(sc, "r_multiple", -MaxR, MaxR, "trade result in R")
+		bounded(sc, "pnl", -MaxPnL, MaxPnL, "net P&L, currency; default from prices, quantity and fees")
+		bounded(sc, "fees", 0, MaxPnL, "fees paid, currency")
+		timeText(sc, "entry_time", "date-time", "entry time, RFC 3339")
+		timeText(sc, "exit_time", "date-time", "exit time, RFC 3339; orders the journal")
+		timeText(sc, "trade_date", "date", "exit day when exit_time is omitted")
+		text(sc, "setup", 0, MaxLabelLen, "label of the entry setup")
+		text(sc, "strategy", 0, MaxLabelLen, "strategy label, filterable")
 		tags := sc.Properties["tags"]
-		tags.MaxItems, tags.Description = ptr(MaxTags), "optional labels, at most 16"
+		tags.MaxItems, tags.Description = ptr(MaxTags), "free labels of the trade"
 		tags.Items.MinLength, tags.Items.MaxLength = ptr(1), ptr(MaxTagLen)
 		tags.Items.Examples = []any{"earnings"}
-		text(sc, "notes", 0, MaxNotesLen, "optional notes, up to 5,000 characters, sealed at rest")
-		bounded(sc, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R (used by get_trading_biases)")
-		bounded(sc, "mae_r", 0, MaxR, "optional maximum adverse excursion in R, as a magnitude >= 0")
+		text(sc, "notes", 0, MaxNotesLen, "free notes, sealed at rest")
+		bounded(sc, "mfe_r", 0, MaxR, "max favourable excursion in R")
+		bounded(sc, "mae_r", 0, MaxR, "max adverse excursion in R, a magnitude")
 		examples(sc, map[string]any{"symbol": "AAPL", "entry_price": "100", "exit_price": "110", "quantity": "10",
 			"stop_price": "95", "r_multiple": "2", "pnl": "100", "fees": "1.50", "entry_time": "2026-03-09T14:30:00Z",
 			"exit_time": "2026-03-10T15:00:00Z", "trade_date": "2026-03-10", "setup": "breakout", "strategy": "momentum",
 			"notes": "entered on volume", "mfe_r": "2.5", "mae_r": "0.4"})
-	}), func(sc *jsonschema.Schema) {
-		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"r_multiple"}}, {Required: []string{"stop_price"}}}
+		catalog.NeedsOneOf(sc, false, []string{"r_multiple"}, []string{"stop_price"})
 	})
 }
 
@@ -215,12 +211,13 @@ type biasTradeArgs struct {
 }
 
 func (s *Service) biasesTool() catalog.Tool {
-	return catalog.WithRequirements(catalog.NewTool(catalog.Spec{
-		Name: "get_trading_biases",
-		Description: "Behavioural biases of the latest lookback_count trades (default 50), given or read from the calling agent's journal: " +
-			"disposition effect, recency, overtrading, loss aversion and revenge trading, each with its statistic, a one-sided test " +
-			"(p < 0.05) and documented thresholds; severity LOW, MEDIUM or HIGH.",
-		Category: categoryJournal,
+	return catalog.NewTool(catalog.Spec{
+		Name:        "get_trading_biases",
+		Description: "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, tested, with severity.",
+		Category:    categoryJournal,
+		Example: map[string]any{"trades": []any{
+			map[string]any{"r_multiple": "1.5", "mfe_r": "2.2", "hold_time_hours": "20", "size": "1000"},
+			map[string]any{"r_multiple": "-1", "mfe_r": "0.3", "hold_time_hours": "52", "size": "1000"}}},
 	}, func(ctx context.Context, call catalog.Call, a biasArgs) (BiasResult, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
@@ -239,18 +236,19 @@ func (s *Service) biasesTool() catalog.Tool {
 	}, func(sc *jsonschema.Schema) {
 		trades := sc.Properties["trades"]
 		trades.MinItems, trades.MaxItems = ptr(2), ptr(MaxBiasLookback)
-		trades.Description = "optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs " +
-			"(hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them"
+		trades.Description = "closed trades, oldest first"
 		item := trades.Items
-		bounded(item, "r_multiple", -MaxR, MaxR, "result in R")
-		bounded(item, "hold_time_hours", 0, 1e6, "optional holding time in hours (default exit_time - entry_time)")
+		bounded(item, "r_multiple", -MaxR, MaxR, "trade result in R")
+		bounded(item, "hold_time_hours", 0, 1e6, "holding time in hours; default from the times")
 		item.Properties["direction"].Enum = []any{"long", "short", "LONG", "SHORT", "Long", "Short"}
-		item.Properties["direction"].Description = "optional; accepted for compatibility, not used by the checks"
-		text(item, "symbol", 0, MaxSymbolLen, "optional; accepted for compatibility, not used by the checks")
-		positive(item, "size", "optional position size (notional or money at risk, one convention for all trades)")
-		timeText(item, "entry_time", "date-time", "optional RFC 3339 entry time")
-		timeText(item, "exit_time", "date-time", "optional RFC 3339 exit time")
-		bounded(item, "mfe_r", 0, MaxR, "optional maximum favourable excursion in R")
+		item.Properties["direction"].Description = "trade side, not used by the checks"
+		item.Properties["direction"].Deprecated = true
+		text(item, "symbol", 0, MaxSymbolLen, "instrument symbol, not used by the checks")
+		item.Properties["symbol"].Deprecated = true
+		positive(item, "size", "position size in currency, notional or at risk")
+		timeText(item, "entry_time", "date-time", "entry time, RFC 3339")
+		timeText(item, "exit_time", "date-time", "exit time, RFC 3339")
+		bounded(item, "mfe_r", 0, MaxR, "max favourable excursion in R")
 		trades.Examples = []any{[]any{
 			map[string]any{"r_multiple": "1.5", "hold_time_hours": "20", "size": "1000", "mfe_r": "2.2"},
 			map[string]any{"r_multiple": "-1", "hold_time_hours": "52", "size": "1000", "mfe_r": "0.3"},
@@ -259,10 +257,8 @@ func (s *Service) biasesTool() catalog.Tool {
 			"entry_time": "2026-03-09T14:30:00Z", "exit_time": "2026-03-10T10:30:00Z", "mfe_r": "2.2"})
 		p := sc.Properties["lookback_count"]
 		p.Minimum, p.Maximum, p.Default = ptr(2.0), ptr(float64(MaxBiasLookback)), json.RawMessage("50")
-		p.Description = "the latest trades analysed, 2 to 10,000"
-	}), func(sc *jsonschema.Schema) {
-		sc.AnyOf = []*jsonschema.Schema{{Required: []string{"trades"}},
-			{Description: "without trades: the agent's journal, which must hold at least 2 trades"}}
+		p.Description = "number of latest trades analysed"
+		catalog.NeedsOneOf(sc, false, []string{"trades"}, []string{"2+ trades in the agent's journal"})
 	})
 }
 

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/v1/admin/agents/{agent_id}/ceilings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down */
+        put: operations["adminSetCeilings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/agents/{agent_id}/limits": {
         parameters: {
             query?: never;
@@ -32,6 +49,23 @@ export interface paths {
         /** Change any agent's mode (admin) */
         put: operations["adminSetMode"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/owners/{owner_id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin) */
+        post: operations["adminIssueOwnerKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -804,6 +838,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/owner/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used */
+        get: operations["listOwnerAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings */
+        put: operations["setOwnerAgentLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent */
+        put: operations["setOwnerAgentMode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue a new API key for an agent (shown once); the old one stops working */
+        post: operations["rotateOwnerAgentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the owner key; the old one and the portal sessions signed in with it stop working */
+        post: operations["rotateOwnerKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV */
+        get: operations["listOwnerTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days */
+        get: operations["getOwnerUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/risk/check": {
         parameters: {
             query?: never;
@@ -1000,6 +1153,7 @@ export interface components {
             count: number;
         };
         AgentResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             /** @enum {string} */
@@ -1014,6 +1168,7 @@ export interface components {
             max_position_size_pct: components["schemas"]["Decimal"] | null;
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
+            /** @example acme-capital */
             owner_id: string;
         };
         AlertsResponse: {
@@ -1032,9 +1187,9 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConfidenceArguments: {
-            /** @description bootstrap resamples. Default: 10000. */
+            /** @description number of bootstrap resamples. Default: 10000. */
             bootstrap_samples?: number;
-            /** @description two-sided confidence level, a fraction from 0.5 to 0.999. Default: "0.95". */
+            /** @description two-sided confidence level, 0.5 to 0.999. Default: "0.95". */
             confidence?: components["schemas"]["InputDecimal"];
             /**
              * @description trade results in R
@@ -1054,7 +1209,7 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description PRNG seed of the bootstrap, echoed in the output. Default: 0. */
+            /** @description bootstrap PRNG seed, echoed. Default: 0. */
             seed?: number;
         };
         AnalyzeConfidenceCall: {
@@ -1075,10 +1230,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeConsistencyArguments: {
-            /** @description trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written) */
+            /** @description date of each trade, YYYY-MM-DD or RFC 3339 */
             dates?: string[];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1096,7 +1251,7 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description rolling window in trades, at most the number of r_multiples; default min(10, n)
+             * @description rolling window in trades, at most N; default min(10, N)
              * @example 5
              */
             window_size?: number;
@@ -1120,12 +1275,12 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationArguments: {
             /**
-             * @description Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
+             * @description Ljung-Box lags, < N; default min(10, N/4)
              * @example 3
              */
             lags?: number;
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1162,7 +1317,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeCorrelationsArguments: {
             /**
-             * @description symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
+             * @description symbols with their bars
              * @example [
              *       {
              *         "bars": [
@@ -1331,36 +1486,36 @@ export interface components {
              *     ]
              */
             symbols_data: {
-                /** @description OHLCV bars, oldest first (latest last); high >= low */
+                /** @description OHLCV bars, oldest first; high >= low */
                 bars: {
                     /**
-                     * @description close price
+                     * @description close price, currency
                      * @example 100.8
                      */
                     close: components["schemas"]["InputPositive"];
                     /**
-                     * @description high price
+                     * @description high price, currency
                      * @example 101.5
                      */
                     high: components["schemas"]["InputPositive"];
                     /**
-                     * @description low price
+                     * @description low price, currency
                      * @example 99.2
                      */
                     low: components["schemas"]["InputPositive"];
                     /**
-                     * @description open price
+                     * @description open price, currency
                      * @example 100
                      */
                     open: components["schemas"]["InputPositive"];
                     /**
-                     * @description traded volume in units
+                     * @description volume, in units
                      * @example 12000
                      */
                     volume: components["schemas"]["InputNonNegative"];
                 }[];
                 /**
-                 * @description symbol name, unique within symbols_data
+                 * @description symbol, unique in symbols_data
                  * @example AAPL
                  */
                 symbol: string;
@@ -1384,7 +1539,7 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeDistributionArguments: {
-            /** @description histogram buckets. Default: 10. */
+            /** @description number of histogram buckets. Default: 10. */
             bucket_count?: number;
             /**
              * @description trade results in R
@@ -1421,10 +1576,10 @@ export interface components {
              */
             tool_name: "analyze_drawdown";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: equity_values | r_multiples (not both). */
         AnalyzeDrawdownArguments: {
             /**
-             * @description equity after each trade in currency units, oldest first, each >= 0
+             * @description equity after each trade, currency, oldest first, each >= 0
              * @example [
              *       "101000",
              *       "99000",
@@ -1435,12 +1590,12 @@ export interface components {
              */
             equity_values?: components["schemas"]["InputDecimal"][];
             /**
-             * @description net profit in currency units for the recovery factor; default: last equity - starting equity
+             * @description net profit, currency; default last - starting equity
              * @example -3000
              */
             net_profit?: components["schemas"]["InputDecimal"];
             /**
-             * @description alternatively, trade results in R, compounded at risk_per_trade
+             * @description trade results in R, compounded
              * @example [
              *       "1.5",
              *       "-1",
@@ -1457,14 +1612,14 @@ export interface components {
              *     ]
              */
             r_multiples?: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
             /**
-             * @description equity before the first trade in currency units
+             * @description equity before the first trade, currency
              * @example 100000
              */
             starting_equity: components["schemas"]["InputPositive"];
-        } | unknown | unknown;
+        };
         AnalyzeDrawdownCall: {
             arguments: components["schemas"]["AnalyzeDrawdownArguments"];
             /**
@@ -1483,11 +1638,11 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeExecutionQualityArguments: {
-            /** @description holding time of each trade in hours, >= 0, parallel to r_multiples */
+            /** @description holding time per trade, in hours */
             hold_times_hours?: components["schemas"]["InputDecimal"][];
-            /** @description maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples */
+            /** @description max adverse excursion per trade, in R */
             mae_values?: components["schemas"]["InputDecimal"][];
-            /** @description maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples */
+            /** @description max favourable excursion per trade, in R */
             mfe_values?: components["schemas"]["InputDecimal"][];
             /**
              * @description trade results in R
@@ -1528,12 +1683,12 @@ export interface components {
         AnalyzeFuturesCurveArguments: {
             /**
              * Format: date
-             * @description valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
+             * @description valuation date for days to expiry, YYYY-MM-DD
              * @example 2025-01-02
              */
             as_of?: string;
             /**
-             * @description futures contracts of one underlying, distinct expiries
+             * @description futures of one underlying, distinct expiries
              * @example [
              *       {
              *         "expiry": "2025-01-20",
@@ -1550,18 +1705,18 @@ export interface components {
             contracts: {
                 /**
                  * Format: date
-                 * @description contract expiry, a calendar date YYYY-MM-DD
+                 * @description contract expiry, YYYY-MM-DD
                  */
                 expiry: string;
-                /** @description futures price */
+                /** @description futures price, currency */
                 price: components["schemas"]["InputPositive"];
-                /** @description contract symbol (optional) */
+                /** @description contract symbol, echoed */
                 symbol?: string;
             }[];
-            /** @description relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Default: "0.005". */
+            /** @description front-to-back change counted as flat, a fraction. Default: "0.005". */
             flat_tolerance?: components["schemas"]["InputDecimalFrom0Below1"];
             /**
-             * @description spot price of the underlying (optional; adds the basis)
+             * @description spot price, currency; adds the basis
              * @example 74.80
              */
             spot?: components["schemas"]["InputPositive"];
@@ -1586,40 +1741,40 @@ export interface components {
         AnalyzeGreeksArguments: {
             /**
              * Format: date
-             * @description valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
+             * @description valuation date, YYYY-MM-DD
              * @example 2024-02-15
              */
             as_of: string;
-            /** @description option records of one underlying */
+            /** @description options of one underlying */
             chain: {
                 /**
-                 * @description ask premium per unit of underlying in currency units
+                 * @description ask premium per unit, currency
                  * @example 5.40
                  */
                 ask?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description bid premium per unit of underlying in currency units
+                 * @description bid premium per unit, currency
                  * @example 5.20
                  */
                 bid?: components["schemas"]["InputNonNegative"];
                 /**
                  * Format: date
-                 * @description expiry date, a calendar date YYYY-MM-DD
+                 * @description expiry date, YYYY-MM-DD
                  * @example 2024-03-15
                  */
                 expiration: string;
                 /**
-                 * @description annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last
+                 * @description annual volatility, a fraction; absent: implied
                  * @example 0.25
                  */
                 implied_volatility?: components["schemas"]["InputDecimalFrom0To10"];
                 /**
-                 * @description last traded premium per unit of underlying in currency units
+                 * @description last premium per unit, currency
                  * @example 5.30
                  */
                 last?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description open contracts
+                 * @description open interest in contracts
                  * @example 8400
                  */
                 open_interest?: number;
@@ -1628,37 +1783,37 @@ export interface components {
                  * @enum {string}
                  */
                 option_type: "CALL" | "PUT";
-                /** @description signed contracts held for the totals (negative = short; default 1). Default: "1". */
+                /** @description signed contracts held (short < 0). Default: "1". */
                 quantity?: components["schemas"]["InputDecimal"];
                 /**
-                 * @description strike price
+                 * @description strike price, currency
                  * @example 185
                  */
                 strike: components["schemas"]["InputPositive"];
                 /**
-                 * @description option symbol
+                 * @description option symbol (OCC code)
                  * @example AAPL240315C00185000
                  */
                 symbol: string;
                 /**
-                 * @description underlying symbol (one per chain)
+                 * @description underlying symbol, one per chain
                  * @example AAPL
                  */
                 underlying_symbol?: string;
                 /**
-                 * @description contracts traded
+                 * @description contracts traded today
                  * @example 1250
                  */
                 volume?: number;
             }[];
-            /** @description units of underlying per contract, an integer >= 1. Default: 100. */
+            /** @description units of underlying per contract. Default: 100. */
             contract_multiplier?: number;
-            /** @description continuous dividend yield as a decimal (default 0). Default: "0". */
+            /** @description continuous dividend yield, a fraction. Default: "0". */
             dividend_yield?: components["schemas"]["InputDecimalFromMinus1To1"];
-            /** @description continuously compounded annual rate as a decimal (default 0.05 = 5 %). Default: "0.05". */
+            /** @description continuously compounded annual rate, a fraction. Default: "0.05". */
             risk_free_rate?: components["schemas"]["InputDecimalFromMinus1To1"];
             /**
-             * @description underlying price
+             * @description underlying price, currency
              * @example 185.50
              */
             underlying_price: components["schemas"]["InputPositive"];
@@ -1681,35 +1836,35 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeLiquidityArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20. */
+            /** @description baseline window in bars (at most bars-1). Default: 20. */
             period?: number;
         };
         AnalyzeLiquidityCall: {
@@ -1730,37 +1885,37 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzePriceStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description bars in a consolidation window. Default: 10. */
+            /** @description bars per consolidation window. Default: 10. */
             consolidation_window?: number;
-            /** @description fractal half-window: bars each side of a swing point. Default: 2. */
+            /** @description bars each side of a swing point. Default: 2. */
             swing_window?: number;
         };
         AnalyzePriceStructureCall: {
@@ -1781,10 +1936,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRecoveryArguments: {
-            /** @description starting account equity in currency units. Default: "100000". */
+            /** @description starting equity, currency. Default: "100000". */
             initial_equity?: components["schemas"]["InputPositive"];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1801,7 +1956,7 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
         };
         AnalyzeRecoveryCall: {
@@ -1823,7 +1978,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeRiskAdjustedArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -1840,10 +1995,10 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description minimum acceptable return of the Sortino ratio, in R per trade. Default: "0". */
+            /** @description Sortino minimum acceptable return, R per trade. Default: "0". */
             target_r?: components["schemas"]["InputDecimal"];
             /**
-             * @description trades per year; annualises the ratios (omitted: per trade only)
+             * @description trades per year; annualises the ratios
              * @example 120
              */
             trades_per_year?: components["schemas"]["InputPositive"];
@@ -1867,22 +2022,22 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTradeOutcomeArguments: {
             /**
-             * @description the system's expected result per trade, in R
+             * @description system's expected result per trade, in R
              * @example 0.4
              */
             expected_value_r?: components["schemas"]["InputDecimal"];
             /**
-             * @description maximum favourable excursion in currency units
+             * @description max favourable excursion, currency
              * @example 400
              */
             mfe: components["schemas"]["InputNonNegative"];
             /**
-             * @description initial risk (1R) in currency units
+             * @description initial risk (1R), currency
              * @example 100
              */
             one_r_dollars: components["schemas"]["InputPositive"];
             /**
-             * @description realised P&L in currency units
+             * @description realised P&L, currency
              * @example 250
              */
             realized_pnl: components["schemas"]["InputDecimal"];
@@ -1910,30 +2065,30 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeTrendStructureArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -1957,7 +2112,7 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AnalyzeWinLossArguments: {
-            /** @description optional P&L of each trade in currency units, parallel to r_multiples */
+            /** @description P&L of each trade, in currency */
             pnl_values?: components["schemas"]["InputDecimal"][];
             /**
              * @description trade results in R
@@ -1996,10 +2151,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         AssessTradingSystemArguments: {
-            /** @description optional absolute P&L per trade, parallel to r_multiples (same length) */
+            /** @description P&L of each trade, in currency */
             pnl_values?: components["schemas"]["InputDecimal"][];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2017,11 +2172,11 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
+             * @description Monte Carlo seed, echoed; default derived from the arguments
              * @example 7
              */
             seed?: number;
-            /** @description account size for the Monte Carlo and the drawdown curve. Default: "100000". */
+            /** @description starting equity, currency. Default: "100000". */
             starting_equity?: components["schemas"]["InputPositive"];
         };
         AssessTradingSystemCall: {
@@ -2051,8 +2206,12 @@ export interface components {
             win_loss: components["schemas"]["WinLoss"];
         };
         BalanceResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
-            /** @description what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits */
+            /**
+             * @description what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits
+             * @example 75.00
+             */
             balance: components["schemas"]["Decimal"];
             /** @description balance is below the server's low-balance threshold */
             is_low: boolean;
@@ -2061,9 +2220,15 @@ export interface components {
              * @enum {string}
              */
             pays_from: "test" | "real";
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             /** Format: date-time */
             updated_at: string;
@@ -2128,6 +2293,7 @@ export interface components {
         };
         BrokerAccountResponse: {
             account_id: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             broker: string;
             buying_power: components["schemas"]["Decimal"];
@@ -2176,6 +2342,7 @@ export interface components {
         };
         BugReportResponse: {
             actual_behavior: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** Format: date-time */
             created_at: string;
@@ -2202,7 +2369,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateEquityCurveArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2219,9 +2386,9 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
-            /** @description starting account equity in currency units. Default: "100000". */
+            /** @description starting equity, currency. Default: "100000". */
             starting_equity?: components["schemas"]["InputPositive"];
             /**
              * @description trades per year; adds the CAGR
@@ -2245,15 +2412,15 @@ export interface components {
              */
             tool_name: "calculate_expected_value";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both). */
         CalculateExpectedValueArguments: {
             /**
-             * @description average loss in the unit of avg_win (sign ignored)
+             * @description average loss in avg_win's unit (sign ignored)
              * @example 1
              */
             avg_loss?: components["schemas"]["InputDecimal"];
             /**
-             * @description average win, >= 0, in R or currency (the same unit as avg_loss)
+             * @description average win >= 0, in R or currency (as avg_loss)
              * @example 2.1
              */
             avg_win?: components["schemas"]["InputDecimal"];
@@ -2276,13 +2443,13 @@ export interface components {
              */
             r_multiples?: components["schemas"]["InputDecimal"][];
             /**
-             * @description probability of a win, a fraction from 0 to 1
+             * @description probability of a win, a fraction 0 to 1
              * @example 0.45
              */
             win_rate?: components["schemas"]["InputDecimal"];
-        } | unknown | unknown;
+        };
         CalculateExpectedValueCall: {
-            arguments: components["schemas"]["CalculateExpectedValueArguments"];
+            arguments?: components["schemas"]["CalculateExpectedValueArguments"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2299,51 +2466,51 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateIndicatorsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description macd fast EMA period in bars. Default: 12. */
+            /** @description macd fast EMA, bars. Default: 12. */
             fast_period?: number;
             /**
-             * @description indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
+             * @description macd 12/26/9, bb Bollinger (population σ), atr Wilder
              * @enum {string}
              */
             indicator: "sma" | "ema" | "rsi" | "macd" | "bb" | "atr";
-            /** @description bb: band width in population standard deviations. Default: "2". */
+            /** @description bb half-width, a multiple of σ. Default: "2". */
             nbdev?: components["schemas"]["InputPositive"];
             /**
-             * @description period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
+             * @description period in bars; default sma/ema/bb 20, rsi/atr 14
              * @example 14
              */
             period?: number;
-            /** @description macd signal EMA period in bars. Default: 9. */
+            /** @description macd signal EMA, bars. Default: 9. */
             signal_period?: number;
-            /** @description macd slow EMA period in bars. Default: 26. */
+            /** @description macd slow EMA, bars. Default: 26. */
             slow_period?: number;
         };
         CalculateIndicatorsCall: {
@@ -2382,9 +2549,9 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
-            /** @description loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5". */
+            /** @description fraction of equity lost that counts as ruin, < 1. Default: "0.5". */
             ruin_drawdown?: components["schemas"]["InputPositive"];
         };
         CalculateKellyCall: {
@@ -2406,53 +2573,53 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateMarginArguments: {
             /**
-             * @description account equity (net liquidation value) in currency units
+             * @description net liquidation value, currency
              * @example 30000
              */
             account_equity: components["schemas"]["InputDecimal"];
-            /** @description open positions */
-            positions: ({
+            /** @description open positions of the book */
+            positions: {
                 /**
-                 * @description initial margin per contract in currency units; or give margin_rate
+                 * @description initial margin per contract, currency
                  * @example 12650
                  */
                 initial_margin_per_contract?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description maintenance margin per contract in currency units (default: the initial margin)
+                 * @description maintenance per contract, currency; default initial
                  * @example 11500
                  */
                 maintenance_margin_per_contract?: components["schemas"]["InputNonNegative"];
                 /**
-                 * @description maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
+                 * @description maintenance share of notional, a fraction; default initial
                  * @example 0.045
                  */
                 maintenance_margin_rate?: components["schemas"]["InputFraction"];
                 /**
-                 * @description initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
+                 * @description initial margin share of notional, a fraction
                  * @example 0.05
                  */
                 margin_rate?: components["schemas"]["InputFraction"];
                 /**
-                 * @description units per contract (default 1). Default: "1".
+                 * @description units per contract. Default: "1".
                  * @example 50
                  */
                 multiplier?: components["schemas"]["InputPositive"];
                 /**
-                 * @description price per unit
+                 * @description price per unit, currency
                  * @example 5000
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed quantity (negative = short); margin uses its absolute value
+                 * @description signed contracts or units (short < 0)
                  * @example -2
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol
+                 * @description instrument symbol, echoed
                  * @example ESH5
                  */
                 symbol: string;
-            } | unknown | unknown)[];
+            }[];
         };
         CalculateMarginCall: {
             arguments: components["schemas"]["CalculateMarginArguments"];
@@ -2473,29 +2640,29 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePnlArguments: {
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description entry price
+             * @description average entry price, currency
              * @example 100.50
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description exit price
+             * @description average exit price, currency
              * @example 103.25
              */
             exit_price: components["schemas"]["InputPositive"];
-            /** @description total round-trip fees in currency units. Default: "0". */
+            /** @description round-trip fees, currency. Default: "0". */
             fees?: components["schemas"]["InputNonNegative"];
             /**
-             * @description units traded, an integer >= 1
+             * @description units traded, a whole number
              * @example 100
              */
             quantity: number;
             /**
-             * @description initial stop price; enables the R-multiple
+             * @description initial stop, currency; adds the R-multiple
              * @example 99
              */
             stop_price?: components["schemas"]["InputPositive"];
@@ -2519,29 +2686,29 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculatePositionSizeArguments: {
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description planned entry price
+             * @description planned entry price, currency
              * @example 10.30
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 25000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description optional instrument name, echoed back
+             * @description instrument name, echoed back
              * @example AAPL
              */
             instrument?: string;
-            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
+            /** @description equity fraction risked per trade. Default: "0.02". */
             risk_percent?: components["schemas"]["InputFraction"];
             /**
-             * @description initial stop price; below entry for long, above for short
+             * @description initial stop, currency, on the losing side of entry
              * @example 10.20
              */
             stop_price: components["schemas"]["InputPositive"];
@@ -2565,7 +2732,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateRollingGArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2582,7 +2749,10 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10. */
+            /**
+             * @description trades per window, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         CalculateRollingGCall: {
@@ -2604,7 +2774,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CalculateSystemScoreArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -2636,6 +2806,11 @@ export interface components {
             profitable_share: components["schemas"]["Decimal"];
             worst_period: string;
         };
+        CeilingsResponse: {
+            allowed_operations: string[];
+            daily_limit: components["schemas"]["Decimal"] | null;
+            monthly_limit: components["schemas"]["Decimal"] | null;
+        };
         ChainDepositRequest: {
             tx_signature: string;
         };
@@ -2647,71 +2822,71 @@ export interface components {
              */
             tool_name: "check_compliance";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: positions | proposed_trade. */
         CheckComplianceArguments: {
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
+             * @description cap on the largest exposure share, a fraction
              * @example 0.4
              */
             max_concentration_share?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
+             * @description cap on the Herfindahl index of exposures, a fraction
              * @example 0.3
              */
             max_hhi?: components["schemas"]["InputFraction"];
             /**
-             * @description cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
+             * @description cap on each |exposure| / equity, a fraction
              * @example 0.25
              */
             max_position_weight?: components["schemas"]["InputFraction"];
-            /** @description the current book (optional) */
+            /** @description holdings of the current book */
             positions?: {
-                /** @description units per contract (default 1). Default: "1". */
+                /** @description units per contract. Default: "1". */
                 multiplier?: components["schemas"]["InputPositive"];
                 /**
-                 * @description price per unit
+                 * @description price per unit, currency
                  * @example 185.50
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed quantity: positive long (buy), negative short (sell)
+                 * @description signed units, short < 0
                  * @example 100
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol (compared case-insensitively)
+                 * @description symbol, any letter case
                  * @example AAPL
                  */
                 symbol: string;
             }[];
-            /** @description the trade to check against the book (optional) */
+            /** @description the trade to check against the book */
             proposed_trade?: {
-                /** @description units per contract (default 1). Default: "1". */
+                /** @description units per contract. Default: "1". */
                 multiplier?: components["schemas"]["InputPositive"];
                 /**
-                 * @description price per unit
+                 * @description price per unit, currency
                  * @example 185.50
                  */
                 price: components["schemas"]["InputPositive"];
                 /**
-                 * @description signed quantity: positive long (buy), negative short (sell)
+                 * @description signed units, short < 0
                  * @example 100
                  */
                 quantity: components["schemas"]["InputDecimal"];
                 /**
-                 * @description instrument symbol (compared case-insensitively)
+                 * @description symbol, any letter case
                  * @example AAPL
                  */
                 symbol: string;
             };
-            /** @description symbols that may not be traded or held (case-insensitive) */
+            /** @description symbols that may not be traded or held */
             restricted_symbols?: string[];
-        } | unknown | unknown;
+        };
         CheckComplianceCall: {
             arguments: components["schemas"]["CheckComplianceArguments"];
             /**
@@ -2730,35 +2905,35 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         CheckTradeRiskArguments: {
-            /** @description today's realised P&L (negative = loss). Default: "0". */
+            /** @description today's realised P&L, currency (loss < 0). Default: "0". */
             daily_pnl?: components["schemas"]["InputDecimal"];
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description planned entry price
+             * @description planned entry price, currency
              * @example 185
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description current account equity
+             * @description current account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description shares or units (0 is a blocking error in the result)
+             * @description shares or units (0 is a blocking error)
              * @example 50
              */
             quantity: components["schemas"]["InputNonNegative"];
             /**
-             * @description initial stop price
+             * @description initial stop, currency, on the losing side of entry
              * @example 180
              */
             stop_price: components["schemas"]["InputPositive"];
             /**
-             * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
+             * @description symbol, matched to authorized_instruments
              * @example AAPL
              */
             symbol: string;
@@ -2818,6 +2993,7 @@ export interface components {
         };
         ConnectResponse: {
             account_id: string;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             broker_type: string;
             buying_power: components["schemas"]["Decimal"];
@@ -2906,14 +3082,21 @@ export interface components {
             spot_roll_yield: components["schemas"]["Decimal"] | null;
             structure: string;
         };
-        /** @description Exact decimal as a string in plain notation, e.g. "185.50" */
+        /**
+         * @description Exact decimal as a string in plain notation, e.g. "185.50"
+         * @example 185.50
+         */
         Decimal: string;
         DeletedMemoryResponse: {
             deleted: boolean;
+            /** @example mem_q4x8n2k7w1z5c9v3 */
             memory_id: string;
         };
         DepositRequest: {
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             amount: string;
             /** @enum {string} */
             funding_path: "onramp" | "direct_transfer" | "x402";
@@ -2929,35 +3112,35 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPatternsArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description bars in the range whose break is a breakout or breakdown. Default: 20. */
+            /** @description range length in bars for breakouts. Default: 20. */
             breakout_period?: number;
         };
         DetectPatternsCall: {
@@ -2979,7 +3162,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectPeakValleyArguments: {
             /**
-             * @description equity after each trade in currency units, oldest first, each >= 0
+             * @description equity after each trade, currency, oldest first, each >= 0
              * @example [
              *       "101000",
              *       "99000",
@@ -2990,7 +3173,7 @@ export interface components {
              */
             equity_values: components["schemas"]["InputDecimal"][];
             /**
-             * @description equity before the first trade in currency units
+             * @description equity before the first trade, currency
              * @example 100000
              */
             starting_equity: components["schemas"]["InputPositive"];
@@ -3013,30 +3196,30 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectRegimeArguments: {
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
@@ -3060,37 +3243,37 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         DetectStructuralBreakArguments: {
-            /** @description significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05". */
+            /** @description significance level, a fraction 0.001 to 0.20. Default: "0.05". */
             alpha?: components["schemas"]["InputDecimal"];
-            /** @description OHLCV bars, oldest first (latest last); high >= low */
+            /** @description OHLCV bars, oldest first; high >= low */
             bars: {
                 /**
-                 * @description close price
+                 * @description close price, currency
                  * @example 100.8
                  */
                 close: components["schemas"]["InputPositive"];
                 /**
-                 * @description high price
+                 * @description high price, currency
                  * @example 101.5
                  */
                 high: components["schemas"]["InputPositive"];
                 /**
-                 * @description low price
+                 * @description low price, currency
                  * @example 99.2
                  */
                 low: components["schemas"]["InputPositive"];
                 /**
-                 * @description open price
+                 * @description open price, currency
                  * @example 100
                  */
                 open: components["schemas"]["InputPositive"];
                 /**
-                 * @description traded volume in units
+                 * @description volume, in units
                  * @example 12000
                  */
                 volume: components["schemas"]["InputNonNegative"];
             }[];
-            /** @description fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15". */
+            /** @description fraction trimmed at each end, 0.05 to 0.30. Default: "0.15". */
             trim?: components["schemas"]["InputDecimal"];
         };
         DetectStructuralBreakCall: {
@@ -3102,6 +3285,7 @@ export interface components {
             tool_name: "detect_structural_break";
         };
         DisconnectResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             disconnected: boolean;
             message: string;
@@ -3187,6 +3371,7 @@ export interface components {
             timeline: string;
         };
         EnterpriseResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             budget_range: string | null;
             contact_email: string;
@@ -3227,7 +3412,7 @@ export interface components {
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateBasicArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3244,13 +3429,16 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateComprehensiveArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3267,13 +3455,16 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateFullArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3290,7 +3481,10 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         EvaluatePerformanceAnswer: {
@@ -3304,7 +3498,7 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         EvaluatePerformanceArguments: {
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -3322,11 +3516,14 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description basic (default), full or comprehensive. Default: "basic".
+             * @description evaluation depth, priced per tier. Default: "basic".
              * @enum {string}
              */
             tier?: "basic" | "full" | "comprehensive";
-            /** @description rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10. */
+            /**
+             * @description rolling-G window in trades, at most N; default min(10, N)
+             * @example 5
+             */
             window_size?: number;
         };
         EvaluatePerformanceCall: {
@@ -3366,6 +3563,7 @@ export interface components {
         };
         EventResponse: {
             acknowledged_at: string | null;
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string | null;
             /** @enum {string} */
             category: "authentication" | "billing" | "deposit" | "wallet" | "encryption" | "rate_limit" | "agent_mode" | "registration" | "report" | "platform";
@@ -3373,6 +3571,7 @@ export interface components {
             count: number;
             description: string;
             details?: unknown;
+            /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
             event_id: string;
             /** Format: date-time */
             last_seen: string;
@@ -3442,6 +3641,7 @@ export interface components {
             rating: number;
         };
         FeedbackResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "tools" | "billing" | "performance" | "documentation" | "other";
@@ -3491,11 +3691,11 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description optional symbols, parallel to r_multiples */
+            /** @description symbol of each trade, in order */
             symbols?: string[];
-            /** @description trades listed. Default: 10. */
+            /** @description trades listed, most harmful first. Default: 10. */
             top_n?: number;
-            /** @description optional trade ids, parallel to r_multiples */
+            /** @description id of each trade, in order */
             trade_ids?: string[];
         };
         FindVarianceKillersCall: {
@@ -3562,12 +3762,12 @@ export interface components {
              */
             tool_name: "get_trading_biases";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: trades | 2+ trades in the agent's journal. */
         GetTradingBiasesArguments: {
-            /** @description the latest trades analysed, 2 to 10,000. Default: 50. */
+            /** @description number of latest trades analysed. Default: 50. */
             lookback_count?: number;
             /**
-             * @description optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+             * @description closed trades, oldest first
              * @example [
              *       {
              *         "hold_time_hours": "20",
@@ -3585,49 +3785,51 @@ export interface components {
              */
             trades?: {
                 /**
-                 * @description optional; accepted for compatibility, not used by the checks
+                 * @deprecated
+                 * @description trade side, not used by the checks
                  * @enum {string}
                  */
                 direction?: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
                 /**
                  * Format: date-time
-                 * @description optional RFC 3339 entry time
+                 * @description entry time, RFC 3339
                  * @example 2026-03-09T14:30:00Z
                  */
                 entry_time?: string;
                 /**
                  * Format: date-time
-                 * @description optional RFC 3339 exit time
+                 * @description exit time, RFC 3339
                  * @example 2026-03-10T10:30:00Z
                  */
                 exit_time?: string;
                 /**
-                 * @description optional holding time in hours (default exit_time - entry_time)
+                 * @description holding time in hours; default from the times
                  * @example 20
                  */
                 hold_time_hours?: components["schemas"]["InputDecimalFrom0To1e06"];
                 /**
-                 * @description optional maximum favourable excursion in R
+                 * @description max favourable excursion in R
                  * @example 2.2
                  */
                 mfe_r?: components["schemas"]["InputDecimalFrom0To1000"];
                 /**
-                 * @description result in R
+                 * @description trade result in R
                  * @example 1.5
                  */
                 r_multiple: components["schemas"]["InputDecimalFromMinus1000To1000"];
                 /**
-                 * @description optional position size (notional or money at risk, one convention for all trades)
+                 * @description position size in currency, notional or at risk
                  * @example 1000
                  */
                 size?: components["schemas"]["InputPositive"];
                 /**
-                 * @description optional; accepted for compatibility, not used by the checks
+                 * @deprecated
+                 * @description instrument symbol, not used by the checks
                  * @example AAPL
                  */
                 symbol?: string;
             }[];
-        } | unknown | unknown;
+        };
         GetTradingBiasesCall: {
             arguments?: components["schemas"]["GetTradingBiasesArguments"];
             /**
@@ -3727,6 +3929,7 @@ export interface components {
             upper: components["schemas"]["Decimal"];
         };
         JournalStatsResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             avg_r_multiple: components["schemas"]["Decimal"];
             expectancy: components["schemas"]["Decimal"];
@@ -3789,15 +3992,25 @@ export interface components {
         };
         LimitsRequest: {
             allowed_operations?: string[];
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             daily_limit?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             monthly_limit?: string;
         };
         LimitsResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             allowed_operations: string[];
+            ceilings: components["schemas"]["CeilingsResponse"];
+            /** @example 25.00 */
             daily_limit: components["schemas"]["Decimal"] | null;
+            /** @example 500.00 */
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
         LinkWalletRequest: {
@@ -3807,9 +4020,11 @@ export interface components {
             solana_wallet_address: string;
         };
         LinkWalletResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             is_presale_buyer: boolean;
             message: string;
+            /** @example 8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ */
             solana_wallet_address: string;
         };
         LiquidityResult: {
@@ -3931,8 +4146,12 @@ export interface components {
             worst_case: components["schemas"]["Decimal"];
         };
         NativeDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
-            /** @description balance (what the agent's calls are paid from now) right after this deposit */
+            /**
+             * @description balance (what the agent's calls are paid from now) right after this deposit
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             currency: string;
             is_presale_buyer: boolean;
@@ -3940,11 +4159,18 @@ export interface components {
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
             rate_per_token: components["schemas"]["Decimal"];
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
             usd_credited: components["schemas"]["Decimal"];
         };
@@ -3991,6 +4217,69 @@ export interface components {
             target_shares: components["schemas"]["Decimal"] | null;
             total_risk: components["schemas"]["Decimal"];
             warnings: string[];
+        };
+        OwnerAgentResponse: {
+            agent_id: string;
+            agent_name: string;
+            /** @enum {string} */
+            agent_type: "trading" | "analysis" | "risk" | "composite";
+            allowed_operations: string[];
+            /** Format: date-time */
+            created_at: string;
+            daily_limit: components["schemas"]["Decimal"] | null;
+            is_active: boolean;
+            is_presale_buyer: boolean;
+            /** Format: date-time */
+            key_created_at: string;
+            key_last_used_at: string | null;
+            /** @enum {string} */
+            mode: "sandbox" | "live" | "suspended" | "terminated";
+            monthly_limit: components["schemas"]["Decimal"] | null;
+            real_balance: components["schemas"]["Decimal"];
+            sandbox_balance: components["schemas"]["Decimal"];
+            spent_this_month: components["schemas"]["Decimal"];
+            spent_today: components["schemas"]["Decimal"];
+        };
+        OwnerAgentsResponse: {
+            agents: components["schemas"]["OwnerAgentResponse"][];
+            count: number;
+            owner_id: string;
+        };
+        OwnerKeyResponse: {
+            owner_id: string;
+            owner_key: string;
+        };
+        OwnerTransactionResponse: {
+            agent_id: string;
+            amount: components["schemas"]["Decimal"];
+            balance_after: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            created_at: string;
+            currency: string | null;
+            funding_path: ("onramp" | "direct_transfer" | "x402") | null;
+            funds: string;
+            operation: string | null;
+            price_usd: components["schemas"]["Decimal"] | null;
+            quantity: components["schemas"]["Decimal"] | null;
+            tx_id: string;
+            /** @enum {string} */
+            type: "consumption" | "deposit";
+        };
+        OwnerTransactionsResponse: {
+            count: number;
+            has_more: boolean;
+            next_cursor: string | null;
+            transactions: components["schemas"]["OwnerTransactionResponse"][];
+        };
+        OwnerUsageResponse: {
+            agent_id: string | null;
+            days: components["schemas"]["UsageDayResponse"][];
+            from: string;
+            owner_id: string;
+            to: string;
+            total_cost: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            total_count: number;
         };
         Pattern: {
             direction: string;
@@ -4099,34 +4388,34 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         PreTradeGateArguments: {
-            /** @description today's realised P&L (negative = loss). Default: "0". */
+            /** @description today's realised P&L, currency (loss < 0). Default: "0". */
             daily_pnl?: components["schemas"]["InputDecimal"];
             /**
-             * @description long or short (letter case ignored)
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description planned entry price
+             * @description planned entry price, currency
              * @example 185
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
-             * @description account equity
+             * @description account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
-            /** @description optional recent R-multiples; adds system_health (never blocks the gate) */
+            /** @description recent trade results in R; adds system_health */
             r_multiples?: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02". */
+            /** @description equity fraction risked per trade. Default: "0.02". */
             risk_percent?: components["schemas"]["InputFraction"];
             /**
-             * @description initial stop price; below entry for long, above for short
+             * @description initial stop, currency, on the losing side of entry
              * @example 180
              */
             stop_price: components["schemas"]["InputPositive"];
             /**
-             * @description instrument symbol, checked case-insensitively against the agent's authorized_instruments
+             * @description symbol, matched to authorized_instruments
              * @example AAPL
              */
             symbol: string;
@@ -4175,6 +4464,7 @@ export interface components {
             p99: components["schemas"]["Decimal"];
         };
         RMultiplesResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             count: number;
             r_multiples: components["schemas"]["Decimal"][];
@@ -4187,57 +4477,57 @@ export interface components {
              */
             tool_name: "record_trade_journal";
         };
-        /** @description Decimals: strings like "1.5"; JSON numbers work too. */
+        /** @description Decimals: strings like "1.5"; JSON numbers work too. Needs one of: r_multiple | stop_price. */
         RecordTradeJournalArguments: {
             /**
-             * @description long or short
+             * @description trade side, any letter case
              * @enum {string}
              */
             direction: "long" | "short" | "LONG" | "SHORT" | "Long" | "Short";
             /**
-             * @description average entry price
+             * @description average entry price, currency
              * @example 100
              */
             entry_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
-             * @description optional RFC 3339 entry time
+             * @description entry time, RFC 3339
              * @example 2026-03-09T14:30:00Z
              */
             entry_time?: string;
             /**
-             * @description average exit price
+             * @description average exit price, currency
              * @example 110
              */
             exit_price: components["schemas"]["InputPositive"];
             /**
              * Format: date-time
-             * @description optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+             * @description exit time, RFC 3339; orders the journal
              * @example 2026-03-10T15:00:00Z
              */
             exit_time?: string;
             /**
-             * @description optional fees (default 0)
+             * @description fees paid, currency
              * @example 1.50
              */
             fees?: components["schemas"]["InputDecimalFrom0To1e12"];
             /**
-             * @description optional maximum adverse excursion in R, as a magnitude >= 0
+             * @description max adverse excursion in R, a magnitude
              * @example 0.4
              */
             mae_r?: components["schemas"]["InputDecimalFrom0To1000"];
             /**
-             * @description optional maximum favourable excursion in R (used by get_trading_biases)
+             * @description max favourable excursion in R
              * @example 2.5
              */
             mfe_r?: components["schemas"]["InputDecimalFrom0To1000"];
             /**
-             * @description optional notes, up to 5,000 characters, sealed at rest
+             * @description free notes, sealed at rest
              * @example entered on volume
              */
             notes?: string;
             /**
-             * @description optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)
+             * @description net P&L, currency; default from prices, quantity and fees
              * @example 100
              */
             pnl?: components["schemas"]["InputDecimalFromMinus1e12To1e12"];
@@ -4247,39 +4537,39 @@ export interface components {
              */
             quantity: components["schemas"]["InputPositive"];
             /**
-             * @description optional result in R (required without stop_price)
+             * @description trade result in R
              * @example 2
              */
             r_multiple?: components["schemas"]["InputDecimalFromMinus1000To1000"];
             /**
-             * @description optional setup label
+             * @description label of the entry setup
              * @example breakout
              */
             setup?: string;
             /**
-             * @description optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
+             * @description initial stop, currency; derives r_multiple
              * @example 95
              */
             stop_price?: components["schemas"]["InputPositive"];
             /**
-             * @description optional strategy label; the journal filters on it
+             * @description strategy label, filterable
              * @example momentum
              */
             strategy?: string;
             /**
-             * @description instrument symbol
+             * @description instrument symbol, as quoted
              * @example AAPL
              */
             symbol: string;
-            /** @description optional labels, at most 16 */
+            /** @description free labels of the trade */
             tags?: string[];
             /**
              * Format: date
-             * @description optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+             * @description exit day when exit_time is omitted
              * @example 2026-03-10
              */
             trade_date?: string;
-        } | unknown | unknown;
+        };
         RecordTradeJournalCall: {
             arguments: components["schemas"]["RecordTradeJournalArguments"];
             /**
@@ -4334,23 +4624,34 @@ export interface components {
             authorized_actions?: string[];
             authorized_instruments?: string[];
             description?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             max_daily_loss_pct?: string;
-            /** @description decimal number as a string */
+            /**
+             * @description decimal number as a string
+             * @example 25.00
+             */
             max_position_size_pct?: string;
             owner_id: string;
         };
         RegisterResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             /** @enum {string} */
             agent_type: "trading" | "analysis" | "risk" | "composite";
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
+            /** @example acme-capital */
             owner_id: string;
+            /** @example aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk */
+            owner_key?: string;
         };
         RegisterWalletRequest: {
             agent_name?: string;
@@ -4366,22 +4667,39 @@ export interface components {
             wallet_address: string;
         };
         RegisterWalletResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
             agent_type: string;
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
-            /** @description what the agent's calls are paid from now (pays_from); a new agent starts at zero */
+            /**
+             * @description what the agent's calls are paid from now (pays_from); a new agent starts at zero
+             * @example 75.00
+             */
             balance: components["schemas"]["Decimal"];
             created: boolean;
             /** Format: date-time */
             created_at: string;
             mode: string;
+            /** @example acme-capital */
             owner_id: string;
+            /**
+             * @description the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
+             * @example aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
+             */
+            owner_key?: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
-            /** @description real credits (verified deposits), spent by calls in live mode */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
         };
         ReportRequest: {
@@ -4393,6 +4711,7 @@ export interface components {
             report_type: "error" | "degradation" | "suspicious_activity";
         };
         ReportResponse: {
+            /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
             event_id: string;
             status: string;
         };
@@ -4470,7 +4789,9 @@ export interface components {
             stdev: components["schemas"]["Decimal"];
         };
         RotateKeyResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
         };
         RunMonteCarloAnswer: {
@@ -4483,10 +4804,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunMonteCarloArguments: {
-            /** @description equity paths simulated. Default: 1000. */
+            /** @description number of equity paths simulated. Default: 1000. */
             num_simulations?: number;
             /**
-             * @description trade results in R, resampled with replacement
+             * @description trade results in R, resampled
              * @example [
              *       "1.5",
              *       "-1",
@@ -4503,19 +4824,19 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
+            /** @description equity fraction risked per 1R, < 1. Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
             /**
-             * @description optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
+             * @description PRNG seed, echoed; omitted: derived from the arguments
              * @example 7
              */
             seed?: number;
             /**
-             * @description starting account equity in currency units
+             * @description starting equity, currency
              * @example 10000
              */
             starting_equity: components["schemas"]["InputPositive"];
-            /** @description trades drawn per path. Default: 100. */
+            /** @description number of trades drawn per path. Default: 100. */
             trades_per_simulation?: number;
         };
         RunMonteCarloCall: {
@@ -4536,10 +4857,10 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         RunWhatIfArguments: {
-            /** @description losses are capped at -loss_cap R. Default: "1". */
+            /** @description cap on each loss, in R. Default: "1". */
             loss_cap?: components["schemas"]["InputPositive"];
             /**
-             * @description trade results in R, oldest first
+             * @description R-multiples, oldest first
              * @example [
              *       "1.5",
              *       "-1",
@@ -4557,13 +4878,13 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
+             * @description trades removed, at most N-1; default ceil(5 % of N)
              * @example 1
              */
             remove_count?: number;
-            /** @description losing streak (in trades) after which the next trade is skipped. Default: 3. */
+            /** @description losses in a row that skip the next trade. Default: 3. */
             skip_after_losses?: number;
-            /** @description factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9". */
+            /** @description factor on every winning R. Default: "0.9". */
             winner_scale?: components["schemas"]["InputPositive"];
         };
         RunWhatIfCall: {
@@ -4604,28 +4925,28 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         ScoreSignalArguments: {
             /**
-             * @description entry conditions met, 0 to total_conditions
+             * @description entry conditions met, at most total_conditions
              * @example 4
              */
             conditions_met: number;
             /**
-             * @description agreeing indicators (default 0; 3 or more count fully)
+             * @description count of agreeing indicators (3+ count fully)
              * @example 2
              */
             indicator_confluence?: number;
-            /** @description the signal agrees with the market regime (default false) */
+            /** @description signal agrees with the market regime */
             regime_aligned?: boolean;
             /**
-             * @description reward / risk, a multiple >= 0 (3 or more counts fully)
+             * @description reward / risk multiple (3+ counts fully)
              * @example 2.5
              */
             risk_reward_ratio?: components["schemas"]["InputDecimal"];
             /**
-             * @description entry conditions checked, >= 1
+             * @description number of entry conditions checked
              * @example 5
              */
             total_conditions: number;
-            /** @description volume confirms the signal (default false) */
+            /** @description volume confirms the signal */
             volume_confirmed?: boolean;
         };
         ScoreSignalCall: {
@@ -4647,14 +4968,14 @@ export interface components {
         /** @description Arguments of search_memory */
         SearchMemoryArguments: {
             /**
-             * @description optional: only memories of this category
+             * @description only memories of this category
              * @example rules
              */
             category?: string;
-            /** @description memories returned, 1 to 50. Default: 10. */
+            /** @description number of memories returned. Default: 10. */
             limit?: number;
             /**
-             * @description words to look for (at most 32 distinct terms)
+             * @description words to find, at most 32 terms
              * @example scale out
              */
             query: string;
@@ -4694,14 +5015,14 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SegmentTradesArguments: {
             /**
-             * @description symbol, day_of_week, strategy or regime. Default: "symbol".
+             * @description key the trades are grouped by. Default: "symbol".
              * @enum {string}
              */
             segment_by?: "symbol" | "day_of_week" | "strategy" | "regime";
-            /** @description closed trades */
+            /** @description closed trades to segment */
             trades: {
                 /**
-                 * @description 0 = Monday to 6 = Sunday
+                 * @description weekday, 0 = Monday to 6 = Sunday
                  * @example 2
                  */
                 day_of_week?: number;
@@ -4716,17 +5037,17 @@ export interface components {
                  */
                 pnl_usd: components["schemas"]["InputDecimal"];
                 /**
-                 * @description market regime at entry (segment key)
+                 * @description market regime at entry, a segment key
                  * @example TRENDING_UP
                  */
                 regime?: string;
                 /**
-                 * @description strategy identifier (segment key)
+                 * @description strategy id, a segment key
                  * @example breakout
                  */
                 strategy_id?: string;
                 /**
-                 * @description instrument symbol (segment key)
+                 * @description instrument symbol, a segment key
                  * @example MSFT
                  */
                 symbol?: string;
@@ -4777,44 +5098,44 @@ export interface components {
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeFuturesPositionArguments: {
             /**
-             * @description margin available for the position in currency units
+             * @description margin available, currency
              * @example 100000
              */
             available_margin?: components["schemas"]["InputPositive"];
             /**
-             * @description point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
+             * @description point value, currency per 1.0 move; default tick_value / tick_size
              * @example 50
              */
             contract_multiplier?: number;
             /**
-             * @description price used for the notional (defaults to entry_price)
+             * @description price of the notional, points; default entry_price
              * @example 5000
              */
             contract_price?: components["schemas"]["InputPositive"];
             /**
-             * @description planned entry price
+             * @description planned entry, price points
              * @example 5000
              */
             entry_price?: components["schemas"]["InputPositive"];
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 100000
              */
             equity?: components["schemas"]["InputPositive"];
             /**
-             * @description exchange or broker initial margin per contract in currency units
+             * @description initial margin per contract, currency
              * @example 12000
              */
             initial_margin_per_contract?: components["schemas"]["InputPositive"];
-            /** @description share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50". */
+            /** @description usable share of available_margin, a fraction. Default: "0.50". */
             max_margin_usage_pct?: components["schemas"]["InputFraction"];
             /**
-             * @description largest notional in currency units
+             * @description largest notional, currency
              * @example 500000
              */
             max_notional?: components["schemas"]["InputPositive"];
             /**
-             * @description primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
+             * @description the primary constraint. Needs by mode: margin_based: available_margin, initial_margin_per_contract; tick_value: equity, risk_pct, entry_price, stop_price, tick_size, tick_value; notional: max_notional and one of contract_price | entry_price and one of contract_multiplier | tick_size, tick_value.
              * @enum {string}
              */
             mode: "margin_based" | "tick_value" | "notional";
@@ -4824,30 +5145,21 @@ export interface components {
              */
             risk_pct?: components["schemas"]["InputFraction"];
             /**
-             * @description initial stop price
+             * @description initial stop, price points
              * @example 4980
              */
             stop_price?: components["schemas"]["InputPositive"];
             /**
-             * @description minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
+             * @description minimum price increment, price points (ES 0.25)
              * @example 0.25
              */
             tick_size?: components["schemas"]["InputPositive"];
             /**
-             * @description currency value of one tick, > 0, e.g. 12.50 (ES)
+             * @description currency value of one tick (ES 12.50)
              * @example 12.50
              */
             tick_value?: components["schemas"]["InputPositive"];
-        } & ({
-            /** @enum {unknown} */
-            mode?: "margin_based";
-        } | {
-            /** @enum {unknown} */
-            mode?: "tick_value";
-        } | ({
-            /** @enum {unknown} */
-            mode?: "notional";
-        } & (unknown | unknown) & (unknown | unknown)));
+        };
         SizeFuturesPositionCall: {
             arguments: components["schemas"]["SizeFuturesPositionArguments"];
             /**
@@ -4866,68 +5178,59 @@ export interface components {
         };
         /** @description Decimals: strings like "1.5"; JSON numbers work too. */
         SizeOptionsPositionArguments: {
-            /** @description units of underlying per contract, an integer >= 1 (default 100). Default: 100. */
+            /** @description units of underlying per contract. Default: 100. */
             contract_multiplier?: number;
             /**
-             * @description net credit per unit of a credit spread in currency units, below spread_width
+             * @description net credit per unit, currency, below spread_width
              * @example 1.20
              */
             credit_received?: components["schemas"]["InputPositive"];
             /**
-             * @description option delta in [-1, 1]; required in delta_adjusted
+             * @description option delta, signed (call > 0, put < 0)
              * @example 0.45
              */
             delta?: components["schemas"]["InputDecimalFromMinus1To1"];
             /**
-             * @description option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
+             * @description premium per unit, currency (net debit in mode spread)
              * @example 5.35
              */
             entry_premium?: components["schemas"]["InputPositive"];
             /**
-             * @description account equity in currency units
+             * @description account equity, currency
              * @example 100000
              */
             equity: components["schemas"]["InputPositive"];
             /**
-             * @description equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
+             * @description cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
              * @enum {string}
              */
             mode: "equity_risk" | "premium" | "delta_adjusted" | "spread";
             /**
-             * @description share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
+             * @description equity fraction at risk (premium budget in mode premium)
              * @example 0.02
              */
             risk_pct: components["schemas"]["InputFraction"];
             /**
-             * @description distance between the spread strikes in price units; required in spread
+             * @description distance between the strikes, price units
              * @example 5
              */
             spread_width?: components["schemas"]["InputPositive"];
             /**
-             * @description premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
+             * @description exit premium per unit, currency, below entry_premium
              * @example 2.50
              */
             stop_premium?: components["schemas"]["InputNonNegative"];
             /**
-             * @description underlying entry price; required in delta_adjusted
+             * @description underlying entry price, currency
              * @example 185
              */
             underlying_entry?: components["schemas"]["InputPositive"];
             /**
-             * @description underlying stop price; required in delta_adjusted
+             * @description underlying stop price, currency
              * @example 180
              */
             underlying_stop?: components["schemas"]["InputPositive"];
-        } & ({
-            /** @enum {unknown} */
-            mode?: "equity_risk" | "premium";
-        } | {
-            /** @enum {unknown} */
-            mode?: "delta_adjusted";
-        } | ({
-            /** @enum {unknown} */
-            mode?: "spread";
-        } & (unknown | unknown)));
+        };
         SizeOptionsPositionCall: {
             arguments: components["schemas"]["SizeOptionsPositionArguments"];
             /**
@@ -4949,36 +5252,60 @@ export interface components {
             warnings: string[];
         };
         SolDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
-            /** @description balance (what the agent's calls are paid from now) right after this deposit */
+            /**
+             * @description balance (what the agent's calls are paid from now) right after this deposit
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             sol_price_usd: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
         };
         StablecoinDepositResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
-            /** @description balance (what the agent's calls are paid from now) right after this deposit */
+            /**
+             * @description balance (what the agent's calls are paid from now) right after this deposit
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;
-            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            /**
+             * @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+             * @example 75.00
+             */
             real_balance: components["schemas"]["Decimal"];
-            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            /**
+             * @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+             * @example 0.00
+             */
             sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
+            /** @example 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ */
             tx_signature: string;
         };
         StatusResponse: {
@@ -5003,17 +5330,17 @@ export interface components {
         /** @description Arguments of store_memory */
         StoreMemoryArguments: {
             /**
-             * @description optional label (default "general"); search_memory filters on it case-insensitively
+             * @description label search_memory filters on; default "general"
              * @example rules
              */
             category?: string;
             /**
-             * @description the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+             * @description the memory text, indexed for search
              * @example Scale out a third at 2R
              */
             content: string;
             /**
-             * @description optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+             * @description JSON object up to 4096 bytes, returned with the memory; its JSON text works too
              * @example {
              *       "source": "review"
              *     }
@@ -5060,6 +5387,7 @@ export interface components {
             use_case: string;
         };
         SuggestionResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** Format: date-time */
             created_at: string;
@@ -5109,6 +5437,7 @@ export interface components {
             subject: string;
         };
         TicketResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "billing" | "connectivity" | "tool_error" | "broker" | "account" | "other";
@@ -5121,6 +5450,7 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "closed";
             subject: string;
+            /** @example SR-000142 */
             ticket_id: string;
             /** @enum {string} */
             type: "support";
@@ -5132,6 +5462,7 @@ export interface components {
             status: "open" | "in_progress" | "resolved" | "closed";
         };
         TicketSummary: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             /** @enum {string} */
             category: "billing" | "connectivity" | "tool_error" | "broker" | "account" | "other";
@@ -5143,6 +5474,7 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "closed";
             subject: string;
+            /** @example SR-000142 */
             ticket_id: string;
             /** @enum {string} */
             type: "support";
@@ -5163,6 +5495,7 @@ export interface components {
             } | null;
             name: string;
             operation: string | null;
+            /** @example 0.003 */
             price: components["schemas"]["Decimal"];
         };
         ToolListResponse: {
@@ -5213,8 +5546,12 @@ export interface components {
             warnings: string[];
         };
         TransactionResponse: {
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
-            /** @description the balance of the funds this row moved (funds) right after it */
+            /**
+             * @description the balance of the funds this row moved (funds) right after it
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;
@@ -5251,12 +5588,21 @@ export interface components {
             squeeze_bars: number;
             width_ratio: components["schemas"]["Decimal"];
         };
+        UsageDayResponse: {
+            cost: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            count: number;
+            day: string;
+            operation: string;
+        };
         UsageEntry: {
             /** Format: int64 */
             count: number;
+            /** @example 0.012 */
             total_cost: components["schemas"]["Decimal"];
         };
         UsageResponse: {
+            /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             operations: {
                 [key: string]: components["schemas"]["UsageEntry"];
@@ -5467,6 +5813,8 @@ export interface components {
         Charged: string;
         /** @description "true" when the answer is the stored answer of an earlier call with the same Idempotency-Key (nothing ran, nothing was charged) */
         IdempotentReplayed: "true";
+        /** @description The cursor of the next page of a CSV answer; absent on the last page */
+        NextCursor: string;
         /** @description Size of the rate-limit bucket this answer drew from */
         RateLimitLimit: number;
         /** @description Requests left in the bucket */
@@ -5484,6 +5832,48 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminSetCeilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     adminSetLimits: {
         parameters: {
             query?: never;
@@ -5492,6 +5882,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5532,6 +5923,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
                 agent_id: string;
             };
             cookie?: never;
@@ -5560,6 +5952,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminIssueOwnerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                owner_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5655,6 +6082,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -5690,6 +6118,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -6875,6 +7304,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example evt_k4x9m2q7w1p8z3c6v5n0 */
                 event_id: string;
             };
             cookie?: never;
@@ -7265,6 +7695,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example mem_q4x8n2k7w1z5c9v3 */
                 memory_id: string;
             };
             cookie?: never;
@@ -7324,6 +7755,273 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    listOwnerAgents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerAgentsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOwnerAgentLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOwnerAgentMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModeRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateOwnerAgentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @example agt_k3v9x2m8q1w7p4z6 */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateOwnerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOwnerTransactions: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1 to 1000 */
+                limit?: number;
+                /** @description next_cursor of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description Only this agent (one of the owner's) */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Next-Cursor": components["headers"]["NextCursor"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerTransactionsResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOwnerUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, UTC) */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC), at most 366 days after from */
+                to?: string;
+                /** @description Only this agent (one of the owner's) */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerUsageResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     checkTradeRisk: {
@@ -7614,6 +8312,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @example SR-000142 */
                 ticket_id: string;
             };
             cookie?: never;
@@ -7730,7 +8429,10 @@ export interface operations {
     };
     listTools: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The list in an agent host's shape, its tools member ready for the host's request: anthropic (Messages API), openai (strict function tools of the Responses API), gemini (functionDeclarations), mcp (MCP tools/list). Omitted: the catalog with prices. */
+                format?: "anthropic" | "openai" | "gemini" | "mcp";
+            };
             header?: {
                 /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
                 "X-Request-Id"?: components["parameters"]["RequestId"];

@@ -1666,6 +1666,93 @@ func (e ModeRequestMode) Valid() bool {
 	}
 }
 
+// Defines values for OwnerAgentResponseAgentType.
+const (
+	OwnerAgentResponseAgentTypeAnalysis  OwnerAgentResponseAgentType = "analysis"
+	OwnerAgentResponseAgentTypeComposite OwnerAgentResponseAgentType = "composite"
+	OwnerAgentResponseAgentTypeRisk      OwnerAgentResponseAgentType = "risk"
+	OwnerAgentResponseAgentTypeTrading   OwnerAgentResponseAgentType = "trading"
+)
+
+// Valid indicates whether the value is a known member of the OwnerAgentResponseAgentType enum.
+func (e OwnerAgentResponseAgentType) Valid() bool {
+	switch e {
+	case OwnerAgentResponseAgentTypeAnalysis:
+		return true
+	case OwnerAgentResponseAgentTypeComposite:
+		return true
+	case OwnerAgentResponseAgentTypeRisk:
+		return true
+	case OwnerAgentResponseAgentTypeTrading:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerAgentResponseMode.
+const (
+	OwnerAgentResponseModeLive       OwnerAgentResponseMode = "live"
+	OwnerAgentResponseModeSandbox    OwnerAgentResponseMode = "sandbox"
+	OwnerAgentResponseModeSuspended  OwnerAgentResponseMode = "suspended"
+	OwnerAgentResponseModeTerminated OwnerAgentResponseMode = "terminated"
+)
+
+// Valid indicates whether the value is a known member of the OwnerAgentResponseMode enum.
+func (e OwnerAgentResponseMode) Valid() bool {
+	switch e {
+	case OwnerAgentResponseModeLive:
+		return true
+	case OwnerAgentResponseModeSandbox:
+		return true
+	case OwnerAgentResponseModeSuspended:
+		return true
+	case OwnerAgentResponseModeTerminated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerTransactionResponseFundingPath.
+const (
+	OwnerTransactionResponseFundingPathDirectTransfer OwnerTransactionResponseFundingPath = "direct_transfer"
+	OwnerTransactionResponseFundingPathOnramp         OwnerTransactionResponseFundingPath = "onramp"
+	OwnerTransactionResponseFundingPathX402           OwnerTransactionResponseFundingPath = "x402"
+)
+
+// Valid indicates whether the value is a known member of the OwnerTransactionResponseFundingPath enum.
+func (e OwnerTransactionResponseFundingPath) Valid() bool {
+	switch e {
+	case OwnerTransactionResponseFundingPathDirectTransfer:
+		return true
+	case OwnerTransactionResponseFundingPathOnramp:
+		return true
+	case OwnerTransactionResponseFundingPathX402:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerTransactionResponseType.
+const (
+	OwnerTransactionResponseTypeConsumption OwnerTransactionResponseType = "consumption"
+	OwnerTransactionResponseTypeDeposit     OwnerTransactionResponseType = "deposit"
+)
+
+// Valid indicates whether the value is a known member of the OwnerTransactionResponseType enum.
+func (e OwnerTransactionResponseType) Valid() bool {
+	switch e {
+	case OwnerTransactionResponseTypeConsumption:
+		return true
+	case OwnerTransactionResponseTypeDeposit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PreTradeGateAnswerToolName.
 const (
 	PreTradeGateAnswerToolNamePreTradeGate PreTradeGateAnswerToolName = "pre_trade_gate"
@@ -2779,6 +2866,30 @@ func (e ListTicketsParamsStatus) Valid() bool {
 	}
 }
 
+// Defines values for ListToolsParamsFormat.
+const (
+	Anthropic ListToolsParamsFormat = "anthropic"
+	Gemini    ListToolsParamsFormat = "gemini"
+	Mcp       ListToolsParamsFormat = "mcp"
+	Openai    ListToolsParamsFormat = "openai"
+)
+
+// Valid indicates whether the value is a known member of the ListToolsParamsFormat enum.
+func (e ListToolsParamsFormat) Valid() bool {
+	switch e {
+	case Anthropic:
+		return true
+	case Gemini:
+		return true
+	case Mcp:
+		return true
+	case Openai:
+		return true
+	default:
+		return false
+	}
+}
+
 // AgentListResponse defines model for AgentListResponse.
 type AgentListResponse struct {
 	Agents []AgentResponse `json:"agents"`
@@ -2787,6 +2898,7 @@ type AgentListResponse struct {
 
 // AgentResponse defines model for AgentResponse.
 type AgentResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId               string                 `json:"agent_id"`
 	AgentName             string                 `json:"agent_name"`
 	AgentType             AgentResponseAgentType `json:"agent_type"`
@@ -2798,7 +2910,9 @@ type AgentResponse struct {
 	MaxDailyLossPct       *Decimal               `json:"max_daily_loss_pct"`
 	MaxPositionSizePct    *Decimal               `json:"max_position_size_pct"`
 	Mode                  AgentResponseMode      `json:"mode"`
-	OwnerId               string                 `json:"owner_id"`
+
+	// OwnerId Examples: acme-capital
+	OwnerId string `json:"owner_id"`
 }
 
 // AgentResponseAgentType defines model for AgentResponse.AgentType.
@@ -2826,10 +2940,10 @@ type AnalyzeConfidenceAnswerToolName string
 
 // AnalyzeConfidenceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConfidenceArguments struct {
-	// BootstrapSamples bootstrap resamples. Default: 10000.
+	// BootstrapSamples number of bootstrap resamples. Default: 10000.
 	BootstrapSamples *int `json:"bootstrap_samples,omitempty"`
 
-	// Confidence two-sided confidence level, a fraction from 0.5 to 0.999. Default: "0.95".
+	// Confidence two-sided confidence level, 0.5 to 0.999. Default: "0.95".
 	Confidence *InputDecimal `json:"confidence,omitempty"`
 
 	// RMultiples trade results in R
@@ -2837,7 +2951,7 @@ type AnalyzeConfidenceArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Seed PRNG seed of the bootstrap, echoed in the output. Default: 0.
+	// Seed bootstrap PRNG seed, echoed. Default: 0.
 	Seed *int `json:"seed,omitempty"`
 }
 
@@ -2862,15 +2976,15 @@ type AnalyzeConsistencyAnswerToolName string
 
 // AnalyzeConsistencyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeConsistencyArguments struct {
-	// Dates trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)
+	// Dates date of each trade, YYYY-MM-DD or RFC 3339
 	Dates *[]string `json:"dates,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling window in trades, at most the number of r_multiples; default min(10, n)
+	// WindowSize rolling window in trades, at most N; default min(10, N)
 	//
 	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
@@ -2897,12 +3011,12 @@ type AnalyzeCorrelationAnswerToolName string
 
 // AnalyzeCorrelationArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationArguments struct {
-	// Lags Ljung-Box lags, at most n-1; default max(1, min(10, n/4))
+	// Lags Ljung-Box lags, < N; default min(10, N/4)
 	//
 	// Examples: 3
 	Lags *int `json:"lags,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
@@ -2934,39 +3048,39 @@ type AnalyzeCorrelationsAnswerToolName string
 
 // AnalyzeCorrelationsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeCorrelationsArguments struct {
-	// SymbolsData symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)
+	// SymbolsData symbols with their bars
 	//
 	// Examples: [{"bars":[{"close":"100.0","high":"100.8","low":"99.1","open":"99.6","volume":"10000"},{"close":"102.2","high":"103.0","low":"101.3","open":"101.8","volume":"10500"},{"close":"102.6","high":"103.4","low":"101.7","open":"102.2","volume":"11000"},{"close":"104.9","high":"105.7","low":"104.0","open":"104.5","volume":"11500"},{"close":"105.1","high":"105.9","low":"104.2","open":"104.7","volume":"12000"},{"close":"107.5","high":"108.3","low":"106.6","open":"107.1","volume":"12500"},{"close":"107.8","high":"108.6","low":"106.9","open":"107.4","volume":"13000"},{"close":"110.1","high":"110.9","low":"109.2","open":"109.7","volume":"13500"},{"close":"110.4","high":"111.2","low":"109.5","open":"110.0","volume":"14000"},{"close":"112.8","high":"113.6","low":"111.9","open":"112.4","volume":"14500"},{"close":"113.0","high":"113.8","low":"112.1","open":"112.6","volume":"15000"}],"symbol":"AAPL"},{"bars":[{"close":"101.2","high":"102.0","low":"100.3","open":"100.8","volume":"10000"},{"close":"101.6","high":"102.4","low":"100.7","open":"101.2","volume":"10500"},{"close":"103.9","high":"104.7","low":"103.0","open":"103.5","volume":"11000"},{"close":"104.1","high":"104.9","low":"103.2","open":"103.7","volume":"11500"},{"close":"106.5","high":"107.3","low":"105.6","open":"106.1","volume":"12000"},{"close":"106.8","high":"107.6","low":"105.9","open":"106.4","volume":"12500"},{"close":"109.1","high":"109.9","low":"108.2","open":"108.7","volume":"13000"},{"close":"109.4","high":"110.2","low":"108.5","open":"109.0","volume":"13500"},{"close":"111.8","high":"112.6","low":"110.9","open":"111.4","volume":"14000"},{"close":"112.0","high":"112.8","low":"111.1","open":"111.6","volume":"14500"},{"close":"110.0","high":"110.8","low":"109.1","open":"109.6","volume":"15000"}],"symbol":"MSFT"}]
 	SymbolsData []struct {
-		// Bars OHLCV bars, oldest first (latest last); high >= low
+		// Bars OHLCV bars, oldest first; high >= low
 		Bars []struct {
-			// Close close price
+			// Close close price, currency
 			//
 			// Examples: 100.8
 			Close InputPositive `json:"close"`
 
-			// High high price
+			// High high price, currency
 			//
 			// Examples: 101.5
 			High InputPositive `json:"high"`
 
-			// Low low price
+			// Low low price, currency
 			//
 			// Examples: 99.2
 			Low InputPositive `json:"low"`
 
-			// Open open price
+			// Open open price, currency
 			//
 			// Examples: 100
 			Open InputPositive `json:"open"`
 
-			// Volume traded volume in units
+			// Volume volume, in units
 			//
 			// Examples: 12000
 			Volume InputNonNegative `json:"volume"`
 		} `json:"bars"`
 
-		// Symbol symbol name, unique within symbols_data
+		// Symbol symbol, unique in symbols_data
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
@@ -2994,7 +3108,7 @@ type AnalyzeDistributionAnswerToolName string
 
 // AnalyzeDistributionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeDistributionArguments struct {
-	// BucketCount histogram buckets. Default: 10.
+	// BucketCount number of histogram buckets. Default: 10.
 	BucketCount *int `json:"bucket_count,omitempty"`
 
 	// RMultiples trade results in R
@@ -3022,42 +3136,35 @@ type AnalyzeDrawdownAnswer struct {
 // AnalyzeDrawdownAnswerToolName defines model for AnalyzeDrawdownAnswer.ToolName.
 type AnalyzeDrawdownAnswerToolName string
 
-// AnalyzeDrawdownArguments Decimals: strings like "1.5"; JSON numbers work too.
+// AnalyzeDrawdownArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: equity_values | r_multiples (not both).
 type AnalyzeDrawdownArguments struct {
-	// EquityValues equity after each trade in currency units, oldest first, each >= 0
+	// EquityValues equity after each trade, currency, oldest first, each >= 0
 	//
 	// Examples: ["101000","99000","102000","98000","97000"]
 	EquityValues *[]InputDecimal `json:"equity_values,omitempty"`
 
-	// NetProfit net profit in currency units for the recovery factor; default: last equity - starting equity
+	// NetProfit net profit, currency; default last - starting equity
 	//
 	// Examples: -3000
 	NetProfit *InputDecimal `json:"net_profit,omitempty"`
 
-	// RMultiples alternatively, trade results in R, compounded at risk_per_trade
+	// RMultiples trade results in R, compounded
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity equity before the first trade in currency units
+	// StartingEquity equity before the first trade, currency
 	//
 	// Examples: 100000
 	StartingEquity InputPositive `json:"starting_equity"`
-	union          json.RawMessage
 }
-
-// AnalyzeDrawdownArguments0 defines model for AnalyzeDrawdownArguments.0.
-type AnalyzeDrawdownArguments0 = interface{}
-
-// AnalyzeDrawdownArguments1 defines model for AnalyzeDrawdownArguments.1.
-type AnalyzeDrawdownArguments1 = interface{}
 
 // AnalyzeDrawdownCall defines model for AnalyzeDrawdownCall.
 type AnalyzeDrawdownCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: equity_values | r_multiples (not both).
 	Arguments AnalyzeDrawdownArguments    `json:"arguments"`
 	ToolName  AnalyzeDrawdownCallToolName `json:"tool_name"`
 }
@@ -3076,13 +3183,13 @@ type AnalyzeExecutionQualityAnswerToolName string
 
 // AnalyzeExecutionQualityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeExecutionQualityArguments struct {
-	// HoldTimesHours holding time of each trade in hours, >= 0, parallel to r_multiples
+	// HoldTimesHours holding time per trade, in hours
 	HoldTimesHours *[]InputDecimal `json:"hold_times_hours,omitempty"`
 
-	// MaeValues maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples
+	// MaeValues max adverse excursion per trade, in R
 	MaeValues *[]InputDecimal `json:"mae_values,omitempty"`
 
-	// MfeValues maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples
+	// MfeValues max favourable excursion per trade, in R
 	MfeValues *[]InputDecimal `json:"mfe_values,omitempty"`
 
 	// RMultiples trade results in R
@@ -3112,29 +3219,29 @@ type AnalyzeFuturesCurveAnswerToolName string
 
 // AnalyzeFuturesCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeFuturesCurveArguments struct {
-	// AsOf valuation date for days to expiry and the spot roll yield (optional), a calendar date YYYY-MM-DD
+	// AsOf valuation date for days to expiry, YYYY-MM-DD
 	//
 	// Examples: 2025-01-02
 	AsOf *openapi_types.Date `json:"as_of,omitempty"`
 
-	// Contracts futures contracts of one underlying, distinct expiries
+	// Contracts futures of one underlying, distinct expiries
 	//
 	// Examples: [{"expiry":"2025-01-20","price":"75","symbol":"CLF5"},{"expiry":"2025-02-20","price":"75.50","symbol":"CLG5"}]
 	Contracts []struct {
-		// Expiry contract expiry, a calendar date YYYY-MM-DD
+		// Expiry contract expiry, YYYY-MM-DD
 		Expiry openapi_types.Date `json:"expiry"`
 
-		// Price futures price
+		// Price futures price, currency
 		Price InputPositive `json:"price"`
 
-		// Symbol contract symbol (optional)
+		// Symbol contract symbol, echoed
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"contracts"`
 
-	// FlatTolerance relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %). Default: "0.005".
+	// FlatTolerance front-to-back change counted as flat, a fraction. Default: "0.005".
 	FlatTolerance *InputDecimalFrom0Below1 `json:"flat_tolerance,omitempty"`
 
-	// Spot spot price of the underlying (optional; adds the basis)
+	// Spot spot price, currency; adds the basis
 	//
 	// Examples: 74.80
 	Spot *InputPositive `json:"spot,omitempty"`
@@ -3161,39 +3268,39 @@ type AnalyzeGreeksAnswerToolName string
 
 // AnalyzeGreeksArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeGreeksArguments struct {
-	// AsOf valuation date (required: time to expiry = (expiration − as_of) / 365), a calendar date YYYY-MM-DD
+	// AsOf valuation date, YYYY-MM-DD
 	//
 	// Examples: 2024-02-15
 	AsOf openapi_types.Date `json:"as_of"`
 
-	// Chain option records of one underlying
+	// Chain options of one underlying
 	Chain []struct {
-		// Ask ask premium per unit of underlying in currency units
+		// Ask ask premium per unit, currency
 		//
 		// Examples: 5.40
 		Ask *InputNonNegative `json:"ask,omitempty"`
 
-		// Bid bid premium per unit of underlying in currency units
+		// Bid bid premium per unit, currency
 		//
 		// Examples: 5.20
 		Bid *InputNonNegative `json:"bid,omitempty"`
 
-		// Expiration expiry date, a calendar date YYYY-MM-DD
+		// Expiration expiry date, YYYY-MM-DD
 		//
 		// Examples: 2024-03-15
 		Expiration openapi_types.Date `json:"expiration"`
 
-		// ImpliedVolatility annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last
+		// ImpliedVolatility annual volatility, a fraction; absent: implied
 		//
 		// Examples: 0.25
 		ImpliedVolatility *InputDecimalFrom0To10 `json:"implied_volatility,omitempty"`
 
-		// Last last traded premium per unit of underlying in currency units
+		// Last last premium per unit, currency
 		//
 		// Examples: 5.30
 		Last *InputNonNegative `json:"last,omitempty"`
 
-		// OpenInterest open contracts
+		// OpenInterest open interest in contracts
 		//
 		// Examples: 8400
 		OpenInterest *int `json:"open_interest,omitempty"`
@@ -3201,40 +3308,40 @@ type AnalyzeGreeksArguments struct {
 		// OptionType CALL or PUT
 		OptionType AnalyzeGreeksArgumentsChainOptionType `json:"option_type"`
 
-		// Quantity signed contracts held for the totals (negative = short; default 1). Default: "1".
+		// Quantity signed contracts held (short < 0). Default: "1".
 		Quantity *InputDecimal `json:"quantity,omitempty"`
 
-		// Strike strike price
+		// Strike strike price, currency
 		//
 		// Examples: 185
 		Strike InputPositive `json:"strike"`
 
-		// Symbol option symbol
+		// Symbol option symbol (OCC code)
 		//
 		// Examples: AAPL240315C00185000
 		Symbol string `json:"symbol"`
 
-		// UnderlyingSymbol underlying symbol (one per chain)
+		// UnderlyingSymbol underlying symbol, one per chain
 		//
 		// Examples: AAPL
 		UnderlyingSymbol *string `json:"underlying_symbol,omitempty"`
 
-		// Volume contracts traded
+		// Volume contracts traded today
 		//
 		// Examples: 1250
 		Volume *int `json:"volume,omitempty"`
 	} `json:"chain"`
 
-	// ContractMultiplier units of underlying per contract, an integer >= 1. Default: 100.
+	// ContractMultiplier units of underlying per contract. Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// DividendYield continuous dividend yield as a decimal (default 0). Default: "0".
+	// DividendYield continuous dividend yield, a fraction. Default: "0".
 	DividendYield *InputDecimalFromMinus1To1 `json:"dividend_yield,omitempty"`
 
-	// RiskFreeRate continuously compounded annual rate as a decimal (default 0.05 = 5 %). Default: "0.05".
+	// RiskFreeRate continuously compounded annual rate, a fraction. Default: "0.05".
 	RiskFreeRate *InputDecimalFromMinus1To1 `json:"risk_free_rate,omitempty"`
 
-	// UnderlyingPrice underlying price
+	// UnderlyingPrice underlying price, currency
 	//
 	// Examples: 185.50
 	UnderlyingPrice InputPositive `json:"underlying_price"`
@@ -3269,35 +3376,35 @@ type AnalyzeLiquidityAnswerToolName string
 
 // AnalyzeLiquidityArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeLiquidityArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// Period baseline window in bars (shrunk to bars-1 when fewer bars). Default: 20.
+	// Period baseline window in bars (at most bars-1). Default: 20.
 	Period *int `json:"period,omitempty"`
 }
 
@@ -3327,38 +3434,38 @@ type AnalyzePriceStructureAnswerToolName string
 
 // AnalyzePriceStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzePriceStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// ConsolidationWindow bars in a consolidation window. Default: 10.
+	// ConsolidationWindow bars per consolidation window. Default: 10.
 	ConsolidationWindow *int `json:"consolidation_window,omitempty"`
 
-	// SwingWindow fractal half-window: bars each side of a swing point. Default: 2.
+	// SwingWindow bars each side of a swing point. Default: 2.
 	SwingWindow *int `json:"swing_window,omitempty"`
 }
 
@@ -3383,15 +3490,15 @@ type AnalyzeRecoveryAnswerToolName string
 
 // AnalyzeRecoveryArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRecoveryArguments struct {
-	// InitialEquity starting account equity in currency units. Default: "100000".
+	// InitialEquity starting equity, currency. Default: "100000".
 	InitialEquity *InputPositive `json:"initial_equity,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 }
 
@@ -3416,15 +3523,15 @@ type AnalyzeRiskAdjustedAnswerToolName string
 
 // AnalyzeRiskAdjustedArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeRiskAdjustedArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// TargetR minimum acceptable return of the Sortino ratio, in R per trade. Default: "0".
+	// TargetR Sortino minimum acceptable return, R per trade. Default: "0".
 	TargetR *InputDecimal `json:"target_r,omitempty"`
 
-	// TradesPerYear trades per year; annualises the ratios (omitted: per trade only)
+	// TradesPerYear trades per year; annualises the ratios
 	//
 	// Examples: 120
 	TradesPerYear *InputPositive `json:"trades_per_year,omitempty"`
@@ -3451,22 +3558,22 @@ type AnalyzeTradeOutcomeAnswerToolName string
 
 // AnalyzeTradeOutcomeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTradeOutcomeArguments struct {
-	// ExpectedValueR the system's expected result per trade, in R
+	// ExpectedValueR system's expected result per trade, in R
 	//
 	// Examples: 0.4
 	ExpectedValueR *InputDecimal `json:"expected_value_r,omitempty"`
 
-	// Mfe maximum favourable excursion in currency units
+	// Mfe max favourable excursion, currency
 	//
 	// Examples: 400
 	Mfe InputNonNegative `json:"mfe"`
 
-	// OneRDollars initial risk (1R) in currency units
+	// OneRDollars initial risk (1R), currency
 	//
 	// Examples: 100
 	OneRDollars InputPositive `json:"one_r_dollars"`
 
-	// RealizedPnl realised P&L in currency units
+	// RealizedPnl realised P&L, currency
 	//
 	// Examples: 250
 	RealizedPnl InputDecimal `json:"realized_pnl"`
@@ -3503,29 +3610,29 @@ type AnalyzeTrendStructureAnswerToolName string
 
 // AnalyzeTrendStructureArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeTrendStructureArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -3553,7 +3660,7 @@ type AnalyzeWinLossAnswerToolName string
 
 // AnalyzeWinLossArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AnalyzeWinLossArguments struct {
-	// PnlValues optional P&L of each trade in currency units, parallel to r_multiples
+	// PnlValues P&L of each trade, in currency
 	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
 
 	// RMultiples trade results in R
@@ -3583,20 +3690,20 @@ type AssessTradingSystemAnswerToolName string
 
 // AssessTradingSystemArguments Decimals: strings like "1.5"; JSON numbers work too.
 type AssessTradingSystemArguments struct {
-	// PnlValues optional absolute P&L per trade, parallel to r_multiples (same length)
+	// PnlValues P&L of each trade, in currency
 	PnlValues *[]InputDecimal `json:"pnl_values,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
+	// Seed Monte Carlo seed, echoed; default derived from the arguments
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity account size for the Monte Carlo and the drawdown curve. Default: "100000".
+	// StartingEquity starting equity, currency. Default: "100000".
 	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 }
 
@@ -3618,10 +3725,14 @@ type Assessment struct {
 	MonteCarlo MonteCarlo      `json:"monte_carlo"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 	Seed         int64   `json:"seed"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity  Decimal         `json:"starting_equity"`
 	SystemRScore    SystemScore     `json:"system_r_score"`
 	VarianceKillers VarianceKillers `json:"variance_killers"`
@@ -3635,9 +3746,12 @@ type Assessment struct {
 
 // BalanceResponse defines model for BalanceResponse.
 type BalanceResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// Balance what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits
+	//
+	// Examples: 75.00
 	Balance Decimal `json:"balance"`
 
 	// IsLow balance is below the server's low-balance threshold
@@ -3647,9 +3761,13 @@ type BalanceResponse struct {
 	PaysFrom BalanceResponsePaysFrom `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal   `json:"sandbox_balance"`
 	UpdatedAt      time.Time `json:"updated_at"`
 }
@@ -3663,12 +3781,16 @@ type Bias struct {
 	Evidence string `json:"evidence"`
 
 	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PValue         Decimal `json:"p_value"`
 	Recommendation string  `json:"recommendation"`
 	Severity       string  `json:"severity"`
 	Statistic      string  `json:"statistic"`
 
 	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Value Decimal `json:"value"`
 }
 
@@ -3686,6 +3808,8 @@ type BiasCheck struct {
 // BiasResult defines model for BiasResult.
 type BiasResult struct {
 	// Alpha Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Alpha      Decimal     `json:"alpha"`
 	Biases     []Bias      `json:"biases"`
 	Checks     []BiasCheck `json:"checks"`
@@ -3698,6 +3822,8 @@ type BiasTest struct {
 	Met bool `json:"met"`
 
 	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PValue      Decimal        `json:"p_value"`
 	SampleSizes map[string]int `json:"sample_sizes"`
 	Statistic   string         `json:"statistic"`
@@ -3705,6 +3831,8 @@ type BiasTest struct {
 	Threshold   string         `json:"threshold"`
 
 	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Value Decimal `json:"value"`
 }
 
@@ -3713,22 +3841,30 @@ type BreakReport struct {
 	After MarketSegmentStats `json:"after"`
 
 	// Alpha Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Alpha         Decimal            `json:"alpha"`
 	BarsAnalyzed  int                `json:"bars_analyzed"`
 	Before        MarketSegmentStats `json:"before"`
 	BreakDetected bool               `json:"break_detected"`
 
 	// BreakFraction Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BreakFraction Decimal   `json:"break_fraction"`
 	BreakIndex    int       `json:"break_index"`
 	Cusum         BreakTest `json:"cusum"`
 
 	// MeanShift Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanShift Decimal   `json:"mean_shift"`
 	Returns   int       `json:"returns"`
 	SupF      BreakTest `json:"sup_f"`
 
 	// Trim Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Trim            Decimal  `json:"trim"`
 	VolatilityRatio *Decimal `json:"volatility_ratio"`
 }
@@ -3738,35 +3874,51 @@ type BreakTest struct {
 	BreakIndex int `json:"break_index"`
 
 	// CriticalValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CriticalValue Decimal `json:"critical_value"`
 
 	// PValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PValue Decimal `json:"p_value"`
 	Reject bool    `json:"reject"`
 
 	// Statistic Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Statistic Decimal `json:"statistic"`
 }
 
 // BrokerAccountResponse defines model for BrokerAccountResponse.
 type BrokerAccountResponse struct {
 	AccountId string `json:"account_id"`
-	AgentId   string `json:"agent_id"`
-	Broker    string `json:"broker"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId string `json:"agent_id"`
+	Broker  string `json:"broker"`
 
 	// BuyingPower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BuyingPower Decimal `json:"buying_power"`
 
 	// Cash Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Cash        Decimal   `json:"cash"`
 	ConnectedAt time.Time `json:"connected_at"`
 	Currency    string    `json:"currency"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity Decimal `json:"equity"`
 	Label  *string `json:"label"`
 
 	// MarginUsed Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MarginUsed Decimal          `json:"margin_used"`
 	Paper      bool             `json:"paper"`
 	Positions  []BrokerPosition `json:"positions"`
@@ -3799,12 +3951,18 @@ type BrokerParam struct {
 // BrokerPosition defines model for BrokerPosition.
 type BrokerPosition struct {
 	// AvgPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgPrice Decimal `json:"avg_price"`
 
 	// MarketValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MarketValue Decimal `json:"market_value"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal `json:"quantity"`
 	Symbol   string  `json:"symbol"`
 }
@@ -3822,7 +3980,9 @@ type BugReportRequest struct {
 
 // BugReportResponse defines model for BugReportResponse.
 type BugReportResponse struct {
-	ActualBehavior   string                  `json:"actual_behavior"`
+	ActualBehavior string `json:"actual_behavior"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId          string                  `json:"agent_id"`
 	CreatedAt        time.Time               `json:"created_at"`
 	Description      string                  `json:"description"`
@@ -3853,15 +4013,15 @@ type CalculateEquityCurveAnswerToolName string
 
 // CalculateEquityCurveArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateEquityCurveArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// StartingEquity starting account equity in currency units. Default: "100000".
+	// StartingEquity starting equity, currency. Default: "100000".
 	StartingEquity *InputPositive `json:"starting_equity,omitempty"`
 
 	// TradesPerYear trades per year; adds the CAGR
@@ -3889,14 +4049,14 @@ type CalculateExpectedValueAnswer struct {
 // CalculateExpectedValueAnswerToolName defines model for CalculateExpectedValueAnswer.ToolName.
 type CalculateExpectedValueAnswerToolName string
 
-// CalculateExpectedValueArguments Decimals: strings like "1.5"; JSON numbers work too.
+// CalculateExpectedValueArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both).
 type CalculateExpectedValueArguments struct {
-	// AvgLoss average loss in the unit of avg_win (sign ignored)
+	// AvgLoss average loss in avg_win's unit (sign ignored)
 	//
 	// Examples: 1
 	AvgLoss *InputDecimal `json:"avg_loss,omitempty"`
 
-	// AvgWin average win, >= 0, in R or currency (the same unit as avg_loss)
+	// AvgWin average win >= 0, in R or currency (as avg_loss)
 	//
 	// Examples: 2.1
 	AvgWin *InputDecimal `json:"avg_win,omitempty"`
@@ -3906,23 +4066,16 @@ type CalculateExpectedValueArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// WinRate probability of a win, a fraction from 0 to 1
+	// WinRate probability of a win, a fraction 0 to 1
 	//
 	// Examples: 0.45
 	WinRate *InputDecimal `json:"win_rate,omitempty"`
-	union   json.RawMessage
 }
-
-// CalculateExpectedValueArguments0 defines model for CalculateExpectedValueArguments.0.
-type CalculateExpectedValueArguments0 = interface{}
-
-// CalculateExpectedValueArguments1 defines model for CalculateExpectedValueArguments.1.
-type CalculateExpectedValueArguments1 = interface{}
 
 // CalculateExpectedValueCall defines model for CalculateExpectedValueCall.
 type CalculateExpectedValueCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
-	Arguments CalculateExpectedValueArguments    `json:"arguments"`
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both).
+	Arguments *CalculateExpectedValueArguments   `json:"arguments,omitempty"`
 	ToolName  CalculateExpectedValueCallToolName `json:"tool_name"`
 }
 
@@ -3945,56 +4098,56 @@ type CalculateIndicatorsAnswerToolName string
 
 // CalculateIndicatorsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateIndicatorsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// FastPeriod macd fast EMA period in bars. Default: 12.
+	// FastPeriod macd fast EMA, bars. Default: 12.
 	FastPeriod *int `json:"fast_period,omitempty"`
 
-	// Indicator indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
+	// Indicator macd 12/26/9, bb Bollinger (population σ), atr Wilder
 	Indicator CalculateIndicatorsArgumentsIndicator `json:"indicator"`
 
-	// Nbdev bb: band width in population standard deviations. Default: "2".
+	// Nbdev bb half-width, a multiple of σ. Default: "2".
 	Nbdev *InputPositive `json:"nbdev,omitempty"`
 
-	// Period period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)
+	// Period period in bars; default sma/ema/bb 20, rsi/atr 14
 	//
 	// Examples: 14
 	Period *int `json:"period,omitempty"`
 
-	// SignalPeriod macd signal EMA period in bars. Default: 9.
+	// SignalPeriod macd signal EMA, bars. Default: 9.
 	SignalPeriod *int `json:"signal_period,omitempty"`
 
-	// SlowPeriod macd slow EMA period in bars. Default: 26.
+	// SlowPeriod macd slow EMA, bars. Default: 26.
 	SlowPeriod *int `json:"slow_period,omitempty"`
 }
 
-// CalculateIndicatorsArgumentsIndicator indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)
+// CalculateIndicatorsArgumentsIndicator macd 12/26/9, bb Bollinger (population σ), atr Wilder
 type CalculateIndicatorsArgumentsIndicator string
 
 // CalculateIndicatorsCall defines model for CalculateIndicatorsCall.
@@ -4023,10 +4176,10 @@ type CalculateKellyArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// RuinDrawdown loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half). Default: "0.5".
+	// RuinDrawdown fraction of equity lost that counts as ruin, < 1. Default: "0.5".
 	RuinDrawdown *InputPositive `json:"ruin_drawdown,omitempty"`
 }
 
@@ -4051,63 +4204,53 @@ type CalculateMarginAnswerToolName string
 
 // CalculateMarginArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateMarginArguments struct {
-	// AccountEquity account equity (net liquidation value) in currency units
+	// AccountEquity net liquidation value, currency
 	//
 	// Examples: 30000
 	AccountEquity InputDecimal `json:"account_equity"`
 
-	// Positions open positions
-	Positions []CalculateMarginArguments_Positions_Item `json:"positions"`
-}
+	// Positions open positions of the book
+	Positions []struct {
+		// InitialMarginPerContract initial margin per contract, currency
+		//
+		// Examples: 12650
+		InitialMarginPerContract *InputNonNegative `json:"initial_margin_per_contract,omitempty"`
 
-// CalculateMarginArgumentsPositions0 defines model for CalculateMarginArguments.Positions.0.
-type CalculateMarginArgumentsPositions0 = interface{}
+		// MaintenanceMarginPerContract maintenance per contract, currency; default initial
+		//
+		// Examples: 11500
+		MaintenanceMarginPerContract *InputNonNegative `json:"maintenance_margin_per_contract,omitempty"`
 
-// CalculateMarginArgumentsPositions1 defines model for CalculateMarginArguments.Positions.1.
-type CalculateMarginArgumentsPositions1 = interface{}
+		// MaintenanceMarginRate maintenance share of notional, a fraction; default initial
+		//
+		// Examples: 0.045
+		MaintenanceMarginRate *InputFraction `json:"maintenance_margin_rate,omitempty"`
 
-// CalculateMarginArguments_Positions_Item defines model for CalculateMarginArguments.positions.Item.
-type CalculateMarginArguments_Positions_Item struct {
-	// InitialMarginPerContract initial margin per contract in currency units; or give margin_rate
-	//
-	// Examples: 12650
-	InitialMarginPerContract *InputNonNegative `json:"initial_margin_per_contract,omitempty"`
+		// MarginRate initial margin share of notional, a fraction
+		//
+		// Examples: 0.05
+		MarginRate *InputFraction `json:"margin_rate,omitempty"`
 
-	// MaintenanceMarginPerContract maintenance margin per contract in currency units (default: the initial margin)
-	//
-	// Examples: 11500
-	MaintenanceMarginPerContract *InputNonNegative `json:"maintenance_margin_per_contract,omitempty"`
+		// Multiplier units per contract. Default: "1".
+		//
+		// Examples: 50
+		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-	// MaintenanceMarginRate maintenance margin as a share of notional, a fraction (0.02 = 2 %) (default: the initial margin)
-	//
-	// Examples: 0.045
-	MaintenanceMarginRate *InputFraction `json:"maintenance_margin_rate,omitempty"`
+		// Price price per unit, currency
+		//
+		// Examples: 5000
+		Price InputPositive `json:"price"`
 
-	// MarginRate initial margin as a share of notional, a fraction (0.02 = 2 %); or give initial_margin_per_contract
-	//
-	// Examples: 0.05
-	MarginRate *InputFraction `json:"margin_rate,omitempty"`
+		// Quantity signed contracts or units (short < 0)
+		//
+		// Examples: -2
+		Quantity InputDecimal `json:"quantity"`
 
-	// Multiplier units per contract (default 1). Default: "1".
-	//
-	// Examples: 50
-	Multiplier *InputPositive `json:"multiplier,omitempty"`
-
-	// Price price per unit
-	//
-	// Examples: 5000
-	Price InputPositive `json:"price"`
-
-	// Quantity signed quantity (negative = short); margin uses its absolute value
-	//
-	// Examples: -2
-	Quantity InputDecimal `json:"quantity"`
-
-	// Symbol instrument symbol
-	//
-	// Examples: ESH5
-	Symbol string `json:"symbol"`
-	union  json.RawMessage
+		// Symbol instrument symbol, echoed
+		//
+		// Examples: ESH5
+		Symbol string `json:"symbol"`
+	} `json:"positions"`
 }
 
 // CalculateMarginCall defines model for CalculateMarginCall.
@@ -4131,34 +4274,34 @@ type CalculatePnlAnswerToolName string
 
 // CalculatePnlArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePnlArguments struct {
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction CalculatePnlArgumentsDirection `json:"direction"`
 
-	// EntryPrice entry price
+	// EntryPrice average entry price, currency
 	//
 	// Examples: 100.50
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// ExitPrice exit price
+	// ExitPrice average exit price, currency
 	//
 	// Examples: 103.25
 	ExitPrice InputPositive `json:"exit_price"`
 
-	// Fees total round-trip fees in currency units. Default: "0".
+	// Fees round-trip fees, currency. Default: "0".
 	Fees *InputNonNegative `json:"fees,omitempty"`
 
-	// Quantity units traded, an integer >= 1
+	// Quantity units traded, a whole number
 	//
 	// Examples: 100
 	Quantity int `json:"quantity"`
 
-	// StopPrice initial stop price; enables the R-multiple
+	// StopPrice initial stop, currency; adds the R-multiple
 	//
 	// Examples: 99
 	StopPrice *InputPositive `json:"stop_price,omitempty"`
 }
 
-// CalculatePnlArgumentsDirection long or short (letter case ignored)
+// CalculatePnlArgumentsDirection trade side, any letter case
 type CalculatePnlArgumentsDirection string
 
 // CalculatePnlCall defines model for CalculatePnlCall.
@@ -4182,34 +4325,34 @@ type CalculatePositionSizeAnswerToolName string
 
 // CalculatePositionSizeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculatePositionSizeArguments struct {
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction CalculatePositionSizeArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry price, currency
 	//
 	// Examples: 10.30
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 25000
 	Equity InputPositive `json:"equity"`
 
-	// Instrument optional instrument name, echoed back
+	// Instrument instrument name, echoed back
 	//
 	// Examples: AAPL
 	Instrument *string `json:"instrument,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
+	// RiskPercent equity fraction risked per trade. Default: "0.02".
 	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
-	// StopPrice initial stop price; below entry for long, above for short
+	// StopPrice initial stop, currency, on the losing side of entry
 	//
 	// Examples: 10.20
 	StopPrice InputPositive `json:"stop_price"`
 }
 
-// CalculatePositionSizeArgumentsDirection long or short (letter case ignored)
+// CalculatePositionSizeArgumentsDirection trade side, any letter case
 type CalculatePositionSizeArgumentsDirection string
 
 // CalculatePositionSizeCall defines model for CalculatePositionSizeCall.
@@ -4233,12 +4376,14 @@ type CalculateRollingGAnswerToolName string
 
 // CalculateRollingGArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateRollingGArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10.
+	// WindowSize trades per window, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -4263,7 +4408,7 @@ type CalculateSystemScoreAnswerToolName string
 
 // CalculateSystemScoreArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CalculateSystemScoreArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
@@ -4285,8 +4430,17 @@ type CalendarSummary struct {
 	Periods    []PeriodBucket `json:"periods"`
 
 	// ProfitableShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProfitableShare Decimal `json:"profitable_share"`
 	WorstPeriod     string  `json:"worst_period"`
+}
+
+// CeilingsResponse defines model for CeilingsResponse.
+type CeilingsResponse struct {
+	AllowedOperations []string `json:"allowed_operations"`
+	DailyLimit        *Decimal `json:"daily_limit"`
+	MonthlyLimit      *Decimal `json:"monthly_limit"`
 }
 
 // ChainDepositRequest defines model for ChainDepositRequest.
@@ -4303,84 +4457,77 @@ type CheckComplianceAnswer struct {
 // CheckComplianceAnswerToolName defines model for CheckComplianceAnswer.ToolName.
 type CheckComplianceAnswerToolName string
 
-// CheckComplianceArguments Decimals: strings like "1.5"; JSON numbers work too.
+// CheckComplianceArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: positions | proposed_trade.
 type CheckComplianceArguments struct {
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// MaxConcentrationShare cap on the largest symbol's share of gross exposure, a fraction (0.02 = 2 %)
+	// MaxConcentrationShare cap on the largest exposure share, a fraction
 	//
 	// Examples: 0.4
 	MaxConcentrationShare *InputFraction `json:"max_concentration_share,omitempty"`
 
-	// MaxHhi cap on the Herfindahl index of the exposure shares, a fraction (0.02 = 2 %)
+	// MaxHhi cap on the Herfindahl index of exposures, a fraction
 	//
 	// Examples: 0.3
 	MaxHhi *InputFraction `json:"max_hhi,omitempty"`
 
-	// MaxPositionWeight cap on each symbol's weight |exposure| / equity, a fraction (0.02 = 2 %); the agent's max_position_size_pct (percent points) also applies
+	// MaxPositionWeight cap on each |exposure| / equity, a fraction
 	//
 	// Examples: 0.25
 	MaxPositionWeight *InputFraction `json:"max_position_weight,omitempty"`
 
-	// Positions the current book (optional)
+	// Positions holdings of the current book
 	Positions *[]struct {
-		// Multiplier units per contract (default 1). Default: "1".
+		// Multiplier units per contract. Default: "1".
 		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-		// Price price per unit
+		// Price price per unit, currency
 		//
 		// Examples: 185.50
 		Price InputPositive `json:"price"`
 
-		// Quantity signed quantity: positive long (buy), negative short (sell)
+		// Quantity signed units, short < 0
 		//
 		// Examples: 100
 		Quantity InputDecimal `json:"quantity"`
 
-		// Symbol instrument symbol (compared case-insensitively)
+		// Symbol symbol, any letter case
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"positions,omitempty"`
 
-	// ProposedTrade the trade to check against the book (optional)
+	// ProposedTrade the trade to check against the book
 	ProposedTrade *struct {
-		// Multiplier units per contract (default 1). Default: "1".
+		// Multiplier units per contract. Default: "1".
 		Multiplier *InputPositive `json:"multiplier,omitempty"`
 
-		// Price price per unit
+		// Price price per unit, currency
 		//
 		// Examples: 185.50
 		Price InputPositive `json:"price"`
 
-		// Quantity signed quantity: positive long (buy), negative short (sell)
+		// Quantity signed units, short < 0
 		//
 		// Examples: 100
 		Quantity InputDecimal `json:"quantity"`
 
-		// Symbol instrument symbol (compared case-insensitively)
+		// Symbol symbol, any letter case
 		//
 		// Examples: AAPL
 		Symbol string `json:"symbol"`
 	} `json:"proposed_trade,omitempty"`
 
-	// RestrictedSymbols symbols that may not be traded or held (case-insensitive)
+	// RestrictedSymbols symbols that may not be traded or held
 	RestrictedSymbols *[]string `json:"restricted_symbols,omitempty"`
-	union             json.RawMessage
 }
-
-// CheckComplianceArguments0 defines model for CheckComplianceArguments.0.
-type CheckComplianceArguments0 = interface{}
-
-// CheckComplianceArguments1 defines model for CheckComplianceArguments.1.
-type CheckComplianceArguments1 = interface{}
 
 // CheckComplianceCall defines model for CheckComplianceCall.
 type CheckComplianceCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: positions | proposed_trade.
 	Arguments CheckComplianceArguments    `json:"arguments"`
 	ToolName  CheckComplianceCallToolName `json:"tool_name"`
 }
@@ -4399,39 +4546,39 @@ type CheckTradeRiskAnswerToolName string
 
 // CheckTradeRiskArguments Decimals: strings like "1.5"; JSON numbers work too.
 type CheckTradeRiskArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Default: "0".
+	// DailyPnl today's realised P&L, currency (loss < 0). Default: "0".
 	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
 
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction CheckTradeRiskArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry price, currency
 	//
 	// Examples: 185
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity current account equity
+	// Equity current account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// Quantity shares or units (0 is a blocking error in the result)
+	// Quantity shares or units (0 is a blocking error)
 	//
 	// Examples: 50
 	Quantity InputNonNegative `json:"quantity"`
 
-	// StopPrice initial stop price
+	// StopPrice initial stop, currency, on the losing side of entry
 	//
 	// Examples: 180
 	StopPrice InputPositive `json:"stop_price"`
 
-	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
+	// Symbol symbol, matched to authorized_instruments
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
 }
 
-// CheckTradeRiskArgumentsDirection long or short (letter case ignored)
+// CheckTradeRiskArgumentsDirection trade side, any letter case
 type CheckTradeRiskArgumentsDirection string
 
 // CheckTradeRiskCall defines model for CheckTradeRiskCall.
@@ -4449,12 +4596,18 @@ type ComplianceResult struct {
 	Compliant bool `json:"compliant"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity Decimal `json:"equity"`
 
 	// GrossExposure Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossExposure Decimal `json:"gross_exposure"`
 
 	// GrossLeverage Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossLeverage     Decimal  `json:"gross_leverage"`
 	Hhi               *Decimal `json:"hhi"`
 	LargestShare      *Decimal `json:"largest_share"`
@@ -4463,6 +4616,8 @@ type ComplianceResult struct {
 	MaxPositionWeight *Decimal `json:"max_position_weight"`
 
 	// NetExposure Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetExposure Decimal    `json:"net_exposure"`
 	Positions   []Exposure `json:"positions"`
 	Violations  []Finding  `json:"violations"`
@@ -4474,33 +4629,47 @@ type ConfidenceResult struct {
 	BootstrapSamples int `json:"bootstrap_samples"`
 
 	// ConfidenceLevel Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ConfidenceLevel Decimal  `json:"confidence_level"`
 	Conventions     []string `json:"conventions"`
 	EdgeSignificant bool     `json:"edge_significant"`
 
 	// MeanR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanR            Decimal  `json:"mean_r"`
 	MeanRBootstrapCi Interval `json:"mean_r_bootstrap_ci"`
 	MeanRTInterval   Interval `json:"mean_r_t_interval"`
 	PValueOneSided   *Decimal `json:"p_value_one_sided"`
 
 	// ProbabilityEdgePositive Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProbabilityEdgePositive Decimal `json:"probability_edge_positive"`
 	Seed                    int64   `json:"seed"`
 
 	// StandardError Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StandardError Decimal `json:"standard_error"`
 
 	// StdevR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StdevR Decimal `json:"stdev_r"`
 
 	// TCritical Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TCritical  Decimal  `json:"t_critical"`
 	TStatistic *Decimal `json:"t_statistic"`
 	TradeCount int      `json:"trade_count"`
 	Warnings   []string `json:"warnings"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate            Decimal  `json:"win_rate"`
 	WinRateBootstrapCi Interval `json:"win_rate_bootstrap_ci"`
 	WinRateWilsonCi    Interval `json:"win_rate_wilson_ci"`
@@ -4519,16 +4688,22 @@ type ConnectRequestBrokerType string
 
 // ConnectResponse defines model for ConnectResponse.
 type ConnectResponse struct {
-	AccountId  string `json:"account_id"`
+	AccountId string `json:"account_id"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId    string `json:"agent_id"`
 	BrokerType string `json:"broker_type"`
 
 	// BuyingPower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BuyingPower Decimal `json:"buying_power"`
 	Connected   bool    `json:"connected"`
 	Currency    string  `json:"currency"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity  Decimal `json:"equity"`
 	Message string  `json:"message"`
 	Paper   bool    `json:"paper"`
@@ -4545,6 +4720,8 @@ type ConsistencyResult struct {
 	Monthly                     *CalendarSummary `json:"monthly"`
 
 	// ProfitableBlockShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProfitableBlockShare Decimal          `json:"profitable_block_share"`
 	RollingExpectancy    RollingSummary   `json:"rolling_expectancy"`
 	RollingG             RollingSummary   `json:"rolling_g"`
@@ -4563,9 +4740,13 @@ type ConsolidationZone struct {
 	EndIndex int  `json:"end_index"`
 
 	// High Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	High Decimal `json:"high"`
 
 	// Low Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Low        Decimal `json:"low"`
 	StartIndex int     `json:"start_index"`
 }
@@ -4597,15 +4778,21 @@ type CorrelationResult struct {
 // CurvePair defines model for CurvePair.
 type CurvePair struct {
 	// AnnualizedRollYield Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AnnualizedRollYield Decimal `json:"annualized_roll_yield"`
 
 	// ChangePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ChangePct   Decimal `json:"change_pct"`
 	DaysBetween int     `json:"days_between"`
 	Far         string  `json:"far"`
 	Near        string  `json:"near"`
 
 	// Spread Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Spread    Decimal `json:"spread"`
 	Structure string  `json:"structure"`
 }
@@ -4616,10 +4803,14 @@ type CurvePoint struct {
 	Expiry       string `json:"expiry"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Price  Decimal `json:"price"`
 	Symbol string  `json:"symbol"`
 
 	// YearsFromFront Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	YearsFromFront Decimal `json:"years_from_front"`
 }
 
@@ -4631,21 +4822,31 @@ type CurveResult struct {
 	Contracts []CurvePoint `json:"contracts"`
 
 	// FlatTolerance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FlatTolerance Decimal    `json:"flat_tolerance"`
 	Front         CurvePoint `json:"front"`
 
 	// FrontToBackChangePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FrontToBackChangePct Decimal `json:"front_to_back_change_pct"`
 
 	// FrontToBackRollYield Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FrontToBackRollYield Decimal `json:"front_to_back_roll_yield"`
 	IsMonotonic          bool    `json:"is_monotonic"`
 
 	// LogSlope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LogSlope Decimal     `json:"log_slope"`
 	Pairs    []CurvePair `json:"pairs"`
 
 	// Slope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Slope         Decimal  `json:"slope"`
 	Spot          *Decimal `json:"spot"`
 	SpotRollYield *Decimal `json:"spot_roll_yield"`
@@ -4653,17 +4854,23 @@ type CurveResult struct {
 }
 
 // Decimal Exact decimal as a string in plain notation, e.g. "185.50"
+//
+// Examples: 185.50
 type Decimal = string
 
 // DeletedMemoryResponse defines model for DeletedMemoryResponse.
 type DeletedMemoryResponse struct {
-	Deleted  bool   `json:"deleted"`
+	Deleted bool `json:"deleted"`
+
+	// MemoryId Examples: mem_q4x8n2k7w1z5c9v3
 	MemoryId string `json:"memory_id"`
 }
 
 // DepositRequest defines model for DepositRequest.
 type DepositRequest struct {
 	// Amount decimal number as a string
+	//
+	// Examples: 25.00
 	Amount        string                    `json:"amount"`
 	FundingPath   DepositRequestFundingPath `json:"funding_path"`
 	OnChainTxHash *string                   `json:"on_chain_tx_hash,omitempty"`
@@ -4688,35 +4895,35 @@ type DetectPatternsAnswerToolName string
 
 // DetectPatternsArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPatternsArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// BreakoutPeriod bars in the range whose break is a breakout or breakdown. Default: 20.
+	// BreakoutPeriod range length in bars for breakouts. Default: 20.
 	BreakoutPeriod *int `json:"breakout_period,omitempty"`
 }
 
@@ -4741,12 +4948,12 @@ type DetectPeakValleyAnswerToolName string
 
 // DetectPeakValleyArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectPeakValleyArguments struct {
-	// EquityValues equity after each trade in currency units, oldest first, each >= 0
+	// EquityValues equity after each trade, currency, oldest first, each >= 0
 	//
 	// Examples: ["101000","99000","102000","98000","97000"]
 	EquityValues []InputDecimal `json:"equity_values"`
 
-	// StartingEquity equity before the first trade in currency units
+	// StartingEquity equity before the first trade, currency
 	//
 	// Examples: 100000
 	StartingEquity InputPositive `json:"starting_equity"`
@@ -4778,29 +4985,29 @@ type DetectRegimeAnswerToolName string
 
 // DetectRegimeArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectRegimeArguments struct {
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
@@ -4833,38 +5040,38 @@ type DetectStructuralBreakAnswerToolName string
 
 // DetectStructuralBreakArguments Decimals: strings like "1.5"; JSON numbers work too.
 type DetectStructuralBreakArguments struct {
-	// Alpha significance level of both tests, a fraction, 0.001 to 0.20. Default: "0.05".
+	// Alpha significance level, a fraction 0.001 to 0.20. Default: "0.05".
 	Alpha *InputDecimal `json:"alpha,omitempty"`
 
-	// Bars OHLCV bars, oldest first (latest last); high >= low
+	// Bars OHLCV bars, oldest first; high >= low
 	Bars []struct {
-		// Close close price
+		// Close close price, currency
 		//
 		// Examples: 100.8
 		Close InputPositive `json:"close"`
 
-		// High high price
+		// High high price, currency
 		//
 		// Examples: 101.5
 		High InputPositive `json:"high"`
 
-		// Low low price
+		// Low low price, currency
 		//
 		// Examples: 99.2
 		Low InputPositive `json:"low"`
 
-		// Open open price
+		// Open open price, currency
 		//
 		// Examples: 100
 		Open InputPositive `json:"open"`
 
-		// Volume traded volume in units
+		// Volume volume, in units
 		//
 		// Examples: 12000
 		Volume InputNonNegative `json:"volume"`
 	} `json:"bars"`
 
-	// Trim fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30. Default: "0.15".
+	// Trim fraction trimmed at each end, 0.05 to 0.30. Default: "0.15".
 	Trim *InputDecimal `json:"trim,omitempty"`
 }
 
@@ -4880,6 +5087,7 @@ type DetectStructuralBreakCallToolName string
 
 // DisconnectResponse defines model for DisconnectResponse.
 type DisconnectResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId      string `json:"agent_id"`
 	Disconnected bool   `json:"disconnected"`
 	Message      string `json:"message"`
@@ -4892,33 +5100,49 @@ type DistributionResult struct {
 	ExcessKurtosis *Decimal `json:"excess_kurtosis"`
 
 	// ExpectedShortfall5pct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedShortfall5pct Decimal `json:"expected_shortfall_5pct"`
 
 	// ExpectedUpside5pct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedUpside5pct Decimal           `json:"expected_upside_5pct"`
 	Histogram          []HistogramBucket `json:"histogram"`
 
 	// InterquartileRange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	InterquartileRange Decimal  `json:"interquartile_range"`
 	JarqueBera         *Decimal `json:"jarque_bera"`
 	JarqueBeraPValue   *Decimal `json:"jarque_bera_p_value"`
 
 	// Max Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Max Decimal `json:"max"`
 
 	// Mean Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Mean Decimal `json:"mean"`
 
 	// Median Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Median Decimal `json:"median"`
 
 	// Min Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Min          Decimal   `json:"min"`
 	NormalAt5pct bool      `json:"normal_at_5pct"`
 	Quantiles    Quantiles `json:"quantiles"`
 	Skewness     *Decimal  `json:"skewness"`
 
 	// Stdev Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Stdev         Decimal  `json:"stdev"`
 	TailRatio     *Decimal `json:"tail_ratio"`
 	TailRatio9010 *Decimal `json:"tail_ratio_90_10"`
@@ -4929,52 +5153,78 @@ type DistributionResult struct {
 // Drawdown defines model for Drawdown.
 type Drawdown struct {
 	// AvgDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgDrawdown Decimal `json:"avg_drawdown"`
 
 	// CurrentDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdown Decimal `json:"current_drawdown"`
 
 	// CurrentDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdownUsd Decimal          `json:"current_drawdown_usd"`
 	DrawdownCount      int              `json:"drawdown_count"`
 	DrawdownPeriods    []DrawdownPeriod `json:"drawdown_periods"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity     Decimal `json:"final_equity"`
 	LongestDuration int     `json:"longest_duration"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// NetProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetProfit      Decimal  `json:"net_profit"`
 	RecoveryFactor *Decimal `json:"recovery_factor"`
 	RecoveryTrades *int     `json:"recovery_trades"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity Decimal `json:"starting_equity"`
 
 	// TimeInDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TimeInDrawdown Decimal `json:"time_in_drawdown"`
 
 	// UlcerIndex Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UlcerIndex Decimal `json:"ulcer_index"`
 }
 
 // DrawdownPeriod defines model for DrawdownPeriod.
 type DrawdownPeriod struct {
 	// DepthPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DepthPct Decimal `json:"depth_pct"`
 
 	// DepthUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DepthUsd         Decimal  `json:"depth_usd"`
 	Duration         int      `json:"duration"`
 	GainToRecoverPct *Decimal `json:"gain_to_recover_pct"`
 
 	// PeakEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PeakEquity     Decimal `json:"peak_equity"`
 	PeakIndex      int     `json:"peak_index"`
 	Recovered      bool    `json:"recovered"`
@@ -4982,6 +5232,8 @@ type DrawdownPeriod struct {
 	RecoveryTrades *int    `json:"recovery_trades"`
 
 	// ValleyEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ValleyEquity Decimal `json:"valley_equity"`
 	ValleyIndex  int     `json:"valley_index"`
 }
@@ -4989,39 +5241,59 @@ type DrawdownPeriod struct {
 // DrawdownSection defines model for DrawdownSection.
 type DrawdownSection struct {
 	// AvgDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgDrawdown Decimal `json:"avg_drawdown"`
 	Basis       string  `json:"basis"`
 
 	// CurrentDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdown Decimal `json:"current_drawdown"`
 
 	// CurrentDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentDrawdownUsd Decimal          `json:"current_drawdown_usd"`
 	DrawdownCount      int              `json:"drawdown_count"`
 	DrawdownPeriods    []DrawdownPeriod `json:"drawdown_periods"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity     Decimal `json:"final_equity"`
 	LongestDuration int     `json:"longest_duration"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// NetProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetProfit      Decimal  `json:"net_profit"`
 	RecoveryFactor *Decimal `json:"recovery_factor"`
 	RecoveryTrades *int     `json:"recovery_trades"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity Decimal `json:"starting_equity"`
 
 	// TimeInDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TimeInDrawdown Decimal `json:"time_in_drawdown"`
 
 	// UlcerIndex Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UlcerIndex Decimal `json:"ulcer_index"`
 }
 
@@ -5037,6 +5309,7 @@ type EnterpriseRequest struct {
 
 // EnterpriseResponse defines model for EnterpriseResponse.
 type EnterpriseResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId          string                   `json:"agent_id"`
 	BudgetRange      *string                  `json:"budget_range"`
 	ContactEmail     string                   `json:"contact_email"`
@@ -5063,30 +5336,48 @@ type EquityCurve struct {
 	EquityCurve []Decimal `json:"equity_curve"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity Decimal `json:"final_equity"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// PeakEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PeakEquity Decimal `json:"peak_equity"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity Decimal `json:"starting_equity"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR Decimal `json:"total_r"`
 
 	// TotalReturn Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalReturn Decimal `json:"total_return"`
 
 	// TotalReturnPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalReturnPct Decimal `json:"total_return_pct"`
 	TradeCount     int     `json:"trade_count"`
 }
@@ -5105,34 +5396,40 @@ type ErrorBodyCode string
 
 // EvaluateBasicArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateBasicArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
 // EvaluateComprehensiveArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateComprehensiveArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
 // EvaluateFullArguments Arguments of evaluate_performance; the tier is the path's
 type EvaluateFullArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -5147,19 +5444,21 @@ type EvaluatePerformanceAnswerToolName string
 
 // EvaluatePerformanceArguments Decimals: strings like "1.5"; JSON numbers work too.
 type EvaluatePerformanceArguments struct {
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Tier basic (default), full or comprehensive. Default: "basic".
+	// Tier evaluation depth, priced per tier. Default: "basic".
 	Tier *EvaluatePerformanceArgumentsTier `json:"tier,omitempty"`
 
-	// WindowSize rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N). Default: 10.
+	// WindowSize rolling-G window in trades, at most N; default min(10, N)
+	//
+	// Examples: 5
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
-// EvaluatePerformanceArgumentsTier basic (default), full or comprehensive. Default: "basic".
+// EvaluatePerformanceArgumentsTier evaluation depth, priced per tier. Default: "basic".
 type EvaluatePerformanceArgumentsTier string
 
 // EvaluatePerformanceCall defines model for EvaluatePerformanceCall.
@@ -5175,16 +5474,24 @@ type EvaluatePerformanceCallToolName string
 // Evaluation defines model for Evaluation.
 type Evaluation struct {
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// ExpectedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedR Decimal `json:"expected_r"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G           Decimal `json:"g"`
 	GDefinition string  `json:"g_definition"`
 
 	// GScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GScore        Decimal      `json:"g_score"`
 	Impact        *Impact      `json:"impact,omitempty"`
 	LogGrowth     LogGrowth    `json:"log_growth"`
@@ -5201,6 +5508,8 @@ type Evaluation struct {
 	Warnings      []string     `json:"warnings"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate    Decimal `json:"win_rate"`
 	WindowSize *int    `json:"window_size,omitempty"`
 }
@@ -5214,19 +5523,23 @@ type EventFilters struct {
 
 // EventResponse defines model for EventResponse.
 type EventResponse struct {
-	AcknowledgedAt *time.Time            `json:"acknowledged_at"`
-	AgentId        *string               `json:"agent_id"`
-	Category       EventResponseCategory `json:"category"`
-	Count          int64                 `json:"count"`
-	Description    string                `json:"description"`
-	Details        interface{}           `json:"details,omitempty"`
-	EventId        string                `json:"event_id"`
-	LastSeen       time.Time             `json:"last_seen"`
-	Severity       EventResponseSeverity `json:"severity"`
-	Source         *string               `json:"source"`
-	Timestamp      time.Time             `json:"timestamp"`
-	Type           string                `json:"type"`
-	Verified       bool                  `json:"verified"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at"`
+
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId     *string               `json:"agent_id"`
+	Category    EventResponseCategory `json:"category"`
+	Count       int64                 `json:"count"`
+	Description string                `json:"description"`
+	Details     interface{}           `json:"details,omitempty"`
+
+	// EventId Examples: evt_k4x9m2q7w1p8z3c6v5n0
+	EventId   string                `json:"event_id"`
+	LastSeen  time.Time             `json:"last_seen"`
+	Severity  EventResponseSeverity `json:"severity"`
+	Source    *string               `json:"source"`
+	Timestamp time.Time             `json:"timestamp"`
+	Type      string                `json:"type"`
+	Verified  bool                  `json:"verified"`
 }
 
 // EventResponseCategory defines model for EventResponse.Category.
@@ -5249,15 +5562,23 @@ type ExcursionStats struct {
 	LosersMean *Decimal `json:"losers_mean"`
 
 	// Max Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Max Decimal `json:"max"`
 
 	// Mean Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Mean Decimal `json:"mean"`
 
 	// Median Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Median Decimal `json:"median"`
 
 	// P90 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P90         Decimal  `json:"p90"`
 	WinnersMean *Decimal `json:"winners_mean"`
 }
@@ -5272,6 +5593,8 @@ type ExecutionQualityResult struct {
 	HoldTimeHours         *ExcursionStats `json:"hold_time_hours"`
 
 	// LossBeyondOneRShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossBeyondOneRShare     Decimal         `json:"loss_beyond_one_r_share"`
 	Mae                     *ExcursionStats `json:"mae"`
 	Mfe                     *ExcursionStats `json:"mfe"`
@@ -5284,41 +5607,59 @@ type ExecutionQualityResult struct {
 // ExpectedValueResult defines model for ExpectedValueResult.
 type ExpectedValueResult struct {
 	// AverageLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageLoss Decimal `json:"average_loss"`
 
 	// AverageWin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageWin Decimal `json:"average_win"`
 
 	// BreakevenRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BreakevenRate    Decimal  `json:"breakeven_rate"`
 	BreakevenWinRate *Decimal `json:"breakeven_win_rate"`
 	Conventions      []string `json:"conventions"`
 	Edge             string   `json:"edge"`
 
 	// ExpectedValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedValue Decimal `json:"expected_value"`
 
 	// LossRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossRate    Decimal  `json:"loss_rate"`
 	Method      string   `json:"method"`
 	PayoffRatio *Decimal `json:"payoff_ratio"`
 	TradeCount  int      `json:"trade_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // Exposure defines model for Exposure.
 type Exposure struct {
 	// Exposure Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Exposure Decimal `json:"exposure"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal  `json:"quantity"`
 	Share    *Decimal `json:"share"`
 	Symbol   string   `json:"symbol"`
 
 	// Weight Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Weight Decimal `json:"weight"`
 }
 
@@ -5334,6 +5675,7 @@ type FeedbackRequestCategory string
 
 // FeedbackResponse defines model for FeedbackResponse.
 type FeedbackResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string                   `json:"agent_id"`
 	Category  FeedbackResponseCategory `json:"category"`
 	CreatedAt time.Time                `json:"created_at"`
@@ -5381,13 +5723,13 @@ type FindVarianceKillersArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Symbols optional symbols, parallel to r_multiples
+	// Symbols symbol of each trade, in order
 	Symbols *[]string `json:"symbols,omitempty"`
 
-	// TopN trades listed. Default: 10.
+	// TopN trades listed, most harmful first. Default: 10.
 	TopN *int `json:"top_n,omitempty"`
 
-	// TradeIds optional trade ids, parallel to r_multiples
+	// TradeIds id of each trade, in order
 	TradeIds *[]string `json:"trade_ids,omitempty"`
 }
 
@@ -5404,12 +5746,16 @@ type FindVarianceKillersCallToolName string
 // Finding defines model for Finding.
 type Finding struct {
 	// Limit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Limit   *Decimal `json:"limit,omitempty"`
 	Message string   `json:"message"`
 	Rule    string   `json:"rule"`
 	Symbol  *string  `json:"symbol,omitempty"`
 
 	// Value Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Value *Decimal `json:"value,omitempty"`
 }
 
@@ -5425,6 +5771,8 @@ type FuturesSizing struct {
 	MarginUsed          *Decimal         `json:"margin_used"`
 
 	// MaxMarginUsagePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxMarginUsagePct   Decimal  `json:"max_margin_usage_pct"`
 	Mode                string   `json:"mode"`
 	Notional            *Decimal `json:"notional"`
@@ -5442,9 +5790,13 @@ type GMetrics struct {
 	EdgeVerdict string `json:"edge_verdict"`
 
 	// ExpectedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedR Decimal `json:"expected_r"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G            Decimal  `json:"g"`
 	GrowthAtRisk *Decimal `json:"growth_at_risk"`
 	OptimalF     *Decimal `json:"optimal_f"`
@@ -5453,6 +5805,8 @@ type GMetrics struct {
 	TradeCount   int      `json:"trade_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
@@ -5474,68 +5828,65 @@ type GetTradingBiasesAnswer struct {
 // GetTradingBiasesAnswerToolName defines model for GetTradingBiasesAnswer.ToolName.
 type GetTradingBiasesAnswerToolName string
 
-// GetTradingBiasesArguments Decimals: strings like "1.5"; JSON numbers work too.
+// GetTradingBiasesArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: trades | 2+ trades in the agent's journal.
 type GetTradingBiasesArguments struct {
-	// LookbackCount the latest trades analysed, 2 to 10,000. Default: 50.
+	// LookbackCount number of latest trades analysed. Default: 50.
 	LookbackCount *int `json:"lookback_count,omitempty"`
 
-	// Trades optional closed trades, oldest first; omitted: the agent's journal. Each check uses the fields it needs (hold_time_hours or entry/exit times; size; mfe_r) and reports insufficient_data without them
+	// Trades closed trades, oldest first
 	//
 	// Examples: [{"hold_time_hours":"20","mfe_r":"2.2","r_multiple":"1.5","size":"1000"},{"hold_time_hours":"52","mfe_r":"0.3","r_multiple":"-1","size":"1000"}]
 	Trades *[]struct {
-		// Direction optional; accepted for compatibility, not used by the checks
+		// Direction trade side, not used by the checks
+		// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 		Direction *GetTradingBiasesArgumentsTradesDirection `json:"direction,omitempty"`
 
-		// EntryTime optional RFC 3339 entry time
+		// EntryTime entry time, RFC 3339
 		//
 		// Examples: 2026-03-09T14:30:00Z
 		EntryTime *time.Time `json:"entry_time,omitempty"`
 
-		// ExitTime optional RFC 3339 exit time
+		// ExitTime exit time, RFC 3339
 		//
 		// Examples: 2026-03-10T10:30:00Z
 		ExitTime *time.Time `json:"exit_time,omitempty"`
 
-		// HoldTimeHours optional holding time in hours (default exit_time - entry_time)
+		// HoldTimeHours holding time in hours; default from the times
 		//
 		// Examples: 20
 		HoldTimeHours *InputDecimalFrom0To1e06 `json:"hold_time_hours,omitempty"`
 
-		// MfeR optional maximum favourable excursion in R
+		// MfeR max favourable excursion in R
 		//
 		// Examples: 2.2
 		MfeR *InputDecimalFrom0To1000 `json:"mfe_r,omitempty"`
 
-		// RMultiple result in R
+		// RMultiple trade result in R
 		//
 		// Examples: 1.5
 		RMultiple InputDecimalFromMinus1000To1000 `json:"r_multiple"`
 
-		// Size optional position size (notional or money at risk, one convention for all trades)
+		// Size position size in currency, notional or at risk
 		//
 		// Examples: 1000
 		Size *InputPositive `json:"size,omitempty"`
 
-		// Symbol optional; accepted for compatibility, not used by the checks
+		// Symbol instrument symbol, not used by the checks
 		//
 		// Examples: AAPL
+		// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"trades,omitempty"`
-	union json.RawMessage
 }
 
-// GetTradingBiasesArgumentsTradesDirection optional; accepted for compatibility, not used by the checks
+// GetTradingBiasesArgumentsTradesDirection trade side, not used by the checks
+//
+// Deprecated: this type has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 type GetTradingBiasesArgumentsTradesDirection string
-
-// GetTradingBiasesArguments0 defines model for GetTradingBiasesArguments.0.
-type GetTradingBiasesArguments0 = interface{}
-
-// GetTradingBiasesArguments1 without trades: the agent's journal, which must hold at least 2 trades
-type GetTradingBiasesArguments1 = interface{}
 
 // GetTradingBiasesCall defines model for GetTradingBiasesCall.
 type GetTradingBiasesCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: trades | 2+ trades in the agent's journal.
 	Arguments *GetTradingBiasesArguments   `json:"arguments,omitempty"`
 	ToolName  GetTradingBiasesCallToolName `json:"tool_name"`
 }
@@ -5549,14 +5900,20 @@ type GreeksResult struct {
 	ContractMultiplier int64  `json:"contract_multiplier"`
 
 	// DividendYield Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DividendYield Decimal        `json:"dividend_yield"`
 	Options       []OptionGreeks `json:"options"`
 
 	// RiskFreeRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskFreeRate Decimal      `json:"risk_free_rate"`
 	Totals       GreeksTotals `json:"totals"`
 
 	// UnderlyingPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UnderlyingPrice Decimal `json:"underlying_price"`
 }
 
@@ -5565,21 +5922,33 @@ type GreeksTotals struct {
 	Calls int `json:"calls"`
 
 	// DollarDelta Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DollarDelta Decimal `json:"dollar_delta"`
 
 	// NetDelta Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetDelta Decimal `json:"net_delta"`
 
 	// NetGamma Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetGamma Decimal `json:"net_gamma"`
 
 	// NetRho Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetRho Decimal `json:"net_rho"`
 
 	// NetTheta Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetTheta Decimal `json:"net_theta"`
 
 	// NetVega Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetVega                  Decimal  `json:"net_vega"`
 	OptionsPriced            int      `json:"options_priced"`
 	OptionsSkipped           int      `json:"options_skipped"`
@@ -5591,6 +5960,8 @@ type GreeksTotals struct {
 // GrowthPoint defines model for GrowthPoint.
 type GrowthPoint struct {
 	// F Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	F Decimal  `json:"f"`
 	G *Decimal `json:"g"`
 }
@@ -5600,12 +5971,18 @@ type HistogramBucket struct {
 	Count int `json:"count"`
 
 	// Lower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Lower Decimal `json:"lower"`
 
 	// Share Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Share Decimal `json:"share"`
 
 	// Upper Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Upper Decimal `json:"upper"`
 }
 
@@ -5622,6 +5999,8 @@ type IndicatorParams struct {
 	FastPeriod *int `json:"fast_period,omitempty"`
 
 	// Nbdev Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Nbdev        *Decimal `json:"nbdev,omitempty"`
 	Period       *int     `json:"period,omitempty"`
 	SignalPeriod *int     `json:"signal_period,omitempty"`
@@ -5685,11 +6064,15 @@ type InsufficientBars struct {
 // InsufficientCreditsBody defines model for InsufficientCreditsBody.
 type InsufficientCreditsBody struct {
 	// Available what the paying balance holds, in USDC credits
+	//
+	// Examples: 185.50
 	Available Decimal                     `json:"available"`
 	Code      InsufficientCreditsBodyCode `json:"code"`
 	Detail    string                      `json:"detail"`
 
 	// Required what the call costs, in USDC credits
+	//
+	// Examples: 185.50
 	Required Decimal `json:"required"`
 }
 
@@ -5699,24 +6082,35 @@ type InsufficientCreditsBodyCode string
 // Interval defines model for Interval.
 type Interval struct {
 	// Lower Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Lower Decimal `json:"lower"`
 
 	// Upper Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Upper Decimal `json:"upper"`
 }
 
 // JournalStatsResponse defines model for JournalStatsResponse.
 type JournalStatsResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// AvgRMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AvgRMultiple Decimal `json:"avg_r_multiple"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy   Decimal    `json:"expectancy"`
 	FirstTradeAt *time.Time `json:"first_trade_at"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G            Decimal    `json:"g"`
 	LastTradeAt  *time.Time `json:"last_trade_at"`
 	ProfitFactor *Decimal   `json:"profit_factor"`
@@ -5724,14 +6118,20 @@ type JournalStatsResponse struct {
 	SqnCapped    *Decimal   `json:"sqn_capped"`
 
 	// TotalPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnl Decimal `json:"total_pnl"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR     Decimal  `json:"total_r"`
 	TradeCount int      `json:"trade_count"`
 	WinLoss    *WinLoss `json:"win_loss"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
@@ -5742,6 +6142,8 @@ type Kelly struct {
 	FullKelly       *Decimal `json:"full_kelly"`
 
 	// GrowthAtRisk Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrowthAtRisk       Decimal  `json:"growth_at_risk"`
 	GrowthFullKelly    *Decimal `json:"growth_full_kelly"`
 	GrowthHalfKelly    *Decimal `json:"growth_half_kelly"`
@@ -5753,26 +6155,38 @@ type Kelly struct {
 	QuarterKelly       *Decimal `json:"quarter_kelly"`
 
 	// RiskOfRuin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskOfRuin      Decimal    `json:"risk_of_ruin"`
 	RiskOfRuinKelly *KellyRuin `json:"risk_of_ruin_kelly"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal  `json:"risk_per_trade"`
 	RuinBound    *Decimal `json:"ruin_bound"`
 
 	// RuinDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RuinDrawdown Decimal `json:"ruin_drawdown"`
 }
 
 // KellyRuin defines model for KellyRuin.
 type KellyRuin struct {
 	// Full Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Full Decimal `json:"full"`
 
 	// Half Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Half Decimal `json:"half"`
 
 	// Quarter Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quarter Decimal `json:"quarter"`
 }
 
@@ -5788,11 +6202,15 @@ type KellySection struct {
 // Level defines model for Level.
 type Level struct {
 	// DistancePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DistancePct Decimal `json:"distance_pct"`
 	FirstIndex  int     `json:"first_index"`
 	LastIndex   int     `json:"last_index"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Price   Decimal `json:"price"`
 	Touches int     `json:"touches"`
 }
@@ -5802,6 +6220,8 @@ type Lever struct {
 	Description string `json:"description"`
 
 	// GChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GChange    Decimal `json:"g_change"`
 	Kind       string  `json:"kind"`
 	Name       string  `json:"name"`
@@ -5813,18 +6233,28 @@ type LimitsRequest struct {
 	AllowedOperations *[]string `json:"allowed_operations,omitempty"`
 
 	// DailyLimit decimal number as a string
+	//
+	// Examples: 25.00
 	DailyLimit *string `json:"daily_limit,omitempty"`
 
 	// MonthlyLimit decimal number as a string
+	//
+	// Examples: 25.00
 	MonthlyLimit *string `json:"monthly_limit,omitempty"`
 }
 
 // LimitsResponse defines model for LimitsResponse.
 type LimitsResponse struct {
-	AgentId           string   `json:"agent_id"`
-	AllowedOperations []string `json:"allowed_operations"`
-	DailyLimit        *Decimal `json:"daily_limit"`
-	MonthlyLimit      *Decimal `json:"monthly_limit"`
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId           string           `json:"agent_id"`
+	AllowedOperations []string         `json:"allowed_operations"`
+	Ceilings          CeilingsResponse `json:"ceilings"`
+
+	// DailyLimit Examples: 25.00
+	DailyLimit *Decimal `json:"daily_limit"`
+
+	// MonthlyLimit Examples: 500.00
+	MonthlyLimit *Decimal `json:"monthly_limit"`
 }
 
 // LinkWalletRequest defines model for LinkWalletRequest.
@@ -5837,9 +6267,12 @@ type LinkWalletRequest struct {
 
 // LinkWalletResponse defines model for LinkWalletResponse.
 type LinkWalletResponse struct {
-	AgentId             string `json:"agent_id"`
-	IsPresaleBuyer      bool   `json:"is_presale_buyer"`
-	Message             string `json:"message"`
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
+	AgentId        string `json:"agent_id"`
+	IsPresaleBuyer bool   `json:"is_presale_buyer"`
+	Message        string `json:"message"`
+
+	// SolanaWalletAddress Examples: 8V7PHrV8LGrb4UCmrCR2Yuvcm73e65LSTzmvAP8RB7XZ
 	SolanaWalletAddress string `json:"solana_wallet_address"`
 }
 
@@ -5858,6 +6291,8 @@ type LiquidityResult struct {
 	State             string   `json:"state"`
 
 	// VolumeTrendRatio Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VolumeTrendRatio Decimal  `json:"volume_trend_ratio"`
 	VolumeZScore     *Decimal `json:"volume_z_score"`
 	ZeroVolumeBars   int      `json:"zero_volume_bars"`
@@ -5892,12 +6327,18 @@ type MaintenanceRequest struct {
 // MarginResult defines model for MarginResult.
 type MarginResult struct {
 	// AccountEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AccountEquity Decimal `json:"account_equity"`
 
 	// ExcessOverMaintenance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExcessOverMaintenance Decimal `json:"excess_over_maintenance"`
 
 	// FreeMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FreeMargin          Decimal          `json:"free_margin"`
 	Leverage            *Decimal         `json:"leverage"`
 	MarginCall          bool             `json:"margin_call"`
@@ -5906,12 +6347,18 @@ type MarginResult struct {
 	Status              string           `json:"status"`
 
 	// TotalInitialMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalInitialMargin Decimal `json:"total_initial_margin"`
 
 	// TotalMaintenanceMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalMaintenanceMargin Decimal `json:"total_maintenance_margin"`
 
 	// TotalNotional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalNotional Decimal  `json:"total_notional"`
 	Warnings      []string `json:"warnings"`
 }
@@ -5921,11 +6368,15 @@ type MarketSegmentStats struct {
 	EndIndex int `json:"end_index"`
 
 	// MeanReturn Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanReturn Decimal `json:"mean_return"`
 	Returns    int     `json:"returns"`
 	StartIndex int     `json:"start_index"`
 
 	// Volatility Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Volatility Decimal `json:"volatility"`
 }
 
@@ -5937,6 +6388,8 @@ type Memory struct {
 	Metadata interface{} `json:"metadata"`
 
 	// SimilarityScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SimilarityScore Decimal   `json:"similarity_score"`
 	StoredAt        time.Time `json:"stored_at"`
 }
@@ -5965,101 +6418,158 @@ type ModeRequestMode string
 // MonteCarlo defines model for MonteCarlo.
 type MonteCarlo struct {
 	// BestCase Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BestCase Decimal `json:"best_case"`
 
 	// MeanFinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanFinalEquity Decimal `json:"mean_final_equity"`
 
 	// MeanFinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanFinalR Decimal `json:"mean_final_r"`
 
 	// MedianFinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianFinalEquity Decimal `json:"median_final_equity"`
 
 	// MedianFinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianFinalR Decimal `json:"median_final_r"`
 
 	// MedianMaxDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianMaxDrawdown Decimal `json:"median_max_drawdown"`
 	Method            string  `json:"method"`
 	NumSimulations    int     `json:"num_simulations"`
 
 	// P25FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P25FinalEquity Decimal `json:"p25_final_equity"`
 
 	// P5FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P5FinalEquity Decimal `json:"p5_final_equity"`
 
 	// P5FinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P5FinalR Decimal `json:"p5_final_r"`
 
 	// P75FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P75FinalEquity Decimal `json:"p75_final_equity"`
 
 	// P95FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95FinalEquity Decimal `json:"p95_final_equity"`
 
 	// P95FinalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95FinalR Decimal `json:"p95_final_r"`
 
 	// P95MaxDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95MaxDrawdown Decimal `json:"p95_max_drawdown"`
 
 	// Probability20pctDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Probability20pctDrawdown Decimal `json:"probability_20pct_drawdown"`
 
 	// Probability20pctGain Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Probability20pctGain Decimal `json:"probability_20pct_gain"`
 
 	// Probability50pctDrawdown Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Probability50pctDrawdown Decimal `json:"probability_50pct_drawdown"`
 
 	// ProbabilityOfProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProbabilityOfProfit Decimal `json:"probability_of_profit"`
 
 	// ProbabilityOfRuin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProbabilityOfRuin Decimal `json:"probability_of_ruin"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 	Seed         int64   `json:"seed"`
 	SeedFrom     string  `json:"seed_from"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StartingEquity      Decimal `json:"starting_equity"`
 	TradesPerSimulation int     `json:"trades_per_simulation"`
 
 	// WorstCase Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WorstCase Decimal `json:"worst_case"`
 }
 
 // NativeDepositResponse defines model for NativeDepositResponse.
 type NativeDepositResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
+	//
+	// Examples: 75.00
 	BalanceAfter   Decimal `json:"balance_after"`
 	Currency       string  `json:"currency"`
 	IsPresaleBuyer bool    `json:"is_presale_buyer"`
 
 	// OsrAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	OsrAmount Decimal `json:"osr_amount"`
 
 	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
 	PaysFrom string `json:"pays_from"`
 
 	// RatePerToken Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RatePerToken Decimal `json:"rate_per_token"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 	TxId           string  `json:"tx_id"`
-	TxSignature    string  `json:"tx_signature"`
+
+	// TxSignature Examples: 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ
+	TxSignature string `json:"tx_signature"`
 
 	// UsdCredited Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	UsdCredited Decimal `json:"usd_credited"`
 }
 
@@ -6073,21 +6583,29 @@ type OptionGreeks struct {
 	InTheMoney        bool     `json:"in_the_money"`
 
 	// IntrinsicValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	IntrinsicValue Decimal  `json:"intrinsic_value"`
 	IvSource       string   `json:"iv_source"`
 	MarketPrice    *Decimal `json:"market_price"`
 
 	// Moneyness Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Moneyness  Decimal `json:"moneyness"`
 	Note       *string `json:"note,omitempty"`
 	OptionType string  `json:"option_type"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal  `json:"quantity"`
 	Rho      *Decimal `json:"rho"`
 	Status   string   `json:"status"`
 
 	// Strike Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Strike           Decimal  `json:"strike"`
 	Symbol           string   `json:"symbol"`
 	TheoreticalPrice *Decimal `json:"theoretical_price"`
@@ -6096,19 +6614,27 @@ type OptionGreeks struct {
 	Vega             *Decimal `json:"vega"`
 
 	// YearsToExpiry Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	YearsToExpiry Decimal `json:"years_to_expiry"`
 }
 
 // OptionsSizing defines model for OptionsSizing.
 type OptionsSizing struct {
 	// ActualRiskFraction Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ActualRiskFraction Decimal `json:"actual_risk_fraction"`
 	BindingConstraint  string  `json:"binding_constraint"`
 
 	// Budget Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Budget Decimal `json:"budget"`
 
 	// CapitalRequired Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CapitalRequired      Decimal  `json:"capital_required"`
 	ContractMultiplier   int64    `json:"contract_multiplier"`
 	Contracts            int64    `json:"contracts"`
@@ -6120,12 +6646,124 @@ type OptionsSizing struct {
 	PremiumPerContract   *Decimal `json:"premium_per_contract"`
 
 	// RiskPerContract Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerContract Decimal  `json:"risk_per_contract"`
 	TargetShares    *Decimal `json:"target_shares"`
 
 	// TotalRisk Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalRisk Decimal  `json:"total_risk"`
 	Warnings  []string `json:"warnings"`
+}
+
+// OwnerAgentResponse defines model for OwnerAgentResponse.
+type OwnerAgentResponse struct {
+	AgentId           string                      `json:"agent_id"`
+	AgentName         string                      `json:"agent_name"`
+	AgentType         OwnerAgentResponseAgentType `json:"agent_type"`
+	AllowedOperations []string                    `json:"allowed_operations"`
+	CreatedAt         time.Time                   `json:"created_at"`
+	DailyLimit        *Decimal                    `json:"daily_limit"`
+	IsActive          bool                        `json:"is_active"`
+	IsPresaleBuyer    bool                        `json:"is_presale_buyer"`
+	KeyCreatedAt      time.Time                   `json:"key_created_at"`
+	KeyLastUsedAt     *time.Time                  `json:"key_last_used_at"`
+	Mode              OwnerAgentResponseMode      `json:"mode"`
+	MonthlyLimit      *Decimal                    `json:"monthly_limit"`
+
+	// RealBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	SandboxBalance Decimal `json:"sandbox_balance"`
+
+	// SpentThisMonth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	SpentThisMonth Decimal `json:"spent_this_month"`
+
+	// SpentToday Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	SpentToday Decimal `json:"spent_today"`
+}
+
+// OwnerAgentResponseAgentType defines model for OwnerAgentResponse.AgentType.
+type OwnerAgentResponseAgentType string
+
+// OwnerAgentResponseMode defines model for OwnerAgentResponse.Mode.
+type OwnerAgentResponseMode string
+
+// OwnerAgentsResponse defines model for OwnerAgentsResponse.
+type OwnerAgentsResponse struct {
+	Agents  []OwnerAgentResponse `json:"agents"`
+	Count   int                  `json:"count"`
+	OwnerId string               `json:"owner_id"`
+}
+
+// OwnerKeyResponse defines model for OwnerKeyResponse.
+type OwnerKeyResponse struct {
+	OwnerId  string `json:"owner_id"`
+	OwnerKey string `json:"owner_key"`
+}
+
+// OwnerTransactionResponse defines model for OwnerTransactionResponse.
+type OwnerTransactionResponse struct {
+	AgentId string `json:"agent_id"`
+
+	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	Amount Decimal `json:"amount"`
+
+	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	BalanceAfter Decimal                              `json:"balance_after"`
+	CreatedAt    time.Time                            `json:"created_at"`
+	Currency     *string                              `json:"currency"`
+	FundingPath  *OwnerTransactionResponseFundingPath `json:"funding_path"`
+	Funds        string                               `json:"funds"`
+	Operation    *string                              `json:"operation"`
+	PriceUsd     *Decimal                             `json:"price_usd"`
+	Quantity     *Decimal                             `json:"quantity"`
+	TxId         string                               `json:"tx_id"`
+	Type         OwnerTransactionResponseType         `json:"type"`
+}
+
+// OwnerTransactionResponseFundingPath defines model for OwnerTransactionResponse.FundingPath.
+type OwnerTransactionResponseFundingPath string
+
+// OwnerTransactionResponseType defines model for OwnerTransactionResponse.Type.
+type OwnerTransactionResponseType string
+
+// OwnerTransactionsResponse defines model for OwnerTransactionsResponse.
+type OwnerTransactionsResponse struct {
+	Count        int                        `json:"count"`
+	HasMore      bool                       `json:"has_more"`
+	NextCursor   *string                    `json:"next_cursor"`
+	Transactions []OwnerTransactionResponse `json:"transactions"`
+}
+
+// OwnerUsageResponse defines model for OwnerUsageResponse.
+type OwnerUsageResponse struct {
+	AgentId *string            `json:"agent_id"`
+	Days    []UsageDayResponse `json:"days"`
+	From    string             `json:"from"`
+	OwnerId string             `json:"owner_id"`
+	To      string             `json:"to"`
+
+	// TotalCost Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	TotalCost  Decimal `json:"total_cost"`
+	TotalCount int64   `json:"total_count"`
 }
 
 // Pattern defines model for Pattern.
@@ -6134,6 +6772,8 @@ type Pattern struct {
 	Index     int    `json:"index"`
 
 	// Level Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Level        *Decimal `json:"level,omitempty"`
 	Name         string   `json:"name"`
 	StartIndex   int      `json:"start_index"`
@@ -6165,9 +6805,13 @@ type PatternSummary struct {
 // PeakPoint defines model for PeakPoint.
 type PeakPoint struct {
 	// DepthPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DepthPct Decimal `json:"depth_pct"`
 
 	// Equity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Equity Decimal `json:"equity"`
 	Index  int     `json:"index"`
 }
@@ -6175,26 +6819,38 @@ type PeakPoint struct {
 // PeakValley defines model for PeakValley.
 type PeakValley struct {
 	// CurrentEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	CurrentEquity Decimal `json:"current_equity"`
 
 	// DistanceFromPeakPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DistanceFromPeakPct Decimal `json:"distance_from_peak_pct"`
 
 	// DistanceFromPeakUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DistanceFromPeakUsd   Decimal  `json:"distance_from_peak_usd"`
 	DistanceFromValleyPct *Decimal `json:"distance_from_valley_pct"`
 	GainToRecoverPct      *Decimal `json:"gain_to_recover_pct"`
 
 	// PeakEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PeakEquity Decimal     `json:"peak_equity"`
 	PeakIndex  int         `json:"peak_index"`
 	Peaks      []PeakPoint `json:"peaks"`
 	State      string      `json:"state"`
 
 	// Tolerance Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Tolerance Decimal `json:"tolerance"`
 
 	// ValleyEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ValleyEquity Decimal     `json:"valley_equity"`
 	ValleyIndex  int         `json:"valley_index"`
 	Valleys      []PeakPoint `json:"valleys"`
@@ -6206,24 +6862,36 @@ type PerformanceSegmentStats struct {
 	Count      int `json:"count"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G         Decimal `json:"g"`
 	Losses    int     `json:"losses"`
 	LowSample bool    `json:"low_sample"`
 	Segment   string  `json:"segment"`
 
 	// ShareOfTrades Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ShareOfTrades Decimal `json:"share_of_trades"`
 
 	// TotalPnlUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnlUsd Decimal `json:"total_pnl_usd"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR Decimal `json:"total_r"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 	Wins    int     `json:"wins"`
 }
@@ -6233,34 +6901,52 @@ type PeriodBucket struct {
 	Count int `json:"count"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G      Decimal `json:"g"`
 	Period string  `json:"period"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR Decimal `json:"total_r"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // Pivots defines model for Pivots.
 type Pivots struct {
 	// Pivot Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Pivot Decimal `json:"pivot"`
 
 	// R1 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	R1 Decimal `json:"r1"`
 
 	// R2 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	R2 Decimal `json:"r2"`
 
 	// S1 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	S1 Decimal `json:"s1"`
 
 	// S2 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	S2 Decimal `json:"s2"`
 }
 
@@ -6269,41 +6955,61 @@ type PnLResult struct {
 	Direction string `json:"direction"`
 
 	// Fees Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Fees Decimal `json:"fees"`
 
 	// GrossPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossPnl       Decimal  `json:"gross_pnl"`
 	GrossRMultiple *Decimal `json:"gross_r_multiple"`
 
 	// NetPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetPnl Decimal `json:"net_pnl"`
 
 	// Notional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Notional    Decimal  `json:"notional"`
 	OneRDollars *Decimal `json:"one_r_dollars"`
 	Outcome     string   `json:"outcome"`
 
 	// PnlPerUnit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PnlPerUnit Decimal  `json:"pnl_per_unit"`
 	RMultiple  *Decimal `json:"r_multiple"`
 
 	// ReturnPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ReturnPct Decimal `json:"return_pct"`
 }
 
 // PositionMargin defines model for PositionMargin.
 type PositionMargin struct {
 	// InitialMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	InitialMargin Decimal `json:"initial_margin"`
 
 	// MaintenanceMargin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaintenanceMargin Decimal `json:"maintenance_margin"`
 	MarginBasis       string  `json:"margin_basis"`
 
 	// Notional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Notional Decimal `json:"notional"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal `json:"quantity"`
 	Side     string  `json:"side"`
 	Symbol   string  `json:"symbol"`
@@ -6320,40 +7026,40 @@ type PreTradeGateAnswerToolName string
 
 // PreTradeGateArguments Decimals: strings like "1.5"; JSON numbers work too.
 type PreTradeGateArguments struct {
-	// DailyPnl today's realised P&L (negative = loss). Default: "0".
+	// DailyPnl today's realised P&L, currency (loss < 0). Default: "0".
 	DailyPnl *InputDecimal `json:"daily_pnl,omitempty"`
 
-	// Direction long or short (letter case ignored)
+	// Direction trade side, any letter case
 	Direction PreTradeGateArgumentsDirection `json:"direction"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry price, currency
 	//
 	// Examples: 185
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// Equity account equity
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// RMultiples optional recent R-multiples; adds system_health (never blocks the gate)
+	// RMultiples recent trade results in R; adds system_health
 	RMultiples *[]InputDecimal `json:"r_multiples,omitempty"`
 
-	// RiskPercent fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %. Default: "0.02".
+	// RiskPercent equity fraction risked per trade. Default: "0.02".
 	RiskPercent *InputFraction `json:"risk_percent,omitempty"`
 
-	// StopPrice initial stop price; below entry for long, above for short
+	// StopPrice initial stop, currency, on the losing side of entry
 	//
 	// Examples: 180
 	StopPrice InputPositive `json:"stop_price"`
 
-	// Symbol instrument symbol, checked case-insensitively against the agent's authorized_instruments
+	// Symbol symbol, matched to authorized_instruments
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
 }
 
-// PreTradeGateArgumentsDirection long or short (letter case ignored)
+// PreTradeGateArgumentsDirection trade side, any letter case
 type PreTradeGateArgumentsDirection string
 
 // PreTradeGateCall defines model for PreTradeGateCall.
@@ -6369,6 +7075,8 @@ type PreTradeGateCallToolName string
 // PriceStructureReport defines model for PriceStructureReport.
 type PriceStructureReport struct {
 	// Atr Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Atr                 Decimal             `json:"atr"`
 	BarsAnalyzed        int                 `json:"bars_analyzed"`
 	BreakOfStructure    string              `json:"break_of_structure"`
@@ -6398,35 +7106,54 @@ type PricingResponseCurrency string
 // Quantiles defines model for Quantiles.
 type Quantiles struct {
 	// P1 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P1 Decimal `json:"p1"`
 
 	// P10 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P10 Decimal `json:"p10"`
 
 	// P25 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P25 Decimal `json:"p25"`
 
 	// P5 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P5 Decimal `json:"p5"`
 
 	// P50 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P50 Decimal `json:"p50"`
 
 	// P75 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P75 Decimal `json:"p75"`
 
 	// P90 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P90 Decimal `json:"p90"`
 
 	// P95 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P95 Decimal `json:"p95"`
 
 	// P99 Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	P99 Decimal `json:"p99"`
 }
 
 // RMultiplesResponse defines model for RMultiplesResponse.
 type RMultiplesResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId    string    `json:"agent_id"`
 	Count      int       `json:"count"`
 	RMultiples []Decimal `json:"r_multiples"`
@@ -6441,52 +7168,52 @@ type RecordTradeJournalAnswer struct {
 // RecordTradeJournalAnswerToolName defines model for RecordTradeJournalAnswer.ToolName.
 type RecordTradeJournalAnswerToolName string
 
-// RecordTradeJournalArguments Decimals: strings like "1.5"; JSON numbers work too.
+// RecordTradeJournalArguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: r_multiple | stop_price.
 type RecordTradeJournalArguments struct {
-	// Direction long or short
+	// Direction trade side, any letter case
 	Direction RecordTradeJournalArgumentsDirection `json:"direction"`
 
-	// EntryPrice average entry price
+	// EntryPrice average entry price, currency
 	//
 	// Examples: 100
 	EntryPrice InputPositive `json:"entry_price"`
 
-	// EntryTime optional RFC 3339 entry time
+	// EntryTime entry time, RFC 3339
 	//
 	// Examples: 2026-03-09T14:30:00Z
 	EntryTime *time.Time `json:"entry_time,omitempty"`
 
-	// ExitPrice average exit price
+	// ExitPrice average exit price, currency
 	//
 	// Examples: 110
 	ExitPrice InputPositive `json:"exit_price"`
 
-	// ExitTime optional RFC 3339 exit time (orders the journal; default: the trade date, else the recording time)
+	// ExitTime exit time, RFC 3339; orders the journal
 	//
 	// Examples: 2026-03-10T15:00:00Z
 	ExitTime *time.Time `json:"exit_time,omitempty"`
 
-	// Fees optional fees (default 0)
+	// Fees fees paid, currency
 	//
 	// Examples: 1.50
 	Fees *InputDecimalFrom0To1e12 `json:"fees,omitempty"`
 
-	// MaeR optional maximum adverse excursion in R, as a magnitude >= 0
+	// MaeR max adverse excursion in R, a magnitude
 	//
 	// Examples: 0.4
 	MaeR *InputDecimalFrom0To1000 `json:"mae_r,omitempty"`
 
-	// MfeR optional maximum favourable excursion in R (used by get_trading_biases)
+	// MfeR max favourable excursion in R
 	//
 	// Examples: 2.5
 	MfeR *InputDecimalFrom0To1000 `json:"mfe_r,omitempty"`
 
-	// Notes optional notes, up to 5,000 characters, sealed at rest
+	// Notes free notes, sealed at rest
 	//
 	// Examples: entered on volume
 	Notes *string `json:"notes,omitempty"`
 
-	// Pnl optional net P&L in the quote currency (default (exit - entry) × quantity, negated for a short, minus fees)
+	// Pnl net P&L, currency; default from prices, quantity and fees
 	//
 	// Examples: 100
 	Pnl *InputDecimalFromMinus1e12To1e12 `json:"pnl,omitempty"`
@@ -6496,53 +7223,46 @@ type RecordTradeJournalArguments struct {
 	// Examples: 10
 	Quantity InputPositive `json:"quantity"`
 
-	// RMultiple optional result in R (required without stop_price)
+	// RMultiple trade result in R
 	//
 	// Examples: 2
 	RMultiple *InputDecimalFromMinus1000To1000 `json:"r_multiple,omitempty"`
 
-	// Setup optional setup label
+	// Setup label of the entry setup
 	//
 	// Examples: breakout
 	Setup *string `json:"setup,omitempty"`
 
-	// StopPrice optional initial stop, > 0, below the entry for a long and above for a short; derives r_multiple when it is omitted
+	// StopPrice initial stop, currency; derives r_multiple
 	//
 	// Examples: 95
 	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
-	// Strategy optional strategy label; the journal filters on it
+	// Strategy strategy label, filterable
 	//
 	// Examples: momentum
 	Strategy *string `json:"strategy,omitempty"`
 
-	// Symbol instrument symbol
+	// Symbol instrument symbol, as quoted
 	//
 	// Examples: AAPL
 	Symbol string `json:"symbol"`
 
-	// Tags optional labels, at most 16
+	// Tags free labels of the trade
 	Tags *[]string `json:"tags,omitempty"`
 
-	// TradeDate optional YYYY-MM-DD day of the exit, used when exit_time is omitted
+	// TradeDate exit day when exit_time is omitted
 	//
 	// Examples: 2026-03-10
 	TradeDate *openapi_types.Date `json:"trade_date,omitempty"`
-	union     json.RawMessage
 }
 
-// RecordTradeJournalArgumentsDirection long or short
+// RecordTradeJournalArgumentsDirection trade side, any letter case
 type RecordTradeJournalArgumentsDirection string
-
-// RecordTradeJournalArguments0 defines model for RecordTradeJournalArguments.0.
-type RecordTradeJournalArguments0 = interface{}
-
-// RecordTradeJournalArguments1 defines model for RecordTradeJournalArguments.1.
-type RecordTradeJournalArguments1 = interface{}
 
 // RecordTradeJournalCall defines model for RecordTradeJournalCall.
 type RecordTradeJournalCall struct {
-	// Arguments Decimals: strings like "1.5"; JSON numbers work too.
+	// Arguments Decimals: strings like "1.5"; JSON numbers work too. Needs one of: r_multiple | stop_price.
 	Arguments RecordTradeJournalArguments    `json:"arguments"`
 	ToolName  RecordTradeJournalCallToolName `json:"tool_name"`
 }
@@ -6560,62 +7280,96 @@ type Recovery struct {
 	Drawdowns               []DrawdownPeriod `json:"drawdowns"`
 
 	// FinalEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	FinalEquity Decimal `json:"final_equity"`
 
 	// InitialEquity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	InitialEquity         Decimal `json:"initial_equity"`
 	LongestRecoveryTrades int     `json:"longest_recovery_trades"`
 
 	// MaxDrawdownPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownPct Decimal `json:"max_drawdown_pct"`
 
 	// MaxDrawdownUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownUsd Decimal `json:"max_drawdown_usd"`
 
 	// NetProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NetProfit      Decimal  `json:"net_profit"`
 	RecoveredCount int      `json:"recovered_count"`
 	RecoveryFactor *Decimal `json:"recovery_factor"`
 
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 }
 
 // RegimeEvidence defines model for RegimeEvidence.
 type RegimeEvidence struct {
 	// Adx Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Adx Decimal `json:"adx"`
 
 	// Atr Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Atr Decimal `json:"atr"`
 
 	// AtrPercentile Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AtrPercentile       Decimal `json:"atr_percentile"`
 	AtrPercentileWindow int     `json:"atr_percentile_window"`
 
 	// AtrRatio Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AtrRatio Decimal `json:"atr_ratio"`
 
 	// Close Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Close Decimal `json:"close"`
 
 	// MinusDi Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MinusDi Decimal `json:"minus_di"`
 
 	// NatrPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	NatrPct Decimal `json:"natr_pct"`
 
 	// PlusDi Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PlusDi Decimal `json:"plus_di"`
 
 	// PriceVsSmaPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PriceVsSmaPct Decimal `json:"price_vs_sma_pct"`
 
 	// Sma Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Sma       Decimal `json:"sma"`
 	SmaPeriod int     `json:"sma_period"`
 
 	// SmaSlope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SmaSlope Decimal `json:"sma_slope"`
 }
 
@@ -6624,6 +7378,8 @@ type RegimeResult struct {
 	Bars int `json:"bars"`
 
 	// Confidence Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Confidence Decimal        `json:"confidence"`
 	Evidence   RegimeEvidence `json:"evidence"`
 	Reasons    []string       `json:"reasons"`
@@ -6639,9 +7395,13 @@ type RegisterRequest struct {
 	Description           *string                  `json:"description,omitempty"`
 
 	// MaxDailyLossPct decimal number as a string
+	//
+	// Examples: 25.00
 	MaxDailyLossPct *string `json:"max_daily_loss_pct,omitempty"`
 
 	// MaxPositionSizePct decimal number as a string
+	//
+	// Examples: 25.00
 	MaxPositionSizePct *string `json:"max_position_size_pct,omitempty"`
 	OwnerId            string  `json:"owner_id"`
 }
@@ -6651,13 +7411,21 @@ type RegisterRequestAgentType string
 
 // RegisterResponse defines model for RegisterResponse.
 type RegisterResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string                    `json:"agent_id"`
 	AgentName string                    `json:"agent_name"`
 	AgentType RegisterResponseAgentType `json:"agent_type"`
-	ApiKey    string                    `json:"api_key"`
-	CreatedAt time.Time                 `json:"created_at"`
-	Mode      RegisterResponseMode      `json:"mode"`
-	OwnerId   string                    `json:"owner_id"`
+
+	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
+	ApiKey    string               `json:"api_key"`
+	CreatedAt time.Time            `json:"created_at"`
+	Mode      RegisterResponseMode `json:"mode"`
+
+	// OwnerId Examples: acme-capital
+	OwnerId string `json:"owner_id"`
+
+	// OwnerKey Examples: aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
+	OwnerKey *string `json:"owner_key,omitempty"`
 }
 
 // RegisterResponseAgentType defines model for RegisterResponse.AgentType.
@@ -6688,25 +7456,41 @@ type RegisterWalletRequestAgentType string
 
 // RegisterWalletResponse defines model for RegisterWalletResponse.
 type RegisterWalletResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string `json:"agent_id"`
 	AgentName string `json:"agent_name"`
 	AgentType string `json:"agent_type"`
-	ApiKey    string `json:"api_key"`
+
+	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
+	ApiKey string `json:"api_key"`
 
 	// Balance what the agent's calls are paid from now (pays_from); a new agent starts at zero
+	//
+	// Examples: 75.00
 	Balance   Decimal   `json:"balance"`
 	Created   bool      `json:"created"`
 	CreatedAt time.Time `json:"created_at"`
 	Mode      string    `json:"mode"`
-	OwnerId   string    `json:"owner_id"`
+
+	// OwnerId Examples: acme-capital
+	OwnerId string `json:"owner_id"`
+
+	// OwnerKey the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
+	//
+	// Examples: aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
+	OwnerKey *string `json:"owner_key,omitempty"`
 
 	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
 	PaysFrom string `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 }
 
@@ -6725,6 +7509,7 @@ type ReportRequestReportType string
 
 // ReportResponse defines model for ReportResponse.
 type ReportResponse struct {
+	// EventId Examples: evt_k4x9m2q7w1p8z3c6v5n0
 	EventId string `json:"event_id"`
 	Status  string `json:"status"`
 }
@@ -6745,12 +7530,18 @@ type RiskAdjustedResult struct {
 	Conventions      RiskAdjustedConventions `json:"conventions"`
 
 	// DownsideDeviation Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DownsideDeviation Decimal `json:"downside_deviation"`
 
 	// MaxDrawdownR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDrawdownR Decimal `json:"max_drawdown_r"`
 
 	// MeanR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanR             Decimal  `json:"mean_r"`
 	SharpeAnnualized  *Decimal `json:"sharpe_annualized"`
 	SharpeRatio       *Decimal `json:"sharpe_ratio"`
@@ -6758,12 +7549,18 @@ type RiskAdjustedResult struct {
 	SortinoRatio      *Decimal `json:"sortino_ratio"`
 
 	// StdevR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	StdevR Decimal `json:"stdev_r"`
 
 	// TargetR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TargetR Decimal `json:"target_r"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR        Decimal  `json:"total_r"`
 	TradeCount    int      `json:"trade_count"`
 	TradesPerYear *Decimal `json:"trades_per_year"`
@@ -6777,36 +7574,56 @@ type RiskCheck struct {
 	DailyLossLimitSource string           `json:"daily_loss_limit_source"`
 
 	// DailyLossPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DailyLossPct Decimal `json:"daily_loss_pct"`
 
 	// DailyPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	DailyPnl  Decimal  `json:"daily_pnl"`
 	Direction string   `json:"direction"`
 	Errors    []string `json:"errors"`
 
 	// MaxDailyLossPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxDailyLossPct Decimal `json:"max_daily_loss_pct"`
 
 	// MaxPositionSizePct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxPositionSizePct  Decimal `json:"max_position_size_pct"`
 	PositionLimitSource string  `json:"position_limit_source"`
 
 	// PositionPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PositionPct Decimal `json:"position_pct"`
 
 	// PositionValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PositionValue Decimal `json:"position_value"`
 
 	// ProjectedDailyLossPct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ProjectedDailyLossPct Decimal `json:"projected_daily_loss_pct"`
 
 	// RiskAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskAmount Decimal `json:"risk_amount"`
 
 	// RiskPerShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerShare Decimal `json:"risk_per_share"`
 
 	// RiskPercent Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPercent Decimal  `json:"risk_percent"`
 	Score       int      `json:"score"`
 	Symbol      string   `json:"symbol"`
@@ -6826,15 +7643,23 @@ type RollingG struct {
 	BlockG []Decimal `json:"block_g"`
 
 	// LatestG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LatestG Decimal `json:"latest_g"`
 
 	// MaxG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MaxG Decimal `json:"max_g"`
 
 	// MeanG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MeanG Decimal `json:"mean_g"`
 
 	// MinG Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MinG       Decimal   `json:"min_g"`
 	RollingG   []Decimal `json:"rolling_g"`
 	Trend      string    `json:"trend"`
@@ -6848,25 +7673,38 @@ type RollingG struct {
 // RollingSummary defines model for RollingSummary.
 type RollingSummary struct {
 	// Max Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Max Decimal `json:"max"`
 
 	// Mean Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Mean Decimal `json:"mean"`
 
 	// Min Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Min Decimal `json:"min"`
 
 	// PositiveShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	PositiveShare Decimal `json:"positive_share"`
 
 	// Stdev Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Stdev Decimal `json:"stdev"`
 }
 
 // RotateKeyResponse defines model for RotateKeyResponse.
 type RotateKeyResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
-	ApiKey  string `json:"api_key"`
+
+	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
+	ApiKey string `json:"api_key"`
 }
 
 // RunMonteCarloAnswer defines model for RunMonteCarloAnswer.
@@ -6880,28 +7718,28 @@ type RunMonteCarloAnswerToolName string
 
 // RunMonteCarloArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunMonteCarloArguments struct {
-	// NumSimulations equity paths simulated. Default: 1000.
+	// NumSimulations number of equity paths simulated. Default: 1000.
 	NumSimulations *int `json:"num_simulations,omitempty"`
 
-	// RMultiples trade results in R, resampled with replacement
+	// RMultiples trade results in R, resampled
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
+	// RiskPerTrade equity fraction risked per 1R, < 1. Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// Seed optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
+	// Seed PRNG seed, echoed; omitted: derived from the arguments
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
 
-	// StartingEquity starting account equity in currency units
+	// StartingEquity starting equity, currency
 	//
 	// Examples: 10000
 	StartingEquity InputPositive `json:"starting_equity"`
 
-	// TradesPerSimulation trades drawn per path. Default: 100.
+	// TradesPerSimulation number of trades drawn per path. Default: 100.
 	TradesPerSimulation *int `json:"trades_per_simulation,omitempty"`
 }
 
@@ -6926,23 +7764,23 @@ type RunWhatIfAnswerToolName string
 
 // RunWhatIfArguments Decimals: strings like "1.5"; JSON numbers work too.
 type RunWhatIfArguments struct {
-	// LossCap losses are capped at -loss_cap R. Default: "1".
+	// LossCap cap on each loss, in R. Default: "1".
 	LossCap *InputPositive `json:"loss_cap,omitempty"`
 
-	// RMultiples trade results in R, oldest first
+	// RMultiples R-multiples, oldest first
 	//
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// RemoveCount trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1
+	// RemoveCount trades removed, at most N-1; default ceil(5 % of N)
 	//
 	// Examples: 1
 	RemoveCount *int `json:"remove_count,omitempty"`
 
-	// SkipAfterLosses losing streak (in trades) after which the next trade is skipped. Default: 3.
+	// SkipAfterLosses losses in a row that skip the next trade. Default: 3.
 	SkipAfterLosses *int `json:"skip_after_losses,omitempty"`
 
-	// WinnerScale factor applied to every winning R (0.9 = winners 10 % smaller). Default: "0.9".
+	// WinnerScale factor on every winning R. Default: "0.9".
 	WinnerScale *InputPositive `json:"winner_scale,omitempty"`
 }
 
@@ -6975,13 +7813,19 @@ type ScoreComponent struct {
 	Rule string `json:"rule"`
 
 	// Score Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Score Decimal  `json:"score"`
 	Value *Decimal `json:"value"`
 
 	// Weight Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Weight Decimal `json:"weight"`
 
 	// Weighted Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Weighted Decimal `json:"weighted"`
 }
 
@@ -6996,30 +7840,30 @@ type ScoreSignalAnswerToolName string
 
 // ScoreSignalArguments Decimals: strings like "1.5"; JSON numbers work too.
 type ScoreSignalArguments struct {
-	// ConditionsMet entry conditions met, 0 to total_conditions
+	// ConditionsMet entry conditions met, at most total_conditions
 	//
 	// Examples: 4
 	ConditionsMet int `json:"conditions_met"`
 
-	// IndicatorConfluence agreeing indicators (default 0; 3 or more count fully)
+	// IndicatorConfluence count of agreeing indicators (3+ count fully)
 	//
 	// Examples: 2
 	IndicatorConfluence *int `json:"indicator_confluence,omitempty"`
 
-	// RegimeAligned the signal agrees with the market regime (default false)
+	// RegimeAligned signal agrees with the market regime
 	RegimeAligned *bool `json:"regime_aligned,omitempty"`
 
-	// RiskRewardRatio reward / risk, a multiple >= 0 (3 or more counts fully)
+	// RiskRewardRatio reward / risk multiple (3+ counts fully)
 	//
 	// Examples: 2.5
 	RiskRewardRatio *InputDecimal `json:"risk_reward_ratio,omitempty"`
 
-	// TotalConditions entry conditions checked, >= 1
+	// TotalConditions number of entry conditions checked
 	//
 	// Examples: 5
 	TotalConditions int `json:"total_conditions"`
 
-	// VolumeConfirmed volume confirms the signal (default false)
+	// VolumeConfirmed volume confirms the signal
 	VolumeConfirmed *bool `json:"volume_confirmed,omitempty"`
 }
 
@@ -7044,15 +7888,15 @@ type SearchMemoryAnswerToolName string
 
 // SearchMemoryArguments Arguments of search_memory
 type SearchMemoryArguments struct {
-	// Category optional: only memories of this category
+	// Category only memories of this category
 	//
 	// Examples: rules
 	Category *string `json:"category,omitempty"`
 
-	// Limit memories returned, 1 to 50. Default: 10.
+	// Limit number of memories returned. Default: 10.
 	Limit *int `json:"limit,omitempty"`
 
-	// Query words to look for (at most 32 distinct terms)
+	// Query words to find, at most 32 terms
 	//
 	// Examples: scale out
 	Query string `json:"query"`
@@ -7084,6 +7928,8 @@ type SegmentResult struct {
 	Segments     []PerformanceSegmentStats `json:"segments"`
 
 	// TotalPnlUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnlUsd  Decimal  `json:"total_pnl_usd"`
 	TradeCount   int      `json:"trade_count"`
 	Warnings     []string `json:"warnings"`
@@ -7101,12 +7947,12 @@ type SegmentTradesAnswerToolName string
 
 // SegmentTradesArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SegmentTradesArguments struct {
-	// SegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
+	// SegmentBy key the trades are grouped by. Default: "symbol".
 	SegmentBy *SegmentTradesArgumentsSegmentBy `json:"segment_by,omitempty"`
 
-	// Trades closed trades
+	// Trades closed trades to segment
 	Trades []struct {
-		// DayOfWeek 0 = Monday to 6 = Sunday
+		// DayOfWeek weekday, 0 = Monday to 6 = Sunday
 		//
 		// Examples: 2
 		DayOfWeek *int `json:"day_of_week,omitempty"`
@@ -7121,24 +7967,24 @@ type SegmentTradesArguments struct {
 		// Examples: 150
 		PnlUsd InputDecimal `json:"pnl_usd"`
 
-		// Regime market regime at entry (segment key)
+		// Regime market regime at entry, a segment key
 		//
 		// Examples: TRENDING_UP
 		Regime *string `json:"regime,omitempty"`
 
-		// StrategyId strategy identifier (segment key)
+		// StrategyId strategy id, a segment key
 		//
 		// Examples: breakout
 		StrategyId *string `json:"strategy_id,omitempty"`
 
-		// Symbol instrument symbol (segment key)
+		// Symbol instrument symbol, a segment key
 		//
 		// Examples: MSFT
 		Symbol *string `json:"symbol,omitempty"`
 	} `json:"trades"`
 }
 
-// SegmentTradesArgumentsSegmentBy symbol, day_of_week, strategy or regime. Default: "symbol".
+// SegmentTradesArgumentsSegmentBy key the trades are grouped by. Default: "symbol".
 type SegmentTradesArgumentsSegmentBy string
 
 // SegmentTradesCall defines model for SegmentTradesCall.
@@ -7167,18 +8013,28 @@ type SerialCorrelationResult struct {
 // SignalComponents defines model for SignalComponents.
 type SignalComponents struct {
 	// Conditions Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Conditions Decimal `json:"conditions"`
 
 	// Confluence Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Confluence Decimal `json:"confluence"`
 
 	// Regime Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Regime Decimal `json:"regime"`
 
 	// RiskReward Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskReward Decimal `json:"risk_reward"`
 
 	// Volume Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Volume Decimal `json:"volume"`
 }
 
@@ -7187,11 +8043,15 @@ type SignalScore struct {
 	Components SignalComponents `json:"components"`
 
 	// Confidence Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Confidence Decimal `json:"confidence"`
 	Formula    string  `json:"formula"`
 	Quality    string  `json:"quality"`
 
 	// QualityScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	QualityScore Decimal  `json:"quality_score"`
 	Warnings     []string `json:"warnings"`
 }
@@ -7207,45 +8067,45 @@ type SizeFuturesPositionAnswerToolName string
 
 // SizeFuturesPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeFuturesPositionArguments struct {
-	// AvailableMargin margin available for the position in currency units
+	// AvailableMargin margin available, currency
 	//
 	// Examples: 100000
 	AvailableMargin *InputPositive `json:"available_margin,omitempty"`
 
-	// ContractMultiplier point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size
+	// ContractMultiplier point value, currency per 1.0 move; default tick_value / tick_size
 	//
 	// Examples: 50
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// ContractPrice price used for the notional (defaults to entry_price)
+	// ContractPrice price of the notional, points; default entry_price
 	//
 	// Examples: 5000
 	ContractPrice *InputPositive `json:"contract_price,omitempty"`
 
-	// EntryPrice planned entry price
+	// EntryPrice planned entry, price points
 	//
 	// Examples: 5000
 	EntryPrice *InputPositive `json:"entry_price,omitempty"`
 
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity *InputPositive `json:"equity,omitempty"`
 
-	// InitialMarginPerContract exchange or broker initial margin per contract in currency units
+	// InitialMarginPerContract initial margin per contract, currency
 	//
 	// Examples: 12000
 	InitialMarginPerContract *InputPositive `json:"initial_margin_per_contract,omitempty"`
 
-	// MaxMarginUsagePct share of available_margin that may be committed, a fraction (0.02 = 2 %) (default 0.50). Default: "0.50".
+	// MaxMarginUsagePct usable share of available_margin, a fraction. Default: "0.50".
 	MaxMarginUsagePct *InputFraction `json:"max_margin_usage_pct,omitempty"`
 
-	// MaxNotional largest notional in currency units
+	// MaxNotional largest notional, currency
 	//
 	// Examples: 500000
 	MaxNotional *InputPositive `json:"max_notional,omitempty"`
 
-	// Mode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
+	// Mode the primary constraint. Needs by mode: margin_based: available_margin, initial_margin_per_contract; tick_value: equity, risk_pct, entry_price, stop_price, tick_size, tick_value; notional: max_notional and one of contract_price | entry_price and one of contract_multiplier | tick_size, tick_value.
 	Mode SizeFuturesPositionArgumentsMode `json:"mode"`
 
 	// RiskPct share of equity at risk, a fraction (0.02 = 2 %)
@@ -7253,53 +8113,24 @@ type SizeFuturesPositionArguments struct {
 	// Examples: 0.02
 	RiskPct *InputFraction `json:"risk_pct,omitempty"`
 
-	// StopPrice initial stop price
+	// StopPrice initial stop, price points
 	//
 	// Examples: 4980
 	StopPrice *InputPositive `json:"stop_price,omitempty"`
 
-	// TickSize minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)
+	// TickSize minimum price increment, price points (ES 0.25)
 	//
 	// Examples: 0.25
 	TickSize *InputPositive `json:"tick_size,omitempty"`
 
-	// TickValue currency value of one tick, > 0, e.g. 12.50 (ES)
+	// TickValue currency value of one tick (ES 12.50)
 	//
 	// Examples: 12.50
 	TickValue *InputPositive `json:"tick_value,omitempty"`
-	union     json.RawMessage
 }
 
-// SizeFuturesPositionArgumentsMode primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)
+// SizeFuturesPositionArgumentsMode the primary constraint. Needs by mode: margin_based: available_margin, initial_margin_per_contract; tick_value: equity, risk_pct, entry_price, stop_price, tick_size, tick_value; notional: max_notional and one of contract_price | entry_price and one of contract_multiplier | tick_size, tick_value.
 type SizeFuturesPositionArgumentsMode string
-
-// SizeFuturesPositionArguments0 defines model for SizeFuturesPositionArguments.0.
-type SizeFuturesPositionArguments0 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeFuturesPositionArguments1 defines model for SizeFuturesPositionArguments.1.
-type SizeFuturesPositionArguments1 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeFuturesPositionArguments2 defines model for SizeFuturesPositionArguments.2.
-type SizeFuturesPositionArguments2 struct {
-	Mode  interface{} `json:"mode,omitempty"`
-	union json.RawMessage
-}
-
-// SizeFuturesPositionArguments20 defines model for SizeFuturesPositionArguments.2.0.
-type SizeFuturesPositionArguments20 = interface{}
-
-// SizeFuturesPositionArguments21 defines model for SizeFuturesPositionArguments.2.1.
-type SizeFuturesPositionArguments21 = interface{}
-
-// SizeFuturesPositionArguments22 defines model for SizeFuturesPositionArguments.2.2.
-type SizeFuturesPositionArguments22 = interface{}
-
-// SizeFuturesPositionArguments23 defines model for SizeFuturesPositionArguments.2.3.
-type SizeFuturesPositionArguments23 = interface{}
 
 // SizeFuturesPositionCall defines model for SizeFuturesPositionCall.
 type SizeFuturesPositionCall struct {
@@ -7322,83 +8153,60 @@ type SizeOptionsPositionAnswerToolName string
 
 // SizeOptionsPositionArguments Decimals: strings like "1.5"; JSON numbers work too.
 type SizeOptionsPositionArguments struct {
-	// ContractMultiplier units of underlying per contract, an integer >= 1 (default 100). Default: 100.
+	// ContractMultiplier units of underlying per contract. Default: 100.
 	ContractMultiplier *int `json:"contract_multiplier,omitempty"`
 
-	// CreditReceived net credit per unit of a credit spread in currency units, below spread_width
+	// CreditReceived net credit per unit, currency, below spread_width
 	//
 	// Examples: 1.20
 	CreditReceived *InputPositive `json:"credit_received,omitempty"`
 
-	// Delta option delta in [-1, 1]; required in delta_adjusted
+	// Delta option delta, signed (call > 0, put < 0)
 	//
 	// Examples: 0.45
 	Delta *InputDecimalFromMinus1To1 `json:"delta,omitempty"`
 
-	// EntryPremium option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium
+	// EntryPremium premium per unit, currency (net debit in mode spread)
 	//
 	// Examples: 5.35
 	EntryPremium *InputPositive `json:"entry_premium,omitempty"`
 
-	// Equity account equity in currency units
+	// Equity account equity, currency
 	//
 	// Examples: 100000
 	Equity InputPositive `json:"equity"`
 
-	// Mode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
+	// Mode cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
 	Mode SizeOptionsPositionArgumentsMode `json:"mode"`
 
-	// RiskPct share of equity at risk (premium budget in mode premium), a fraction (0.02 = 2 %)
+	// RiskPct equity fraction at risk (premium budget in mode premium)
 	//
 	// Examples: 0.02
 	RiskPct InputFraction `json:"risk_pct"`
 
-	// SpreadWidth distance between the spread strikes in price units; required in spread
+	// SpreadWidth distance between the strikes, price units
 	//
 	// Examples: 5
 	SpreadWidth *InputPositive `json:"spread_width,omitempty"`
 
-	// StopPremium premium per unit at which the position is exited, >= 0 and below entry_premium (optional)
+	// StopPremium exit premium per unit, currency, below entry_premium
 	//
 	// Examples: 2.50
 	StopPremium *InputNonNegative `json:"stop_premium,omitempty"`
 
-	// UnderlyingEntry underlying entry price; required in delta_adjusted
+	// UnderlyingEntry underlying entry price, currency
 	//
 	// Examples: 185
 	UnderlyingEntry *InputPositive `json:"underlying_entry,omitempty"`
 
-	// UnderlyingStop underlying stop price; required in delta_adjusted
+	// UnderlyingStop underlying stop price, currency
 	//
 	// Examples: 180
 	UnderlyingStop *InputPositive `json:"underlying_stop,omitempty"`
-	union          json.RawMessage
 }
 
-// SizeOptionsPositionArgumentsMode equity_risk: budget / risk per contract; premium: budget / premium per contract; delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); spread: budget / max loss per spread
+// SizeOptionsPositionArgumentsMode cost per contract: stop risk, premium, delta × underlying move, or max spread loss. Needs by mode: equity_risk, premium: entry_premium; delta_adjusted: delta, underlying_entry, underlying_stop; spread: spread_width and one of credit_received | entry_premium (not both).
 type SizeOptionsPositionArgumentsMode string
-
-// SizeOptionsPositionArguments0 defines model for SizeOptionsPositionArguments.0.
-type SizeOptionsPositionArguments0 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeOptionsPositionArguments1 defines model for SizeOptionsPositionArguments.1.
-type SizeOptionsPositionArguments1 struct {
-	Mode interface{} `json:"mode,omitempty"`
-}
-
-// SizeOptionsPositionArguments2 defines model for SizeOptionsPositionArguments.2.
-type SizeOptionsPositionArguments2 struct {
-	Mode  interface{} `json:"mode,omitempty"`
-	union json.RawMessage
-}
-
-// SizeOptionsPositionArguments20 defines model for SizeOptionsPositionArguments.2.0.
-type SizeOptionsPositionArguments20 = interface{}
-
-// SizeOptionsPositionArguments21 defines model for SizeOptionsPositionArguments.2.1.
-type SizeOptionsPositionArguments21 = interface{}
 
 // SizeOptionsPositionCall defines model for SizeOptionsPositionCall.
 type SizeOptionsPositionCall struct {
@@ -7416,18 +8224,28 @@ type Sizing struct {
 	Instrument *string `json:"instrument,omitempty"`
 
 	// Notional Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Notional Decimal `json:"notional"`
 
 	// OneRDollars Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	OneRDollars Decimal `json:"one_r_dollars"`
 
 	// RiskAmount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskAmount Decimal `json:"risk_amount"`
 
 	// RiskPerShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPerShare Decimal `json:"risk_per_share"`
 
 	// RiskPercent Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RiskPercent Decimal  `json:"risk_percent"`
 	Shares      int64    `json:"shares"`
 	Warnings    []string `json:"warnings"`
@@ -7435,15 +8253,22 @@ type Sizing struct {
 
 // SolDepositResponse defines model for SolDepositResponse.
 type SolDepositResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
+	//
+	// Examples: 75.00
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
 
@@ -7451,28 +8276,43 @@ type SolDepositResponse struct {
 	PaysFrom string `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 
 	// SolPriceUsd Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SolPriceUsd Decimal `json:"sol_price_usd"`
 	TxId        string  `json:"tx_id"`
-	TxSignature string  `json:"tx_signature"`
+
+	// TxSignature Examples: 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ
+	TxSignature string `json:"tx_signature"`
 }
 
 // StablecoinDepositResponse defines model for StablecoinDepositResponse.
 type StablecoinDepositResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId string `json:"agent_id"`
 
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
+	//
+	// Examples: 75.00
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
 
@@ -7480,12 +8320,18 @@ type StablecoinDepositResponse struct {
 	PaysFrom string `json:"pays_from"`
 
 	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	//
+	// Examples: 75.00
 	RealBalance Decimal `json:"real_balance"`
 
 	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	//
+	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 	TxId           string  `json:"tx_id"`
-	TxSignature    string  `json:"tx_signature"`
+
+	// TxSignature Examples: 2nEgeuQrJUjcqTAufJULz121L8uKrvXfyRZeGtx5EXdfAQZ5dUs8Hate1GNcNwJi7FCCjC5ytZrHRYPHMpUcG7mQ
+	TxSignature string `json:"tx_signature"`
 }
 
 // StatusResponse defines model for StatusResponse.
@@ -7512,17 +8358,17 @@ type StoreMemoryAnswerToolName string
 
 // StoreMemoryArguments Arguments of store_memory
 type StoreMemoryArguments struct {
-	// Category optional label (default "general"); search_memory filters on it case-insensitively
+	// Category label search_memory filters on; default "general"
 	//
 	// Examples: rules
 	Category *string `json:"category,omitempty"`
 
-	// Content the memory, 1 to 10,000 characters; indexed for search and sealed at rest
+	// Content the memory text, indexed for search
 	//
 	// Examples: Scale out a third at 2R
 	Content string `json:"content"`
 
-	// Metadata optional JSON object of at most 4096 bytes (compact), sealed and returned with the memory; not searched
+	// Metadata JSON object up to 4096 bytes, returned with the memory; its JSON text works too
 	//
 	// Examples: {"source":"review"}
 	Metadata *map[string]interface{} `json:"metadata,omitempty"`
@@ -7580,6 +8426,7 @@ type SuggestionRequestPriorityForAgent string
 
 // SuggestionResponse defines model for SuggestionResponse.
 type SuggestionResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId          string                             `json:"agent_id"`
 	CreatedAt        time.Time                          `json:"created_at"`
 	Description      string                             `json:"description"`
@@ -7608,15 +8455,21 @@ type SwingPoint struct {
 	Label       *string `json:"label,omitempty"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Price Decimal `json:"price"`
 }
 
 // SystemHealth defines model for SystemHealth.
 type SystemHealth struct {
 	// ExpectedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectedR Decimal `json:"expected_r"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G          Decimal `json:"g"`
 	TradeCount int     `json:"trade_count"`
 	Verdict    string  `json:"verdict"`
@@ -7628,6 +8481,8 @@ type SystemScore struct {
 	Grade      string           `json:"grade"`
 
 	// SystemRScore Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	SystemRScore Decimal  `json:"system_r_score"`
 	TradeCount   int      `json:"trade_count"`
 	Warnings     []string `json:"warnings"`
@@ -7657,6 +8512,7 @@ type TicketRequestPriority string
 
 // TicketResponse defines model for TicketResponse.
 type TicketResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId     string                 `json:"agent_id"`
 	Category    TicketResponseCategory `json:"category"`
 	CreatedAt   time.Time              `json:"created_at"`
@@ -7665,9 +8521,11 @@ type TicketResponse struct {
 	Priority    TicketResponsePriority `json:"priority"`
 	Status      TicketResponseStatus   `json:"status"`
 	Subject     string                 `json:"subject"`
-	TicketId    string                 `json:"ticket_id"`
-	Type        TicketResponseType     `json:"type"`
-	UpdatedAt   time.Time              `json:"updated_at"`
+
+	// TicketId Examples: SR-000142
+	TicketId  string             `json:"ticket_id"`
+	Type      TicketResponseType `json:"type"`
+	UpdatedAt time.Time          `json:"updated_at"`
 }
 
 // TicketResponseCategory defines model for TicketResponse.Category.
@@ -7692,6 +8550,7 @@ type TicketStatusRequestStatus string
 
 // TicketSummary defines model for TicketSummary.
 type TicketSummary struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId   string                `json:"agent_id"`
 	Category  TicketSummaryCategory `json:"category"`
 	CreatedAt time.Time             `json:"created_at"`
@@ -7699,9 +8558,11 @@ type TicketSummary struct {
 	Priority  TicketSummaryPriority `json:"priority"`
 	Status    TicketSummaryStatus   `json:"status"`
 	Subject   string                `json:"subject"`
-	TicketId  string                `json:"ticket_id"`
-	Type      TicketSummaryType     `json:"type"`
-	UpdatedAt time.Time             `json:"updated_at"`
+
+	// TicketId Examples: SR-000142
+	TicketId  string            `json:"ticket_id"`
+	Type      TicketSummaryType `json:"type"`
+	UpdatedAt time.Time         `json:"updated_at"`
 }
 
 // TicketSummaryCategory defines model for TicketSummary.Category.
@@ -7736,6 +8597,8 @@ type ToolInfo struct {
 	Operation    *string                 `json:"operation"`
 
 	// Price Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 0.003
 	Price Decimal `json:"price"`
 }
 
@@ -7754,14 +8617,20 @@ type Trade struct {
 	Direction string    `json:"direction"`
 
 	// EntryPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	EntryPrice Decimal    `json:"entry_price"`
 	EntryTime  *time.Time `json:"entry_time"`
 
 	// ExitPrice Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExitPrice Decimal    `json:"exit_price"`
 	ExitTime  *time.Time `json:"exit_time"`
 
 	// Fees Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Fees          Decimal  `json:"fees"`
 	HoldTimeHours *Decimal `json:"hold_time_hours"`
 	MaeR          *Decimal `json:"mae_r"`
@@ -7769,12 +8638,18 @@ type Trade struct {
 	Notes         string   `json:"notes"`
 
 	// Pnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Pnl Decimal `json:"pnl"`
 
 	// Quantity Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Quantity Decimal `json:"quantity"`
 
 	// RMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RMultiple  Decimal   `json:"r_multiple"`
 	RSource    string    `json:"r_source"`
 	RecordedAt time.Time `json:"recorded_at"`
@@ -7800,18 +8675,28 @@ type TradeOutcomeResult struct {
 	EfficiencyScore *Decimal `json:"efficiency_score"`
 
 	// ExpectationAccuracy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectationAccuracy *Decimal `json:"expectation_accuracy,omitempty"`
 
 	// ExpectationGapR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectationGapR *Decimal `json:"expectation_gap_r,omitempty"`
 
 	// ImpliedR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ImpliedR Decimal `json:"implied_r"`
 
 	// LeftOnTableR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LeftOnTableR Decimal `json:"left_on_table_r"`
 
 	// MfeR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MfeR     Decimal  `json:"mfe_r"`
 	Outcome  string   `json:"outcome"`
 	Warnings []string `json:"warnings"`
@@ -7820,9 +8705,13 @@ type TradeOutcomeResult struct {
 // TransactionResponse defines model for TransactionResponse.
 type TransactionResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
 	// BalanceAfter the balance of the funds this row moved (funds) right after it
+	//
+	// Examples: 75.00
 	BalanceAfter Decimal                         `json:"balance_after"`
 	CreatedAt    time.Time                       `json:"created_at"`
 	Currency     *string                         `json:"currency"`
@@ -7852,37 +8741,66 @@ type TransactionsResponse struct {
 // TrendResult defines model for TrendResult.
 type TrendResult struct {
 	// Atr Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Atr Decimal `json:"atr"`
 
 	// Bandwidth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Bandwidth Decimal `json:"bandwidth"`
 
 	// BandwidthPercentile Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BandwidthPercentile Decimal `json:"bandwidth_percentile"`
 
 	// BandwidthSlope Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BandwidthSlope Decimal `json:"bandwidth_slope"`
 	Bars           int     `json:"bars"`
 
 	// BbWidth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BbWidth   Decimal `json:"bb_width"`
 	Direction string  `json:"direction"`
 
 	// KcWidth Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	KcWidth  Decimal `json:"kc_width"`
 	Momentum string  `json:"momentum"`
 
 	// MomentumChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MomentumChange Decimal `json:"momentum_change"`
 
 	// MomentumValue Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MomentumValue Decimal `json:"momentum_value"`
 	Phase         string  `json:"phase"`
 	Squeeze       string  `json:"squeeze"`
 	SqueezeBars   int     `json:"squeeze_bars"`
 
 	// WidthRatio Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WidthRatio Decimal `json:"width_ratio"`
+}
+
+// UsageDayResponse defines model for UsageDayResponse.
+type UsageDayResponse struct {
+	// Cost Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
+	Cost      Decimal `json:"cost"`
+	Count     int64   `json:"count"`
+	Day       string  `json:"day"`
+	Operation string  `json:"operation"`
 }
 
 // UsageEntry defines model for UsageEntry.
@@ -7890,11 +8808,14 @@ type UsageEntry struct {
 	Count int64 `json:"count"`
 
 	// TotalCost Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 0.012
 	TotalCost Decimal `json:"total_cost"`
 }
 
 // UsageResponse defines model for UsageResponse.
 type UsageResponse struct {
+	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
 	AgentId    string                `json:"agent_id"`
 	Operations map[string]UsageEntry `json:"operations"`
 }
@@ -7902,25 +8823,35 @@ type UsageResponse struct {
 // VarianceKiller defines model for VarianceKiller.
 type VarianceKiller struct {
 	// GImpact Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GImpact Decimal `json:"g_impact"`
 
 	// GWithout Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GWithout Decimal `json:"g_without"`
 	Index    int     `json:"index"`
 
 	// RMultiple Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	RMultiple Decimal `json:"r_multiple"`
 	Rank      int     `json:"rank"`
 	Symbol    *string `json:"symbol,omitempty"`
 	TradeId   *string `json:"trade_id,omitempty"`
 
 	// VarianceShare Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VarianceShare Decimal `json:"variance_share"`
 }
 
 // VarianceKillers defines model for VarianceKillers.
 type VarianceKillers struct {
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G               Decimal          `json:"g"`
 	GWithoutKillers *Decimal         `json:"g_without_killers"`
 	KillerCount     int              `json:"killer_count"`
@@ -7928,9 +8859,13 @@ type VarianceKillers struct {
 	TradeCount      int              `json:"trade_count"`
 
 	// VarianceShareLossesBeyond1r Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VarianceShareLossesBeyond1r Decimal `json:"variance_share_losses_beyond_1r"`
 
 	// VarianceShareTop5pct Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	VarianceShareTop5pct Decimal `json:"variance_share_top_5pct"`
 }
 
@@ -7945,11 +8880,15 @@ type WhatIf struct {
 // WhatIfParameters defines model for WhatIfParameters.
 type WhatIfParameters struct {
 	// LossCap Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossCap         Decimal `json:"loss_cap"`
 	RemoveCount     int     `json:"remove_count"`
 	SkipAfterLosses int     `json:"skip_after_losses"`
 
 	// WinnerScale Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinnerScale Decimal `json:"winner_scale"`
 }
 
@@ -7958,47 +8897,71 @@ type WhatIfStats struct {
 	Description string `json:"description"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// ExpectancyChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	ExpectancyChange Decimal `json:"expectancy_change"`
 
 	// G Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	G Decimal `json:"g"`
 
 	// GChange Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GChange Decimal `json:"g_change"`
 	Name    string  `json:"name"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR     Decimal `json:"total_r"`
 	TradeCount int     `json:"trade_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // WinLoss defines model for WinLoss.
 type WinLoss struct {
 	// AverageLossR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageLossR Decimal `json:"average_loss_r"`
 
 	// AverageWinR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageWinR    Decimal `json:"average_win_r"`
 	BreakevenCount int     `json:"breakeven_count"`
 
 	// BreakevenRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	BreakevenRate Decimal `json:"breakeven_rate"`
 	BreakevenRule string  `json:"breakeven_rule"`
 	CurrentStreak int     `json:"current_streak"`
 
 	// Expectancy Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	Expectancy Decimal `json:"expectancy"`
 
 	// LargestLossR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestLossR Decimal `json:"largest_loss_r"`
 
 	// LargestWinR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestWinR             Decimal  `json:"largest_win_r"`
 	LargestWinToLargestLoss *Decimal `json:"largest_win_to_largest_loss"`
 	LongestLosingStreak     int      `json:"longest_losing_streak"`
@@ -8006,64 +8969,92 @@ type WinLoss struct {
 	LossCount               int      `json:"loss_count"`
 
 	// LossRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LossRate Decimal `json:"loss_rate"`
 
 	// MedianLossR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianLossR Decimal `json:"median_loss_r"`
 
 	// MedianWinR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	MedianWinR   Decimal     `json:"median_win_r"`
 	PayoffRatio  *Decimal    `json:"payoff_ratio"`
 	Pnl          *WinLossPnL `json:"pnl,omitempty"`
 	ProfitFactor *Decimal    `json:"profit_factor"`
 
 	// TotalR Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalR     Decimal `json:"total_r"`
 	TradeCount int     `json:"trade_count"`
 	WinCount   int     `json:"win_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
 // WinLossPnL defines model for WinLossPnL.
 type WinLossPnL struct {
 	// AverageLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageLoss Decimal `json:"average_loss"`
 
 	// AveragePnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AveragePnl Decimal `json:"average_pnl"`
 
 	// AverageWin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	AverageWin     Decimal `json:"average_win"`
 	BreakevenCount int     `json:"breakeven_count"`
 
 	// GrossLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossLoss Decimal `json:"gross_loss"`
 
 	// GrossProfit Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	GrossProfit Decimal `json:"gross_profit"`
 
 	// LargestLoss Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestLoss Decimal `json:"largest_loss"`
 
 	// LargestWin Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	LargestWin   Decimal  `json:"largest_win"`
 	LossCount    int      `json:"loss_count"`
 	ProfitFactor *Decimal `json:"profit_factor"`
 
 	// TotalPnl Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	TotalPnl Decimal `json:"total_pnl"`
 	WinCount int     `json:"win_count"`
 
 	// WinRate Exact decimal as a string in plain notation, e.g. "185.50"
+	//
+	// Examples: 185.50
 	WinRate Decimal `json:"win_rate"`
 }
 
-// IdempotencyKey defines model for IdempotencyKey.
+// IdempotencyKey Examples: order-1042
 type IdempotencyKey = string
 
-// RequestId defines model for RequestId.
+// RequestId Examples: order-1042-attempt-1
 type RequestId = string
 
 // Conflict defines model for Conflict.
@@ -8096,6 +9087,12 @@ type Unauthenticated = ErrorBody
 // Unavailable defines model for Unavailable.
 type Unavailable = ErrorBody
 
+// AdminSetCeilingsParams defines parameters for AdminSetCeilings.
+type AdminSetCeilingsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // AdminSetLimitsParams defines parameters for AdminSetLimits.
 type AdminSetLimitsParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -8104,6 +9101,12 @@ type AdminSetLimitsParams struct {
 
 // AdminSetModeParams defines parameters for AdminSetMode.
 type AdminSetModeParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// AdminIssueOwnerKeyParams defines parameters for AdminIssueOwnerKey.
+type AdminIssueOwnerKeyParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
@@ -8504,6 +9507,66 @@ type GetOpenAPIParams struct {
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
+// ListOwnerAgentsParams defines parameters for ListOwnerAgents.
+type ListOwnerAgentsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// SetOwnerAgentLimitsParams defines parameters for SetOwnerAgentLimits.
+type SetOwnerAgentLimitsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// SetOwnerAgentModeParams defines parameters for SetOwnerAgentMode.
+type SetOwnerAgentModeParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// RotateOwnerAgentKeyParams defines parameters for RotateOwnerAgentKey.
+type RotateOwnerAgentKeyParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// RotateOwnerKeyParams defines parameters for RotateOwnerKey.
+type RotateOwnerKeyParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// ListOwnerTransactionsParams defines parameters for ListOwnerTransactions.
+type ListOwnerTransactionsParams struct {
+	// Limit Number of items, 1 to 1000
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page; omit for the first page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// AgentId Only this agent (one of the owner's)
+	AgentId *string `form:"agent_id,omitempty" json:"agent_id,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// GetOwnerUsageParams defines parameters for GetOwnerUsage.
+type GetOwnerUsageParams struct {
+	// From First day (YYYY-MM-DD, UTC)
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (YYYY-MM-DD, UTC), at most 366 days after from
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// AgentId Only this agent (one of the owner's)
+	AgentId *string `form:"agent_id,omitempty" json:"agent_id,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // CheckTradeRiskParams defines parameters for CheckTradeRisk.
 type CheckTradeRiskParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -8587,9 +9650,18 @@ type CallToolParams struct {
 
 // ListToolsParams defines parameters for ListTools.
 type ListToolsParams struct {
+	// Format The list in an agent host's shape, its tools member ready for the host's request: anthropic (Messages API), openai (strict function tools of the Responses API), gemini (functionDeclarations), mcp (MCP tools/list). Omitted: the catalog with prices.
+	Format *ListToolsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
+
+// ListToolsParamsFormat defines parameters for ListTools.
+type ListToolsParamsFormat string
+
+// AdminSetCeilingsJSONRequestBody defines body for AdminSetCeilings for application/json ContentType.
+type AdminSetCeilingsJSONRequestBody = LimitsRequest
 
 // AdminSetLimitsJSONRequestBody defines body for AdminSetLimits for application/json ContentType.
 type AdminSetLimitsJSONRequestBody = LimitsRequest
@@ -8662,6 +9734,12 @@ type SendReportJSONRequestBody = ReportRequest
 
 // RecordTradeJSONRequestBody defines body for RecordTrade for application/json ContentType.
 type RecordTradeJSONRequestBody = RecordTradeJournalArguments
+
+// SetOwnerAgentLimitsJSONRequestBody defines body for SetOwnerAgentLimits for application/json ContentType.
+type SetOwnerAgentLimitsJSONRequestBody = LimitsRequest
+
+// SetOwnerAgentModeJSONRequestBody defines body for SetOwnerAgentMode for application/json ContentType.
+type SetOwnerAgentModeJSONRequestBody = ModeRequest
 
 // CheckTradeRiskJSONRequestBody defines body for CheckTradeRisk for application/json ContentType.
 type CheckTradeRiskJSONRequestBody = CheckTradeRiskArguments
@@ -8746,157 +9824,6 @@ func (t AnalyzeCorrelationsAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *AnalyzeCorrelationsAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsAnalyzeDrawdownArguments0 returns the union data inside the AnalyzeDrawdownArguments as a AnalyzeDrawdownArguments0
-func (t AnalyzeDrawdownArguments) AsAnalyzeDrawdownArguments0() (AnalyzeDrawdownArguments0, error) {
-	var body AnalyzeDrawdownArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAnalyzeDrawdownArguments0 overwrites any union data inside the AnalyzeDrawdownArguments as the provided AnalyzeDrawdownArguments0
-func (t *AnalyzeDrawdownArguments) FromAnalyzeDrawdownArguments0(v AnalyzeDrawdownArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeAnalyzeDrawdownArguments0 performs a merge with any union data inside the AnalyzeDrawdownArguments, using the provided AnalyzeDrawdownArguments0
-func (t *AnalyzeDrawdownArguments) MergeAnalyzeDrawdownArguments0(v AnalyzeDrawdownArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsAnalyzeDrawdownArguments1 returns the union data inside the AnalyzeDrawdownArguments as a AnalyzeDrawdownArguments1
-func (t AnalyzeDrawdownArguments) AsAnalyzeDrawdownArguments1() (AnalyzeDrawdownArguments1, error) {
-	var body AnalyzeDrawdownArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAnalyzeDrawdownArguments1 overwrites any union data inside the AnalyzeDrawdownArguments as the provided AnalyzeDrawdownArguments1
-func (t *AnalyzeDrawdownArguments) FromAnalyzeDrawdownArguments1(v AnalyzeDrawdownArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeAnalyzeDrawdownArguments1 performs a merge with any union data inside the AnalyzeDrawdownArguments, using the provided AnalyzeDrawdownArguments1
-func (t *AnalyzeDrawdownArguments) MergeAnalyzeDrawdownArguments1(v AnalyzeDrawdownArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t AnalyzeDrawdownArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.EquityValues != nil {
-		object["equity_values"], err = json.Marshal(t.EquityValues)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'equity_values': %w", err)
-		}
-	}
-
-	if t.NetProfit != nil {
-		object["net_profit"], err = json.Marshal(t.NetProfit)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'net_profit': %w", err)
-		}
-	}
-
-	if t.RMultiples != nil {
-		object["r_multiples"], err = json.Marshal(t.RMultiples)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'r_multiples': %w", err)
-		}
-	}
-
-	if t.RiskPerTrade != nil {
-		object["risk_per_trade"], err = json.Marshal(t.RiskPerTrade)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'risk_per_trade': %w", err)
-		}
-	}
-
-	object["starting_equity"], err = json.Marshal(t.StartingEquity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'starting_equity': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *AnalyzeDrawdownArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["equity_values"]; found {
-		err = json.Unmarshal(raw, &t.EquityValues)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity_values': %w", err)
-		}
-	}
-
-	if raw, found := object["net_profit"]; found {
-		err = json.Unmarshal(raw, &t.NetProfit)
-		if err != nil {
-			return fmt.Errorf("error reading 'net_profit': %w", err)
-		}
-	}
-
-	if raw, found := object["r_multiples"]; found {
-		err = json.Unmarshal(raw, &t.RMultiples)
-		if err != nil {
-			return fmt.Errorf("error reading 'r_multiples': %w", err)
-		}
-	}
-
-	if raw, found := object["risk_per_trade"]; found {
-		err = json.Unmarshal(raw, &t.RiskPerTrade)
-		if err != nil {
-			return fmt.Errorf("error reading 'risk_per_trade': %w", err)
-		}
-	}
-
-	if raw, found := object["starting_equity"]; found {
-		err = json.Unmarshal(raw, &t.StartingEquity)
-		if err != nil {
-			return fmt.Errorf("error reading 'starting_equity': %w", err)
-		}
-	}
-
 	return err
 }
 
@@ -9086,144 +10013,6 @@ func (t *AnalyzeTrendStructureAnswer_Result) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsCalculateExpectedValueArguments0 returns the union data inside the CalculateExpectedValueArguments as a CalculateExpectedValueArguments0
-func (t CalculateExpectedValueArguments) AsCalculateExpectedValueArguments0() (CalculateExpectedValueArguments0, error) {
-	var body CalculateExpectedValueArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateExpectedValueArguments0 overwrites any union data inside the CalculateExpectedValueArguments as the provided CalculateExpectedValueArguments0
-func (t *CalculateExpectedValueArguments) FromCalculateExpectedValueArguments0(v CalculateExpectedValueArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateExpectedValueArguments0 performs a merge with any union data inside the CalculateExpectedValueArguments, using the provided CalculateExpectedValueArguments0
-func (t *CalculateExpectedValueArguments) MergeCalculateExpectedValueArguments0(v CalculateExpectedValueArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsCalculateExpectedValueArguments1 returns the union data inside the CalculateExpectedValueArguments as a CalculateExpectedValueArguments1
-func (t CalculateExpectedValueArguments) AsCalculateExpectedValueArguments1() (CalculateExpectedValueArguments1, error) {
-	var body CalculateExpectedValueArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateExpectedValueArguments1 overwrites any union data inside the CalculateExpectedValueArguments as the provided CalculateExpectedValueArguments1
-func (t *CalculateExpectedValueArguments) FromCalculateExpectedValueArguments1(v CalculateExpectedValueArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateExpectedValueArguments1 performs a merge with any union data inside the CalculateExpectedValueArguments, using the provided CalculateExpectedValueArguments1
-func (t *CalculateExpectedValueArguments) MergeCalculateExpectedValueArguments1(v CalculateExpectedValueArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t CalculateExpectedValueArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.AvgLoss != nil {
-		object["avg_loss"], err = json.Marshal(t.AvgLoss)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'avg_loss': %w", err)
-		}
-	}
-
-	if t.AvgWin != nil {
-		object["avg_win"], err = json.Marshal(t.AvgWin)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'avg_win': %w", err)
-		}
-	}
-
-	if t.RMultiples != nil {
-		object["r_multiples"], err = json.Marshal(t.RMultiples)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'r_multiples': %w", err)
-		}
-	}
-
-	if t.WinRate != nil {
-		object["win_rate"], err = json.Marshal(t.WinRate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'win_rate': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *CalculateExpectedValueArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["avg_loss"]; found {
-		err = json.Unmarshal(raw, &t.AvgLoss)
-		if err != nil {
-			return fmt.Errorf("error reading 'avg_loss': %w", err)
-		}
-	}
-
-	if raw, found := object["avg_win"]; found {
-		err = json.Unmarshal(raw, &t.AvgWin)
-		if err != nil {
-			return fmt.Errorf("error reading 'avg_win': %w", err)
-		}
-	}
-
-	if raw, found := object["r_multiples"]; found {
-		err = json.Unmarshal(raw, &t.RMultiples)
-		if err != nil {
-			return fmt.Errorf("error reading 'r_multiples': %w", err)
-		}
-	}
-
-	if raw, found := object["win_rate"]; found {
-		err = json.Unmarshal(raw, &t.WinRate)
-		if err != nil {
-			return fmt.Errorf("error reading 'win_rate': %w", err)
-		}
-	}
-
-	return err
-}
-
 // AsIndicatorResult returns the union data inside the CalculateIndicatorsAnswer_Result as a IndicatorResult
 func (t CalculateIndicatorsAnswer_Result) AsIndicatorResult() (IndicatorResult, error) {
 	var body IndicatorResult
@@ -9283,373 +10072,6 @@ func (t CalculateIndicatorsAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *CalculateIndicatorsAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsCalculateMarginArgumentsPositions0 returns the union data inside the CalculateMarginArguments_Positions_Item as a CalculateMarginArgumentsPositions0
-func (t CalculateMarginArguments_Positions_Item) AsCalculateMarginArgumentsPositions0() (CalculateMarginArgumentsPositions0, error) {
-	var body CalculateMarginArgumentsPositions0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateMarginArgumentsPositions0 overwrites any union data inside the CalculateMarginArguments_Positions_Item as the provided CalculateMarginArgumentsPositions0
-func (t *CalculateMarginArguments_Positions_Item) FromCalculateMarginArgumentsPositions0(v CalculateMarginArgumentsPositions0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateMarginArgumentsPositions0 performs a merge with any union data inside the CalculateMarginArguments_Positions_Item, using the provided CalculateMarginArgumentsPositions0
-func (t *CalculateMarginArguments_Positions_Item) MergeCalculateMarginArgumentsPositions0(v CalculateMarginArgumentsPositions0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsCalculateMarginArgumentsPositions1 returns the union data inside the CalculateMarginArguments_Positions_Item as a CalculateMarginArgumentsPositions1
-func (t CalculateMarginArguments_Positions_Item) AsCalculateMarginArgumentsPositions1() (CalculateMarginArgumentsPositions1, error) {
-	var body CalculateMarginArgumentsPositions1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCalculateMarginArgumentsPositions1 overwrites any union data inside the CalculateMarginArguments_Positions_Item as the provided CalculateMarginArgumentsPositions1
-func (t *CalculateMarginArguments_Positions_Item) FromCalculateMarginArgumentsPositions1(v CalculateMarginArgumentsPositions1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCalculateMarginArgumentsPositions1 performs a merge with any union data inside the CalculateMarginArguments_Positions_Item, using the provided CalculateMarginArgumentsPositions1
-func (t *CalculateMarginArguments_Positions_Item) MergeCalculateMarginArgumentsPositions1(v CalculateMarginArgumentsPositions1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t CalculateMarginArguments_Positions_Item) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.InitialMarginPerContract != nil {
-		object["initial_margin_per_contract"], err = json.Marshal(t.InitialMarginPerContract)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if t.MaintenanceMarginPerContract != nil {
-		object["maintenance_margin_per_contract"], err = json.Marshal(t.MaintenanceMarginPerContract)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'maintenance_margin_per_contract': %w", err)
-		}
-	}
-
-	if t.MaintenanceMarginRate != nil {
-		object["maintenance_margin_rate"], err = json.Marshal(t.MaintenanceMarginRate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'maintenance_margin_rate': %w", err)
-		}
-	}
-
-	if t.MarginRate != nil {
-		object["margin_rate"], err = json.Marshal(t.MarginRate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'margin_rate': %w", err)
-		}
-	}
-
-	if t.Multiplier != nil {
-		object["multiplier"], err = json.Marshal(t.Multiplier)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'multiplier': %w", err)
-		}
-	}
-
-	object["price"], err = json.Marshal(t.Price)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'price': %w", err)
-	}
-
-	object["quantity"], err = json.Marshal(t.Quantity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'quantity': %w", err)
-	}
-
-	object["symbol"], err = json.Marshal(t.Symbol)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'symbol': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *CalculateMarginArguments_Positions_Item) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["initial_margin_per_contract"]; found {
-		err = json.Unmarshal(raw, &t.InitialMarginPerContract)
-		if err != nil {
-			return fmt.Errorf("error reading 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if raw, found := object["maintenance_margin_per_contract"]; found {
-		err = json.Unmarshal(raw, &t.MaintenanceMarginPerContract)
-		if err != nil {
-			return fmt.Errorf("error reading 'maintenance_margin_per_contract': %w", err)
-		}
-	}
-
-	if raw, found := object["maintenance_margin_rate"]; found {
-		err = json.Unmarshal(raw, &t.MaintenanceMarginRate)
-		if err != nil {
-			return fmt.Errorf("error reading 'maintenance_margin_rate': %w", err)
-		}
-	}
-
-	if raw, found := object["margin_rate"]; found {
-		err = json.Unmarshal(raw, &t.MarginRate)
-		if err != nil {
-			return fmt.Errorf("error reading 'margin_rate': %w", err)
-		}
-	}
-
-	if raw, found := object["multiplier"]; found {
-		err = json.Unmarshal(raw, &t.Multiplier)
-		if err != nil {
-			return fmt.Errorf("error reading 'multiplier': %w", err)
-		}
-	}
-
-	if raw, found := object["price"]; found {
-		err = json.Unmarshal(raw, &t.Price)
-		if err != nil {
-			return fmt.Errorf("error reading 'price': %w", err)
-		}
-	}
-
-	if raw, found := object["quantity"]; found {
-		err = json.Unmarshal(raw, &t.Quantity)
-		if err != nil {
-			return fmt.Errorf("error reading 'quantity': %w", err)
-		}
-	}
-
-	if raw, found := object["symbol"]; found {
-		err = json.Unmarshal(raw, &t.Symbol)
-		if err != nil {
-			return fmt.Errorf("error reading 'symbol': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsCheckComplianceArguments0 returns the union data inside the CheckComplianceArguments as a CheckComplianceArguments0
-func (t CheckComplianceArguments) AsCheckComplianceArguments0() (CheckComplianceArguments0, error) {
-	var body CheckComplianceArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCheckComplianceArguments0 overwrites any union data inside the CheckComplianceArguments as the provided CheckComplianceArguments0
-func (t *CheckComplianceArguments) FromCheckComplianceArguments0(v CheckComplianceArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCheckComplianceArguments0 performs a merge with any union data inside the CheckComplianceArguments, using the provided CheckComplianceArguments0
-func (t *CheckComplianceArguments) MergeCheckComplianceArguments0(v CheckComplianceArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsCheckComplianceArguments1 returns the union data inside the CheckComplianceArguments as a CheckComplianceArguments1
-func (t CheckComplianceArguments) AsCheckComplianceArguments1() (CheckComplianceArguments1, error) {
-	var body CheckComplianceArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromCheckComplianceArguments1 overwrites any union data inside the CheckComplianceArguments as the provided CheckComplianceArguments1
-func (t *CheckComplianceArguments) FromCheckComplianceArguments1(v CheckComplianceArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeCheckComplianceArguments1 performs a merge with any union data inside the CheckComplianceArguments, using the provided CheckComplianceArguments1
-func (t *CheckComplianceArguments) MergeCheckComplianceArguments1(v CheckComplianceArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t CheckComplianceArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["equity"], err = json.Marshal(t.Equity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'equity': %w", err)
-	}
-
-	if t.MaxConcentrationShare != nil {
-		object["max_concentration_share"], err = json.Marshal(t.MaxConcentrationShare)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_concentration_share': %w", err)
-		}
-	}
-
-	if t.MaxHhi != nil {
-		object["max_hhi"], err = json.Marshal(t.MaxHhi)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_hhi': %w", err)
-		}
-	}
-
-	if t.MaxPositionWeight != nil {
-		object["max_position_weight"], err = json.Marshal(t.MaxPositionWeight)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_position_weight': %w", err)
-		}
-	}
-
-	if t.Positions != nil {
-		object["positions"], err = json.Marshal(t.Positions)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'positions': %w", err)
-		}
-	}
-
-	if t.ProposedTrade != nil {
-		object["proposed_trade"], err = json.Marshal(t.ProposedTrade)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'proposed_trade': %w", err)
-		}
-	}
-
-	if t.RestrictedSymbols != nil {
-		object["restricted_symbols"], err = json.Marshal(t.RestrictedSymbols)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'restricted_symbols': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *CheckComplianceArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["equity"]; found {
-		err = json.Unmarshal(raw, &t.Equity)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity': %w", err)
-		}
-	}
-
-	if raw, found := object["max_concentration_share"]; found {
-		err = json.Unmarshal(raw, &t.MaxConcentrationShare)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_concentration_share': %w", err)
-		}
-	}
-
-	if raw, found := object["max_hhi"]; found {
-		err = json.Unmarshal(raw, &t.MaxHhi)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_hhi': %w", err)
-		}
-	}
-
-	if raw, found := object["max_position_weight"]; found {
-		err = json.Unmarshal(raw, &t.MaxPositionWeight)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_position_weight': %w", err)
-		}
-	}
-
-	if raw, found := object["positions"]; found {
-		err = json.Unmarshal(raw, &t.Positions)
-		if err != nil {
-			return fmt.Errorf("error reading 'positions': %w", err)
-		}
-	}
-
-	if raw, found := object["proposed_trade"]; found {
-		err = json.Unmarshal(raw, &t.ProposedTrade)
-		if err != nil {
-			return fmt.Errorf("error reading 'proposed_trade': %w", err)
-		}
-	}
-
-	if raw, found := object["restricted_symbols"]; found {
-		err = json.Unmarshal(raw, &t.RestrictedSymbols)
-		if err != nil {
-			return fmt.Errorf("error reading 'restricted_symbols': %w", err)
-		}
-	}
-
 	return err
 }
 
@@ -9836,1226 +10258,6 @@ func (t DetectStructuralBreakAnswer_Result) MarshalJSON() ([]byte, error) {
 
 func (t *DetectStructuralBreakAnswer_Result) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsGetTradingBiasesArguments0 returns the union data inside the GetTradingBiasesArguments as a GetTradingBiasesArguments0
-func (t GetTradingBiasesArguments) AsGetTradingBiasesArguments0() (GetTradingBiasesArguments0, error) {
-	var body GetTradingBiasesArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGetTradingBiasesArguments0 overwrites any union data inside the GetTradingBiasesArguments as the provided GetTradingBiasesArguments0
-func (t *GetTradingBiasesArguments) FromGetTradingBiasesArguments0(v GetTradingBiasesArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeGetTradingBiasesArguments0 performs a merge with any union data inside the GetTradingBiasesArguments, using the provided GetTradingBiasesArguments0
-func (t *GetTradingBiasesArguments) MergeGetTradingBiasesArguments0(v GetTradingBiasesArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsGetTradingBiasesArguments1 returns the union data inside the GetTradingBiasesArguments as a GetTradingBiasesArguments1
-func (t GetTradingBiasesArguments) AsGetTradingBiasesArguments1() (GetTradingBiasesArguments1, error) {
-	var body GetTradingBiasesArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGetTradingBiasesArguments1 overwrites any union data inside the GetTradingBiasesArguments as the provided GetTradingBiasesArguments1
-func (t *GetTradingBiasesArguments) FromGetTradingBiasesArguments1(v GetTradingBiasesArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeGetTradingBiasesArguments1 performs a merge with any union data inside the GetTradingBiasesArguments, using the provided GetTradingBiasesArguments1
-func (t *GetTradingBiasesArguments) MergeGetTradingBiasesArguments1(v GetTradingBiasesArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t GetTradingBiasesArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.LookbackCount != nil {
-		object["lookback_count"], err = json.Marshal(t.LookbackCount)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'lookback_count': %w", err)
-		}
-	}
-
-	if t.Trades != nil {
-		object["trades"], err = json.Marshal(t.Trades)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'trades': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *GetTradingBiasesArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["lookback_count"]; found {
-		err = json.Unmarshal(raw, &t.LookbackCount)
-		if err != nil {
-			return fmt.Errorf("error reading 'lookback_count': %w", err)
-		}
-	}
-
-	if raw, found := object["trades"]; found {
-		err = json.Unmarshal(raw, &t.Trades)
-		if err != nil {
-			return fmt.Errorf("error reading 'trades': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsRecordTradeJournalArguments0 returns the union data inside the RecordTradeJournalArguments as a RecordTradeJournalArguments0
-func (t RecordTradeJournalArguments) AsRecordTradeJournalArguments0() (RecordTradeJournalArguments0, error) {
-	var body RecordTradeJournalArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRecordTradeJournalArguments0 overwrites any union data inside the RecordTradeJournalArguments as the provided RecordTradeJournalArguments0
-func (t *RecordTradeJournalArguments) FromRecordTradeJournalArguments0(v RecordTradeJournalArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeRecordTradeJournalArguments0 performs a merge with any union data inside the RecordTradeJournalArguments, using the provided RecordTradeJournalArguments0
-func (t *RecordTradeJournalArguments) MergeRecordTradeJournalArguments0(v RecordTradeJournalArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsRecordTradeJournalArguments1 returns the union data inside the RecordTradeJournalArguments as a RecordTradeJournalArguments1
-func (t RecordTradeJournalArguments) AsRecordTradeJournalArguments1() (RecordTradeJournalArguments1, error) {
-	var body RecordTradeJournalArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRecordTradeJournalArguments1 overwrites any union data inside the RecordTradeJournalArguments as the provided RecordTradeJournalArguments1
-func (t *RecordTradeJournalArguments) FromRecordTradeJournalArguments1(v RecordTradeJournalArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeRecordTradeJournalArguments1 performs a merge with any union data inside the RecordTradeJournalArguments, using the provided RecordTradeJournalArguments1
-func (t *RecordTradeJournalArguments) MergeRecordTradeJournalArguments1(v RecordTradeJournalArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t RecordTradeJournalArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["direction"], err = json.Marshal(t.Direction)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'direction': %w", err)
-	}
-
-	object["entry_price"], err = json.Marshal(t.EntryPrice)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'entry_price': %w", err)
-	}
-
-	if t.EntryTime != nil {
-		object["entry_time"], err = json.Marshal(t.EntryTime)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'entry_time': %w", err)
-		}
-	}
-
-	object["exit_price"], err = json.Marshal(t.ExitPrice)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'exit_price': %w", err)
-	}
-
-	if t.ExitTime != nil {
-		object["exit_time"], err = json.Marshal(t.ExitTime)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'exit_time': %w", err)
-		}
-	}
-
-	if t.Fees != nil {
-		object["fees"], err = json.Marshal(t.Fees)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'fees': %w", err)
-		}
-	}
-
-	if t.MaeR != nil {
-		object["mae_r"], err = json.Marshal(t.MaeR)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'mae_r': %w", err)
-		}
-	}
-
-	if t.MfeR != nil {
-		object["mfe_r"], err = json.Marshal(t.MfeR)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'mfe_r': %w", err)
-		}
-	}
-
-	if t.Notes != nil {
-		object["notes"], err = json.Marshal(t.Notes)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'notes': %w", err)
-		}
-	}
-
-	if t.Pnl != nil {
-		object["pnl"], err = json.Marshal(t.Pnl)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'pnl': %w", err)
-		}
-	}
-
-	object["quantity"], err = json.Marshal(t.Quantity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'quantity': %w", err)
-	}
-
-	if t.RMultiple != nil {
-		object["r_multiple"], err = json.Marshal(t.RMultiple)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'r_multiple': %w", err)
-		}
-	}
-
-	if t.Setup != nil {
-		object["setup"], err = json.Marshal(t.Setup)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'setup': %w", err)
-		}
-	}
-
-	if t.StopPrice != nil {
-		object["stop_price"], err = json.Marshal(t.StopPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'stop_price': %w", err)
-		}
-	}
-
-	if t.Strategy != nil {
-		object["strategy"], err = json.Marshal(t.Strategy)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'strategy': %w", err)
-		}
-	}
-
-	object["symbol"], err = json.Marshal(t.Symbol)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'symbol': %w", err)
-	}
-
-	if t.Tags != nil {
-		object["tags"], err = json.Marshal(t.Tags)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tags': %w", err)
-		}
-	}
-
-	if t.TradeDate != nil {
-		object["trade_date"], err = json.Marshal(t.TradeDate)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'trade_date': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *RecordTradeJournalArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["direction"]; found {
-		err = json.Unmarshal(raw, &t.Direction)
-		if err != nil {
-			return fmt.Errorf("error reading 'direction': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_price"]; found {
-		err = json.Unmarshal(raw, &t.EntryPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_price': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_time"]; found {
-		err = json.Unmarshal(raw, &t.EntryTime)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_time': %w", err)
-		}
-	}
-
-	if raw, found := object["exit_price"]; found {
-		err = json.Unmarshal(raw, &t.ExitPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'exit_price': %w", err)
-		}
-	}
-
-	if raw, found := object["exit_time"]; found {
-		err = json.Unmarshal(raw, &t.ExitTime)
-		if err != nil {
-			return fmt.Errorf("error reading 'exit_time': %w", err)
-		}
-	}
-
-	if raw, found := object["fees"]; found {
-		err = json.Unmarshal(raw, &t.Fees)
-		if err != nil {
-			return fmt.Errorf("error reading 'fees': %w", err)
-		}
-	}
-
-	if raw, found := object["mae_r"]; found {
-		err = json.Unmarshal(raw, &t.MaeR)
-		if err != nil {
-			return fmt.Errorf("error reading 'mae_r': %w", err)
-		}
-	}
-
-	if raw, found := object["mfe_r"]; found {
-		err = json.Unmarshal(raw, &t.MfeR)
-		if err != nil {
-			return fmt.Errorf("error reading 'mfe_r': %w", err)
-		}
-	}
-
-	if raw, found := object["notes"]; found {
-		err = json.Unmarshal(raw, &t.Notes)
-		if err != nil {
-			return fmt.Errorf("error reading 'notes': %w", err)
-		}
-	}
-
-	if raw, found := object["pnl"]; found {
-		err = json.Unmarshal(raw, &t.Pnl)
-		if err != nil {
-			return fmt.Errorf("error reading 'pnl': %w", err)
-		}
-	}
-
-	if raw, found := object["quantity"]; found {
-		err = json.Unmarshal(raw, &t.Quantity)
-		if err != nil {
-			return fmt.Errorf("error reading 'quantity': %w", err)
-		}
-	}
-
-	if raw, found := object["r_multiple"]; found {
-		err = json.Unmarshal(raw, &t.RMultiple)
-		if err != nil {
-			return fmt.Errorf("error reading 'r_multiple': %w", err)
-		}
-	}
-
-	if raw, found := object["setup"]; found {
-		err = json.Unmarshal(raw, &t.Setup)
-		if err != nil {
-			return fmt.Errorf("error reading 'setup': %w", err)
-		}
-	}
-
-	if raw, found := object["stop_price"]; found {
-		err = json.Unmarshal(raw, &t.StopPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'stop_price': %w", err)
-		}
-	}
-
-	if raw, found := object["strategy"]; found {
-		err = json.Unmarshal(raw, &t.Strategy)
-		if err != nil {
-			return fmt.Errorf("error reading 'strategy': %w", err)
-		}
-	}
-
-	if raw, found := object["symbol"]; found {
-		err = json.Unmarshal(raw, &t.Symbol)
-		if err != nil {
-			return fmt.Errorf("error reading 'symbol': %w", err)
-		}
-	}
-
-	if raw, found := object["tags"]; found {
-		err = json.Unmarshal(raw, &t.Tags)
-		if err != nil {
-			return fmt.Errorf("error reading 'tags': %w", err)
-		}
-	}
-
-	if raw, found := object["trade_date"]; found {
-		err = json.Unmarshal(raw, &t.TradeDate)
-		if err != nil {
-			return fmt.Errorf("error reading 'trade_date': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeFuturesPositionArguments0 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments0
-func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments0() (SizeFuturesPositionArguments0, error) {
-	var body SizeFuturesPositionArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments0 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments0
-func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments0(v SizeFuturesPositionArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments0 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments0
-func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments0(v SizeFuturesPositionArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments1 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments1
-func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments1() (SizeFuturesPositionArguments1, error) {
-	var body SizeFuturesPositionArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments1 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments1
-func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments1(v SizeFuturesPositionArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments1 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments1
-func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments1(v SizeFuturesPositionArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments2 returns the union data inside the SizeFuturesPositionArguments as a SizeFuturesPositionArguments2
-func (t SizeFuturesPositionArguments) AsSizeFuturesPositionArguments2() (SizeFuturesPositionArguments2, error) {
-	var body SizeFuturesPositionArguments2
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments2 overwrites any union data inside the SizeFuturesPositionArguments as the provided SizeFuturesPositionArguments2
-func (t *SizeFuturesPositionArguments) FromSizeFuturesPositionArguments2(v SizeFuturesPositionArguments2) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments2 performs a merge with any union data inside the SizeFuturesPositionArguments, using the provided SizeFuturesPositionArguments2
-func (t *SizeFuturesPositionArguments) MergeSizeFuturesPositionArguments2(v SizeFuturesPositionArguments2) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeFuturesPositionArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.AvailableMargin != nil {
-		object["available_margin"], err = json.Marshal(t.AvailableMargin)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'available_margin': %w", err)
-		}
-	}
-
-	if t.ContractMultiplier != nil {
-		object["contract_multiplier"], err = json.Marshal(t.ContractMultiplier)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'contract_multiplier': %w", err)
-		}
-	}
-
-	if t.ContractPrice != nil {
-		object["contract_price"], err = json.Marshal(t.ContractPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'contract_price': %w", err)
-		}
-	}
-
-	if t.EntryPrice != nil {
-		object["entry_price"], err = json.Marshal(t.EntryPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'entry_price': %w", err)
-		}
-	}
-
-	if t.Equity != nil {
-		object["equity"], err = json.Marshal(t.Equity)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'equity': %w", err)
-		}
-	}
-
-	if t.InitialMarginPerContract != nil {
-		object["initial_margin_per_contract"], err = json.Marshal(t.InitialMarginPerContract)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if t.MaxMarginUsagePct != nil {
-		object["max_margin_usage_pct"], err = json.Marshal(t.MaxMarginUsagePct)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_margin_usage_pct': %w", err)
-		}
-	}
-
-	if t.MaxNotional != nil {
-		object["max_notional"], err = json.Marshal(t.MaxNotional)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'max_notional': %w", err)
-		}
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	if t.RiskPct != nil {
-		object["risk_pct"], err = json.Marshal(t.RiskPct)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'risk_pct': %w", err)
-		}
-	}
-
-	if t.StopPrice != nil {
-		object["stop_price"], err = json.Marshal(t.StopPrice)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'stop_price': %w", err)
-		}
-	}
-
-	if t.TickSize != nil {
-		object["tick_size"], err = json.Marshal(t.TickSize)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tick_size': %w", err)
-		}
-	}
-
-	if t.TickValue != nil {
-		object["tick_value"], err = json.Marshal(t.TickValue)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tick_value': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeFuturesPositionArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["available_margin"]; found {
-		err = json.Unmarshal(raw, &t.AvailableMargin)
-		if err != nil {
-			return fmt.Errorf("error reading 'available_margin': %w", err)
-		}
-	}
-
-	if raw, found := object["contract_multiplier"]; found {
-		err = json.Unmarshal(raw, &t.ContractMultiplier)
-		if err != nil {
-			return fmt.Errorf("error reading 'contract_multiplier': %w", err)
-		}
-	}
-
-	if raw, found := object["contract_price"]; found {
-		err = json.Unmarshal(raw, &t.ContractPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'contract_price': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_price"]; found {
-		err = json.Unmarshal(raw, &t.EntryPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_price': %w", err)
-		}
-	}
-
-	if raw, found := object["equity"]; found {
-		err = json.Unmarshal(raw, &t.Equity)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity': %w", err)
-		}
-	}
-
-	if raw, found := object["initial_margin_per_contract"]; found {
-		err = json.Unmarshal(raw, &t.InitialMarginPerContract)
-		if err != nil {
-			return fmt.Errorf("error reading 'initial_margin_per_contract': %w", err)
-		}
-	}
-
-	if raw, found := object["max_margin_usage_pct"]; found {
-		err = json.Unmarshal(raw, &t.MaxMarginUsagePct)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_margin_usage_pct': %w", err)
-		}
-	}
-
-	if raw, found := object["max_notional"]; found {
-		err = json.Unmarshal(raw, &t.MaxNotional)
-		if err != nil {
-			return fmt.Errorf("error reading 'max_notional': %w", err)
-		}
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
-	if raw, found := object["risk_pct"]; found {
-		err = json.Unmarshal(raw, &t.RiskPct)
-		if err != nil {
-			return fmt.Errorf("error reading 'risk_pct': %w", err)
-		}
-	}
-
-	if raw, found := object["stop_price"]; found {
-		err = json.Unmarshal(raw, &t.StopPrice)
-		if err != nil {
-			return fmt.Errorf("error reading 'stop_price': %w", err)
-		}
-	}
-
-	if raw, found := object["tick_size"]; found {
-		err = json.Unmarshal(raw, &t.TickSize)
-		if err != nil {
-			return fmt.Errorf("error reading 'tick_size': %w", err)
-		}
-	}
-
-	if raw, found := object["tick_value"]; found {
-		err = json.Unmarshal(raw, &t.TickValue)
-		if err != nil {
-			return fmt.Errorf("error reading 'tick_value': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeFuturesPositionArguments20 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments20
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments20() (SizeFuturesPositionArguments20, error) {
-	var body SizeFuturesPositionArguments20
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments20 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments20
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments20(v SizeFuturesPositionArguments20) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments20 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments20
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments20(v SizeFuturesPositionArguments20) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments21 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments21
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments21() (SizeFuturesPositionArguments21, error) {
-	var body SizeFuturesPositionArguments21
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments21 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments21
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments21(v SizeFuturesPositionArguments21) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments21 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments21
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments21(v SizeFuturesPositionArguments21) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments22 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments22
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments22() (SizeFuturesPositionArguments22, error) {
-	var body SizeFuturesPositionArguments22
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments22 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments22
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments22(v SizeFuturesPositionArguments22) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments22 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments22
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments22(v SizeFuturesPositionArguments22) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeFuturesPositionArguments23 returns the union data inside the SizeFuturesPositionArguments2 as a SizeFuturesPositionArguments23
-func (t SizeFuturesPositionArguments2) AsSizeFuturesPositionArguments23() (SizeFuturesPositionArguments23, error) {
-	var body SizeFuturesPositionArguments23
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeFuturesPositionArguments23 overwrites any union data inside the SizeFuturesPositionArguments2 as the provided SizeFuturesPositionArguments23
-func (t *SizeFuturesPositionArguments2) FromSizeFuturesPositionArguments23(v SizeFuturesPositionArguments23) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeFuturesPositionArguments23 performs a merge with any union data inside the SizeFuturesPositionArguments2, using the provided SizeFuturesPositionArguments23
-func (t *SizeFuturesPositionArguments2) MergeSizeFuturesPositionArguments23(v SizeFuturesPositionArguments23) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeFuturesPositionArguments2) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeFuturesPositionArguments2) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeOptionsPositionArguments0 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments0
-func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments0() (SizeOptionsPositionArguments0, error) {
-	var body SizeOptionsPositionArguments0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments0 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments0
-func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments0(v SizeOptionsPositionArguments0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments0 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments0
-func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments0(v SizeOptionsPositionArguments0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeOptionsPositionArguments1 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments1
-func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments1() (SizeOptionsPositionArguments1, error) {
-	var body SizeOptionsPositionArguments1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments1 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments1
-func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments1(v SizeOptionsPositionArguments1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments1 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments1
-func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments1(v SizeOptionsPositionArguments1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeOptionsPositionArguments2 returns the union data inside the SizeOptionsPositionArguments as a SizeOptionsPositionArguments2
-func (t SizeOptionsPositionArguments) AsSizeOptionsPositionArguments2() (SizeOptionsPositionArguments2, error) {
-	var body SizeOptionsPositionArguments2
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments2 overwrites any union data inside the SizeOptionsPositionArguments as the provided SizeOptionsPositionArguments2
-func (t *SizeOptionsPositionArguments) FromSizeOptionsPositionArguments2(v SizeOptionsPositionArguments2) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments2 performs a merge with any union data inside the SizeOptionsPositionArguments, using the provided SizeOptionsPositionArguments2
-func (t *SizeOptionsPositionArguments) MergeSizeOptionsPositionArguments2(v SizeOptionsPositionArguments2) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeOptionsPositionArguments) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	if t.ContractMultiplier != nil {
-		object["contract_multiplier"], err = json.Marshal(t.ContractMultiplier)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'contract_multiplier': %w", err)
-		}
-	}
-
-	if t.CreditReceived != nil {
-		object["credit_received"], err = json.Marshal(t.CreditReceived)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'credit_received': %w", err)
-		}
-	}
-
-	if t.Delta != nil {
-		object["delta"], err = json.Marshal(t.Delta)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'delta': %w", err)
-		}
-	}
-
-	if t.EntryPremium != nil {
-		object["entry_premium"], err = json.Marshal(t.EntryPremium)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'entry_premium': %w", err)
-		}
-	}
-
-	object["equity"], err = json.Marshal(t.Equity)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'equity': %w", err)
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	object["risk_pct"], err = json.Marshal(t.RiskPct)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'risk_pct': %w", err)
-	}
-
-	if t.SpreadWidth != nil {
-		object["spread_width"], err = json.Marshal(t.SpreadWidth)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'spread_width': %w", err)
-		}
-	}
-
-	if t.StopPremium != nil {
-		object["stop_premium"], err = json.Marshal(t.StopPremium)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'stop_premium': %w", err)
-		}
-	}
-
-	if t.UnderlyingEntry != nil {
-		object["underlying_entry"], err = json.Marshal(t.UnderlyingEntry)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'underlying_entry': %w", err)
-		}
-	}
-
-	if t.UnderlyingStop != nil {
-		object["underlying_stop"], err = json.Marshal(t.UnderlyingStop)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'underlying_stop': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeOptionsPositionArguments) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["contract_multiplier"]; found {
-		err = json.Unmarshal(raw, &t.ContractMultiplier)
-		if err != nil {
-			return fmt.Errorf("error reading 'contract_multiplier': %w", err)
-		}
-	}
-
-	if raw, found := object["credit_received"]; found {
-		err = json.Unmarshal(raw, &t.CreditReceived)
-		if err != nil {
-			return fmt.Errorf("error reading 'credit_received': %w", err)
-		}
-	}
-
-	if raw, found := object["delta"]; found {
-		err = json.Unmarshal(raw, &t.Delta)
-		if err != nil {
-			return fmt.Errorf("error reading 'delta': %w", err)
-		}
-	}
-
-	if raw, found := object["entry_premium"]; found {
-		err = json.Unmarshal(raw, &t.EntryPremium)
-		if err != nil {
-			return fmt.Errorf("error reading 'entry_premium': %w", err)
-		}
-	}
-
-	if raw, found := object["equity"]; found {
-		err = json.Unmarshal(raw, &t.Equity)
-		if err != nil {
-			return fmt.Errorf("error reading 'equity': %w", err)
-		}
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
-	if raw, found := object["risk_pct"]; found {
-		err = json.Unmarshal(raw, &t.RiskPct)
-		if err != nil {
-			return fmt.Errorf("error reading 'risk_pct': %w", err)
-		}
-	}
-
-	if raw, found := object["spread_width"]; found {
-		err = json.Unmarshal(raw, &t.SpreadWidth)
-		if err != nil {
-			return fmt.Errorf("error reading 'spread_width': %w", err)
-		}
-	}
-
-	if raw, found := object["stop_premium"]; found {
-		err = json.Unmarshal(raw, &t.StopPremium)
-		if err != nil {
-			return fmt.Errorf("error reading 'stop_premium': %w", err)
-		}
-	}
-
-	if raw, found := object["underlying_entry"]; found {
-		err = json.Unmarshal(raw, &t.UnderlyingEntry)
-		if err != nil {
-			return fmt.Errorf("error reading 'underlying_entry': %w", err)
-		}
-	}
-
-	if raw, found := object["underlying_stop"]; found {
-		err = json.Unmarshal(raw, &t.UnderlyingStop)
-		if err != nil {
-			return fmt.Errorf("error reading 'underlying_stop': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsSizeOptionsPositionArguments20 returns the union data inside the SizeOptionsPositionArguments2 as a SizeOptionsPositionArguments20
-func (t SizeOptionsPositionArguments2) AsSizeOptionsPositionArguments20() (SizeOptionsPositionArguments20, error) {
-	var body SizeOptionsPositionArguments20
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments20 overwrites any union data inside the SizeOptionsPositionArguments2 as the provided SizeOptionsPositionArguments20
-func (t *SizeOptionsPositionArguments2) FromSizeOptionsPositionArguments20(v SizeOptionsPositionArguments20) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments20 performs a merge with any union data inside the SizeOptionsPositionArguments2, using the provided SizeOptionsPositionArguments20
-func (t *SizeOptionsPositionArguments2) MergeSizeOptionsPositionArguments20(v SizeOptionsPositionArguments20) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsSizeOptionsPositionArguments21 returns the union data inside the SizeOptionsPositionArguments2 as a SizeOptionsPositionArguments21
-func (t SizeOptionsPositionArguments2) AsSizeOptionsPositionArguments21() (SizeOptionsPositionArguments21, error) {
-	var body SizeOptionsPositionArguments21
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromSizeOptionsPositionArguments21 overwrites any union data inside the SizeOptionsPositionArguments2 as the provided SizeOptionsPositionArguments21
-func (t *SizeOptionsPositionArguments2) FromSizeOptionsPositionArguments21(v SizeOptionsPositionArguments21) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeSizeOptionsPositionArguments21 performs a merge with any union data inside the SizeOptionsPositionArguments2, using the provided SizeOptionsPositionArguments21
-func (t *SizeOptionsPositionArguments2) MergeSizeOptionsPositionArguments21(v SizeOptionsPositionArguments21) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t SizeOptionsPositionArguments2) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["mode"], err = json.Marshal(t.Mode)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'mode': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *SizeOptionsPositionArguments2) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["mode"]; found {
-		err = json.Unmarshal(raw, &t.Mode)
-		if err != nil {
-			return fmt.Errorf("error reading 'mode': %w", err)
-		}
-	}
-
 	return err
 }
 
@@ -14431,6 +13633,20 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// AdminSetCeilingsWithBody Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilingsWithBody(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminSetCeilings Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilings(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AdminSetLimitsWithBody Set any agent's spend caps and allowed operations, looser ones included (admin)
 	//
 	// Takes any type of body and a specified content type.
@@ -14458,6 +13674,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /v1/admin/agents/{agent_id}/mode (the `AdminSetMode` operationId).
 	AdminSetMode(ctx context.Context, agentId string, params *AdminSetModeParams, body AdminSetModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminIssueOwnerKey Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+	//
+	// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+	AdminIssueOwnerKey(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AdminListSubmissions Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)
 	//
@@ -14887,6 +14108,59 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, params *GetOpenAPIParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListOwnerAgents Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+	//
+	// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+	ListOwnerAgents(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentLimitsWithBody Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimitsWithBody(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentLimits Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimits(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentModeWithBody Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentModeWithBody(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentMode Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentMode(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateOwnerAgentKey Issue a new API key for an agent (shown once); the old one stops working
+	//
+	// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+	RotateOwnerAgentKey(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateOwnerKey Replace the owner key; the old one and the portal sessions signed in with it stop working
+	//
+	// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+	RotateOwnerKey(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOwnerTransactions The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+	//
+	// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+	ListOwnerTransactions(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOwnerUsage Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+	//
+	// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+	GetOwnerUsage(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CheckTradeRiskWithBody Trade risk check (tool check_trade_risk)
 	//
 	// Takes any type of body and a specified content type.
@@ -15015,6 +14289,40 @@ type ClientInterface interface {
 	ListTools(ctx context.Context, params *ListToolsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// AdminSetCeilingsWithBody Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *Client) AdminSetCeilingsWithBody(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminSetCeilingsRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminSetCeilings Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *Client) AdminSetCeilings(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminSetCeilingsRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AdminSetLimitsWithBody Set any agent's spend caps and allowed operations, looser ones included (admin)
 //
 // Takes any type of body and a specified content type.
@@ -15073,6 +14381,21 @@ func (c *Client) AdminSetModeWithBody(ctx context.Context, agentId string, param
 // Corresponds with PUT /v1/admin/agents/{agent_id}/mode (the `AdminSetMode` operationId).
 func (c *Client) AdminSetMode(ctx context.Context, agentId string, params *AdminSetModeParams, body AdminSetModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAdminSetModeRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminIssueOwnerKey Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+//
+// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+func (c *Client) AdminIssueOwnerKey(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminIssueOwnerKeyRequest(c.Server, ownerId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -16191,6 +15514,149 @@ func (c *Client) GetOpenAPI(ctx context.Context, params *GetOpenAPIParams, reqEd
 	return c.Client.Do(req)
 }
 
+// ListOwnerAgents Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+//
+// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+func (c *Client) ListOwnerAgents(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOwnerAgentsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentLimitsWithBody Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *Client) SetOwnerAgentLimitsWithBody(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentLimitsRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentLimits Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *Client) SetOwnerAgentLimits(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentLimitsRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentModeWithBody Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *Client) SetOwnerAgentModeWithBody(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentModeRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentMode Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *Client) SetOwnerAgentMode(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentModeRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateOwnerAgentKey Issue a new API key for an agent (shown once); the old one stops working
+//
+// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+func (c *Client) RotateOwnerAgentKey(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateOwnerAgentKeyRequest(c.Server, agentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateOwnerKey Replace the owner key; the old one and the portal sessions signed in with it stop working
+//
+// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+func (c *Client) RotateOwnerKey(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateOwnerKeyRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOwnerTransactions The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+//
+// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+func (c *Client) ListOwnerTransactions(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOwnerTransactionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOwnerUsage Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+//
+// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+func (c *Client) GetOwnerUsage(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOwnerUsageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CheckTradeRiskWithBody Trade risk check (tool check_trade_risk)
 //
 // Takes any type of body and a specified content type.
@@ -16508,6 +15974,68 @@ func (c *Client) ListTools(ctx context.Context, params *ListToolsParams, reqEdit
 	return c.Client.Do(req)
 }
 
+// NewAdminSetCeilingsRequest calls the generic AdminSetCeilings builder with application/json body
+func NewAdminSetCeilingsRequest(server string, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAdminSetCeilingsRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewAdminSetCeilingsRequestWithBody constructs an http.Request for the AdminSetCeilings method, with any body, and a specified content type
+func NewAdminSetCeilingsRequestWithBody(server string, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/agents/%s/ceilings", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewAdminSetLimitsRequest calls the generic AdminSetLimits builder with application/json body
 func NewAdminSetLimitsRequest(server string, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -16613,6 +16141,55 @@ func NewAdminSetModeRequestWithBody(server string, agentId string, params *Admin
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewAdminIssueOwnerKeyRequest constructs an http.Request for the AdminIssueOwnerKey method
+func NewAdminIssueOwnerKeyRequest(server string, ownerId string, params *AdminIssueOwnerKeyParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "owner_id", ownerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/owners/%s/key", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	if params != nil {
 
@@ -19436,6 +19013,449 @@ func NewGetOpenAPIRequest(server string, params *GetOpenAPIParams) (*http.Reques
 	return req, nil
 }
 
+// NewListOwnerAgentsRequest constructs an http.Request for the ListOwnerAgents method
+func NewListOwnerAgentsRequest(server string, params *ListOwnerAgentsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewSetOwnerAgentLimitsRequest calls the generic SetOwnerAgentLimits builder with application/json body
+func NewSetOwnerAgentLimitsRequest(server string, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetOwnerAgentLimitsRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewSetOwnerAgentLimitsRequestWithBody constructs an http.Request for the SetOwnerAgentLimits method, with any body, and a specified content type
+func NewSetOwnerAgentLimitsRequestWithBody(server string, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents/%s/limits", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewSetOwnerAgentModeRequest calls the generic SetOwnerAgentMode builder with application/json body
+func NewSetOwnerAgentModeRequest(server string, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetOwnerAgentModeRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewSetOwnerAgentModeRequestWithBody constructs an http.Request for the SetOwnerAgentMode method, with any body, and a specified content type
+func NewSetOwnerAgentModeRequestWithBody(server string, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents/%s/mode", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRotateOwnerAgentKeyRequest constructs an http.Request for the RotateOwnerAgentKey method
+func NewRotateOwnerAgentKeyRequest(server string, agentId string, params *RotateOwnerAgentKeyParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents/%s/rotate-key", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRotateOwnerKeyRequest constructs an http.Request for the RotateOwnerKey method
+func NewRotateOwnerKeyRequest(server string, params *RotateOwnerKeyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/rotate-key")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListOwnerTransactionsRequest constructs an http.Request for the ListOwnerTransactions method
+func NewListOwnerTransactionsRequest(server string, params *ListOwnerTransactionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/transactions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AgentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "agent_id", *params.AgentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetOwnerUsageRequest constructs an http.Request for the GetOwnerUsage method
+func NewGetOwnerUsageRequest(server string, params *GetOwnerUsageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/usage")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AgentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "agent_id", *params.AgentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCheckTradeRiskRequest calls the generic CheckTradeRisk builder with application/json body
 func NewCheckTradeRiskRequest(server string, params *CheckTradeRiskParams, body CheckTradeRiskJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -20070,6 +20090,33 @@ func NewListToolsRequest(server string, params *ListToolsParams) (*http.Request,
 		return nil, err
 	}
 
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
@@ -20137,6 +20184,20 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// AdminSetCeilingsWithBodyWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilingsWithBodyWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error)
+
+	// AdminSetCeilingsWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilingsWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error)
+
 	// AdminSetLimitsWithBodyWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20164,6 +20225,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /v1/admin/agents/{agent_id}/mode (the `AdminSetMode` operationId).
 	AdminSetModeWithResponse(ctx context.Context, agentId string, params *AdminSetModeParams, body AdminSetModeJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetModeResponse, error)
+
+	// AdminIssueOwnerKeyWithResponse Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+	AdminIssueOwnerKeyWithResponse(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*AdminIssueOwnerKeyResponse, error)
 
 	// AdminListSubmissionsWithResponse Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)
 	//
@@ -20641,6 +20709,69 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, params *GetOpenAPIParams, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
 
+	// ListOwnerAgentsWithResponse Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+	ListOwnerAgentsWithResponse(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*ListOwnerAgentsResponse, error)
+
+	// SetOwnerAgentLimitsWithBodyWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimitsWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error)
+
+	// SetOwnerAgentLimitsWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimitsWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error)
+
+	// SetOwnerAgentModeWithBodyWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentModeWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error)
+
+	// SetOwnerAgentModeWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentModeWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error)
+
+	// RotateOwnerAgentKeyWithResponse Issue a new API key for an agent (shown once); the old one stops working
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+	RotateOwnerAgentKeyWithResponse(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerAgentKeyResponse, error)
+
+	// RotateOwnerKeyWithResponse Replace the owner key; the old one and the portal sessions signed in with it stop working
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+	RotateOwnerKeyWithResponse(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerKeyResponse, error)
+
+	// ListOwnerTransactionsWithResponse The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+	ListOwnerTransactionsWithResponse(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*ListOwnerTransactionsResponse, error)
+
+	// GetOwnerUsageWithResponse Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+	GetOwnerUsageWithResponse(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*GetOwnerUsageResponse, error)
+
 	// CheckTradeRiskWithBodyWithResponse Trade risk check (tool check_trade_risk)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20773,6 +20904,175 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/tools/list (the `ListTools` operationId).
 	ListToolsWithResponse(ctx context.Context, params *ListToolsParams, reqEditors ...RequestEditorFn) (*ListToolsResponse, error)
+}
+
+// AdminSetCeilingsResponse200Headers the declared response headers of an HTTP 200 response for AdminSetCeilings
+type AdminSetCeilingsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// AdminSetCeilingsResponse400Headers the declared response headers of an HTTP 400 response for AdminSetCeilings
+type AdminSetCeilingsResponse400Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse401Headers the declared response headers of an HTTP 401 response for AdminSetCeilings
+type AdminSetCeilingsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// AdminSetCeilingsResponse404Headers the declared response headers of an HTTP 404 response for AdminSetCeilings
+type AdminSetCeilingsResponse404Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse409Headers the declared response headers of an HTTP 409 response for AdminSetCeilings
+type AdminSetCeilingsResponse409Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse413Headers the declared response headers of an HTTP 413 response for AdminSetCeilings
+type AdminSetCeilingsResponse413Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse429Headers the declared response headers of an HTTP 429 response for AdminSetCeilings
+type AdminSetCeilingsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// AdminSetCeilingsResponse500Headers the declared response headers of an HTTP 500 response for AdminSetCeilings
+type AdminSetCeilingsResponse500Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse503Headers the declared response headers of an HTTP 503 response for AdminSetCeilings
+type AdminSetCeilingsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type AdminSetCeilingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LimitsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AdminSetCeilingsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AdminSetCeilingsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AdminSetCeilingsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *AdminSetCeilingsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *AdminSetCeilingsResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *AdminSetCeilingsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AdminSetCeilingsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *AdminSetCeilingsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminSetCeilingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON200() *LimitsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminSetCeilingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminSetCeilingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminSetCeilingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminSetCeilingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // AdminSetLimitsResponse200Headers the declared response headers of an HTTP 200 response for AdminSetLimits
@@ -21093,6 +21393,147 @@ func (r AdminSetModeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AdminSetModeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AdminIssueOwnerKeyResponse200Headers the declared response headers of an HTTP 200 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// AdminIssueOwnerKeyResponse400Headers the declared response headers of an HTTP 400 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse400Headers struct {
+	XRequestId *string
+}
+
+// AdminIssueOwnerKeyResponse401Headers the declared response headers of an HTTP 401 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// AdminIssueOwnerKeyResponse404Headers the declared response headers of an HTTP 404 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse404Headers struct {
+	XRequestId *string
+}
+
+// AdminIssueOwnerKeyResponse429Headers the declared response headers of an HTTP 429 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// AdminIssueOwnerKeyResponse500Headers the declared response headers of an HTTP 500 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse500Headers struct {
+	XRequestId *string
+}
+
+// AdminIssueOwnerKeyResponse503Headers the declared response headers of an HTTP 503 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type AdminIssueOwnerKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerKeyResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AdminIssueOwnerKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AdminIssueOwnerKeyResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AdminIssueOwnerKeyResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *AdminIssueOwnerKeyResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AdminIssueOwnerKeyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *AdminIssueOwnerKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminIssueOwnerKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON200() *OwnerKeyResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminIssueOwnerKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminIssueOwnerKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminIssueOwnerKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminIssueOwnerKeyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -28059,6 +28500,1036 @@ func (r GetOpenAPIResponse) ContentType() string {
 	return ""
 }
 
+// ListOwnerAgentsResponse200Headers the declared response headers of an HTTP 200 response for ListOwnerAgents
+type ListOwnerAgentsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListOwnerAgentsResponse400Headers the declared response headers of an HTTP 400 response for ListOwnerAgents
+type ListOwnerAgentsResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerAgentsResponse401Headers the declared response headers of an HTTP 401 response for ListOwnerAgents
+type ListOwnerAgentsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ListOwnerAgentsResponse429Headers the declared response headers of an HTTP 429 response for ListOwnerAgents
+type ListOwnerAgentsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ListOwnerAgentsResponse500Headers the declared response headers of an HTTP 500 response for ListOwnerAgents
+type ListOwnerAgentsResponse500Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerAgentsResponse503Headers the declared response headers of an HTTP 503 response for ListOwnerAgents
+type ListOwnerAgentsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type ListOwnerAgentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerAgentsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOwnerAgentsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListOwnerAgentsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListOwnerAgentsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListOwnerAgentsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListOwnerAgentsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOwnerAgentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON200() *OwnerAgentsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOwnerAgentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOwnerAgentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOwnerAgentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOwnerAgentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetOwnerAgentLimitsResponse200Headers the declared response headers of an HTTP 200 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SetOwnerAgentLimitsResponse400Headers the declared response headers of an HTTP 400 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse400Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse401Headers the declared response headers of an HTTP 401 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// SetOwnerAgentLimitsResponse403Headers the declared response headers of an HTTP 403 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse403Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse404Headers the declared response headers of an HTTP 404 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse404Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse413Headers the declared response headers of an HTTP 413 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse413Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse429Headers the declared response headers of an HTTP 429 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// SetOwnerAgentLimitsResponse500Headers the declared response headers of an HTTP 500 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse500Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse503Headers the declared response headers of an HTTP 503 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type SetOwnerAgentLimitsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LimitsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetOwnerAgentLimitsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SetOwnerAgentLimitsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetOwnerAgentLimitsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SetOwnerAgentLimitsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SetOwnerAgentLimitsResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SetOwnerAgentLimitsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetOwnerAgentLimitsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SetOwnerAgentLimitsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetOwnerAgentLimitsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON200() *LimitsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetOwnerAgentLimitsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetOwnerAgentLimitsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetOwnerAgentLimitsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetOwnerAgentLimitsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetOwnerAgentModeResponse200Headers the declared response headers of an HTTP 200 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SetOwnerAgentModeResponse400Headers the declared response headers of an HTTP 400 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse400Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse401Headers the declared response headers of an HTTP 401 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// SetOwnerAgentModeResponse404Headers the declared response headers of an HTTP 404 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse404Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse409Headers the declared response headers of an HTTP 409 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse409Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse413Headers the declared response headers of an HTTP 413 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse413Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse429Headers the declared response headers of an HTTP 429 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// SetOwnerAgentModeResponse500Headers the declared response headers of an HTTP 500 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse500Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse503Headers the declared response headers of an HTTP 503 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type SetOwnerAgentModeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AgentResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetOwnerAgentModeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SetOwnerAgentModeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetOwnerAgentModeResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SetOwnerAgentModeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SetOwnerAgentModeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SetOwnerAgentModeResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetOwnerAgentModeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SetOwnerAgentModeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetOwnerAgentModeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON200() *AgentResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetOwnerAgentModeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetOwnerAgentModeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetOwnerAgentModeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetOwnerAgentModeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateOwnerAgentKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// RotateOwnerAgentKeyResponse400Headers the declared response headers of an HTTP 400 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse400Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse401Headers the declared response headers of an HTTP 401 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// RotateOwnerAgentKeyResponse404Headers the declared response headers of an HTTP 404 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse404Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse409Headers the declared response headers of an HTTP 409 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse409Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse429Headers the declared response headers of an HTTP 429 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// RotateOwnerAgentKeyResponse500Headers the declared response headers of an HTTP 500 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse500Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse503Headers the declared response headers of an HTTP 503 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type RotateOwnerAgentKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RotateKeyResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateOwnerAgentKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RotateOwnerAgentKeyResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateOwnerAgentKeyResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RotateOwnerAgentKeyResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RotateOwnerAgentKeyResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateOwnerAgentKeyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RotateOwnerAgentKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateOwnerAgentKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON200() *RotateKeyResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateOwnerAgentKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateOwnerAgentKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateOwnerAgentKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateOwnerAgentKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateOwnerKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateOwnerKey
+type RotateOwnerKeyResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// RotateOwnerKeyResponse400Headers the declared response headers of an HTTP 400 response for RotateOwnerKey
+type RotateOwnerKeyResponse400Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerKeyResponse401Headers the declared response headers of an HTTP 401 response for RotateOwnerKey
+type RotateOwnerKeyResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// RotateOwnerKeyResponse429Headers the declared response headers of an HTTP 429 response for RotateOwnerKey
+type RotateOwnerKeyResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// RotateOwnerKeyResponse500Headers the declared response headers of an HTTP 500 response for RotateOwnerKey
+type RotateOwnerKeyResponse500Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerKeyResponse503Headers the declared response headers of an HTTP 503 response for RotateOwnerKey
+type RotateOwnerKeyResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type RotateOwnerKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerKeyResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateOwnerKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RotateOwnerKeyResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateOwnerKeyResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateOwnerKeyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RotateOwnerKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateOwnerKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON200() *OwnerKeyResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateOwnerKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateOwnerKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateOwnerKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateOwnerKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListOwnerTransactionsResponse200Headers the declared response headers of an HTTP 200 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XNextCursor        *string
+	XRequestId         *string
+}
+
+// ListOwnerTransactionsResponse400Headers the declared response headers of an HTTP 400 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerTransactionsResponse401Headers the declared response headers of an HTTP 401 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ListOwnerTransactionsResponse404Headers the declared response headers of an HTTP 404 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse404Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerTransactionsResponse429Headers the declared response headers of an HTTP 429 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ListOwnerTransactionsResponse500Headers the declared response headers of an HTTP 500 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse500Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerTransactionsResponse503Headers the declared response headers of an HTTP 503 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type ListOwnerTransactionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerTransactionsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOwnerTransactionsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListOwnerTransactionsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListOwnerTransactionsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListOwnerTransactionsResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListOwnerTransactionsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListOwnerTransactionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOwnerTransactionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON200() *OwnerTransactionsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOwnerTransactionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOwnerTransactionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOwnerTransactionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOwnerTransactionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetOwnerUsageResponse200Headers the declared response headers of an HTTP 200 response for GetOwnerUsage
+type GetOwnerUsageResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetOwnerUsageResponse400Headers the declared response headers of an HTTP 400 response for GetOwnerUsage
+type GetOwnerUsageResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetOwnerUsageResponse401Headers the declared response headers of an HTTP 401 response for GetOwnerUsage
+type GetOwnerUsageResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// GetOwnerUsageResponse404Headers the declared response headers of an HTTP 404 response for GetOwnerUsage
+type GetOwnerUsageResponse404Headers struct {
+	XRequestId *string
+}
+
+// GetOwnerUsageResponse429Headers the declared response headers of an HTTP 429 response for GetOwnerUsage
+type GetOwnerUsageResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// GetOwnerUsageResponse500Headers the declared response headers of an HTTP 500 response for GetOwnerUsage
+type GetOwnerUsageResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetOwnerUsageResponse503Headers the declared response headers of an HTTP 503 response for GetOwnerUsage
+type GetOwnerUsageResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type GetOwnerUsageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerUsageResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetOwnerUsageResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetOwnerUsageResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetOwnerUsageResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetOwnerUsageResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetOwnerUsageResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetOwnerUsageResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetOwnerUsageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON200() *OwnerUsageResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOwnerUsageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOwnerUsageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOwnerUsageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOwnerUsageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CheckTradeRiskResponse200Headers the declared response headers of an HTTP 200 response for CheckTradeRisk
 type CheckTradeRiskResponse200Headers struct {
 	IdempotentReplayed *string
@@ -29799,6 +31270,32 @@ func (r ListToolsResponse) ContentType() string {
 	return ""
 }
 
+// AdminSetCeilingsWithBodyWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *ClientWithResponses) AdminSetCeilingsWithBodyWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error) {
+	rsp, err := c.AdminSetCeilingsWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminSetCeilingsResponse(rsp)
+}
+
+// AdminSetCeilingsWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *ClientWithResponses) AdminSetCeilingsWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error) {
+	rsp, err := c.AdminSetCeilings(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminSetCeilingsResponse(rsp)
+}
+
 // AdminSetLimitsWithBodyWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -29849,6 +31346,19 @@ func (c *ClientWithResponses) AdminSetModeWithResponse(ctx context.Context, agen
 		return nil, err
 	}
 	return ParseAdminSetModeResponse(rsp)
+}
+
+// AdminIssueOwnerKeyWithResponse Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+func (c *ClientWithResponses) AdminIssueOwnerKeyWithResponse(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*AdminIssueOwnerKeyResponse, error) {
+	rsp, err := c.AdminIssueOwnerKey(ctx, ownerId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminIssueOwnerKeyResponse(rsp)
 }
 
 // AdminListSubmissionsWithResponse Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)
@@ -30735,6 +32245,123 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, params
 	return ParseGetOpenAPIResponse(rsp)
 }
 
+// ListOwnerAgentsWithResponse Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+func (c *ClientWithResponses) ListOwnerAgentsWithResponse(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*ListOwnerAgentsResponse, error) {
+	rsp, err := c.ListOwnerAgents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOwnerAgentsResponse(rsp)
+}
+
+// SetOwnerAgentLimitsWithBodyWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *ClientWithResponses) SetOwnerAgentLimitsWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error) {
+	rsp, err := c.SetOwnerAgentLimitsWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentLimitsResponse(rsp)
+}
+
+// SetOwnerAgentLimitsWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *ClientWithResponses) SetOwnerAgentLimitsWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error) {
+	rsp, err := c.SetOwnerAgentLimits(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentLimitsResponse(rsp)
+}
+
+// SetOwnerAgentModeWithBodyWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *ClientWithResponses) SetOwnerAgentModeWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error) {
+	rsp, err := c.SetOwnerAgentModeWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentModeResponse(rsp)
+}
+
+// SetOwnerAgentModeWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *ClientWithResponses) SetOwnerAgentModeWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error) {
+	rsp, err := c.SetOwnerAgentMode(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentModeResponse(rsp)
+}
+
+// RotateOwnerAgentKeyWithResponse Issue a new API key for an agent (shown once); the old one stops working
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+func (c *ClientWithResponses) RotateOwnerAgentKeyWithResponse(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerAgentKeyResponse, error) {
+	rsp, err := c.RotateOwnerAgentKey(ctx, agentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateOwnerAgentKeyResponse(rsp)
+}
+
+// RotateOwnerKeyWithResponse Replace the owner key; the old one and the portal sessions signed in with it stop working
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+func (c *ClientWithResponses) RotateOwnerKeyWithResponse(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerKeyResponse, error) {
+	rsp, err := c.RotateOwnerKey(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateOwnerKeyResponse(rsp)
+}
+
+// ListOwnerTransactionsWithResponse The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+func (c *ClientWithResponses) ListOwnerTransactionsWithResponse(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*ListOwnerTransactionsResponse, error) {
+	rsp, err := c.ListOwnerTransactions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOwnerTransactionsResponse(rsp)
+}
+
+// GetOwnerUsageWithResponse Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+func (c *ClientWithResponses) GetOwnerUsageWithResponse(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*GetOwnerUsageResponse, error) {
+	rsp, err := c.GetOwnerUsage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOwnerUsageResponse(rsp)
+}
+
 // CheckTradeRiskWithBodyWithResponse Trade risk check (tool check_trade_risk)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -30980,6 +32607,244 @@ func (c *ClientWithResponses) ListToolsWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseListToolsResponse(rsp)
+}
+
+// ParseAdminSetCeilingsResponse parses an HTTP response from a AdminSetCeilingsWithResponse call
+func ParseAdminSetCeilingsResponse(rsp *http.Response) (*AdminSetCeilingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminSetCeilingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LimitsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AdminSetCeilingsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers AdminSetCeilingsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers AdminSetCeilingsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers AdminSetCeilingsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers AdminSetCeilingsResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers AdminSetCeilingsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers AdminSetCeilingsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers AdminSetCeilingsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AdminSetCeilingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseAdminSetLimitsResponse parses an HTTP response from a AdminSetLimitsWithResponse call
@@ -31421,6 +33286,210 @@ func ParseAdminSetModeResponse(rsp *http.Response) (*AdminSetModeResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AdminSetModeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAdminIssueOwnerKeyResponse parses an HTTP response from a AdminIssueOwnerKeyWithResponse call
+func ParseAdminIssueOwnerKeyResponse(rsp *http.Response) (*AdminIssueOwnerKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminIssueOwnerKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerKeyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AdminIssueOwnerKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers AdminIssueOwnerKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers AdminIssueOwnerKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers AdminIssueOwnerKeyResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers AdminIssueOwnerKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers AdminIssueOwnerKeyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AdminIssueOwnerKeyResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -41465,6 +43534,1495 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOwnerAgentsResponse parses an HTTP response from a ListOwnerAgentsWithResponse call
+func ParseListOwnerAgentsResponse(rsp *http.Response) (*ListOwnerAgentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOwnerAgentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerAgentsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOwnerAgentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListOwnerAgentsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListOwnerAgentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListOwnerAgentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListOwnerAgentsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListOwnerAgentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetOwnerAgentLimitsResponse parses an HTTP response from a SetOwnerAgentLimitsWithResponse call
+func ParseSetOwnerAgentLimitsResponse(rsp *http.Response) (*SetOwnerAgentLimitsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetOwnerAgentLimitsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LimitsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetOwnerAgentLimitsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers SetOwnerAgentLimitsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetOwnerAgentLimitsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SetOwnerAgentLimitsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SetOwnerAgentLimitsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers SetOwnerAgentLimitsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetOwnerAgentLimitsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SetOwnerAgentLimitsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetOwnerAgentLimitsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetOwnerAgentModeResponse parses an HTTP response from a SetOwnerAgentModeWithResponse call
+func ParseSetOwnerAgentModeResponse(rsp *http.Response) (*SetOwnerAgentModeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetOwnerAgentModeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AgentResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetOwnerAgentModeResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers SetOwnerAgentModeResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetOwnerAgentModeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers SetOwnerAgentModeResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers SetOwnerAgentModeResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SetOwnerAgentModeResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetOwnerAgentModeResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SetOwnerAgentModeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetOwnerAgentModeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateOwnerAgentKeyResponse parses an HTTP response from a RotateOwnerAgentKeyWithResponse call
+func ParseRotateOwnerAgentKeyResponse(rsp *http.Response) (*RotateOwnerAgentKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateOwnerAgentKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RotateKeyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateOwnerAgentKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RotateOwnerAgentKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateOwnerAgentKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers RotateOwnerAgentKeyResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers RotateOwnerAgentKeyResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateOwnerAgentKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RotateOwnerAgentKeyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateOwnerAgentKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateOwnerKeyResponse parses an HTTP response from a RotateOwnerKeyWithResponse call
+func ParseRotateOwnerKeyResponse(rsp *http.Response) (*RotateOwnerKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateOwnerKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerKeyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateOwnerKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RotateOwnerKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateOwnerKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateOwnerKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RotateOwnerKeyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateOwnerKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOwnerTransactionsResponse parses an HTTP response from a ListOwnerTransactionsWithResponse call
+func ParseListOwnerTransactionsResponse(rsp *http.Response) (*ListOwnerTransactionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOwnerTransactionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerTransactionsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOwnerTransactionsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Next-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Next-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XNextCursor = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListOwnerTransactionsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListOwnerTransactionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListOwnerTransactionsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListOwnerTransactionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListOwnerTransactionsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListOwnerTransactionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetOwnerUsageResponse parses an HTTP response from a GetOwnerUsageWithResponse call
+func ParseGetOwnerUsageResponse(rsp *http.Response) (*GetOwnerUsageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOwnerUsageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerUsageResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetOwnerUsageResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetOwnerUsageResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetOwnerUsageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetOwnerUsageResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetOwnerUsageResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetOwnerUsageResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetOwnerUsageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -208,7 +208,8 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		limits.Limiter = guardian.NewStoreLimiter(store, nil)
 	}
 	api, err := httpapi.New(p.Services, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts,
-		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics})
+		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics,
+		Portal: httpapi.PortalOptions{TopUp: topUpOf(cfg.adapters.Solana)}})
 	if err != nil {
 		return err
 	}

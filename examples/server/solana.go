@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfinance/toolkit/httpapi/portal"
+
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/coingecko"
 	"github.com/agentfinance/toolkit/adapters/solanarpc"
@@ -55,6 +57,22 @@ func solanaAdapters(cfg solanaConfig) (*solanarpc.Client, *coingecko.Oracle, err
 	if cfg.RPCURL == "" {
 		return nil, nil, nil
 	}
+	tokens := depositTokens(cfg)
+	client, err := solanarpc.New(solanarpc.Config{RPCURL: cfg.RPCURL, Network: solanarpc.Network(cfg.Network),
+		Treasury: cfg.Treasury, Tokens: tokens, PresaleProgram: cfg.PresaleProgram})
+	if err != nil {
+		return nil, nil, fmt.Errorf("solana: %w", err)
+	}
+	oracle, err := coingecko.New(coingecko.Config{BaseURL: cfg.PriceAPIURL, APIKey: cfg.PriceAPIKey, MaxAge: cfg.PriceMaxAge})
+	if err != nil {
+		return nil, nil, fmt.Errorf("price API: %w", err)
+	}
+	return client, oracle, nil
+}
+
+// depositTokens are the tokens deposits may pay in: the stablecoins (mints
+// overridable) and the native token.
+func depositTokens(cfg solanaConfig) []solanarpc.Token {
 	tokens := solanarpc.DefaultTokens()
 	for i, mint := range []string{cfg.USDCMint, cfg.USDTMint, cfg.PYUSDMint} {
 		if mint != "" {
@@ -74,14 +92,18 @@ func solanaAdapters(cfg solanaConfig) (*solanarpc.Client, *coingecko.Oracle, err
 	if cfg.NativeProgram != "" {
 		native.Program = solanarpc.TokenProgram(cfg.NativeProgram)
 	}
-	client, err := solanarpc.New(solanarpc.Config{RPCURL: cfg.RPCURL, Network: solanarpc.Network(cfg.Network),
-		Treasury: cfg.Treasury, Tokens: append(tokens, native), PresaleProgram: cfg.PresaleProgram})
-	if err != nil {
-		return nil, nil, fmt.Errorf("solana: %w", err)
+	return append(tokens, native)
+}
+
+// topUpOf is what the portal's top-up page shows: the treasury and the
+// mints of the accepted tokens (nothing without a Solana node).
+func topUpOf(cfg solanaConfig) portal.TopUp {
+	if cfg.RPCURL == "" {
+		return portal.TopUp{}
 	}
-	oracle, err := coingecko.New(coingecko.Config{BaseURL: cfg.PriceAPIURL, APIKey: cfg.PriceAPIKey, MaxAge: cfg.PriceMaxAge})
-	if err != nil {
-		return nil, nil, fmt.Errorf("price API: %w", err)
+	out := portal.TopUp{Treasury: cfg.Treasury}
+	for _, t := range depositTokens(cfg) {
+		out.Tokens = append(out.Tokens, portal.Token{Ticker: string(t.Asset), Mint: t.Mint})
 	}
-	return client, oracle, nil
+	return out
 }

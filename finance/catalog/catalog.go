@@ -53,6 +53,11 @@ type Tool struct {
 	OperationFor func(args json.RawMessage) string
 	// Effect is what a call does besides answering (zero value: ReadOnly).
 	Effect Effect
+	// Example, when set, is one complete arguments object the tool
+	// accepts, for a tool whose required members' examples alone make no
+	// valid call (a requirement stated in words, such as "give
+	// equity_values or r_multiples"). See ExampleArguments.
+	Example map[string]any
 	// Prepare validates and decodes the call's arguments (bad arguments are
 	// toolkit.Invalid naming the field and the rule) and returns the
 	// computation, so callers can reject bad input before metering.

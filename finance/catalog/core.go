@@ -40,40 +40,36 @@ func coreTools() []Tool {
 
 func sizingTool() Tool {
 	return NewTool(Spec{
-		Name: "calculate_position_size",
-		Description: "Fixed-fractional position size in exact decimal: shares = floor(equity × risk_percent / |entry_price − stop_price|), " +
-			"with risk_amount, notional, one_r_dollars and risk_per_share.",
-		Category:  "core",
-		Operation: OpPositionSizing,
+		Name:        "calculate_position_size",
+		Description: "Fixed-fractional position size in exact decimal: shares = floor(equity × risk_percent / |entry_price − stop_price|).",
+		Category:    "core",
+		Operation:   OpPositionSizing,
 	}, func(_ context.Context, _ Call, in finance.SizingInput) (finance.Sizing, error) {
 		return finance.CalculatePositionSize(in)
 	}, func(s *jsonschema.Schema) {
-		positiveDecimal(s, "equity", "account equity in currency units")
-		positiveDecimal(s, "entry_price", "planned entry price")
-		positiveDecimal(s, "stop_price", "initial stop price; below entry for long, above for short")
+		positiveDecimal(s, "equity", "account equity, currency")
+		entryAndStop(s)
 		direction(s)
 		riskPercent(s)
-		describe(s, "instrument", "optional instrument name, echoed back")
+		describe(s, "instrument", "instrument name, echoed back")
 		examples(s, map[string]any{"equity": "25000", "entry_price": "10.30", "stop_price": "10.20", "instrument": "AAPL"})
 	})
 }
 
 func riskTool() Tool {
 	return NewTool(Spec{
-		Name: "check_trade_risk",
-		Description: "Risk check of a proposed trade against per-trade risk, the agent's position and daily-loss limits, " +
-			"authorized instruments and stop placement: approved, score 0-100 (100 best), errors, warnings and every rule's deduction.",
-		Category:  "core",
-		Operation: OpRiskCheck,
+		Name:        "check_trade_risk",
+		Description: "Risk check of a proposed trade against per-trade risk, the agent's limits and the stop: approval, 0-100 score, findings.",
+		Category:    "core",
+		Operation:   OpRiskCheck,
 	}, func(_ context.Context, call Call, in finance.RiskInput) (finance.RiskCheck, error) {
 		return finance.CheckTradeRisk(in, call.Limits)
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
 		direction(s)
-		positiveDecimal(s, "entry_price", "planned entry price")
-		positiveDecimal(s, "stop_price", "initial stop price")
-		nonNegativeDecimal(s, "quantity", "shares or units (0 is a blocking error in the result)")
-		positiveDecimal(s, "equity", "current account equity")
+		entryAndStop(s)
+		nonNegativeDecimal(s, "quantity", "shares or units (0 is a blocking error)")
+		positiveDecimal(s, "equity", "current account equity, currency")
 		dailyPnL(s)
 		examples(s, map[string]any{"equity": "100000", "entry_price": "185", "stop_price": "180", "symbol": "AAPL", "quantity": "50"})
 	})
@@ -81,22 +77,20 @@ func riskTool() Tool {
 
 func gateTool() Tool {
 	return NewTool(Spec{
-		Name: "pre_trade_gate",
-		Description: "Go/no-go before a trade: sizes it, runs the risk check on that size and, given recent r_multiples, " +
-			"reports system health (informational). gate_passed = shares > 0 and risk approved.",
-		Category:  "compound",
-		Operation: OpPreTradeGate,
+		Name:        "pre_trade_gate",
+		Description: "Go/no-go before a trade: sizes it, risk-checks that size and, given r_multiples, reports system health.",
+		Category:    "compound",
+		Operation:   OpPreTradeGate,
 	}, func(_ context.Context, call Call, in finance.GateInput) (finance.Gate, error) {
 		return finance.PreTradeGate(in, call.Limits)
 	}, func(s *jsonschema.Schema) {
 		symbol(s)
 		direction(s)
-		positiveDecimal(s, "entry_price", "planned entry price")
-		positiveDecimal(s, "stop_price", "initial stop price; below entry for long, above for short")
-		positiveDecimal(s, "equity", "account equity")
+		entryAndStop(s)
+		positiveDecimal(s, "equity", "account equity, currency")
 		dailyPnL(s)
 		riskPercent(s)
-		describe(s, "r_multiples", "optional recent R-multiples; adds system_health (never blocks the gate)")
+		describe(s, "r_multiples", "recent trade results in R; adds system_health")
 		itemExample(s, "r_multiples", "1.5")
 		examples(s, map[string]any{"equity": "100000", "entry_price": "185", "stop_price": "180", "symbol": "AAPL"})
 	})
@@ -164,20 +158,19 @@ func WithTier(body json.RawMessage, tier string) (json.RawMessage, error) {
 func evaluationTool() Tool {
 	t := NewTool(Spec{
 		Name: evaluationToolName,
-		Description: "G-metric evaluation of R-multiples. basic: g (mean R - population variance/2), edge verdict, win rate, expectancy, SQN, " +
-			"log growth g(f) with the Kelly optimum; full adds rolling_g with its trend and the 0-100 System R Score; " +
-			"comprehensive adds the impact analysis (variance killers, what-if levers). Priced per tier.",
+		Description: "G-metric evaluation of R-multiples (g = mean R − variance/2): edge verdict, expectancy, SQN, Kelly; " +
+			"higher tiers add rolling G, score, levers.",
 		Category:  "core",
 		Operation: OpBasicEval, // per call: OperationFor / EvaluationOperation(tier)
 	}, func(_ context.Context, _ Call, in finance.EvaluationInput) (finance.Evaluation, error) {
 		return finance.Evaluate(in)
 	}, func(s *jsonschema.Schema) {
-		rMultiples(s, 2, "trade results in R, oldest first")
-		describe(s, "tier", "basic (default), full or comprehensive")
+		rMultiples(s, 2, "R-multiples, oldest first")
+		describe(s, "tier", "evaluation depth, priced per tier")
 		prop(s, "tier").Enum = []any{finance.TierBasic, finance.TierFull, finance.TierComprehensive}
 		setDefault(prop(s, "tier"), finance.TierBasic)
-		describe(s, "window_size", "rolling-G window for the full and comprehensive tiers, 2..N; default min(10, N)")
-		setDefault(intAtLeast(s, "window_size", 2), 10)
+		describe(s, "window_size", "rolling-G window in trades, at most N; default min(10, N)")
+		example(intAtLeast(s, "window_size", 2), 5)
 	})
 	t.OperationFor = evaluationOperationOf
 	return t
@@ -185,19 +178,18 @@ func evaluationTool() Tool {
 
 func assessTool() Tool {
 	return NewTool(Spec{
-		Name: "assess_trading_system",
-		Description: "Full system assessment from R-multiples: verdict STRONG/VIABLE/MARGINAL/FAILING_SYSTEM with reasons, " +
-			"g_metrics, win_loss, kelly, seeded monte_carlo, drawdown, what_if and variance_killers.",
-		Category:  "compound",
-		Operation: OpAssessTradingSystem,
+		Name:        "assess_trading_system",
+		Description: "System verdict from R-multiples (STRONG/VIABLE/MARGINAL/FAILING_SYSTEM) with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
+		Category:    "compound",
+		Operation:   OpAssessTradingSystem,
 	}, func(ctx context.Context, _ Call, in finance.AssessInput) (finance.Assessment, error) {
 		return finance.AssessSystem(ctx, in)
 	}, func(s *jsonschema.Schema) {
-		rMultiples(s, finance.MinAssessTrades, "trade results in R, oldest first")
-		positiveDecimal(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve")
+		rMultiples(s, finance.MinAssessTrades, "R-multiples, oldest first")
+		positiveDecimal(s, "starting_equity", "starting equity, currency")
 		setDefault(prop(s, "starting_equity"), "100000")
-		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
-		describe(s, "seed", "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments")
+		describe(s, "pnl_values", "P&L of each trade, in currency")
+		describe(s, "seed", "Monte Carlo seed, echoed; default derived from the arguments")
 		intRange(s, "seed", 0, performance.MaxSeed)
 		itemExample(s, "pnl_values", "250")
 		example(prop(s, "seed"), 7)
@@ -213,25 +205,31 @@ func rMultiples(s *jsonschema.Schema, min int, text string) {
 
 // direction documents direction and restricts it to long or short.
 func direction(s *jsonschema.Schema) {
-	describe(s, "direction", "long or short (letter case ignored)")
+	describe(s, "direction", "trade side, any letter case")
 	prop(s, "direction").Enum = directionEnum
 }
 
 // symbol documents symbol and requires it non-empty.
 func symbol(s *jsonschema.Schema) {
-	describe(s, "symbol", "instrument symbol, checked case-insensitively against the agent's authorized_instruments")
+	describe(s, "symbol", "symbol, matched to authorized_instruments")
 	nonEmpty(s, "symbol")
 }
 
 // riskPercent documents risk_percent: a fraction in (0, 1], default 0.02.
 func riskPercent(s *jsonschema.Schema) {
-	describe(s, "risk_percent", "fraction of equity risked per trade, in (0, 1]; 0.02 means 2 %")
+	describe(s, "risk_percent", "equity fraction risked per trade")
 	fractions(s, "risk_percent")
 	setDefault(prop(s, "risk_percent"), "0.02")
 }
 
+// entryAndStop documents the planned entry price and the initial stop.
+func entryAndStop(s *jsonschema.Schema) {
+	positiveDecimal(s, "entry_price", "planned entry price, currency")
+	positiveDecimal(s, "stop_price", "initial stop, currency, on the losing side of entry")
+}
+
 // dailyPnL documents daily_pnl (default 0).
 func dailyPnL(s *jsonschema.Schema) {
-	describe(s, "daily_pnl", "today's realised P&L (negative = loss)")
+	describe(s, "daily_pnl", "today's realised P&L, currency (loss < 0)")
 	setDefault(prop(s, "daily_pnl"), "0")
 }

@@ -18,42 +18,42 @@ const (
 // its name; the price table decides what it costs (unlisted = free).
 func derivativesTools() []Tool {
 	return []Tool{
-		WithRequirements(NewTool(toolSpec(categoryDerivatives, "size_options_position",
-			"Size an options position in whole contracts (floored, exact decimals): equity_risk, premium, "+
-				"delta_adjusted or spread mode; risk_pct is a fraction (0.02 = 2 %)."),
+		NewTool(toolSpec(categoryDerivatives, "size_options_position",
+			"Size an options position in whole contracts (floored, exact decimals) by equity risk, premium, delta or spread.").
+			WithExample(map[string]any{"mode": "equity_risk", "equity": "100000", "risk_pct": "0.02", "entry_premium": "5.35"}),
 			func(_ context.Context, _ Call, in derivatives.OptionsSizingInput) (*derivatives.OptionsSizing, error) {
 				return derivatives.SizeOptions(in)
-			}, tightenOptionsSizing), optionsRequirements),
-		WithRequirements(NewTool(toolSpec(categoryDerivatives, "size_futures_position",
-			"Size a futures position in whole contracts from tick value and a stop (tick_value), margin "+
-				"(margin_based) or a notional cap (notional); every constraint whose inputs are given is enforced."),
+			}, tightenOptionsSizing),
+		NewTool(toolSpec(categoryDerivatives, "size_futures_position",
+			"Size a futures position in whole contracts by risk to a stop, margin or a notional cap; every constraint given applies.").
+			WithExample(map[string]any{"mode": "margin_based", "available_margin": "100000", "initial_margin_per_contract": "12000"}),
 			func(_ context.Context, _ Call, in derivatives.FuturesSizingInput) (*derivatives.FuturesSizing, error) {
 				return derivatives.SizeFutures(in)
-			}, tightenFuturesSizing), futuresRequirements),
+			}, tightenFuturesSizing),
 		NewTool(toolSpec(categoryDerivatives, "analyze_greeks",
-			"Black–Scholes–Merton price, delta, gamma, theta (per day), vega (per vol point) and rho "+
-				"(per 1 %) for every option of a chain, with position totals; as_of is the valuation date."),
+			"Black–Scholes–Merton price and greeks (theta per day, vega per vol point, rho per 1 %) of an option chain, with totals."),
 			func(ctx context.Context, _ Call, in derivatives.GreeksInput) (*derivatives.GreeksResult, error) {
 				return derivatives.AnalyzeGreeks(ctx, in)
 			}, tightenGreeks),
 		NewTool(toolSpec(categoryDerivatives, "analyze_futures_curve",
-			"Classify a futures curve as contango, backwardation or flat and measure annualised roll "+
-				"yield per adjacent pair and front to back, the slope, and the basis to spot."),
+			"Futures curve shape (contango, backwardation, flat), annualised roll yields, slope and basis to spot."),
 			func(_ context.Context, _ Call, in derivatives.CurveInput) (*derivatives.CurveResult, error) {
 				return derivatives.AnalyzeFuturesCurve(in)
 			}, tightenCurve),
-		WithRequirements(NewTool(toolSpec(categoryDerivatives, "calculate_margin",
-			"Initial and maintenance margin of a book (rate of notional or per contract), free margin, "+
-				"usage, leverage and the margin-call flag, in exact decimals."),
+		NewTool(toolSpec(categoryDerivatives, "calculate_margin",
+			"Initial and maintenance margin of a book, free margin, usage, leverage and the margin-call flag, in exact decimals.").
+			WithExample(map[string]any{"account_equity": "30000",
+				"positions": []any{map[string]any{"symbol": "ESH5", "quantity": "-2", "price": "5000", "margin_rate": "0.05"}}}),
 			func(_ context.Context, _ Call, in derivatives.MarginInput) (*derivatives.MarginResult, error) {
 				return derivatives.CalculateMargin(in)
-			}, tightenMargin), marginRequirements),
-		WithRequirements(NewTool(toolSpec(categoryCompliance, "check_compliance",
-			"Check a book or a proposed trade against position limits (and the agent's "+
-				"max_position_size_pct), concentration (largest share, HHI) and restricted or unauthorized symbols."),
+			}, tightenMargin),
+		NewTool(toolSpec(categoryCompliance, "check_compliance",
+			"Check a book or a proposed trade against position limits, concentration (largest share, HHI) and restricted symbols.").
+			WithExample(map[string]any{"equity": "100000",
+				"positions": []any{map[string]any{"symbol": "AAPL", "quantity": "100", "price": "185.50"}}}),
 			func(_ context.Context, call Call, in derivatives.ComplianceInput) (*derivatives.ComplianceResult, error) {
 				return derivatives.CheckCompliance(in, call.Limits)
-			}, tightenCompliance), complianceRequirements),
+			}, tightenCompliance),
 	}
 }
 
@@ -62,5 +62,5 @@ func derivativesTools() []Tool {
 // schemaMessage).
 func dateProp(p *jsonschema.Schema, what string) {
 	p.Format = "date"
-	p.Description = what + ", a calendar date YYYY-MM-DD"
+	p.Description = what + ", YYYY-MM-DD"
 }

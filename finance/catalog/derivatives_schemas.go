@@ -18,22 +18,21 @@ func tightenOptionsSizing(s *jsonschema.Schema) {
 	bound(m, f64(1), nil, nil)
 	setDefault(m, derivatives.DefaultContractMultiplier)
 	describeAll(s, map[string]string{
-		"mode": "equity_risk: budget / risk per contract; premium: budget / premium per contract; " +
-			"delta_adjusted: budget / (|delta| × |underlying_entry − underlying_stop| × multiplier); " +
-			"spread: budget / max loss per spread",
-		"equity":              "account equity in currency units",
-		"risk_pct":            "share of equity at risk (premium budget in mode premium), " + fractionText,
-		"entry_premium":       "option premium per unit of underlying in currency units (net debit in mode spread); required in equity_risk and premium",
-		"stop_premium":        "premium per unit at which the position is exited, >= 0 and below entry_premium (optional)",
-		"delta":               "option delta in [-1, 1]; required in delta_adjusted",
-		"spread_width":        "distance between the spread strikes in price units; required in spread",
-		"credit_received":     "net credit per unit of a credit spread in currency units, below spread_width",
-		"underlying_entry":    "underlying entry price; required in delta_adjusted",
-		"underlying_stop":     "underlying stop price; required in delta_adjusted",
-		"contract_multiplier": "units of underlying per contract, an integer >= 1 (default 100)",
+		"mode":                "cost per contract: stop risk, premium, delta × underlying move, or max spread loss",
+		"equity":              "account equity, currency",
+		"risk_pct":            "equity fraction at risk (premium budget in mode premium)",
+		"entry_premium":       "premium per unit, currency (net debit in mode spread)",
+		"stop_premium":        "exit premium per unit, currency, below entry_premium",
+		"delta":               "option delta, signed (call > 0, put < 0)",
+		"spread_width":        "distance between the strikes, price units",
+		"credit_received":     "net credit per unit, currency, below spread_width",
+		"underlying_entry":    "underlying entry price, currency",
+		"underlying_stop":     "underlying stop price, currency",
+		"contract_multiplier": "units of underlying per contract",
 	})
 	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_premium": "5.35", "stop_premium": "2.50",
 		"delta": "0.45", "spread_width": "5", "credit_received": "1.20", "underlying_entry": "185", "underlying_stop": "180"})
+	optionsRequirements(s)
 }
 
 func tightenFuturesSizing(s *jsonschema.Schema) {
@@ -44,24 +43,24 @@ func tightenFuturesSizing(s *jsonschema.Schema) {
 	setDefault(prop(s, "max_margin_usage_pct"), derivatives.DefaultMaxMarginUsagePct.String())
 	bound(prop(s, "contract_multiplier"), f64(1), nil, nil)
 	describeAll(s, map[string]string{
-		"mode": "primary constraint: tick_value (risk: equity, risk_pct, entry_price, stop_price, tick_size, tick_value), " +
-			"margin_based (available_margin, initial_margin_per_contract) or notional (max_notional, contract_price, point value)",
-		"equity":                      "account equity in currency units",
+		"mode":                        "the primary constraint",
+		"equity":                      "account equity, currency",
 		"risk_pct":                    "share of equity at risk, " + fractionText,
-		"entry_price":                 "planned entry price",
-		"stop_price":                  "initial stop price",
-		"tick_size":                   "minimum price increment in price units, > 0, e.g. 0.25 (ES) or 0.015625 (ZN)",
-		"tick_value":                  "currency value of one tick, > 0, e.g. 12.50 (ES)",
-		"available_margin":            "margin available for the position in currency units",
-		"max_margin_usage_pct":        "share of available_margin that may be committed, " + fractionText + " (default 0.50)",
-		"max_notional":                "largest notional in currency units",
-		"contract_price":              "price used for the notional (defaults to entry_price)",
-		"contract_multiplier":         "point value: currency per 1.0 price move, an integer >= 1 (e.g. 50 for ES); defaults to tick_value / tick_size",
-		"initial_margin_per_contract": "exchange or broker initial margin per contract in currency units",
+		"entry_price":                 "planned entry, price points",
+		"stop_price":                  "initial stop, price points",
+		"tick_size":                   "minimum price increment, price points (ES 0.25)",
+		"tick_value":                  "currency value of one tick (ES 12.50)",
+		"available_margin":            "margin available, currency",
+		"max_margin_usage_pct":        "usable share of available_margin, a fraction",
+		"max_notional":                "largest notional, currency",
+		"contract_price":              "price of the notional, points; default entry_price",
+		"contract_multiplier":         "point value, currency per 1.0 move; default tick_value / tick_size",
+		"initial_margin_per_contract": "initial margin per contract, currency",
 	})
 	examples(s, map[string]any{"equity": "100000", "risk_pct": "0.02", "entry_price": "5000", "stop_price": "4980",
 		"tick_size": "0.25", "tick_value": "12.50", "available_margin": "100000", "initial_margin_per_contract": "12000",
 		"max_notional": "500000", "contract_price": "5000", "contract_multiplier": 50})
+	futuresRequirements(s)
 }
 
 func tightenGreeks(s *jsonschema.Schema) {
@@ -77,33 +76,33 @@ func tightenGreeks(s *jsonschema.Schema) {
 	dateProp(prop(rec, "expiration"), "expiry date")
 	setDefault(prop(rec, "quantity"), "1")
 	describeAll(rec, map[string]string{
-		"symbol":             "option symbol",
-		"underlying_symbol":  "underlying symbol (one per chain)",
-		"strike":             "strike price",
+		"symbol":             "option symbol (OCC code)",
+		"underlying_symbol":  "underlying symbol, one per chain",
+		"strike":             "strike price, currency",
 		"option_type":        "CALL or PUT",
-		"bid":                "bid premium per unit of underlying in currency units",
-		"ask":                "ask premium per unit of underlying in currency units",
-		"last":               "last traded premium per unit of underlying in currency units",
-		"volume":             "contracts traded",
-		"open_interest":      "open contracts",
-		"implied_volatility": "annualised volatility, a fraction (0.25 = 25 %); absent or 0: implied from the bid/ask mid, else last",
-		"quantity":           "signed contracts held for the totals (negative = short; default 1)",
+		"bid":                "bid premium per unit, currency",
+		"ask":                "ask premium per unit, currency",
+		"last":               "last premium per unit, currency",
+		"volume":             "contracts traded today",
+		"open_interest":      "open interest in contracts",
+		"implied_volatility": "annual volatility, a fraction; absent: implied",
+		"quantity":           "signed contracts held (short < 0)",
 	})
-	describe(s, "chain", "option records of one underlying")
-	positiveDecimal(s, "underlying_price", "underlying price")
-	dateProp(prop(s, "as_of"), "valuation date (required: time to expiry = (expiration − as_of) / 365)")
+	describe(s, "chain", "options of one underlying")
+	positiveDecimal(s, "underlying_price", "underlying price, currency")
+	dateProp(prop(s, "as_of"), "valuation date")
 	r := prop(s, "risk_free_rate")
 	bound(r, f64(-1), nil, f64(1))
 	setDefault(r, "0.05")
-	r.Description = "continuously compounded annual rate as a decimal (default 0.05 = 5 %)"
+	r.Description = "continuously compounded annual rate, a fraction"
 	q := prop(s, "dividend_yield")
 	bound(q, f64(-1), nil, f64(1))
 	setDefault(q, "0")
-	q.Description = "continuous dividend yield as a decimal (default 0)"
+	q.Description = "continuous dividend yield, a fraction"
 	m := prop(s, "contract_multiplier")
 	bound(m, f64(1), nil, nil)
 	setDefault(m, derivatives.DefaultContractMultiplier)
-	m.Description = "units of underlying per contract, an integer >= 1"
+	m.Description = "units of underlying per contract"
 	examples(rec, map[string]any{"symbol": "AAPL240315C00185000", "underlying_symbol": "AAPL", "strike": "185", "expiration": "2024-03-15",
 		"bid": "5.20", "ask": "5.40", "last": "5.30", "volume": 1250, "open_interest": 8400, "implied_volatility": "0.25"})
 	examples(s, map[string]any{"underlying_price": "185.50", "as_of": "2024-02-15"})
@@ -114,46 +113,47 @@ func tightenCurve(s *jsonschema.Schema) {
 	c.MinItems = intp(2)
 	dateProp(prop(c.Items, "expiry"), "contract expiry")
 	bound(prop(c.Items, "price"), nil, f64(0), nil)
-	describe(s, "contracts", "futures contracts of one underlying, distinct expiries")
+	describe(s, "contracts", "futures of one underlying, distinct expiries")
 	example(c, []any{
 		map[string]any{"symbol": "CLF5", "expiry": "2025-01-20", "price": "75"},
 		map[string]any{"symbol": "CLG5", "expiry": "2025-02-20", "price": "75.50"},
 	})
-	describeAll(c.Items, map[string]string{"symbol": "contract symbol (optional)", "price": "futures price"})
-	positiveDecimal(s, "spot", "spot price of the underlying (optional; adds the basis)")
+	describeAll(c.Items, map[string]string{"symbol": "contract symbol, echoed", "price": "futures price, currency"})
+	positiveDecimal(s, "spot", "spot price, currency; adds the basis")
 	examples(s, map[string]any{"spot": "74.80", "as_of": "2025-01-02"})
-	dateProp(prop(s, "as_of"), "valuation date for days to expiry and the spot roll yield (optional)")
+	dateProp(prop(s, "as_of"), "valuation date for days to expiry")
 	tol := prop(s, "flat_tolerance")
 	bound(tol, f64(0), nil, nil)
 	tol.ExclusiveMaximum = f64(1)
 	setDefault(tol, "0.005")
-	tol.Description = "relative front-to-back change within which the curve is flat, a fraction in [0, 1) (default 0.005 = 0.5 %)"
+	tol.Description = "front-to-back change counted as flat, a fraction"
 }
 
 func tightenMargin(s *jsonschema.Schema) {
 	p := prop(s, "positions")
 	p.MinItems = intp(1)
-	p.Description = "open positions"
+	p.Description = "open positions of the book"
 	pos := p.Items
-	describe(pos, "symbol", "instrument symbol")
+	describe(pos, "symbol", "instrument symbol, echoed")
 	positives(pos, "price", "multiplier")
 	fractions(pos, "margin_rate", "maintenance_margin_rate")
 	bound(prop(pos, "initial_margin_per_contract"), f64(0), nil, nil)
 	bound(prop(pos, "maintenance_margin_per_contract"), f64(0), nil, nil)
 	setDefault(prop(pos, "multiplier"), "1")
 	describeAll(pos, map[string]string{
-		"quantity":                        "signed quantity (negative = short); margin uses its absolute value",
-		"price":                           "price per unit",
-		"multiplier":                      "units per contract (default 1)",
-		"margin_rate":                     "initial margin as a share of notional, " + fractionText + "; or give initial_margin_per_contract",
-		"initial_margin_per_contract":     "initial margin per contract in currency units; or give margin_rate",
-		"maintenance_margin_rate":         "maintenance margin as a share of notional, " + fractionText + " (default: the initial margin)",
-		"maintenance_margin_per_contract": "maintenance margin per contract in currency units (default: the initial margin)",
+		"quantity":                        "signed contracts or units (short < 0)",
+		"price":                           "price per unit, currency",
+		"multiplier":                      "units per contract",
+		"margin_rate":                     "initial margin share of notional, a fraction",
+		"initial_margin_per_contract":     "initial margin per contract, currency",
+		"maintenance_margin_rate":         "maintenance share of notional, a fraction; default initial",
+		"maintenance_margin_per_contract": "maintenance per contract, currency; default initial",
 	})
-	prop(s, "account_equity").Description = "account equity (net liquidation value) in currency units"
+	prop(s, "account_equity").Description = "net liquidation value, currency"
 	examples(pos, map[string]any{"symbol": "ESH5", "quantity": "-2", "price": "5000", "multiplier": "50", "margin_rate": "0.05",
 		"initial_margin_per_contract": "12650", "maintenance_margin_rate": "0.045", "maintenance_margin_per_contract": "11500"})
 	example(prop(s, "account_equity"), "30000")
+	NeedsOneOf(pos, true, []string{"margin_rate"}, []string{"initial_margin_per_contract"})
 }
 
 func tightenCompliance(s *jsonschema.Schema) {
@@ -163,52 +163,44 @@ func tightenCompliance(s *jsonschema.Schema) {
 		positives(h, "price", "multiplier")
 		setDefault(prop(h, "multiplier"), "1")
 		describeAll(h, map[string]string{
-			"symbol":     "instrument symbol (compared case-insensitively)",
-			"quantity":   "signed quantity: positive long (buy), negative short (sell)",
-			"price":      "price per unit",
-			"multiplier": "units per contract (default 1)",
+			"symbol":     "symbol, any letter case",
+			"quantity":   "signed units, short < 0",
+			"price":      "price per unit, currency",
+			"multiplier": "units per contract",
 		})
 	}
-	describe(s, "positions", "the current book (optional)")
+	describe(s, "positions", "holdings of the current book")
 	describeAll(s, map[string]string{
-		"equity":                  "account equity in currency units",
-		"max_position_weight":     "cap on each symbol's weight |exposure| / equity, " + fractionText + "; the agent's max_position_size_pct (percent points) also applies",
-		"max_concentration_share": "cap on the largest symbol's share of gross exposure, " + fractionText,
-		"max_hhi":                 "cap on the Herfindahl index of the exposure shares, " + fractionText,
-		"restricted_symbols":      "symbols that may not be traded or held (case-insensitive)",
-		"proposed_trade":          "the trade to check against the book (optional)",
+		"equity":                  "account equity, currency",
+		"max_position_weight":     "cap on each |exposure| / equity, a fraction",
+		"max_concentration_share": "cap on the largest exposure share, a fraction",
+		"max_hhi":                 "cap on the Herfindahl index of exposures, a fraction",
+		"restricted_symbols":      "symbols that may not be traded or held",
+		"proposed_trade":          "the trade to check against the book",
 	})
 	for _, h := range []*jsonschema.Schema{prop(s, "positions").Items, prop(s, "proposed_trade")} {
 		examples(h, map[string]any{"symbol": "AAPL", "quantity": "100", "price": "185.50"})
 	}
 	examples(s, map[string]any{"equity": "100000", "max_position_weight": "0.25", "max_concentration_share": "0.4", "max_hhi": "0.3"})
 	itemExample(s, "restricted_symbols", "GME")
+	NeedsOneOf(s, false, []string{"positions"}, []string{"proposed_trade"})
 }
 
-// optionsRequirements: the members each options sizing mode needs.
+// optionsRequirements states the members each options sizing mode needs.
 func optionsRequirements(s *jsonschema.Schema) {
-	requireByMode(s, "mode",
-		modeRule{modes: []any{"equity_risk", "premium"}, required: []string{"entry_premium"}},
-		modeRule{modes: []any{"delta_adjusted"}, required: []string{"delta", "underlying_entry", "underlying_stop"}},
-		modeRule{modes: []any{"spread"}, required: []string{"spread_width"}, choices: [][][]string{{{"credit_received"}, {"entry_premium"}}}})
+	needsByMode(s, "mode",
+		modeRule{modes: []string{"equity_risk", "premium"}, required: []string{"entry_premium"}},
+		modeRule{modes: []string{"delta_adjusted"}, required: []string{"delta", "underlying_entry", "underlying_stop"}},
+		modeRule{modes: []string{"spread"}, required: []string{"spread_width"},
+			choices: []choice{{alternatives: [][]string{{"credit_received"}, {"entry_premium"}}, exclusive: true}}})
 }
 
-// futuresRequirements: the members each futures sizing mode needs.
+// futuresRequirements states the members each futures sizing mode needs.
 func futuresRequirements(s *jsonschema.Schema) {
-	requireByMode(s, "mode",
-		modeRule{modes: []any{"margin_based"}, required: []string{"available_margin", "initial_margin_per_contract"}},
-		modeRule{modes: []any{"tick_value"}, required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
-		modeRule{modes: []any{"notional"}, required: []string{"max_notional"},
-			choices: [][][]string{{{"contract_price"}, {"entry_price"}}, {{"contract_multiplier"}, {"tick_size", "tick_value"}}}})
-}
-
-// marginRequirements: each position gives a margin rate or a margin per
-// contract.
-func marginRequirements(s *jsonschema.Schema) {
-	requireAnyOf(prop(s, "positions").Items, []string{"margin_rate"}, []string{"initial_margin_per_contract"})
-}
-
-// complianceRequirements: a book, a proposed trade, or both.
-func complianceRequirements(s *jsonschema.Schema) {
-	requireAnyOf(s, []string{"positions"}, []string{"proposed_trade"})
+	needsByMode(s, "mode",
+		modeRule{modes: []string{"margin_based"}, required: []string{"available_margin", "initial_margin_per_contract"}},
+		modeRule{modes: []string{"tick_value"}, required: []string{"equity", "risk_pct", "entry_price", "stop_price", "tick_size", "tick_value"}},
+		modeRule{modes: []string{"notional"}, required: []string{"max_notional"}, choices: []choice{
+			{alternatives: [][]string{{"contract_price"}, {"entry_price"}}},
+			{alternatives: [][]string{{"contract_multiplier"}, {"tick_size", "tick_value"}}}}})
 }

@@ -22,8 +22,7 @@ const marketCategory = "market"
 func marketIndicatorTools() []Tool {
 	return []Tool{
 		answersBars[*market.IndicatorResult](NewTool(toolSpec(marketCategory, "calculate_indicators",
-			"TA-Lib-compatible indicator over OHLCV bars (sma, ema, rsi, macd, bb, atr): series aligned to the bars "+
-				"with null warm-up slots, the first valid index and the latest values."),
+			"TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars, latest values."),
 			runIndicators, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				minItems(s, "bars", 1)
@@ -35,43 +34,39 @@ func marketIndicatorTools() []Tool {
 				positives(s, "nbdev")
 				setDefault(prop(s, "nbdev"), "2")
 				describeAll(s, map[string]string{
-					"indicator":     "indicator: sma, ema, rsi, macd (12/26/9), bb (Bollinger, population σ) or atr (Wilder)",
-					"period":        "period in bars (defaults: sma/ema 20, rsi 14, atr 14, bb 20)",
-					"fast_period":   "macd fast EMA period in bars",
-					"slow_period":   "macd slow EMA period in bars",
-					"signal_period": "macd signal EMA period in bars",
-					"nbdev":         "bb: band width in population standard deviations",
+					"indicator":     "macd 12/26/9, bb Bollinger (population σ), atr Wilder",
+					"period":        "period in bars; default sma/ema/bb 20, rsi/atr 14",
+					"fast_period":   "macd fast EMA, bars",
+					"slow_period":   "macd slow EMA, bars",
+					"signal_period": "macd signal EMA, bars",
+					"nbdev":         "bb half-width, a multiple of σ",
 				})
 				example(prop(s, "period"), 14)
 			})),
 		barsOnlyTool("detect_regime",
-			"Market regime at the last bar (TRENDING_UP, TRENDING_DOWN, RANGING, LOW_VOLATILITY, VOLATILE) "+
-				"with confidence and evidence (ADX, NATR percentile, 200-SMA slope); needs 200 bars.",
+			"Market regime at the last bar (TRENDING_UP/DOWN, RANGING, LOW_VOLATILITY, VOLATILE) with evidence; needs 200 bars.",
 			market.DetectRegime),
 		barsOnlyTool("analyze_trend_structure",
-			"Volatility phase (EXPANSION, COMPRESSION, TRANSITION), Bollinger-inside-Keltner squeeze "+
-				"(NONE, FORMING, ACTIVE, FIRING) and momentum shift (ACCELERATING, DECELERATING, STEADY); needs 21 bars.",
+			"Volatility phase, Bollinger-Keltner squeeze and momentum shift at the last bar; needs 21 bars.",
 			market.AnalyzeTrendStructure),
 		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity",
-			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from the log-volume z-score, "+
-				"relative volume, range expansion and Amihud illiquidity against a baseline window; needs 2 bars."),
+			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume and illiquidity."),
 			func(ctx context.Context, _ Call, in liquidityInput) (any, error) {
 				return value(market.AnalyzeLiquidity(ctx, in.Bars, in.Period))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				minItems(s, "bars", 1)
 				setDefault(intRange(s, "period", 2, limits.MaxItems), market.LiquidityDefaultPeriod)
-				describe(s, "period", "baseline window in bars (shrunk to bars-1 when fewer bars)")
+				describe(s, "period", "baseline window in bars (at most bars-1)")
 			})),
 		answersBars[*market.CorrelationResult](NewTool(toolSpec(marketCategory, "analyze_correlations",
-			"Correlation matrix of log returns across symbols (aligned at the latest bar), with "+
-				"significance and the most and least correlated pairs; 2+ symbols, 10+ bars each."),
+			"Correlation matrix of log returns across symbols with significance and extreme pairs; 2+ symbols, 10+ bars each."),
 			runCorrelations, func(s *jsonschema.Schema) {
 				minItems(s, "symbols_data", 2)
-				describe(s, "symbols_data", "symbols with their OHLCV bars (oldest first; series are aligned at their latest bar)")
+				describe(s, "symbols_data", "symbols with their bars")
 				item := prop(s, "symbols_data").Items
 				nonEmpty(item, "symbol")
-				describe(item, "symbol", "symbol name, unique within symbols_data")
+				describe(item, "symbol", "symbol, unique in symbols_data")
 				barsSchema(item, "bars")
 				minItems(item, "bars", 1)
 				example(prop(item, "symbol"), "AAPL")
@@ -151,12 +146,12 @@ func runIndicators(ctx context.Context, _ Call, in indicatorsInput) (any, error)
 // barsSchema documents the bars property name. Fewer bars than a tool
 // needs is an insufficient_bars answer, not a schema error.
 func barsSchema(s *jsonschema.Schema, name string) {
-	describe(s, name, "OHLCV bars, oldest first (latest last); high >= low")
+	describe(s, name, "OHLCV bars, oldest first; high >= low")
 	bar := prop(s, name).Items
 	for _, f := range []string{"open", "high", "low", "close"} {
-		positiveDecimal(bar, f, f+" price")
+		positiveDecimal(bar, f, f+" price, currency")
 	}
-	nonNegativeDecimal(bar, "volume", "traded volume in units")
+	nonNegativeDecimal(bar, "volume", "volume, in units")
 	examples(bar, map[string]any{"open": "100", "high": "101.5", "low": "99.2", "close": "100.8", "volume": "12000"})
 }
 

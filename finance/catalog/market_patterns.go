@@ -36,34 +36,27 @@ type priceStructureInput struct {
 func marketPatternTools() []Tool {
 	return []Tool{
 		answersBars[*market.PatternReport](NewTool(toolSpec(marketCategory, "detect_patterns",
-			"Candlestick patterns (TA-Lib CDL semantics: engulfing, hammer, shooting star, doji, morning/evening star, "+
-				"three white soldiers/black crows, harami, piercing, dark cloud cover) and chart patterns (N-bar breakouts, "+
-				"SMA 10/30 crossovers, RSI divergences, gaps, double tops/bottoms) with bar index, direction and strength 0-100. "+
-				"Needs at least 35 OHLCV bars, latest last."),
+			"Candlestick (TA-Lib CDL) and chart patterns (breakouts, SMA crosses, RSI divergences, gaps, double tops/bottoms); needs 35 bars."),
 			func(ctx context.Context, _ Call, in patternsInput) (any, error) {
 				return value(market.DetectPatterns(ctx, in.Bars, market.PatternOptions{BreakoutPeriod: in.BreakoutPeriod}))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
 				setDefault(intRange(s, "breakout_period", 5, 100), market.DefaultBreakoutPeriod)
-				describe(s, "breakout_period", "bars in the range whose break is a breakout or breakdown")
+				describe(s, "breakout_period", "range length in bars for breakouts")
 			})),
 		answersBars[*market.BreakReport](NewTool(toolSpec(marketCategory, "detect_structural_break",
-			"Tests the log returns for a break in their mean (sup-F / Andrews QLR with trimming, and OLS-CUSUM): "+
-				"break detected, location, statistics, p-values, and mean and volatility before and after. "+
-				"Needs at least 221 OHLCV bars, latest last."),
+			"Tests log returns for a break in their mean (sup-F/QLR, OLS-CUSUM): location, p-values, mean and volatility around it; needs 221 bars."),
 			func(ctx context.Context, _ Call, in structuralBreakInput) (any, error) {
 				return value(market.DetectStructuralBreak(ctx, in.Bars, market.BreakOptions{Alpha: floatPtr(in.Alpha), Trim: floatPtr(in.Trim)}))
 			}, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
-				describe(s, "alpha", "significance level of both tests, a fraction, 0.001 to 0.20")
+				describe(s, "alpha", "significance level, a fraction 0.001 to 0.20")
 				setDefault(prop(s, "alpha"), "0.05")
-				describe(s, "trim", "fraction of the returns trimmed at each end of the sup-F search, 0.05 to 0.30")
+				describe(s, "trim", "fraction trimmed at each end, 0.05 to 0.30")
 				setDefault(prop(s, "trim"), "0.15")
 			})),
 		answersBars[*market.PriceStructureReport](NewTool(toolSpec(marketCategory, "analyze_price_structure",
-			"Swing highs and lows (fractals), the HH/HL/LH/LL sequence and structure (uptrend, downtrend, range), "+
-				"support and resistance levels (clustered swings with touch counts), consolidation zones and floor pivots. "+
-				"Needs at least 21 OHLCV bars, latest last."),
+			"Swings, HH/HL/LH/LL structure, support and resistance with touch counts, consolidation zones, floor pivots; needs 21 bars."),
 			func(ctx context.Context, _ Call, in priceStructureInput) (any, error) {
 				return value(market.AnalyzePriceStructure(ctx, in.Bars, market.PriceStructureOptions{
 					SwingWindow: in.SwingWindow, ConsolidationWindow: in.ConsolidationWindow}))
@@ -71,8 +64,8 @@ func marketPatternTools() []Tool {
 				barsSchema(s, "bars")
 				setDefault(intRange(s, "swing_window", 1, 10), market.DefaultSwingWindow)
 				setDefault(intRange(s, "consolidation_window", 5, 50), market.DefaultConsolidationWindow)
-				describe(s, "swing_window", "fractal half-window: bars each side of a swing point")
-				describe(s, "consolidation_window", "bars in a consolidation window")
+				describe(s, "swing_window", "bars each side of a swing point")
+				describe(s, "consolidation_window", "bars per consolidation window")
 			})),
 	}
 }

@@ -42,7 +42,7 @@ type monteCarloInput struct {
 }
 
 func monteCarloTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths by resampling R-multiples with replacement: probabilities of profit, +20 %, 20 % and 50 % drawdown, final-equity percentiles, median max drawdown; seeded and reproducible."),
+	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles."),
 		func(ctx context.Context, _ Call, in monteCarloInput) (performance.MonteCarlo, error) {
 			return performance.RunMonteCarlo(ctx, in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
@@ -51,15 +51,15 @@ func monteCarloTool() Tool {
 			})
 		},
 		func(s *jsonschema.Schema) {
-			rMultiples(s, 2, "trade results in R, resampled with replacement")
-			positiveDecimal(s, "starting_equity", "starting account equity in currency units")
+			rMultiples(s, 2, "trade results in R, resampled")
+			positiveDecimal(s, "starting_equity", "starting equity, currency")
 			setDefault(intRange(s, "num_simulations", 1, performance.MaxSimulations), performance.DefaultSimulations)
-			describe(s, "num_simulations", "equity paths simulated")
+			describe(s, "num_simulations", "number of equity paths simulated")
 			setDefault(intRange(s, "trades_per_simulation", 1, performance.MaxTradesPerSimulation), performance.DefaultTradesPerSimulation)
-			describe(s, "trades_per_simulation", "trades drawn per path")
+			describe(s, "trades_per_simulation", "number of trades drawn per path")
 			riskPerTrade(s)
 			intRange(s, "seed", 0, performance.MaxSeed)
-			describe(s, "seed", "optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result")
+			describe(s, "seed", "PRNG seed, echoed; omitted: derived from the arguments")
 			example(prop(s, "seed"), 7)
 			example(prop(s, "starting_equity"), "10000")
 		})
@@ -72,7 +72,7 @@ type kellyInput struct {
 }
 
 func kellyTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly fractions of an R-multiple series (full, half, quarter: the numeric optimum of mean ln(1+f·R), with the binary closed form) and the risk of ruin."),
+	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly fractions of R-multiples (full, half, quarter; optimum of mean ln(1+f·R)) and the risk of ruin."),
 		func(_ context.Context, _ Call, in kellyInput) (performance.Kelly, error) {
 			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{
 				RiskPerTrade: floatPtr(in.RiskPerTrade), RuinDrawdown: floatPtr(in.RuinDrawdown)})
@@ -80,7 +80,7 @@ func kellyTool() Tool {
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "trade results in R")
 			riskPerTrade(s)
-			positiveDecimal(s, "ruin_drawdown", "loss from the starting equity that counts as ruin, a fraction, 0 < x < 1 (0.5 = losing half)")
+			positiveDecimal(s, "ruin_drawdown", "fraction of equity lost that counts as ruin, < 1")
 			setDefault(prop(s, "ruin_drawdown"), "0.5")
 		})
 }
@@ -94,7 +94,8 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return WithRequirements(NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown analysis of an equity curve (equity_values, or r_multiples compounded at risk_per_trade): max drawdown in % and currency, current and average drawdown, episodes, durations, time in drawdown, recovery factor, Ulcer index."),
+	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdowns of an equity curve or compounded R-multiples: max, current, average, episodes, durations, recovery factor, Ulcer index.").
+		WithExample(map[string]any{"equity_values": []any{"101000", "99000", "102000", "98000", "97000"}, "starting_equity": "100000"}),
 		func(_ context.Context, _ Call, in drawdownInput) (performance.Drawdown, error) {
 			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
 			switch {
@@ -109,17 +110,17 @@ func drawdownTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
-			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
+			describe(s, "equity_values", "equity after each trade, currency, oldest first, each >= 0")
 			example(prop(s, "equity_values"), []any{"101000", "99000", "102000", "98000", "97000"})
 			minItems(s, "r_multiples", 1)
 			example(prop(s, "r_multiples"), sampleRValues(1))
-			describe(s, "r_multiples", "alternatively, trade results in R, compounded at risk_per_trade")
-			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
-			describe(s, "net_profit", "net profit in currency units for the recovery factor; default: last equity - starting equity")
+			describe(s, "r_multiples", "trade results in R, compounded")
+			positiveDecimal(s, "starting_equity", "equity before the first trade, currency")
+			describe(s, "net_profit", "net profit, currency; default last - starting equity")
 			examples(s, map[string]any{"starting_equity": "100000", "net_profit": "-3000"})
 			riskPerTrade(s)
-		}),
-		func(s *jsonschema.Schema) { requireAnyOf(s, []string{"equity_values"}, []string{"r_multiples"}) })
+			NeedsOneOf(s, true, []string{"equity_values"}, []string{"r_multiples"})
+		})
 }
 
 type killersInput struct {
@@ -130,7 +131,7 @@ type killersInput struct {
 }
 
 func varianceKillersTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with index, id, symbol, R and G impact, plus variance shares of big losses and top outcomes."),
+	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses."),
 		func(_ context.Context, _ Call, in killersInput) (performance.VarianceKillers, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
 				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
@@ -138,11 +139,11 @@ func varianceKillersTool() Tool {
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "trade results in R")
 			setDefault(intRange(s, "top_n", 1, performance.MaxKillerCount), performance.DefaultKillerCount)
-			describe(s, "top_n", "trades listed")
+			describe(s, "top_n", "trades listed, most harmful first")
 			nonEmptyItems(s, "trade_ids")
-			describe(s, "trade_ids", "optional trade ids, parallel to r_multiples")
+			describe(s, "trade_ids", "id of each trade, in order")
 			nonEmptyItems(s, "symbols")
-			describe(s, "symbols", "optional symbols, parallel to r_multiples")
+			describe(s, "symbols", "symbol of each trade, in order")
 			itemExample(s, "trade_ids", "T-1042")
 			itemExample(s, "symbols", "AAPL")
 		})
@@ -154,13 +155,13 @@ type winLossInput struct {
 }
 
 func winLossTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss R, payoff ratio, profit factor, expectancy, streaks (R = 0 is a breakeven); currency figures when pnl_values are given."),
+	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss, payoff ratio, profit factor, expectancy, streaks."),
 		func(_ context.Context, _ Call, in winLossInput) (performance.WinLoss, error) {
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 1, "trade results in R")
-			describe(s, "pnl_values", "optional P&L of each trade in currency units, parallel to r_multiples")
+			describe(s, "pnl_values", "P&L of each trade, in currency")
 			itemExample(s, "pnl_values", "250")
 		})
 }
@@ -174,7 +175,7 @@ type whatIfInput struct {
 }
 
 func whatIfTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "run_what_if", "G and expectancy under what-if scenarios: remove the worst or best trades, cap losses, scale winners, skip the trade after a losing streak."),
+	return NewTool(toolSpec(performanceCategory, "run_what_if", "G and expectancy what-ifs: remove worst or best trades, cap losses, scale winners, skip trades after a losing streak."),
 		func(_ context.Context, _ Call, in whatIfInput) (performance.WhatIf, error) {
 			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
 				RemoveCount: in.RemoveCount, LossCap: floatPtr(in.LossCap), WinnerScale: floatPtr(in.WinnerScale),
@@ -182,15 +183,15 @@ func whatIfTool() Tool {
 			})
 		},
 		func(s *jsonschema.Schema) {
-			rMultiples(s, 2, "trade results in R, oldest first")
+			rMultiples(s, 2, "R-multiples, oldest first")
 			intRange(s, "remove_count", 1, limits.MaxItems)
-			describe(s, "remove_count", "trades removed by remove_worst/remove_best; default ceil(5 % of N), at most N-1")
+			describe(s, "remove_count", "trades removed, at most N-1; default ceil(5 % of N)")
 			example(prop(s, "remove_count"), 1)
 			setDefault(intRange(s, "skip_after_losses", 1, limits.MaxItems), performance.DefaultSkipAfterLosses)
-			describe(s, "skip_after_losses", "losing streak (in trades) after which the next trade is skipped")
-			positiveDecimal(s, "loss_cap", "losses are capped at -loss_cap R")
+			describe(s, "skip_after_losses", "losses in a row that skip the next trade")
+			positiveDecimal(s, "loss_cap", "cap on each loss, in R")
 			setDefault(prop(s, "loss_cap"), "1")
-			positiveDecimal(s, "winner_scale", "factor applied to every winning R (0.9 = winners 10 % smaller)")
+			positiveDecimal(s, "winner_scale", "factor on every winning R")
 			setDefault(prop(s, "winner_scale"), "0.9")
 		})
 }
@@ -201,14 +202,14 @@ type rollingGInput struct {
 }
 
 func rollingGTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "G over rolling windows of trades and the trend of the edge (IMPROVING, STABLE, DECLINING) from the last two non-overlapping windows."),
+	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "G over rolling windows of trades and the edge trend (IMPROVING, STABLE, DECLINING) from the last two windows."),
 		func(_ context.Context, _ Call, in rollingGInput) (performance.RollingG, error) {
 			return performance.CalculateRollingG(in.RMultiples, in.WindowSize)
 		},
 		func(s *jsonschema.Schema) {
-			rMultiples(s, 2, "trade results in R, oldest first")
-			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
-			describe(s, "window_size", "trades per window, 2..N; default min(10, N) with N the number of r_multiples")
+			rMultiples(s, 2, "R-multiples, oldest first")
+			example(intRange(s, "window_size", 2, limits.MaxItems), 5)
+			describe(s, "window_size", "trades per window, at most N; default min(10, N)")
 		})
 }
 
@@ -220,14 +221,14 @@ type equityCurveInput struct {
 }
 
 func equityCurveTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Compounded equity curve of R-multiples at a fixed risk per trade: total return, max drawdown, the curve and the cumulative R; CAGR when trades_per_year is given."),
+	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Compounded equity curve of R-multiples at fixed risk per trade: total return, max drawdown, cumulative R, CAGR."),
 		func(_ context.Context, _ Call, in equityCurveInput) (performance.EquityCurve, error) {
 			return performance.CalculateEquityCurve(in.RMultiples, amountFloat(in.StartingEquity),
 				floatPtr(in.RiskPerTrade), floatPtr(in.TradesPerYear))
 		},
 		func(s *jsonschema.Schema) {
-			rMultiples(s, 1, "trade results in R, oldest first")
-			positiveDecimal(s, "starting_equity", "starting account equity in currency units")
+			rMultiples(s, 1, "R-multiples, oldest first")
+			positiveDecimal(s, "starting_equity", "starting equity, currency")
 			setDefault(prop(s, "starting_equity"), "100000")
 			riskPerTrade(s)
 			positiveDecimal(s, "trades_per_year", "trades per year; adds the CAGR")
@@ -240,11 +241,11 @@ type rOnlyInput struct {
 }
 
 func systemScoreTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: a 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, with a grade A+ to F and every component shown."),
+	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F."),
 		func(_ context.Context, _ Call, in rOnlyInput) (performance.SystemScore, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
-		func(s *jsonschema.Schema) { rMultiples(s, 2, "trade results in R, oldest first") })
+		func(s *jsonschema.Schema) { rMultiples(s, 2, "R-multiples, oldest first") })
 }
 
 type peakValleyInput struct {
@@ -259,8 +260,8 @@ func peakValleyTool() Tool {
 		},
 		func(s *jsonschema.Schema) {
 			minItems(s, "equity_values", 1)
-			describe(s, "equity_values", "equity after each trade in currency units, oldest first, each >= 0")
-			positiveDecimal(s, "starting_equity", "equity before the first trade in currency units")
+			describe(s, "equity_values", "equity after each trade, currency, oldest first, each >= 0")
+			positiveDecimal(s, "starting_equity", "equity before the first trade, currency")
 			examples(s, map[string]any{"equity_values": []any{"101000", "99000", "102000", "98000", "97000"}, "starting_equity": "100000"})
 		})
 }
@@ -272,13 +273,13 @@ type recoveryInput struct {
 }
 
 func recoveryTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns on the compounded equity curve of R-multiples: trades to recover each drawdown, average and longest recovery, recovery factor."),
+	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor."),
 		func(_ context.Context, _ Call, in recoveryInput) (performance.Recovery, error) {
 			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
 		},
 		func(s *jsonschema.Schema) {
-			rMultiples(s, 1, "trade results in R, oldest first")
-			positiveDecimal(s, "initial_equity", "starting account equity in currency units")
+			rMultiples(s, 1, "R-multiples, oldest first")
+			positiveDecimal(s, "initial_equity", "starting equity, currency")
 			setDefault(prop(s, "initial_equity"), "100000")
 			riskPerTrade(s)
 		})
@@ -288,6 +289,6 @@ func recoveryTool() Tool {
 // 1R, 0 < f < 1, default 0.01. The schema states the lower bound; the tool
 // checks the upper one.
 func riskPerTrade(s *jsonschema.Schema) {
-	positiveDecimal(s, "risk_per_trade", "fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %)")
+	positiveDecimal(s, "risk_per_trade", "equity fraction risked per 1R, < 1")
 	setDefault(prop(s, "risk_per_trade"), "0.01")
 }

@@ -96,7 +96,7 @@ type signalArgs struct {
 // segmentation and trade-level tools.
 func performanceStatisticsTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals for mean R and win rate, and the probability that the edge is positive (seeded)."),
+		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals of mean R and win rate, and the probability of a positive edge."),
 			func(ctx context.Context, _ Call, in confidenceArgs) (*performance.ConfidenceResult, error) {
 				opt := performance.ConfidenceOptions{Level: floatPtr(in.Confidence), Samples: in.BootstrapSamples}
 				if in.Seed != nil {
@@ -106,45 +106,45 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R")
-				describe(s, "confidence", "two-sided confidence level, a fraction from 0.5 to 0.999")
+				describe(s, "confidence", "two-sided confidence level, 0.5 to 0.999")
 				setDefault(prop(s, "confidence"), "0.95")
 				setDefault(intRange(s, "bootstrap_samples", performance.MinBootstrapSamples, performance.DefaultBootstrapSamples), performance.DefaultBootstrapSamples)
-				describe(s, "bootstrap_samples", "bootstrap resamples")
+				describe(s, "bootstrap_samples", "number of bootstrap resamples")
 				setDefault(prop(s, "seed"), 0)
-				describe(s, "seed", "PRNG seed of the bootstrap, echoed in the output")
+				describe(s, "seed", "bootstrap PRNG seed, echoed")
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Rolling stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, and monthly/ISO-week buckets when dates are given."),
+		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, monthly and weekly buckets."),
 			func(ctx context.Context, _ Call, in consistencyArgs) (*performance.ConsistencyResult, error) {
 				return performance.AnalyzeConsistency(ctx, in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
 			},
 			func(s *jsonschema.Schema) {
-				rMultiples(s, 2, "trade results in R, oldest first")
-				describe(s, "dates", "trade dates parallel to r_multiples: YYYY-MM-DD or RFC 3339 (bucketed by the date as written)")
+				rMultiples(s, 2, "R-multiples, oldest first")
+				describe(s, "dates", "date of each trade, YYYY-MM-DD or RFC 3339")
 				itemExample(s, "dates", "2026-03-09")
 				intRange(s, "window_size", 2, performance.MaxConsistencyWindow)
-				describe(s, "window_size", "rolling window in trades, at most the number of r_multiples; default min(10, n)")
+				describe(s, "window_size", "rolling window in trades, at most N; default min(10, N)")
 				example(prop(s, "window_size"), 5)
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of chronological trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the Wald-Wolfowitz runs test with p-values."),
+		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the runs test, with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (*performance.SerialCorrelationResult, error) {
 				return performance.AnalyzeSerialCorrelation(in.RMultiples, in.Lags)
 			},
 			func(s *jsonschema.Schema) {
-				rMultiples(s, 3, "trade results in R, oldest first")
+				rMultiples(s, 3, "R-multiples, oldest first")
 				intRange(s, "lags", 1, performance.MaxLjungBoxLags)
-				describe(s, "lags", "Ljung-Box lags, at most n-1; default max(1, min(10, n/4))")
+				describe(s, "lags", "Ljung-Box lags, < N; default min(10, N/4)")
 				example(prop(s, "lags"), 3)
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, excess kurtosis, Jarque-Bera normality test, quantiles and tail ratios."),
+		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (*performance.DistributionResult, error) {
 				return performance.AnalyzeDistribution(in.RMultiples, in.BucketCount)
 			},
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R")
 				setDefault(intRange(s, "bucket_count", 1, performance.MaxBucketCount), performance.DefaultBucketCount)
-				describe(s, "bucket_count", "histogram buckets")
+				describe(s, "bucket_count", "number of histogram buckets")
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_risk_adjusted", "Sharpe (ddof 1), Sortino (full downside deviation) and Calmar (on the cumulative R curve) ratios, with the conventions stated in the output."),
+		NewTool(toolSpec(performanceCategory, "analyze_risk_adjusted", "Sharpe, Sortino and Calmar ratios of R-multiples, per trade and annualised, with the conventions stated."),
 			func(_ context.Context, _ Call, in riskAdjustedArgs) (*performance.RiskAdjustedResult, error) {
 				opt := performance.RiskAdjustedOptions{TradesPerYear: floatPtr(in.TradesPerYear)}
 				if in.TargetR != nil {
@@ -153,13 +153,13 @@ func performanceStatisticsTools() []Tool {
 				return performance.AnalyzeRiskAdjusted(in.RMultiples, opt)
 			},
 			func(s *jsonschema.Schema) {
-				rMultiples(s, 2, "trade results in R, oldest first")
-				describe(s, "target_r", "minimum acceptable return of the Sortino ratio, in R per trade")
+				rMultiples(s, 2, "R-multiples, oldest first")
+				describe(s, "target_r", "Sortino minimum acceptable return, R per trade")
 				setDefault(prop(s, "target_r"), "0")
-				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios (omitted: per trade only)")
+				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios")
 				example(prop(s, "trades_per_year"), "120")
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches, excursion and holding-time statistics."),
+		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
 				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
 					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
@@ -168,15 +168,15 @@ func performanceStatisticsTools() []Tool {
 			func(s *jsonschema.Schema) {
 				rMultiples(s, 2, "trade results in R")
 				describeAll(s, map[string]string{
-					"mae_values":       "maximum adverse excursion of each trade in R (sign ignored), parallel to r_multiples",
-					"mfe_values":       "maximum favourable excursion of each trade in R (sign ignored), parallel to r_multiples",
-					"hold_times_hours": "holding time of each trade in hours, >= 0, parallel to r_multiples",
+					"mae_values":       "max adverse excursion per trade, in R",
+					"mfe_values":       "max favourable excursion per trade, in R",
+					"hold_times_hours": "holding time per trade, in hours",
 				})
 				itemExample(s, "mae_values", "0.4")
 				itemExample(s, "mfe_values", "2.1")
 				itemExample(s, "hold_times_hours", "6.5")
 			}),
-		NewTool(toolSpec(performanceCategory, "segment_trades", "Per-segment count, win rate, expectancy, G, total R and exact USD P&L, by symbol, day of week, strategy or regime."),
+		NewTool(toolSpec(performanceCategory, "segment_trades", "Count, win rate, expectancy, G, total R and USD P&L per segment: symbol, day of week, strategy or regime."),
 			func(ctx context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
 				trades := make([]performance.SegmentTrade, len(in.Trades))
 				for i, t := range in.Trades {
@@ -189,26 +189,26 @@ func performanceStatisticsTools() []Tool {
 			},
 			func(s *jsonschema.Schema) {
 				minItems(s, "trades", 1)
-				describe(s, "trades", "closed trades")
+				describe(s, "trades", "closed trades to segment")
 				item := prop(s, "trades").Items
 				intRange(item, "day_of_week", 0, 6)
 				nonEmpty(item, "symbol", "strategy_id", "regime")
 				describeAll(item, map[string]string{
 					"pnl_r":       "realised result in R",
 					"pnl_usd":     "realised P&L in USD",
-					"day_of_week": "0 = Monday to 6 = Sunday",
-					"symbol":      "instrument symbol (segment key)",
-					"strategy_id": "strategy identifier (segment key)",
-					"regime":      "market regime at entry (segment key)",
+					"day_of_week": "weekday, 0 = Monday to 6 = Sunday",
+					"symbol":      "instrument symbol, a segment key",
+					"strategy_id": "strategy id, a segment key",
+					"regime":      "market regime at entry, a segment key",
 				})
 				examples(item, map[string]any{"pnl_r": "1.5", "pnl_usd": "150", "day_of_week": 2, "symbol": "MSFT",
 					"strategy_id": "breakout", "regime": "TRENDING_UP"})
-				describe(s, "segment_by", "symbol, day_of_week, strategy or regime")
+				describe(s, "segment_by", "key the trades are grouped by")
 				by := prop(s, "segment_by")
 				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
 				setDefault(by, performance.SegmentBySymbol)
 			}),
-		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimal arithmetic."),
+		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimals."),
 			func(_ context.Context, _ Call, in pnlArgs) (*performance.PnLResult, error) {
 				return performance.CalculatePnL(performance.PnLInput{
 					EntryPrice: in.EntryPrice, ExitPrice: in.ExitPrice, Quantity: in.Quantity,
@@ -216,17 +216,18 @@ func performanceStatisticsTools() []Tool {
 				})
 			},
 			func(s *jsonschema.Schema) {
-				positiveDecimal(s, "entry_price", "entry price")
-				positiveDecimal(s, "exit_price", "exit price")
+				positiveDecimal(s, "entry_price", "average entry price, currency")
+				positiveDecimal(s, "exit_price", "average exit price, currency")
 				intAtLeast(s, "quantity", 1)
-				describe(s, "quantity", "units traded, an integer >= 1")
+				describe(s, "quantity", "units traded, a whole number")
 				direction(s)
-				positiveDecimal(s, "stop_price", "initial stop price; enables the R-multiple")
-				nonNegativeDecimal(s, "fees", "total round-trip fees in currency units")
+				positiveDecimal(s, "stop_price", "initial stop, currency; adds the R-multiple")
+				nonNegativeDecimal(s, "fees", "round-trip fees, currency")
 				setDefault(prop(s, "fees"), "0")
 				examples(s, map[string]any{"entry_price": "100.50", "exit_price": "103.25", "quantity": 100, "stop_price": "99"})
 			}),
-		WithRequirements(NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate, average win and average loss, or from a list of R-multiples, with payoff ratio and breakeven win rate."),
+		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate and average win and loss, or from R-multiples, with payoff ratio and breakeven.").
+			WithExample(map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"}),
 			func(_ context.Context, _ Call, in expectedValueArgs) (*performance.ExpectedValueResult, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
 					WinRate: floatPtr(in.WinRate), AvgWin: floatPtr(in.AvgWin), AvgLoss: floatPtr(in.AvgLoss),
@@ -237,15 +238,13 @@ func performanceStatisticsTools() []Tool {
 				rMultiples(s, 2, "alternatively, trade results in R")
 				examples(s, map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"})
 				describeAll(s, map[string]string{
-					"win_rate": "probability of a win, a fraction from 0 to 1",
-					"avg_win":  "average win, >= 0, in R or currency (the same unit as avg_loss)",
-					"avg_loss": "average loss in the unit of avg_win (sign ignored)",
+					"win_rate": "probability of a win, a fraction 0 to 1",
+					"avg_win":  "average win >= 0, in R or currency (as avg_loss)",
+					"avg_loss": "average loss in avg_win's unit (sign ignored)",
 				})
+				NeedsOneOf(s, true, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 			}),
-			func(s *jsonschema.Schema) {
-				requireAnyOf(s, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
-			}),
-		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency score, edge captured from the MFE, and accuracy against the expected R."),
+		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (*performance.TradeOutcomeResult, error) {
 				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
 					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,
@@ -253,18 +252,18 @@ func performanceStatisticsTools() []Tool {
 				})
 			}, func(s *jsonschema.Schema) {
 				describeAll(s, map[string]string{
-					"realized_pnl":     "realised P&L in currency units",
+					"realized_pnl":     "realised P&L, currency",
 					"realized_r":       "realised result in R",
-					"mfe":              "maximum favourable excursion in currency units",
-					"one_r_dollars":    "initial risk (1R) in currency units",
-					"expected_value_r": "the system's expected result per trade, in R",
+					"mfe":              "max favourable excursion, currency",
+					"one_r_dollars":    "initial risk (1R), currency",
+					"expected_value_r": "system's expected result per trade, in R",
 				})
 				positives(s, "one_r_dollars")
 				examples(s, map[string]any{"realized_pnl": "250", "realized_r": "2.5", "mfe": "400", "one_r_dollars": "100",
 					"expected_value_r": "0.4"})
 				prop(s, "mfe").Minimum = f64(0)
 			}),
-		NewTool(toolSpec(performanceCategory, "score_signal", "Confidence and quality score (0-100) of a trade signal from conditions met, regime alignment, indicator confluence, volume and risk/reward (documented formula)."),
+		NewTool(toolSpec(performanceCategory, "score_signal", "0-100 quality score of a trade signal from conditions met, regime, indicator confluence, volume and risk/reward."),
 			func(_ context.Context, _ Call, in signalArgs) (*performance.SignalScore, error) {
 				return performance.ScoreSignal(performance.SignalInput{
 					ConditionsMet: in.ConditionsMet, TotalConditions: in.TotalConditions,
@@ -277,12 +276,12 @@ func performanceStatisticsTools() []Tool {
 				intAtLeast(s, "total_conditions", 1)
 				intAtLeast(s, "indicator_confluence", 0)
 				describeAll(s, map[string]string{
-					"conditions_met":       "entry conditions met, 0 to total_conditions",
-					"total_conditions":     "entry conditions checked, >= 1",
-					"regime_aligned":       "the signal agrees with the market regime (default false)",
-					"indicator_confluence": "agreeing indicators (default 0; 3 or more count fully)",
-					"volume_confirmed":     "volume confirms the signal (default false)",
-					"risk_reward_ratio":    "reward / risk, a multiple >= 0 (3 or more counts fully)",
+					"conditions_met":       "entry conditions met, at most total_conditions",
+					"total_conditions":     "number of entry conditions checked",
+					"regime_aligned":       "signal agrees with the market regime",
+					"indicator_confluence": "count of agreeing indicators (3+ count fully)",
+					"volume_confirmed":     "volume confirms the signal",
+					"risk_reward_ratio":    "reward / risk multiple (3+ counts fully)",
 				})
 				examples(s, map[string]any{"conditions_met": 4, "total_conditions": 5, "indicator_confluence": 2, "risk_reward_ratio": "2.5"})
 			}),

@@ -1,62 +1,94 @@
 package catalog
 
-// Conditional requirements stated in the published schema, so a client
-// that sends what the schema requires is never refused for a member the
-// tool needed but the schema did not name.
+// Conditional requirements ("give equity_values or r_multiples", the
+// members each mode needs) are stated in words, never as anyOf, oneOf,
+// allOf, not or if in the published schema: the Anthropic Messages API
+// refuses a whole tool list when one input schema has a combinator at its
+// root, OpenAI strict function calling accepts none of allOf, not and if,
+// and Gemini's schema subset has no oneOf. The tools enforce these
+// requirements themselves, with messages that name the alternatives
+// ("entry_premium is required in mode premium", "Missing required
+// argument: equity_values (or r_multiples)").
 //
-// The tools enforce these requirements themselves, with messages that name
-// the mode or the alternative ("entry_premium is required in mode
-// premium"). WithRequirements adds them to a tool's schema after its
-// argument decoder is compiled, so the decoder does not check them a second
-// time: an anyOf makes strictjson re-scan the value once per alternative
-// (BenchmarkConditionalArguments: validating 100 margin positions took 2.2
-// times the allocations when the decoder checked the anyOf).
+// The sentences have one fixed form each, written only by the helpers
+// below, so that a client reading nothing but the schema (and the tests
+// that play one) can act on them:
+//
+//	Needs one of: win_rate, avg_win, avg_loss | r_multiples (not both).
+//	Needs by mode: equity_risk, premium: entry_premium; spread: spread_width and one of credit_received | entry_premium (not both).
 
 import (
+	"strings"
+
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// WithRequirements returns t with the conditional requirements that state
-// writes into its published input schema (see above); t itself must refuse
-// every call they exclude.
-func WithRequirements(t Tool, state func(s *jsonschema.Schema)) Tool {
-	state(t.InputSchema)
-	return t
+// NeedsOneOf states in the description of the object schema s that s
+// needs all the members of at least one of the alternatives; exclusive
+// says the tool refuses more than one. An alternative may also be a
+// phrase for what stands in for members ("a journal of at least 2
+// trades").
+func NeedsOneOf(s *jsonschema.Schema, exclusive bool, alternatives ...[]string) {
+	s.Description = sentences(s.Description, "Needs one of: "+oneOf(exclusive, alternatives)+".")
 }
 
-// requireAnyOf states that s needs at least one of the member sets.
-func requireAnyOf(s *jsonschema.Schema, sets ...[]string) {
-	s.AnyOf = append(s.AnyOf, memberSets(sets)...)
-}
-
-// memberSets returns one schema requiring each member set.
-func memberSets(sets [][]string) []*jsonschema.Schema {
-	out := make([]*jsonschema.Schema, len(sets))
-	for i, set := range sets {
-		out[i] = &jsonschema.Schema{Required: set}
+// oneOf spells alternatives as "a, b | c", with "(not both)" when they
+// exclude each other.
+func oneOf(exclusive bool, alternatives [][]string) string {
+	parts := make([]string, len(alternatives))
+	for i, a := range alternatives {
+		parts[i] = strings.Join(a, ", ")
 	}
-	return out
+	text := strings.Join(parts, " | ")
+	switch {
+	case exclusive && len(alternatives) == 2:
+		text += " (not both)"
+	case exclusive:
+		text += " (exactly one)"
+	}
+	return text
+}
+
+// sentences appends sentence to text, ending text with a period first.
+func sentences(text, sentence string) string {
+	text, sentence = strings.TrimSpace(text), strings.TrimSpace(sentence)
+	switch {
+	case text == "":
+		return sentence
+	case sentence == "":
+		return text
+	}
+	if !strings.HasSuffix(text, ".") {
+		text += "."
+	}
+	return text + " " + sentence
 }
 
 // modeRule is what some values of a mode property require: the members
-// listed, and one member set of each choice.
+// listed, and one alternative of each choice.
 type modeRule struct {
-	modes    []any
+	modes    []string
 	required []string
-	choices  [][][]string
+	choices  []choice
 }
 
-// requireByMode states, as a oneOf keyed by the value of the enum property
-// mode, the members each mode needs (list the rules in the enum's order:
-// clients building arguments take the first).
-func requireByMode(s *jsonschema.Schema, mode string, rules ...modeRule) {
-	for _, r := range rules {
-		branch := &jsonschema.Schema{Required: r.required, AllOf: []*jsonschema.Schema{{
-			Properties: map[string]*jsonschema.Schema{mode: {Enum: r.modes}},
-		}}}
-		for _, choice := range r.choices {
-			branch.AllOf = append(branch.AllOf, &jsonschema.Schema{AnyOf: memberSets(choice)})
+// choice is a set of alternative member sets, one of which is needed.
+type choice struct {
+	alternatives [][]string
+	exclusive    bool
+}
+
+// needsByMode states in the description of the enum property mode of s
+// the members each mode needs (list the rules in the enum's order).
+func needsByMode(s *jsonschema.Schema, mode string, rules ...modeRule) {
+	clauses := make([]string, len(rules))
+	for i, r := range rules {
+		clause := strings.Join(r.modes, ", ") + ": " + strings.Join(r.required, ", ")
+		for _, c := range r.choices {
+			clause += " and one of " + oneOf(c.exclusive, c.alternatives)
 		}
-		s.OneOf = append(s.OneOf, branch)
+		clauses[i] = clause
 	}
+	p := prop(s, mode)
+	p.Description = sentences(p.Description, "Needs by mode: "+strings.Join(clauses, "; ")+".")
 }

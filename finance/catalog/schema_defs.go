@@ -39,8 +39,8 @@ func shareDecimals(root *jsonschema.Schema) {
 		return s
 	}
 	walk(root)
-	if len(root.Defs) > 0 && root.Description == "" {
-		root.Description = DecimalsNote
+	if len(root.Defs) > 0 && !strings.HasPrefix(root.Description, DecimalsNote) {
+		root.Description = sentences(DecimalsNote, root.Description)
 	}
 }
 

@@ -17,6 +17,16 @@ type Spec struct {
 	Description string
 	Category    string
 	Operation   string // price-table key; empty = free
+	// Example is one working arguments object (Tool.Example), for a tool
+	// whose conditional requirements the schema's required list cannot
+	// say; nil: ExampleArguments builds it from the argument examples.
+	Example map[string]any
+}
+
+// WithExample returns s with its working arguments object.
+func (s Spec) WithExample(arguments map[string]any) Spec {
+	s.Example = arguments
+	return s
 }
 
 // NewTool builds a Tool whose arguments decode into In and whose result
@@ -28,7 +38,9 @@ type Spec struct {
 // are rejected. tighten then adds what Go types cannot say (enums,
 // minItems, minimum, maximum, defaults). Prepare validates the arguments
 // against that schema in one scan (limits bind while scanning; errors name
-// the field and the rule) and decodes them into In; the prepared call then
+// the field and the rule; null for an optional argument means absent, as
+// OpenAI strict function calling makes a model send it) and decodes them
+// into In; the prepared call then
 // runs run. Top-level properties whose type implements
 // strictjson.PrefixDecoder are validated and decoded by their own decoder.
 func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in In) (Out, error), tighten func(s *jsonschema.Schema)) Tool {
@@ -43,7 +55,7 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 	capResults(spec.Name, schema)
 	declareLimits(schema)
 	shareDecimals(schema)
-	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments"})
+	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments", NullIsAbsent: true})
 	if err != nil {
 		panic(fmt.Sprintf("catalog: argument decoder for %s: %v", spec.Name, err))
 	}
@@ -52,6 +64,7 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 		Description: spec.Description,
 		Category:    spec.Category,
 		Operation:   spec.Operation,
+		Example:     spec.Example,
 		InputSchema: schema,
 		Results:     resultTypes[Out](),
 		Prepare: func(call Call) (Prepared, error) {

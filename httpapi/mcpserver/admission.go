@@ -16,32 +16,29 @@ import (
 // a batch, so a body is bounded by checkEnvelope first and the SDK reads
 // only a checked message.
 
-// methodInitialize is the method of the message that opens a session.
-const methodInitialize = "initialize"
-
 // admit reads a POST's body (within the caller's cap and body budget)
 // and checks its JSON-RPC envelope under Config.Envelope. It returns the
 // request to hand to the SDK, whose body is the checked message (an
-// initialize rewritten to what a session keeps), and the message's
-// method. A refused message is an *envelopeError, for refuse to answer;
-// a body that cannot be read is httpbody.Read's *toolkit.Error (413, 408,
-// or 503 when the body budget is spent) for the caller to write. A
-// request of another method passes untouched.
-func (h *Handler) admit(r *http.Request) (*http.Request, string, error) {
+// initialize rewritten to what a session keeps). A refused message is an
+// *envelopeError, for refuse to answer; a body that cannot be read is
+// httpbody.Read's *toolkit.Error (413, 408, or 503 when the body budget
+// is spent) for the caller to write. A request of another method passes
+// untouched.
+func (h *Handler) admit(r *http.Request) (*http.Request, error) {
 	if r.Method != http.MethodPost {
-		return r, "", nil
+		return r, nil
 	}
 	body, err := httpbody.Read(r)
 	if err != nil {
-		return r, "", err
+		return r, err
 	}
 	env, refused := checkEnvelope(body, h.cfg.Envelope)
 	if refused != nil {
-		return r, "", refused
+		return r, refused
 	}
 	r = r.WithContext(r.Context()) // a copy: the caller's request keeps its body
 	r.Body, r.ContentLength, r.GetBody = io.NopCloser(bytes.NewReader(env.body)), int64(len(env.body)), nil
-	return r, env.method, nil
+	return r, nil
 }
 
 // refuse answers a message admit refused with its JSON-RPC error object

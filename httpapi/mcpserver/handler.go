@@ -3,12 +3,10 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +28,7 @@ const Name = "agent-finance-toolkit"
 // and Catalog are required.
 type Config struct {
 	// Agents re-reads the calling agent before each tool call, so a
-	// suspension takes effect inside an open session.
+	// suspension takes effect inside an open SSE session.
 	Agents *agents.Service
 	// Calls runs every tool call (the one metered call path).
 	Calls *toolcall.Service
@@ -45,11 +43,11 @@ type Config struct {
 	Version string
 	// MaxBodyBytes caps a request body (default 8 MiB).
 	MaxBodyBytes int64
-	// IdleTimeout ends a session after this long without a message
-	// (default 15 minutes).
+	// IdleTimeout ends a legacy SSE session after this long without a
+	// message (default 15 minutes). Streamable HTTP holds no sessions.
 	IdleTimeout time.Duration
-	// SessionsPerAgent bounds the open sessions of one agent (default 16);
-	// a further one is refused with RateLimited.
+	// SessionsPerAgent bounds the open legacy SSE sessions of one agent
+	// (default 16); a further one is refused with RateLimited.
 	SessionsPerAgent int
 	// Envelope bounds what the SDK decodes of each message: batches,
 	// _meta, initialize's params and other methods' params (zero fields:
@@ -68,12 +66,13 @@ type Config struct {
 // /mcp/sse for clients of the published service).
 //
 // The caller (httpapi) authenticates every request and checks its Host;
-// Serve takes the authenticated agent. Each session gets its own MCP
-// server bound to the agent that opened it, and a session can only be used
-// with that agent's key. Sessions end after Config.IdleTimeout without a
-// message, an agent holds at most Config.SessionsPerAgent of them, and
-// CloseAgent ends all of an agent's sessions (key rotated, suspended or
-// terminated).
+// Serve takes the authenticated agent. Streamable HTTP holds no session
+// (see streamable.go): each request is served for the agent whose key it
+// carries, by any instance. A legacy SSE session gets its own MCP server
+// bound to the agent that opened it, can only be used with that agent's
+// key, ends after Config.IdleTimeout without a message, and an agent holds
+// at most Config.SessionsPerAgent of them; CloseAgent ends all of an
+// agent's SSE sessions (key rotated, suspended or terminated).
 type Handler struct {
 	cfg         Config
 	tools       []tool
@@ -82,6 +81,7 @@ type Handler struct {
 	sessions    *sessionRegistry
 	sseSessions sync.Map // SSE session id -> *sseSession
 	prefix      atomic.Pointer[string]
+	shared      atomic.Pointer[mcp.Server] // streamable HTTP's one server (see streamable.go)
 }
 
 // sseSession is what the handler knows of a legacy SSE session.
@@ -121,6 +121,7 @@ func New(cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	h.tools = tools
+	h.shared.Store(h.sharedServer())
 	getServer := func(r *http.Request) *mcp.Server {
 		s, _ := r.Context().Value(serverKey{}).(*mcp.Server)
 		return s // nil (refused by the SDK) only for a request Serve did not prepare
@@ -128,28 +129,37 @@ func New(cfg Config) (*Handler, error) {
 	// The DNS-rebinding guard is the caller's Host check, so the SDK's
 	// loopback-only guard is off: it would refuse a local reverse proxy.
 	h.sse = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{MaxRequestBodyBytes: cfg.MaxBodyBytes, DisableLocalhostProtection: true})
-	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		MaxRequestBodyBytes: cfg.MaxBodyBytes, SessionTimeout: cfg.IdleTimeout, DisableLocalhostProtection: true})
+	h.streamable = newStreamable(getServer, cfg.MaxBodyBytes)
 	return h, nil
 }
 
 // SetPrefix tells the handler the path prefix the API is mounted under
 // (e.g. "/toolkit"), for the SSE message endpoint and the instructions.
-func (h *Handler) SetPrefix(prefix string) { h.prefix.Store(&prefix) }
+func (h *Handler) SetPrefix(prefix string) {
+	h.prefix.Store(&prefix)
+	h.shared.Store(h.sharedServer())
+}
 
 func (h *Handler) pathPrefix() string { return *h.prefix.Load() }
 
-// CloseAgent ends every MCP session of agentID (its key was rotated, or it
-// was suspended or terminated) and reports how many it closed.
+// CloseAgent ends every legacy SSE session of agentID (its key was
+// rotated, or it was suspended or terminated) and reports how many it
+// closed. Streamable HTTP needs nothing closed: its next request is
+// authenticated afresh.
 func (h *Handler) CloseAgent(agentID string) int { return h.sessions.closeAgent(agentID) }
 
-// server builds an MCP server exposing every catalog tool to ag. Its
-// streamable-HTTP session ids start with the agent id, which binds them.
-func (h *Handler) server(ag agents.Agent) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Agent Finance Toolkit", Version: h.cfg.Version}, &mcp.ServerOptions{
+// newServer returns an MCP server without tools: the implementation and
+// the instructions.
+func (h *Handler) newServer() *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Agent Finance Toolkit", Version: h.cfg.Version}, &mcp.ServerOptions{
 		Instructions: instructions(h.pathPrefix()),
-		GetSessionID: func() string { return ag.ID + "." + rand.Text() },
 	})
+}
+
+// server builds an MCP server exposing every catalog tool to ag, for one
+// legacy SSE session.
+func (h *Handler) server(ag agents.Agent) *mcp.Server {
+	s := h.newServer()
 	for _, t := range h.tools {
 		s.AddTool(t.def, h.toolHandler(ag, t.tool))
 	}
@@ -200,12 +210,12 @@ func (h *Handler) toolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 // (see admit); a refused one is answered with its JSON-RPC error. Errors
 // are *toolkit.Error values for the caller to write.
 func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
-	r, method, err := h.admit(r)
+	r, err := h.admit(r)
 	if err != nil {
 		return refuse(w, err)
 	}
 	if r.URL.Path == "/mcp" || h.isStreamable(r) {
-		return h.serveStreamable(w, r, ag, method == methodInitialize)
+		return h.serveStreamable(w, r, ag)
 	}
 	if id := r.URL.Query().Get("sessionid"); id != "" {
 		if v, ok := h.sseSessions.Load(id); ok {
@@ -222,39 +232,6 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, ag agents.Agent)
 		return h.serveSSEStream(w, r, ag)
 	}
 	h.sse.ServeHTTP(w, r)
-	return nil
-}
-
-// serveStreamable serves streamable HTTP; an initialize without a session
-// id opens a session (within the agent's cap).
-func (h *Handler) serveStreamable(w http.ResponseWriter, r *http.Request, ag agents.Agent, initialize bool) error {
-	id := r.Header.Get("Mcp-Session-Id")
-	if id != "" && !strings.HasPrefix(id, ag.ID+".") {
-		return toolkit.Errorf(toolkit.Forbidden, "This MCP session belongs to another agent")
-	}
-	if id == "" && r.Method == http.MethodPost {
-		server := h.server(ag)
-		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, server))
-		if !initialize {
-			// A session-less request (server/discover, or an error the SDK
-			// answers) gets a throwaway server and counts for nothing.
-			h.streamable.ServeHTTP(w, r)
-			return nil
-		}
-		sess, err := h.sessions.open(ag.ID, server, nil)
-		if err != nil {
-			return err
-		}
-		h.streamable.ServeHTTP(w, r)
-		if !sess.connected() {
-			h.sessions.remove(sess) // the initialize failed
-		}
-		return nil
-	}
-	if r.Method == http.MethodGet {
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	}
-	h.streamable.ServeHTTP(w, r)
 	return nil
 }
 
@@ -286,17 +263,6 @@ func (h *Handler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agen
 	}()
 	h.sse.ServeHTTP(rec, r.WithContext(context.WithValue(ctx, serverKey{}, server)))
 	return nil
-}
-
-// isStreamable tells a streamable-HTTP request on /mcp/sse from a legacy
-// SSE one: streamable clients POST without ?sessionid= or carry an
-// Mcp-Session-Id header.
-func (h *Handler) isStreamable(r *http.Request) bool {
-	if r.Header.Get("Mcp-Session-Id") != "" {
-		return true
-	}
-	return r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" ||
-		r.Method == http.MethodDelete
 }
 
 // sessionRecorder spots the session id in the SSE endpoint event

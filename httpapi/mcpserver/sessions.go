@@ -9,14 +9,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpSession is one MCP session (each has its own *mcp.Server, bound to
-// the agent that opened it).
+// mcpSession is one legacy SSE session (each has its own *mcp.Server,
+// bound to the agent that opened it).
 type mcpSession struct {
 	agentID string
 	server  *mcp.Server
 	created time.Time
-	// cancel ends an SSE session's stream (nil for streamable sessions,
-	// which the SDK closes through their server).
+	// cancel ends the session's stream.
 	cancel context.CancelFunc
 }
 
@@ -48,7 +47,7 @@ func (s *mcpSession) close() {
 // counts as gone.
 const sessionGrace = 30 * time.Second
 
-// sessionRegistry tracks the MCP sessions of each agent, so that an agent
+// sessionRegistry tracks the SSE sessions of each agent, so that an agent
 // holds at most a bounded number, and all of them are released at once
 // when its key is rotated or it is suspended or terminated.
 type sessionRegistry struct {

@@ -34,10 +34,12 @@ func (h *Handler) defineTools() ([]tool, error) {
 			}
 		}
 		price := toolcall.PricingOf(t, func(op string) toolkit.Amount { return h.cfg.Billing.Price(op, false) })
-		out[i] = tool{tool: t, def: &mcp.Tool{
-			Name: t.Name, Title: t.Title, Description: t.Description + " " + priceSentence(price),
-			InputSchema: t.InputSchema, OutputSchema: output, Annotations: annotations(t), Meta: priceMeta(price),
-		}}
+		def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description + " " + priceSentence(price),
+			InputSchema: t.InputSchema, Annotations: annotations(t), Meta: priceMeta(price)}
+		if output != nil { // a typed nil in the interface would be a schema the SDK refuses
+			def.OutputSchema = output
+		}
+		out[i] = tool{tool: t, def: def}
 	}
 	return out, nil
 }

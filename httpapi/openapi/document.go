@@ -83,6 +83,8 @@ func Build(spec Spec) (*Document, error) {
 				"ApiKey":   schema{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "The agent API key, shown once at registration"},
 				"Bearer":   schema{"type": "http", "scheme": "bearer", "description": "The agent API key as a bearer token"},
 				"AdminKey": schema{"type": "apiKey", "in": "header", "name": "X-Admin-Key", "description": "The operator's admin key"},
+				"OwnerKey": schema{"type": "apiKey", "in": "header", "name": "X-Owner-Key",
+					"description": "The owner key, shown once on the first registration of an owner_id; agent API keys never open owner endpoints"},
 			},
 		},
 	}), nil
@@ -92,6 +94,7 @@ func Build(spec Spec) (*Document, error) {
 var tagDescriptions = map[string]string{
 	"agents":   "Registration, keys, modes and spend caps",
 	"admin":    "Operator endpoints (X-Admin-Key)",
+	"owner":    "An owner's agents, spend, usage, ledger, limits, modes and keys (X-Owner-Key)",
 	"billing":  "Prices, balance, deposits, ledger and usage",
 	"tools":    "The tool catalog and the generic metered call",
 	"openapi":  "This document",
@@ -136,12 +139,22 @@ func (d *document) operation(rt Operation, tools toolDocs) (schema, error) {
 		op["security"] = []schema{{"ApiKey": []string{}}, {"Bearer": []string{}}}
 	case AuthAdmin:
 		op["security"] = []schema{{"AdminKey": []string{}}}
+	case AuthOwner:
+		op["security"] = []schema{{"OwnerKey": []string{}}}
 	default:
 		op["security"] = []schema{}
 	}
 	params := []schema{d.param("RequestId")}
 	for _, m := range pathParam.FindAllStringSubmatch(rt.Path, -1) {
-		params = append(params, schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": 64}})
+		maxLen := 64
+		if m[1] == "owner_id" {
+			maxLen = 100 // owner ids are 1 to 100 characters
+		}
+		p := schema{"name": m[1], "in": "path", "required": true, "schema": schema{"type": "string", "maxLength": maxLen}}
+		if ex, ok := d.spec.PathExamples[m[1]]; ok {
+			p["example"] = ex
+		}
+		params = append(params, p)
 	}
 	for _, q := range rt.Query {
 		params = append(params, schema{"name": q.Name, "in": "query", "required": false, "description": q.Description, "schema": schema(q.Schema)})
@@ -151,16 +164,21 @@ func (d *document) operation(rt Operation, tools toolDocs) (schema, error) {
 	}
 	op["parameters"] = params
 
-	body, result, err := d.bodies(rt, tools)
+	body, result, examples, err := d.bodies(rt, tools)
 	if err != nil {
 		return nil, err
 	}
 	if body != nil {
-		op["requestBody"] = schema{"required": true, "content": jsonContent(body)}
+		op["requestBody"] = schema{"required": true, "content": jsonContent(body, examples)}
 	}
 	success := schema{"description": "Success", "headers": rateHeaders(schema{"X-Request-Id": ref("headers", "RequestId")})}
 	if result != nil {
-		success["content"] = jsonContent(result)
+		success["content"] = jsonContent(result, nil)
+		if rt.CSV {
+			success["content"].(schema)["text/csv"] = schema{"schema": schema{"type": "string",
+				"description": "The same rows as CSV with a header line (Accept: text/csv); the next page's cursor is in X-Next-Cursor"}}
+			success["headers"].(schema)["X-Next-Cursor"] = ref("headers", "NextCursor")
+		}
 	}
 	if rt.ToolBody {
 		h := success["headers"].(schema)
@@ -177,38 +195,52 @@ func (d *document) operation(rt Operation, tools toolDocs) (schema, error) {
 	return op, nil
 }
 
-// bodies are the request and success body schemas of an operation.
-func (d *document) bodies(op Operation, tools toolDocs) (request, response schema, err error) {
+// bodies are the request and success body schemas of an operation, and
+// the examples of its request body.
+func (d *document) bodies(op Operation, tools toolDocs) (request, response schema, examples []Example, err error) {
 	switch {
 	case op.Tool != "":
 		doc, ok := tools.lookup(op.Tool)
 		if !ok {
-			return schema{"type": "object"}, schema{}, nil
+			return schema{"type": "object"}, schema{}, nil, nil
 		}
 		if op.Tier == "" {
-			return ref("schemas", doc.arguments), doc.result, nil
+			return ref("schemas", doc.arguments), doc.result, doc.examples(""), nil
 		}
-		return d.tierArguments(op.ID, doc), doc.result, nil
+		return d.tierArguments(op.ID, doc), doc.result, doc.examples("tier"), nil
 	case op.CallsTools:
-		return tools.callRequest(d.schemas), tools.callResponse(d.schemas), nil
+		return tools.callRequest(d.schemas), tools.callResponse(d.schemas), tools.callExamples(), nil
 	case op.IsDocument:
-		return nil, schema{"type": "object", "additionalProperties": true, "description": "OpenAPI 3.1 document"}, nil
+		return nil, schema{"type": "object", "additionalProperties": true, "description": "OpenAPI 3.1 document"}, nil, nil
 	}
 	if op.Request != nil {
 		conv, err := d.schemas.inputSchema(op.RequestName, op.Request)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		request = d.schemas.component(op.RequestName, conv)
 	}
 	if op.Response != nil {
 		response = d.schemas.of(op.Response)
 	}
-	return request, response, nil
+	return request, response, op.RequestExamples, nil
 }
 
-func jsonContent(s schema) schema {
-	return schema{"application/json": schema{"schema": s}}
+// jsonContent is a JSON body of schema s with its named examples.
+func jsonContent(s schema, examples []Example) schema {
+	media := schema{"schema": s}
+	if len(examples) > 0 {
+		named := schema{}
+		for _, e := range examples {
+			entry := schema{"value": e.Value}
+			if e.Summary != "" {
+				entry["summary"] = e.Summary
+			}
+			named[e.Name] = entry
+		}
+		media["examples"] = named
+	}
+	return schema{"application/json": media}
 }
 
 // errorDescriptions describe each error status in the document.
@@ -243,7 +275,7 @@ func (d *document) errorResponse(k toolkit.Kind) schema {
 		case toolkit.Unauthenticated:
 			headers["WWW-Authenticate"] = ref("headers", "WWWAuthenticate")
 		}
-		d.responses[name] = schema{"description": errorDescriptions[k], "headers": headers, "content": jsonContent(body)}
+		d.responses[name] = schema{"description": errorDescriptions[k], "headers": headers, "content": jsonContent(body, d.spec.ErrorExamples[k])}
 	}
 	return ref("responses", name)
 }
@@ -255,11 +287,11 @@ func (d *document) param(name string) schema {
 		case "RequestId":
 			d.params[name] = schema{"name": "X-Request-Id", "in": "header", "required": false,
 				"description": "Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent",
-				"schema":      schema{"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$"}}
+				"schema":      schema{"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$", "examples": []any{"order-1042-attempt-1"}}}
 		case "IdempotencyKey":
 			d.params[name] = schema{"name": "Idempotency-Key", "in": "header", "required": false,
 				"description": "Makes a priced call safe to retry: a retry with the same key and body returns the stored answer (Idempotent-Replayed: true) and is charged once; the same key with another body is 409",
-				"schema":      schema{"type": "string", "minLength": 1, "maxLength": billing.MaxIdempotencyKeyLen}}
+				"schema":      schema{"type": "string", "minLength": 1, "maxLength": billing.MaxIdempotencyKeyLen, "examples": []any{"order-1042"}}}
 		}
 	}
 	return ref("parameters", name)
@@ -274,21 +306,26 @@ func rateHeaders(h schema) schema {
 
 // headerComponents are the response headers of the document.
 func headerComponents() schema {
-	decimal := schema{"type": "string", "pattern": outputDecimalPattern}
+	decimal := func(example string) schema {
+		return schema{"type": "string", "pattern": outputDecimalPattern, "examples": []any{example}}
+	}
+	integer := func(example int) schema { return schema{"type": "integer", "examples": []any{example}} }
 	return schema{
-		"RequestId": schema{"description": "The request's id: the X-Request-Id sent, or one the server made", "schema": schema{"type": "string"}},
+		"RequestId": schema{"description": "The request's id: the X-Request-Id sent, or one the server made",
+			"schema": schema{"type": "string", "examples": []any{"9f86d081884c7d65"}}},
 		"Charged": schema{"description": "What this call debited, in USDC credits (1 credit = 1 USD): \"0\" when the call is free, not chargeable or replayed; absent for free tools",
-			"schema": decimal},
+			"schema": decimal("0.02")},
 		"Balance": schema{"description": "The balance after this call's debit, in USDC credits; absent when nothing was debited",
-			"schema": decimal},
+			"schema": decimal("99.98")},
 		"IdempotentReplayed": schema{"description": "\"true\" when the answer is the stored answer of an earlier call with the same Idempotency-Key (nothing ran, nothing was charged)",
 			"schema": schema{"type": "string", "enum": []string{"true"}}},
 		"RetryAfter": schema{"description": "Seconds to wait before retrying",
-			"schema": schema{"type": "string", "pattern": "^[0-9]+$"}},
-		"WWWAuthenticate":    schema{"description": "How to authenticate", "schema": schema{"type": "string"}},
-		"RateLimitLimit":     schema{"description": "Size of the rate-limit bucket this answer drew from", "schema": schema{"type": "integer"}},
-		"RateLimitRemaining": schema{"description": "Requests left in the bucket", "schema": schema{"type": "integer"}},
-		"RateLimitReset":     schema{"description": "Seconds until the bucket is full again", "schema": schema{"type": "integer"}},
+			"schema": schema{"type": "string", "pattern": "^[0-9]+$", "examples": []any{"30"}}},
+		"WWWAuthenticate":    schema{"description": "How to authenticate", "schema": schema{"type": "string", "examples": []any{`APIKey header="X-API-Key"`}}},
+		"NextCursor":         schema{"description": "The cursor of the next page of a CSV answer; absent on the last page", "schema": schema{"type": "string", "examples": []any{"bDIuMTc2NDIzMDQwMDAwMDAwMC40Mi43ZjNhOWMwMQ"}}},
+		"RateLimitLimit":     schema{"description": "Size of the rate-limit bucket this answer drew from", "schema": integer(600)},
+		"RateLimitRemaining": schema{"description": "Requests left in the bucket", "schema": integer(599)},
+		"RateLimitReset":     schema{"description": "Seconds until the bucket is full again", "schema": integer(1)},
 	}
 }
 

@@ -61,7 +61,7 @@ var special = map[reflect.Type]func(s *schemaSet) schema{
 
 // decimalSchema is the Decimal component: every decimal the server sends.
 func decimalSchema() schema {
-	return schema{"type": "string", "pattern": outputDecimalPattern,
+	return schema{"type": "string", "pattern": outputDecimalPattern, "examples": []any{"185.50"},
 		"description": "Exact decimal as a string in plain notation, e.g. \"185.50\""}
 }
 
@@ -128,7 +128,9 @@ func (s *schemaSet) of(t reflect.Type) schema {
 
 // object is the schema of a struct type: its JSON fields (embedded structs
 // flattened, as encoding/json does), the fields without omitempty
-// required, and enums from the type's enums method.
+// required, and enums from the type's enums method. A field's doc tag is
+// its description and its example tag its example (a string: the IDs and
+// decimals the server sends, written as the server writes them).
 func (s *schemaSet) object(t reflect.Type) schema {
 	props := schema{}
 	var required []string
@@ -193,6 +195,9 @@ func (s *schemaSet) fields(t reflect.Type, props schema, required *[]string) {
 		}
 		if d := f.Tag.Get("doc"); d != "" {
 			p = withDescription(p, d)
+		}
+		if ex, ok := f.Tag.Lookup("example"); ok {
+			p["examples"] = []any{ex}
 		}
 		props[name] = p
 		if !omitempty {

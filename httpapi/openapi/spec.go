@@ -24,6 +24,23 @@ type Spec struct {
 	// ErrorBody is the Go type of every error body, and
 	// InsufficientCreditsBody that of a 402.
 	ErrorBody, InsufficientCreditsBody reflect.Type
+	// ErrorExamples are the documented examples of each error kind's
+	// body: what the server really answers in a common case.
+	ErrorExamples map[toolkit.Kind][]Example
+	// PathExamples are the examples of the path parameters, by name.
+	PathExamples map[string]string
+}
+
+// Example is one named example of a body: a value the server accepts
+// (requests) or sends (answers), never one generated from the schema.
+type Example struct {
+	// Name keys the example in the document; Swagger UI's example picker
+	// lists the names in order.
+	Name string
+	// Summary says in a few words what the example shows.
+	Summary string
+	// Value is the body, encoded with encoding/json.
+	Value any
 }
 
 // Auth is who may call an operation.
@@ -34,6 +51,7 @@ const (
 	AuthPublic Auth = iota // no key
 	AuthAgent              // X-API-Key (or Bearer) of an active agent
 	AuthAdmin              // X-Admin-Key
+	AuthOwner              // X-Owner-Key of an owner (never an agent key)
 )
 
 // Operation is one endpoint as the document shows it.
@@ -48,6 +66,9 @@ type Operation struct {
 	// (nil: no body), and RequestName its component name.
 	Request     *jsonschema.Schema
 	RequestName string
+	// RequestExamples are working examples of the request body (tool
+	// bodies take theirs from the catalog instead).
+	RequestExamples []Example
 	// Response is the Go type of the success body (nil: none).
 	Response reflect.Type
 	// Status is the success status; AltStatus, when set, a second one with
@@ -64,6 +85,8 @@ type Operation struct {
 	CallsTools bool
 	// IsDocument marks the operation that serves this document.
 	IsDocument bool
+	// CSV marks operations that also answer text/csv (Accept: text/csv).
+	CSV bool
 	// Query are the query parameters.
 	Query []Param
 	// Errors are the error kinds the operation can answer, each documented

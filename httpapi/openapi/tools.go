@@ -3,6 +3,8 @@ package openapi
 import (
 	"reflect"
 	"slices"
+
+	"github.com/agentfinance/toolkit/finance/catalog"
 )
 
 // The tools in the document: each tool's arguments are a component
@@ -17,6 +19,26 @@ type toolDoc struct {
 	arguments string // component name of the arguments
 	input     schema // the arguments' schema
 	result    schema // the result's schema: a $ref, a oneOf, or {} when undescribed
+	// example is a working arguments object (catalog.ExampleArguments);
+	// nil when the schema cannot make one.
+	example map[string]any
+	title   string
+}
+
+// examples is the example of the tool's arguments, without the member
+// omit (the member a shortcut's path fixes); none when the tool has no
+// example.
+func (t toolDoc) examples(omit string) []Example {
+	if t.example == nil {
+		return nil
+	}
+	args := make(map[string]any, len(t.example))
+	for k, v := range t.example {
+		if k != omit {
+			args[k] = v
+		}
+	}
+	return []Example{{Name: t.name, Summary: t.title, Value: args}}
 }
 
 // toolDocs are the tools of the catalog, in catalog order.
@@ -45,7 +67,10 @@ func (d *document) toolSchemas() (toolDocs, error) {
 		if in["description"] == nil {
 			in["description"] = "Arguments of " + t.Name
 		}
-		doc := toolDoc{name: t.Name, arguments: name + "Arguments", input: in, result: d.resultSchema(t.Results)}
+		doc := toolDoc{name: t.Name, arguments: name + "Arguments", input: in, result: d.resultSchema(t.Results), title: t.Title}
+		if example, err := catalog.ExampleArguments(t); err == nil {
+			doc.example = example
+		}
 		d.schemas.extra[doc.arguments] = in
 		docs.byName[t.Name] = len(docs.list)
 		docs.list = append(docs.list, doc)
@@ -119,6 +144,19 @@ func (t toolDocs) callRequest(s *schemaSet) schema {
 		"oneOf":         variants,
 		"discriminator": schema{"propertyName": "tool_name", "mapping": mapping},
 	})
+}
+
+// callExamples are the examples of POST /v1/tools/call: one per tool,
+// named by the tool.
+func (t toolDocs) callExamples() []Example {
+	var out []Example
+	for _, doc := range t.list {
+		for _, e := range doc.examples("") {
+			e.Value = schema{"tool_name": doc.name, "arguments": e.Value}
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // callResponse is the answer of POST /v1/tools/call: one variant per tool,

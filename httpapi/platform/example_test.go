@@ -27,7 +27,8 @@ func Example() {
 	defer p.Close()
 	go p.Run(ctx)
 
-	ag, _, _ := p.Agents.Register(ctx, agents.RegisterInput{OwnerID: "desk-7", AgentName: "sizer", AgentType: "trading"}, "")
+	registered, _ := p.Agents.Register(ctx, agents.RegisterInput{OwnerID: "desk-7", AgentName: "sizer", AgentType: "trading"}, "")
+	ag := registered.Agent
 	_, _ = p.Billing.Deposit(ctx, billing.AccountOf(ag), billing.DepositInput{
 		Amount: toolkit.MustParseAmount("1.00"), FundingPath: billing.FundingDirectTransfer})
 	res, err := p.Calls.Call(ctx, ag, toolcall.Request{Tool: "calculate_position_size",

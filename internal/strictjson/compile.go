@@ -98,6 +98,12 @@ type Options struct {
 	// them over instead of checking them against their schemas. Their
 	// required status is still checked.
 	Delegated []string
+	// NullIsAbsent reads a null member whose property is optional and
+	// does not admit null as if the member were absent: what a model
+	// whose tool schema lists every property (OpenAI strict function
+	// calling) sends for an argument it does not use. A required member
+	// sent as null is still refused.
+	NullIsAbsent bool
 }
 
 // typeSet is a set of JSON types.
@@ -154,11 +160,12 @@ type node struct {
 
 // Validator is a compiled schema. It is safe for concurrent use.
 type Validator struct {
-	root       *node
-	limits     Limits
-	noun       string
-	document   string
-	permissive bool
+	root         *node
+	limits       Limits
+	noun         string
+	document     string
+	nullIsAbsent bool
+	permissive   bool
 }
 
 // Compile compiles s. Keywords outside the supported subset are an error.
@@ -177,7 +184,8 @@ func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 			root.delegatedRoot[name] = true
 		}
 	}
-	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document, permissive: opts.Permissive}
+	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document,
+		nullIsAbsent: opts.NullIsAbsent, permissive: opts.Permissive}
 	if v.noun == "" {
 		v.noun = "field"
 	}

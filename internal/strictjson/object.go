@@ -1,6 +1,8 @@
 package strictjson
 
 import (
+	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -54,7 +56,9 @@ func (s *scanner) object(n *node, depth int) error {
 			}
 			prop = orAny(n.additional)
 		}
-		if err := s.member(n, key, prop, root, depth); err != nil {
+		if s.absentNull(n, key, prop, known) {
+			s.i += len("null")
+		} else if err := s.member(n, key, prop, root, depth); err != nil {
 			return err
 		}
 		s.skipSpace()
@@ -90,6 +94,14 @@ func (s *scanner) countKey(n *node, keys *keySet, key string) error {
 		return s.fail("maxProperties", "at most "+strconv.Itoa(n.maxProps)+" members are accepted")
 	}
 	return nil
+}
+
+// absentNull reports whether the value at s.i is a null that stands for
+// the absent optional member key of n (Options.NullIsAbsent): a known
+// property that is not required and does not admit null itself.
+func (s *scanner) absentNull(n *node, key string, prop *node, known bool) bool {
+	return s.v.nullIsAbsent && known && prop.types&tNull == 0 && bytes.HasPrefix(s.b[s.i:], []byte("null")) &&
+		!slices.Contains(n.required, key)
 }
 
 // member scans the value of the member key of n, handing a delegated root
