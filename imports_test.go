@@ -31,14 +31,13 @@ var domainEdges = map[string][]string{
 	"agents/workspace":           {"", "cryptovault", "finance/catalog", "finance/performance"},
 	"billing":                    {"", "agents", "cryptovault", "guardian"},
 	"billing/owners":             {"", "agents", "billing"},
-	"billing/toolcall":           {"", "agents", "billing", "finance", "finance/catalog", "finance/catalog/resultjson", "guardian"},
+	"billing/toolcall":           {"", "agents", "billing", "finance", "finance/catalog", "guardian"},
 	"support":                    {"", "cryptovault"},
 	"finance":                    {"", "finance/internal/...", "finance/performance"},
 	"finance/performance":        {"", "finance/internal/..."},
 	"finance/market":             {"", "finance/internal/...", "finance/performance"},
 	"finance/derivatives":        {"", "finance", "finance/internal/..."},
 	"finance/catalog":            {"", "finance", "finance/derivatives", "finance/internal/...", "finance/market", "finance/performance", "internal/strictjson"},
-	"finance/catalog/resultjson": {""},
 	"finance/catalog/toolformat": {"", "finance/catalog"},
 	"finance/internal/...":       {"", "finance/internal/..."},
 }
@@ -140,7 +139,7 @@ func TestDomainGraphRules(t *testing.T) {
 	assert.True(t, ok, "a /... entry covers the packages below it")
 	assert.True(t, allows(internal, "finance/internal/limits"))
 	assert.Equal(t, "internal/strictjson", folderOf("internal/strictjson"))
-	assert.Equal(t, "finance", folderOf("finance/catalog/resultjson"))
+	assert.Equal(t, "finance", folderOf("finance/catalog/toolformat"))
 	assert.Equal(t, []string{"agents", "billing", "agents"},
 		folderCycle(map[string][]string{"agents": {"billing"}, "billing/toolcall": {"agents"}}), "a circle is found")
 }

@@ -14,7 +14,8 @@ const MaxUsageDays = 366
 // agent and operation, for the days from `from` through `to` (dates:
 // their times are ignored). The range must hold 1 to MaxUsageDays days.
 func (s *Service) DailyUsage(ctx context.Context, agentIDs []string, from, to time.Time) ([]DailyUsage, error) {
-	from, to = utcDayStart(from), utcDayStart(to)
+	from, _ = SpendWindows(from)
+	to, _ = SpendWindows(to)
 	switch days := int(to.Sub(from)/(24*time.Hour)) + 1; {
 	case to.Before(from):
 		return nil, toolkit.Errorf(toolkit.Invalid, "to: must not be before from (%s)", from.Format(time.DateOnly))

@@ -81,7 +81,8 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 		}
 	}
 	now := s.cfg.Now()
-	check, err := s.store.ChargeCheck(ctx, req.Account.AgentID, utcDayStart(now), utcMonthStart(now))
+	dayStart, monthStart := SpendWindows(now)
+	check, err := s.store.ChargeCheck(ctx, req.Account.AgentID, dayStart, monthStart)
 	if err != nil {
 		return Metered{}, toolkit.WithOp(op, err)
 	}
@@ -105,7 +106,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	}
 	charge := ChargeRequest{
 		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Funds: funds, Micros: price,
-		At: now.UTC(), DayStart: utcDayStart(now), MonthStart: utcMonthStart(now), Limits: check.Limits,
+		At: now.UTC(), DayStart: dayStart, MonthStart: monthStart, Limits: check.Limits,
 	}
 	if req.IdempotencyKey != "" {
 		charge.Idempotency = &IdempotentResponse{Key: req.IdempotencyKey, RequestHash: hash, Response: out.Response}
@@ -152,19 +153,7 @@ func checkCaps(req MeterRequest, check ChargeCheck, price int64) error {
 	if len(limits.AllowedOperations) > 0 && !slices.Contains(limits.AllowedOperations, req.Operation) {
 		return toolkit.Errorf(toolkit.Forbidden, "Operation %s is not in this agent's allowed operations", req.Operation)
 	}
-	for _, c := range []struct {
-		name  string
-		cap   *int64
-		spent int64
-	}{
-		{"daily", limits.DailyMicros, check.SpentDay},
-		{"monthly", limits.MonthlyMicros, check.SpentMonth},
-	} {
-		if c.cap != nil && c.spent+price > *c.cap {
-			return CapExceeded(c.name, *c.cap, c.spent, price)
-		}
-	}
-	return nil
+	return CheckSpendCaps(limits, check.SpentDay, check.SpentMonth, price)
 }
 
 // CapExceeded is the error for a call that would exceed a spend cap. Stores

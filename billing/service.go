@@ -177,14 +177,3 @@ func (s *Service) PruneStoredResponses(ctx context.Context) (int64, error) {
 func (s *Service) newTxID() (string, error) {
 	return toolkit.NewID(s.cfg.Random, "tx_")
 }
-
-// utcDayStart and utcMonthStart bound the spend-cap windows (UTC).
-func utcDayStart(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-}
-
-func utcMonthStart(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-}

@@ -224,12 +224,6 @@ func TestUsage(t *testing.T) {
 	assert.Equal(t, toolkit.Internal, toolkit.KindOf(err))
 }
 
-func TestCapWindowsAreUTC(t *testing.T) {
-	local := time.Date(2026, 12, 1, 2, 0, 0, 0, time.FixedZone("AEDT", 11*3600)) // Nov 30 15:00 UTC
-	assert.Equal(t, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), utcDayStart(local))
-	assert.Equal(t, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), utcMonthStart(local))
-}
-
 func TestPruneStoredResponsesUsesTheRetention(t *testing.T) {
 	store := newFakeStore()
 	store.stored["k"] = IdempotentResponse{Key: "k"}

@@ -20,8 +20,8 @@ type Summary struct {
 
 // Summary reads an agent's summary in one store query.
 func (s *Service) Summary(ctx context.Context, agentID string) (Summary, error) {
-	now := s.cfg.Now()
-	c, err := s.store.ChargeCheck(ctx, agentID, utcDayStart(now), utcMonthStart(now))
+	day, month := SpendWindows(s.cfg.Now())
+	c, err := s.store.ChargeCheck(ctx, agentID, day, month)
 	if err != nil {
 		return Summary{}, toolkit.WithOp("billing.Summary", err)
 	}

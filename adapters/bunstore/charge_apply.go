@@ -173,7 +173,7 @@ func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.Charge
 	case !found:
 		return chargeOutcome{}, errInsufficient() // nothing was written
 	}
-	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
+	if err := checkCaps(req, out); err != nil {
 		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
 	}
 	return out, nil
@@ -224,7 +224,7 @@ func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest
 	if err != nil {
 		return out, err
 	}
-	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
+	if err := checkCaps(req, out); err != nil {
 		return out, err
 	}
 	opName := req.Operation

@@ -10,9 +10,10 @@ import (
 )
 
 // chargeCheckQuery reads an agent's balances, spend limits and running
-// totals in one query. A total whose window is earlier than the one asked
-// for counts nothing yet; a later one (another server's clock ahead) is
-// counted, as the debit counts it.
+// totals in one query; its CASEs are billing.SpendTotals.Spent (a total
+// whose window is earlier than the one asked for counts nothing yet; a
+// later one, another server's clock ahead, is counted, as the debit
+// counts it).
 const chargeCheckQuery = `SELECT b.micros, b.test_micros, b.updated_at,
 	l.daily_micros, l.monthly_micros, l.allowed_operations, COALESCE(l.version, 0),
 	CASE WHEN t.day_start >= ? THEN t.day_micros ELSE 0 END,

@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
 	"github.com/uptrace/bun/driver/sqliteshim"
 	"github.com/uptrace/bun/migrate"
 )
@@ -34,4 +37,26 @@ func sqliteBefore(t *testing.T, next string) (string, *bun.DB) {
 		require.NoError(t, m.RunMigration(ctx, mig.Name))
 	}
 	return path, db
+}
+
+// postgresBefore is sqliteBefore on Postgres: a fresh schema migrated up
+// to, not including, the migration named next. It returns the schema and
+// an open handle the caller closes before bunstore.Open.
+func postgresBefore(t *testing.T, next string) (string, *bun.DB) {
+	t.Helper()
+	ctx := context.Background()
+	dsn := bunstoretest.PostgresURL(t)
+	schema := bunstoretest.FreshSchema(t, dsn)
+	db := bun.NewDB(sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn),
+		pgdriver.WithConnParams(map[string]any{"search_path": schema}))), pgdialect.New())
+	t.Cleanup(func() { db.Close() })
+	m := migrate.NewMigrator(db, migrations.Migrations, migrate.WithUpsert(true), migrate.WithMarkAppliedOnSuccess(true))
+	require.NoError(t, m.Init(ctx))
+	for _, mig := range migrations.Migrations.Sorted() {
+		if mig.Name >= next {
+			break
+		}
+		require.NoError(t, m.RunMigration(ctx, mig.Name))
+	}
+	return schema, db
 }

@@ -22,10 +22,10 @@ type spendTotalsRow struct {
 	MonthMicros   int64     `bun:"month_micros"`
 }
 
-// spendTotalsUpsert adds one charge to the agent's totals, starting a
-// window over when the charge's window is later than the stored one (a
-// charge dated in an earlier window, from a skewed clock, counts in the
-// stored one: the caps never undercount). Its arguments are agent, day
+// spendTotalsUpsert adds one charge to the agent's totals: the SQL form of
+// billing.SpendTotals.Add (a later window starts over; a charge dated in
+// an earlier window, from a skewed clock, counts in the stored one, so
+// the caps never undercount). Its arguments are agent, day
 // start, micros, month start, micros; it returns the new day and month
 // totals. The same text is the totals step of the Postgres charge
 // statement.
@@ -38,19 +38,11 @@ const spendTotalsUpsert = `INSERT INTO spend_totals AS st (agent_id, day_start, 
 		month_start = CASE WHEN st.month_start < EXCLUDED.month_start THEN EXCLUDED.month_start ELSE st.month_start END
 	RETURNING day_micros, month_micros`
 
-// capsExceeded checks a charge against its caps, given the day and month
-// totals that include it: billing.CapExceeded naming the first cap passed.
-func capsExceeded(req billing.ChargeRequest, dayTotal, monthTotal int64) error {
-	for _, c := range []struct {
-		name  string
-		cap   *int64
-		total int64
-	}{{"daily", req.Limits.DailyMicros, dayTotal}, {"monthly", req.Limits.MonthlyMicros, monthTotal}} {
-		if c.cap != nil && c.total > *c.cap {
-			return billing.CapExceeded(c.name, *c.cap, c.total-req.Micros, req.Micros)
-		}
-	}
-	return nil
+// checkCaps checks a charge against its caps (billing.CheckSpendCaps),
+// given the outcome of its totals step: the day and month totals that
+// include it.
+func checkCaps(req billing.ChargeRequest, out chargeOutcome) error {
+	return billing.CheckSpendCaps(req.Limits, out.dayTotal-req.Micros, out.monthTotal-req.Micros, req.Micros)
 }
 
 // spentFromTotals answers "consumption since" from the running totals
@@ -58,11 +50,11 @@ func capsExceeded(req billing.ChargeRequest, dayTotal, monthTotal int64) error {
 // it is that window, zero when the agent's latest charge is in an earlier
 // window. ok is false when the totals cannot answer (the ledger must).
 func spentFromTotals(row *spendTotalsRow, since time.Time) (spent int64, ok bool) {
-	since = since.UTC()
 	if row == nil {
 		return 0, false
 	}
-	day := since.Truncate(24 * time.Hour)
+	since = since.UTC()
+	day, month := billing.SpendWindows(since)
 	if since.Equal(day) {
 		switch start := row.DayStart.UTC(); {
 		case start.Equal(since):
@@ -71,7 +63,7 @@ func spentFromTotals(row *spendTotalsRow, since time.Time) (spent int64, ok bool
 			return 0, true
 		}
 	}
-	if since.Equal(time.Date(since.Year(), since.Month(), 1, 0, 0, 0, 0, time.UTC)) {
+	if since.Equal(month) {
 		switch start := row.MonthStart.UTC(); {
 		case start.Equal(since):
 			return row.MonthMicros, true

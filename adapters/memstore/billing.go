@@ -61,13 +61,7 @@ func (s *Store) ChargeCheck(ctx context.Context, agentID string, dayStart, month
 		return billing.ChargeCheck{}, notFound(op)
 	}
 	out := billing.ChargeCheck{Balance: b, Limits: cloneLimits(s.limits[agentID])}
-	t := s.spend[agentID]
-	if !t.dayStart.Before(dayStart) {
-		out.SpentDay = t.dayMicros
-	}
-	if !t.monthStart.Before(monthStart) {
-		out.SpentMonth = t.monthMicros
-	}
+	out.SpentDay, out.SpentMonth = s.spend[agentID].Spent(dayStart, monthStart)
 	return out, nil
 }
 
@@ -88,8 +82,8 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	if !ok || bal.Of(funds) < req.Micros {
 		return billing.Transaction{}, toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 	}
-	totals := s.spend[req.AgentID].add(req)
-	if err := checkCaps(req, totals); err != nil {
+	spentDay, spentMonth := s.spend[req.AgentID].Spent(req.DayStart, req.MonthStart)
+	if err := billing.CheckSpendCaps(req.Limits, spentDay, spentMonth, req.Micros); err != nil {
 		return billing.Transaction{}, err
 	}
 	if _, dup := s.txIDs[req.TxID]; dup {
@@ -110,7 +104,7 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 	entry := ledgerEntry{tx: billing.Transaction{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
 		Funds: funds, AmountMicros: -req.Micros, BalanceAfter: after, Operation: &operation, CreatedAt: at}}
 	s.balances[req.AgentID] = bal
-	s.spend[req.AgentID] = totals
+	s.spend[req.AgentID] = s.spend[req.AgentID].Add(req.DayStart, req.MonthStart, req.Micros)
 	s.appendLedger(&entry)
 	usage := s.usage[req.AgentID]
 	if usage == nil {
@@ -127,42 +121,6 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 			RequestHash: req.Idempotency.RequestHash, Response: bytes.Clone(req.Idempotency.Response)}}
 	}
 	return entry.out(), nil
-}
-
-// spendTotals is an agent's running consumption in the UTC day and month
-// of its latest charge, as bunstore keeps it: the caps are checked in
-// O(1), never by summing the ledger.
-type spendTotals struct {
-	dayStart, monthStart   time.Time
-	dayMicros, monthMicros int64
-}
-
-// add returns the totals with one more charge: a later window starts
-// over; an earlier one (a skewed clock) counts in the stored window.
-func (t spendTotals) add(req billing.ChargeRequest) spendTotals {
-	if day := req.DayStart.UTC(); t.dayStart.Before(day) {
-		t.dayStart, t.dayMicros = day, 0
-	}
-	if month := req.MonthStart.UTC(); t.monthStart.Before(month) {
-		t.monthStart, t.monthMicros = month, 0
-	}
-	t.dayMicros += req.Micros
-	t.monthMicros += req.Micros
-	return t
-}
-
-// checkCaps checks a charge's caps against the totals that include it.
-func checkCaps(req billing.ChargeRequest, t spendTotals) error {
-	for _, c := range []struct {
-		name  string
-		cap   *int64
-		total int64
-	}{{"daily", req.Limits.DailyMicros, t.dayMicros}, {"monthly", req.Limits.MonthlyMicros, t.monthMicros}} {
-		if c.cap != nil && c.total > *c.cap {
-			return billing.CapExceeded(c.name, *c.cap, c.total-req.Micros, req.Micros)
-		}
-	}
-	return nil
 }
 
 // spentSince sums the agent's consumption created at or after since.

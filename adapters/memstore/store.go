@@ -46,7 +46,7 @@ type Store struct {
 	usage       map[string]map[string]billing.UsageLine
 	idempotency map[idempotencyKey]storedResponse
 	limits      map[string]billing.SpendLimits
-	spend       map[string]spendTotals // running consumption per agent
+	spend       map[string]billing.SpendTotals // running consumption per agent
 	support     supportTables
 	guardian    guardianData
 	ws          workspaceTables
@@ -71,7 +71,7 @@ func New() *Store {
 		usage:          map[string]map[string]billing.UsageLine{},
 		idempotency:    map[idempotencyKey]storedResponse{},
 		limits:         map[string]billing.SpendLimits{},
-		spend:          map[string]spendTotals{},
+		spend:          map[string]billing.SpendTotals{},
 		support:        newSupportTables(),
 		guardian:       newGuardianData(),
 		ws:             newWorkspaceTables(),

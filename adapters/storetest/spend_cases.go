@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ func spendCases() []Case {
 		{Name: "SpendWindowsRollOver", Test: testSpendWindowsRollOver},
 		{Name: "SimultaneousChargesIndependent", Test: testSimultaneousChargesIndependent},
 		{Name: "ChargeCheckReadsBalanceLimitsAndTotals", Test: testChargeCheck},
+		{Name: "SpendTotalsFollowTheBillingRule", Test: testSpendTotalsFollowTheBillingRule},
 	}
 }
 
@@ -203,4 +205,50 @@ func testChargeCheck(t *testing.T, h Harness) {
 	require.NoError(t, err)
 	assert.Zero(t, c.SpentDay, "a window after the latest charge has nothing spent")
 	assert.Zero(t, c.SpentMonth)
+}
+
+// testSpendTotalsFollowTheBillingRule: over 200 charges dated across day
+// and month boundaries, some by a clock behind the others, under random
+// caps, the store accepts exactly the charges billing.CheckSpendCaps
+// accepts against billing.SpendTotals, and its ChargeCheck reports the
+// totals billing.SpendTotals.Spent does, for the charge's windows and the
+// next ones.
+func testSpendTotalsFollowTheBillingRule(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 1_000_000_000, nil)
+	rng := rand.New(rand.NewPCG(26, 5))
+	var model billing.SpendTotals
+	latest := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for i := range 200 {
+		at := latest.Add(time.Duration(rng.IntN(30)) * time.Hour) // a day or two later: windows roll over
+		if rng.IntN(5) == 0 {
+			at = latest.Add(-time.Duration(rng.IntN(40)) * time.Hour) // a clock behind: an earlier window
+		}
+		if at.After(latest) {
+			latest = at
+		}
+		price := int64(1 + rng.IntN(5_000))
+		daily, monthly := int64(rng.IntN(20_000)), int64(rng.IntN(200_000))
+		req := chargeAt(a.ID, price, at, billing.SpendLimits{DailyMicros: &daily, MonthlyMicros: &monthly})
+		spentDay, spentMonth := model.Spent(req.DayStart, req.MonthStart)
+		want := billing.CheckSpendCaps(req.Limits, spentDay, spentMonth, price)
+
+		_, err := s.Charge(ctx, req)
+		if want != nil {
+			assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err), "charge %d", i)
+			assert.Equal(t, toolkit.MessageOf(want), toolkit.MessageOf(err), "charge %d", i)
+		} else {
+			require.NoError(t, err, "charge %d", i)
+			model = model.Add(req.DayStart, req.MonthStart, price)
+		}
+		nextDay, nextMonth := billing.SpendWindows(req.MonthStart.AddDate(0, 1, 0))
+		for _, w := range [][2]time.Time{{req.DayStart, req.MonthStart}, {req.DayStart.AddDate(0, 0, 1), req.MonthStart}, {nextDay, nextMonth}} {
+			c, err := s.ChargeCheck(ctx, a.ID, w[0], w[1])
+			require.NoError(t, err)
+			day, month := model.Spent(w[0], w[1])
+			assert.Equal(t, [2]int64{day, month}, [2]int64{c.SpentDay, c.SpentMonth}, "charge %d, windows %v", i, w)
+		}
+	}
+	checkLedger(t, s, a.ID)
 }

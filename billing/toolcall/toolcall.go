@@ -26,7 +26,6 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance"
 	"github.com/agentfinance/toolkit/finance/catalog"
-	"github.com/agentfinance/toolkit/finance/catalog/resultjson"
 	"github.com/agentfinance/toolkit/guardian"
 	"golang.org/x/sync/semaphore"
 )
@@ -281,7 +280,7 @@ func (s *Service) run(ctx context.Context, t catalog.Tool, run catalog.Prepared,
 	if err != nil {
 		return billing.Outcome{}, err
 	}
-	b, err := resultjson.Marshal(res) // encoding/json's bytes, faster
+	b, err := json.Marshal(res)
 	switch {
 	case errors.Is(err, toolkit.ErrNonFinite):
 		return billing.Outcome{}, toolkit.Errorf(toolkit.Invalid,

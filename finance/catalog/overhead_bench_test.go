@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance"
-	"github.com/agentfinance/toolkit/finance/catalog/resultjson"
 	"github.com/agentfinance/toolkit/finance/performance"
 )
 
@@ -38,7 +37,7 @@ func BenchmarkCatalogOverhead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := resultjson.Marshal(out); err != nil {
+			if _, err := json.Marshal(out); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -58,7 +57,7 @@ func BenchmarkCatalogOverhead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := resultjson.Marshal(out); err != nil {
+			if _, err := json.Marshal(out); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/performance"
@@ -95,6 +96,13 @@ type signalArgs struct {
 // correlation, distribution, risk-adjusted, execution-quality,
 // segmentation and trade-level tools.
 func performanceStatisticsTools() []Tool {
+	return slices.Concat(rStatisticsTools(), executionSegmentTools(), tradeLevelTools())
+}
+
+// rStatisticsTools returns the tools on a list of R-multiples:
+// confidence, consistency, serial correlation, distribution and
+// risk-adjusted ratios.
+func rStatisticsTools() []Tool {
 	return []Tool{
 		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals of mean R and win rate, and the probability of a positive edge."),
 			func(ctx context.Context, _ Call, in confidenceArgs) (*performance.ConfidenceResult, error) {
@@ -159,6 +167,13 @@ func performanceStatisticsTools() []Tool {
 				positiveDecimal(s, "trades_per_year", "trades per year; annualises the ratios")
 				example(prop(s, "trades_per_year"), "120")
 			}),
+	}
+}
+
+// executionSegmentTools returns the execution-quality and segmentation
+// tools.
+func executionSegmentTools() []Tool {
+	return []Tool{
 		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
 				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
@@ -208,6 +223,13 @@ func performanceStatisticsTools() []Tool {
 				by.Enum = []any{performance.SegmentBySymbol, performance.SegmentByDayOfWeek, performance.SegmentByStrategy, performance.SegmentByRegime}
 				setDefault(by, performance.SegmentBySymbol)
 			}),
+	}
+}
+
+// tradeLevelTools returns the tools on one trade or signal: P&L, expected
+// value, trade outcome and signal score.
+func tradeLevelTools() []Tool {
+	return []Tool{
 		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimals."),
 			func(_ context.Context, _ Call, in pnlArgs) (*performance.PnLResult, error) {
 				return performance.CalculatePnL(performance.PnLInput{

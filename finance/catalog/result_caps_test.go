@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/catalog"
-	"github.com/agentfinance/toolkit/finance/catalog/resultjson"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -109,7 +109,7 @@ func TestLargestInputsFitTheResponseCap(t *testing.T) {
 		}
 		res, err := tool.Run(context.Background(), catalog.Call{Arguments: args(maxItems)})
 		require.NoError(t, err, g.tool)
-		b, err := resultjson.Marshal(res)
+		b, err := json.Marshal(res)
 		require.NoError(t, err, g.tool)
 		t.Logf("%s: %d items answer %d bytes (%d per item; cap %d)", g.tool, maxItems, len(b), len(b)/maxItems, catalog.MaxResultBytes)
 		assert.LessOrEqual(t, len(b), catalog.MaxResultBytes, g.tool)

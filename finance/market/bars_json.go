@@ -211,77 +211,98 @@ func (e decimalError) Error() string {
 
 // number reads a decimal string or a JSON number (toolkit.ParseFloat's
 // grammar and range) and parses it in one pass: digits are accumulated
-// while scanning. Values with an exponent, more than 15 significant digits
-// or 23+ fraction digits go through toolkit.ParseFloat.
+// while scanning, and a plain decimal is exactly the accumulated integer
+// over a power of ten. Values with an exponent, a leading zero, more than
+// 15 significant digits or 23+ fraction digits go through
+// toolkit.ParseFloat.
 func (d *barDecoder) number() (float64, error) {
-	b := d.b
-	i := d.i
+	b, i := d.b, d.i
 	quoted := i < len(b) && b[i] == '"'
-	if quoted {
-		i++
-	}
+	i += btoi(quoted)
 	start := i
 	neg := i < len(b) && b[i] == '-'
-	if neg {
-		i++
+	i += btoi(neg)
+	intStart := i
+	i, mant, sig := digits(b, i, 0, 0)
+	intDigits, fracDigits := i-intStart, 0
+	// The fast path needs integer digits without a leading zero (the first
+	// digit is significant, or the only one) and, after a point, digits.
+	plain := intDigits == 1 || (intDigits > 1 && sig == intDigits)
+	if i < len(b) && b[i] == '.' {
+		var next int
+		next, mant, sig = digits(b, i+1, mant, sig)
+		fracDigits, i = next-i-1, next
+		plain = plain && fracDigits > 0
 	}
-	var mant uint64
-	intDigits, fracDigits, sig := 0, 0, 0
+	end := exponentEnd(b, i)
+	if end == start || !terminated(b, end, quoted) {
+		return 0, d.badNumber(start, quoted)
+	}
+	if plain && end == i && sig <= 15 && fracDigits < len(pow10) {
+		// mant < 10^15 < 2^53: exact, and below the 1e18 input limit
+		d.i = end + btoi(quoted)
+		v := float64(mant) / pow10[fracDigits]
+		if neg {
+			v = -v
+		}
+		return v, nil
+	}
+	return d.parseNumber(start, end, quoted)
+}
+
+// digits accumulates the decimal digits at b[i:] into mant, counting the
+// significant ones (from the first non-zero digit on) in sig, and returns
+// the index after the last digit.
+func digits(b []byte, i int, mant uint64, sig int) (int, uint64, int) {
 	for ; i < len(b) && b[i]-'0' <= 9; i++ {
-		intDigits++
 		if mant != 0 || b[i] != '0' {
 			sig++
 		}
 		mant = mant*10 + uint64(b[i]-'0')
 	}
-	if i < len(b) && b[i] == '.' {
+	return i, mant, sig
+}
+
+// exponentEnd is the index after the exponent starting at b[i] (its
+// characters only: digits, e, E, + and -; ParseFloat checks its form), or
+// i when there is none.
+func exponentEnd(b []byte, i int) int {
+	if i >= len(b) || b[i]|0x20 != 'e' {
+		return i
+	}
+	for i < len(b) && (b[i]-'0' <= 9 || b[i]|0x20 == 'e' || b[i] == '+' || b[i] == '-') {
 		i++
-		for ; i < len(b) && b[i]-'0' <= 9; i++ {
-			fracDigits++
-			if mant != 0 || b[i] != '0' {
-				sig++
-			}
-			mant = mant*10 + uint64(b[i]-'0')
-		}
 	}
-	exponent := i < len(b) && (b[i] == 'e' || b[i] == 'E')
-	for exponent && i < len(b) && (b[i]-'0' <= 9 || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-') {
-		i++
+	return i
+}
+
+// terminated reports whether a number token ending at b[i] is closed: by
+// its quote for a decimal string, by a JSON delimiter or the end of the
+// input for a bare number.
+func terminated(b []byte, i int, quoted bool) bool {
+	if quoted {
+		return i < len(b) && b[i] == '"'
 	}
-	end := i
-	terminated := !quoted || (i < len(b) && b[i] == '"')
-	if !quoted && i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-		default:
-			terminated = false
-		}
+	if i == len(b) {
+		return true
 	}
-	if terminated && end > start {
-		if !exponent && intDigits > 0 && sig <= 15 && fracDigits < len(pow10) &&
-			(intDigits == 1 || b[start+btoi(neg)] != '0') && (fracDigits > 0 || b[end-1] != '.') {
-			// mant < 10^15 < 2^53: exact, and below the 1e18 input limit
-			if quoted {
-				i++
-			}
-			d.i = i
-			v := float64(mant) / pow10[fracDigits]
-			if neg {
-				v = -v
-			}
-			return v, nil
-		}
-		v, err := toolkit.ParseFloat(b[start:end])
-		if err == nil {
-			if quoted {
-				i++
-			}
-			d.i = i
-			return v, nil
-		}
-		if toolkit.ValidNumber(b[start:end]) {
-			return 0, err // well-formed but out of range
-		}
+	switch b[i] {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// parseNumber parses the well-terminated token b[start:end] with
+// toolkit.ParseFloat; a well-formed number out of range keeps its error.
+func (d *barDecoder) parseNumber(start, end int, quoted bool) (float64, error) {
+	v, err := toolkit.ParseFloat(d.b[start:end])
+	if err == nil {
+		d.i = end + btoi(quoted)
+		return v, nil
+	}
+	if toolkit.ValidNumber(d.b[start:end]) {
+		return 0, err // well-formed but out of range
 	}
 	return 0, d.badNumber(start, quoted)
 }

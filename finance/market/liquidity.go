@@ -92,7 +92,18 @@ func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 	defer s.release()
 	c := s.columnsFrom(bars, lo)
 
-	// Volume z-score on log volume and relative volume.
+	liquidityBaseline(res, c, base, last)
+	amihudPct := liquidityAmihud(res, s, c, bars, start, w)
+	ratio := liquidityVolumeTrend(res, c)
+	liquidityState(res, amihudPct, ratio)
+	return res, nil
+}
+
+// liquidityBaseline sets the volume z-score on log volume, the relative
+// volume and the range expansion of the last bar against the baseline
+// bars base..last-1.
+func liquidityBaseline(res *LiquidityResult, c OHLCV, base, last int) {
+	w := float64(last - base)
 	var lv []float64
 	vsum, rsum := 0.0, 0.0
 	for i := base; i < last; i++ {
@@ -114,16 +125,39 @@ func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 		}
 	}
 	if vsum > 0 {
-		res.RelativeVolume = flp(vT / (vsum / float64(w)))
+		res.RelativeVolume = flp(vT / (vsum / w))
 	}
 	if rsum > 0 {
-		res.RangeExpansion = flp((c.High[last] - c.Low[last]) / (rsum / float64(w)))
+		res.RangeExpansion = flp((c.High[last] - c.Low[last]) / (rsum / w))
 	}
+}
 
-	// Amihud: rolling mean of |r|/(c·v) over w bars, ranked over ≤200
-	// values; illiq is -1 where undefined (zero volume). The first window
-	// starts at start-w+1 >= 1, so every bar used has a previous close.
-	illiq := s.floats(n)
+// liquidityAmihud sets the Amihud illiquidity of the window of w bars
+// ending at the last bar and, with enough values, its percentile among the
+// rolling windows ending at start..last; it returns that percentile (0
+// when there is none).
+func liquidityAmihud(res *LiquidityResult, s *scratch, c OHLCV, bars []Bar, start, w int) float64 {
+	rolling, ok := amihudRolling(s, c, bars, start, w)
+	if !ok { // the window ending at the last bar has no usable bar
+		return 0
+	}
+	cur := rolling[len(rolling)-1]
+	res.Amihud = flp(cur)
+	if len(rolling) < LiquidityStressMinValues {
+		return 0
+	}
+	pct := 100 * midRank(rolling, cur)
+	res.AmihudPercentile = flp(pct)
+	return pct
+}
+
+// amihudRolling is the rolling mean of |r|/(c·v) × 1e6 over w bars, for
+// the windows ending at start..n-1 that hold a usable bar (volume above
+// 0), and whether the last window does. The first window starts at
+// start-w+1 >= 1, so every bar used has a previous close.
+func amihudRolling(s *scratch, c OHLCV, bars []Bar, start, w int) ([]float64, bool) {
+	n := len(bars)
+	illiq := s.floats(n) // -1 where undefined (zero volume)
 	for i := start - w + 1; i < n; i++ {
 		illiq[i] = -1
 		if c.Volume[i] > 0 {
@@ -156,17 +190,13 @@ func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 			rolling = append(rolling, sum/float64(k))
 		}
 	}
-	var amihudPct float64
-	if k > 0 { // the window ending at the last bar has a usable bar
-		cur := rolling[len(rolling)-1]
-		res.Amihud = flp(cur)
-		if len(rolling) >= LiquidityStressMinValues {
-			amihudPct = 100 * midRank(rolling, cur)
-			res.AmihudPercentile = flp(amihudPct)
-		}
-	}
+	return rolling, k > 0
+}
 
-	// Volume trend.
+// liquidityVolumeTrend sets and returns the ratio of the mean volume of the
+// short window to that of the long window (1 when the long mean is 0).
+func liquidityVolumeTrend(res *LiquidityResult, c OHLCV) float64 {
+	n := len(c.Volume)
 	shortM := meanOf(c.Volume[n-res.ShortWindow:])
 	longM := meanOf(c.Volume[n-res.LongWindow:])
 	ratio := 1.0
@@ -174,7 +204,12 @@ func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 		ratio = shortM / longM
 	}
 	res.VolumeTrendRatio = fl(ratio)
+	return ratio
+}
 
+// liquidityState applies the rules in order (first match wins) and sets
+// the state and the rule that decided.
+func liquidityState(res *LiquidityResult, amihudPct, ratio float64) {
 	switch {
 	case res.VolumeZScore != nil && *res.VolumeZScore >= LiquiditySpikeZ:
 		res.State, res.Reasons = LiquiditySpike, []string{"log-volume z-score >= 3"}
@@ -188,5 +223,4 @@ func analyzeLiquidity(bars []Bar, baseline *int) (*LiquidityResult, error) {
 	default:
 		res.State, res.Reasons = LiquidityNormal, []string{"no spike, stress or thinning rule met"}
 	}
-	return res, nil
 }

@@ -107,9 +107,16 @@ func analyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 		return nil, err
 	}
 	res := &TrendResult{Bars: n}
-	last := n - 1
+	trendPhase(res, s, bb, n)
+	trendSqueeze(res, bb, atrKC, n-1)
+	a14, _ := atr14.Last()
+	trendMomentum(res, c.Close, a14)
+	return res, nil
+}
 
-	// Bandwidth series over the last ≤100 bars.
+// trendPhase sets the bandwidth figures and the phase from the bandwidth
+// series over the last ≤100 of the n bars.
+func trendPhase(res *TrendResult, s *scratch, bb BBandsResult, n int) {
 	bw := s.floats(min(TrendPctWindow, len(bb.Middle.Values)))[:0]
 	for i := max(bb.Middle.First, n-TrendPctWindow); i < n; i++ {
 		u, _ := bb.Upper.At(i)
@@ -129,14 +136,37 @@ func analyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 	default:
 		res.Phase = PhaseTransition
 	}
+}
 
-	// Squeeze.
-	on := func(i int) bool {
-		u, _ := bb.Upper.At(i)
-		l, _ := bb.Lower.At(i)
-		a, ok := atrKC.At(i)
-		return ok && u-l < 2*TrendKCMult*a
+// squeezeBands are the Bollinger bands and the Keltner ATR that decide
+// whether a bar is in a squeeze.
+type squeezeBands struct {
+	bb    BBandsResult
+	atrKC Series
+}
+
+// on reports whether the squeeze is on at bar i: the Bollinger width is
+// inside the Keltner width.
+func (q squeezeBands) on(i int) bool {
+	u, _ := q.bb.Upper.At(i)
+	l, _ := q.bb.Lower.At(i)
+	a, ok := q.atrKC.At(i)
+	return ok && u-l < 2*TrendKCMult*a
+}
+
+// run counts the consecutive squeeze bars ending at bar end.
+func (q squeezeBands) run(end int) int {
+	k := 0
+	for i := end; i >= q.atrKC.First && q.on(i); i-- {
+		k++
 	}
+	return k
+}
+
+// trendSqueeze sets the band widths, their ratio and the squeeze state at
+// the last bar.
+func trendSqueeze(res *TrendResult, bb BBandsResult, atrKC Series, last int) {
+	q := squeezeBands{bb: bb, atrKC: atrKC}
 	uT, _ := bb.Upper.At(last)
 	lT, _ := bb.Lower.At(last)
 	aT, _ := atrKC.At(last)
@@ -149,41 +179,37 @@ func analyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 		ratio = math.MaxFloat64
 	}
 	res.WidthRatio = fl(min(ratio, 1e12))
-	run := func(end int) int { // consecutive squeeze bars ending at end
-		k := 0
-		for i := end; i >= atrKC.First && on(i); i-- {
-			k++
-		}
-		return k
-	}
 	res.Squeeze = SqueezeNone
-	if on(last) {
-		res.Squeeze, res.SqueezeBars = SqueezeActive, run(last)
-	} else {
-		for k := 1; k <= TrendFiringBars && last-k >= atrKC.First; k++ {
-			if on(last - k) {
-				if r := run(last - k); r >= TrendMinSqueeze {
-					res.Squeeze, res.SqueezeBars = SqueezeFiring, r
-				}
-				break
+	if q.on(last) {
+		res.Squeeze, res.SqueezeBars = SqueezeActive, q.run(last)
+		return
+	}
+	for k := 1; k <= TrendFiringBars && last-k >= atrKC.First; k++ {
+		if q.on(last - k) {
+			if r := q.run(last - k); r >= TrendMinSqueeze {
+				res.Squeeze, res.SqueezeBars = SqueezeFiring, r
 			}
-		}
-		if res.Squeeze == SqueezeNone && ratio > 1 && ratio <= TrendFormingRatio {
-			uP, _ := bb.Upper.At(last - 1)
-			lP, _ := bb.Lower.At(last - 1)
-			if uT-lT < uP-lP {
-				res.Squeeze = SqueezeForming
-			}
+			break
 		}
 	}
+	if res.Squeeze == SqueezeNone && ratio > 1 && ratio <= TrendFormingRatio {
+		uP, _ := bb.Upper.At(last - 1)
+		lP, _ := bb.Lower.At(last - 1)
+		if uT-lT < uP-lP {
+			res.Squeeze = SqueezeForming
+		}
+	}
+}
 
-	// Momentum.
-	a14, _ := atr14.Last()
+// trendMomentum sets the momentum value, its change, direction and state
+// at the last close; a14 is the ATR(14) that scales the STEADY tolerance.
+func trendMomentum(res *TrendResult, closes []float64, a14 float64) {
+	last := len(closes) - 1
 	res.ATR = fl(a14)
 	mom := func(i int) float64 { // SMA6 of close - close[-12] ending at i
 		s := 0.0
 		for j := i - TrendMomSmooth + 1; j <= i; j++ {
-			s += c.Close[j] - c.Close[j-TrendMomPeriod]
+			s += closes[j] - closes[j-TrendMomPeriod]
 		}
 		return s / TrendMomSmooth
 	}
@@ -208,5 +234,4 @@ func analyzeTrendStructure(bars []Bar) (*TrendResult, error) {
 	default:
 		res.Momentum = MomentumSteady
 	}
-	return res, nil
 }

@@ -88,15 +88,84 @@ func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*Segm
 	if by == "" {
 		by = SegmentBySymbol
 	}
+	if err := checkSegmentInput(trades, by); err != nil {
+		return nil, err
+	}
+	keys, err := segmentKeys(ctx, trades, by)
+	if err != nil {
+		return nil, err
+	}
+	var sg segmentation
+	sg.groupKeys(keys, by)
+	if err := sg.bucket(ctx, trades); err != nil {
+		return nil, err
+	}
+	res := &SegmentResult{
+		SegmentBy:    by,
+		TradeCount:   len(trades),
+		SegmentCount: len(sg.names),
+		Segments:     make([]SegmentStats, len(sg.names)),
+		Warnings:     []string{},
+		Conventions:  segmentConventions(),
+	}
+	var total toolkit.Amount
+	best, worst := 0, 0
+	low := 0
+	for p, g := range sg.order {
+		st := segmentStats(sg.names[g], sg.rs[sg.start[p]:sg.start[p+1]], sg.totals[p], len(trades))
+		if st.LowSample {
+			low++
+		}
+		res.Segments[p] = st
+		total = total.Add(sg.totals[p])
+		if st.Expectancy > res.Segments[best].Expectancy {
+			best = p
+		}
+		if st.Expectancy < res.Segments[worst].Expectancy {
+			worst = p
+		}
+	}
+	res.TotalPnLUSD = money.Canonical(total)
+	res.BestSegment, res.WorstSegment = res.Segments[best].Segment, res.Segments[worst].Segment
+	if low > 0 {
+		res.Warnings = append(res.Warnings, "some segments have fewer than 30 trades: their figures are unreliable")
+	}
+	if len(sg.names) > 1 {
+		res.Warnings = append(res.Warnings, "comparing many segments: at a 5 % level about 1 segment in 20 looks significant by chance")
+	}
+	return res, nil
+}
+
+// segmentConventions are the rules SegmentTrades states in its answer.
+func segmentConventions() []string {
+	return []string{
+		"win: R > 0; loss: R < 0; breakeven: R = 0 (counted in win_rate's denominator)",
+		"g = mean(R) - popvar(R)/2 per segment",
+		"total_pnl_usd: exact decimal sum of pnl_usd",
+		"keys compared exactly (case-sensitive); missing keys grouped as UNKNOWN, listed last",
+		"order: day_of_week Monday..Sunday, other keys in byte order",
+		"best/worst segment: highest/lowest expectancy, ties to the first listed",
+		"low_sample: fewer than 30 trades in the segment",
+	}
+}
+
+// checkSegmentInput checks the number of trades and the segmentation key.
+func checkSegmentInput(trades []SegmentTrade, by string) error {
 	if len(trades) > limits.MaxItems {
-		return nil, toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", limits.MaxItems)
+		return toolkit.Errorf(toolkit.TooLarge, "trades: at most %d trades are accepted", limits.MaxItems)
 	}
 	if len(trades) == 0 {
-		return nil, invalid("trades", "needs at least 1 trade")
+		return invalid("trades", "needs at least 1 trade")
 	}
 	if by != SegmentBySymbol && by != SegmentByDayOfWeek && by != SegmentByStrategy && by != SegmentByRegime {
-		return nil, invalid("segment_by", "must be one of symbol, day_of_week, strategy, regime")
+		return invalid("segment_by", "must be one of symbol, day_of_week, strategy, regime")
 	}
+	return nil
+}
+
+// segmentKeys checks each trade and returns its segmentation key,
+// checking ctx about every 65,536 trades.
+func segmentKeys(ctx context.Context, trades []SegmentTrade, by string) ([]string, error) {
 	every := limits.CheckEvery(1)
 	keys := make([]string, len(trades))
 	for i, t := range trades {
@@ -113,9 +182,28 @@ func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*Segm
 		}
 		keys[i] = segmentKey(t, by)
 	}
+	return keys, nil
+}
+
+// segmentation holds the trades grouped by segment, segments in their
+// listed order (position p).
+type segmentation struct {
+	names  []string         // keys, in order of first appearance (group g)
+	group  []int            // group of each trade
+	order  []int            // order[p] is the group listed at position p
+	rank   []int            // rank[g] is the position of group g
+	start  []int            // the R values of position p are rs[start[p]:start[p+1]]
+	rs     []float64        // R values, bucketed by position
+	totals []toolkit.Amount // exact USD total per position
+}
+
+// groupKeys numbers the distinct keys and orders them for listing.
+func (sg *segmentation) groupKeys(keys []string, by string) {
+	group := make([]int, len(keys))
+	// Room for the usual number of segments (seven days, a few symbols,
+	// strategies or regimes) in one allocation.
+	names := make([]string, 0, min(len(keys), 16))
 	index := make(map[string]int)
-	var names []string
-	group := make([]int, len(trades))
 	for i, k := range keys {
 		g, ok := index[k]
 		if !ok {
@@ -134,21 +222,29 @@ func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*Segm
 	for pos, g := range order {
 		rank[g] = pos
 	}
-	// Bucket the R values per segment (counting sort by rank).
-	start := make([]int, len(names)+1)
+	sg.names, sg.group, sg.order, sg.rank = names, group, order, rank
+}
+
+// bucket places the R values per segment (a counting sort by position)
+// and sums each segment's USD exactly, checking ctx about every 65,536
+// trades (the decimal sums are the slowest step).
+func (sg *segmentation) bucket(ctx context.Context, trades []SegmentTrade) error {
+	every := limits.CheckEvery(1)
+	group, rank := sg.group, sg.rank
+	start := make([]int, len(sg.names)+1)
 	for _, g := range group {
 		start[rank[g]+1]++
 	}
 	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
-	next := slices.Clone(start[:len(names)])
+	next := slices.Clone(start[:len(sg.names)])
 	rs := make([]float64, len(trades))
-	totals := make([]toolkit.Amount, len(names))
+	totals := make([]toolkit.Amount, len(sg.names))
 	for i, t := range trades {
-		if i%every == 0 { // the decimal sums are the slowest step
+		if i%every == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		p := rank[group[i]]
@@ -156,67 +252,32 @@ func SegmentTrades(ctx context.Context, trades []SegmentTrade, by string) (*Segm
 		next[p]++
 		totals[p] = totals[p].Add(t.PnLUSD)
 	}
-	res := &SegmentResult{
-		SegmentBy:    by,
-		TradeCount:   len(trades),
-		SegmentCount: len(names),
-		Segments:     make([]SegmentStats, len(names)),
-		Warnings:     []string{},
-		Conventions: []string{
-			"win: R > 0; loss: R < 0; breakeven: R = 0 (counted in win_rate's denominator)",
-			"g = mean(R) - popvar(R)/2 per segment",
-			"total_pnl_usd: exact decimal sum of pnl_usd",
-			"keys compared exactly (case-sensitive); missing keys grouped as UNKNOWN, listed last",
-			"order: day_of_week Monday..Sunday, other keys in byte order",
-			"best/worst segment: highest/lowest expectancy, ties to the first listed",
-			"low_sample: fewer than 30 trades in the segment",
-		},
-	}
-	nf := float64(len(trades))
-	var total toolkit.Amount
-	best, worst := 0, 0
-	low := 0
-	for p, g := range order {
-		seg := rs[start[p]:start[p+1]]
-		st := SegmentStats{Segment: names[g], Count: len(seg), TotalPnLUSD: money.Canonical(totals[p])}
-		var sum float64
-		for _, x := range seg {
-			sum += x
-			switch {
-			case x > 0:
-				st.Wins++
-			case x < 0:
-				st.Losses++
-			default:
-				st.Breakevens++
-			}
-		}
-		mean, g := meanG(seg)
-		st.WinRate = toolkit.Float(float64(st.Wins) / float64(len(seg)))
-		st.Expectancy, st.G, st.TotalR = toolkit.Float(mean), toolkit.Float(g), toolkit.Float(sum)
-		st.ShareOfTrades = toolkit.Float(float64(len(seg)) / nf)
-		st.LowSample = len(seg) < MinSegmentSample
-		if st.LowSample {
-			low++
-		}
-		res.Segments[p] = st
-		total = total.Add(totals[p])
-		if st.Expectancy > res.Segments[best].Expectancy {
-			best = p
-		}
-		if st.Expectancy < res.Segments[worst].Expectancy {
-			worst = p
+	sg.start, sg.rs, sg.totals = start, rs, totals
+	return nil
+}
+
+// segmentStats are the figures of the segment named name with R values
+// seg and exact USD total, out of n trades in all.
+func segmentStats(name string, seg []float64, total toolkit.Amount, n int) SegmentStats {
+	st := SegmentStats{Segment: name, Count: len(seg), TotalPnLUSD: money.Canonical(total)}
+	var sum float64
+	for _, x := range seg {
+		sum += x
+		switch {
+		case x > 0:
+			st.Wins++
+		case x < 0:
+			st.Losses++
+		default:
+			st.Breakevens++
 		}
 	}
-	res.TotalPnLUSD = money.Canonical(total)
-	res.BestSegment, res.WorstSegment = res.Segments[best].Segment, res.Segments[worst].Segment
-	if low > 0 {
-		res.Warnings = append(res.Warnings, "some segments have fewer than 30 trades: their figures are unreliable")
-	}
-	if len(names) > 1 {
-		res.Warnings = append(res.Warnings, "comparing many segments: at a 5 % level about 1 segment in 20 looks significant by chance")
-	}
-	return res, nil
+	mean, g := meanG(seg)
+	st.WinRate = toolkit.Float(float64(st.Wins) / float64(len(seg)))
+	st.Expectancy, st.G, st.TotalR = toolkit.Float(mean), toolkit.Float(g), toolkit.Float(sum)
+	st.ShareOfTrades = toolkit.Float(float64(len(seg)) / float64(n))
+	st.LowSample = len(seg) < MinSegmentSample
+	return st
 }
 
 // segmentKey returns the segmentation key of t.
