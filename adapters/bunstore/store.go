@@ -18,7 +18,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/uptrace/bun/driver/sqliteshim"
 	"github.com/uptrace/bun/migrate"
 )
 
@@ -75,9 +74,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		sqldb.SetMaxIdleConns(max)
 		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), postgres: true, schema: opts.Schema}
 	} else {
-		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
+		sqldb, err := openSQLite(dsn)
 		if err != nil {
-			return nil, fmt.Errorf("bunstore: opening sqlite: %w", err)
+			return nil, err
 		}
 		// Connections are kept open: opening one (file, WAL index, pragmas)
 		// costs more than most queries, and with database/sql's default of
@@ -106,21 +105,6 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	s.startCharges(opts)
 	return s, nil
-}
-
-// sqliteDSN adds the pragmas the store relies on to a path or file: URI.
-// temp_store(memory) keeps statement journals (one per savepoint of a
-// charge batch) in memory instead of temporary files: a third more
-// metered calls per second.
-func sqliteDSN(dsn string) string {
-	if !strings.HasPrefix(dsn, "file:") {
-		dsn = "file:" + dsn
-	}
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(memory)&_txlock=immediate"
 }
 
 // connect opens the first connection. A new SQLite file switches to WAL on
