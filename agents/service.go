@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/internal/changecache"
 )
 
 // MaxAgentsPerOwner bounds the agents listed for one owner.
@@ -39,6 +41,10 @@ type Config struct {
 	// wallets link without a presale check (is_presale_buyer false, and
 	// the answer says why).
 	Presale PresaleChecker
+	// Cache tunes the cache of authenticated agents (key digest -> agent,
+	// mode and restrictions), kept when the store implements ChangeFeed:
+	// a change to an agent on any instance drops its entry.
+	Cache CacheConfig
 }
 
 // Service implements agent registration, authentication and management.
@@ -51,6 +57,9 @@ type Service struct {
 	wallets *WalletAuth
 	vault   *cryptovault.Vault
 	presale PresaleChecker
+	// auth caches Authenticate's lookups; nil when the store has no
+	// change feed.
+	auth *changecache.Cache[[sha256.Size]byte, Agent]
 }
 
 // NewService returns a Service over store.
@@ -72,7 +81,7 @@ func NewService(store Store, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder),
-		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale}, nil
+		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale, auth: newAuthCache(store, cfg.Cache, cfg.Now)}, nil
 }
 
 // Register creates an agent in sandbox mode and returns it with its API
@@ -148,17 +157,42 @@ func (s *Service) newKey() (string, error) {
 // Authenticate returns the agent owning key. A missing, malformed or
 // unknown key is toolkit.Unauthenticated; a suspended or terminated agent
 // is toolkit.Forbidden.
+//
+// With a store that implements ChangeFeed, agents found are cached by key
+// digest (see Config.Cache): a rotated key, a suspension or any other
+// change made through the store drops the entry at once on this instance
+// and as soon as the feed delivers it on the others. Unknown keys are
+// never cached.
 func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 	if !s.wellFormedKey(key) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
-	a, err := s.store.AgentByKeyDigest(ctx, KeyDigest(key))
+	digest := sha256.Sum256([]byte(key))
+	if s.auth != nil {
+		if a, ok := s.auth.Get(digest); ok {
+			return active(a.clone())
+		}
+	}
+	var ticket changecache.Ticket
+	if s.auth != nil {
+		ticket = s.auth.Begin()
+	}
+	a, err := s.store.AgentByKeyDigest(ctx, digest[:])
+	if err == nil && s.auth != nil {
+		s.auth.Put(ticket, a.ID, digest, a.clone())
+	}
 	if toolkit.IsKind(err, toolkit.NotFound) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
 	if err != nil {
 		return Agent{}, toolkit.WithOp("agents.Authenticate", err)
 	}
+	return active(a)
+}
+
+// active returns a, or toolkit.Forbidden for a suspended or terminated
+// agent.
+func active(a Agent) (Agent, error) {
 	if !a.IsActive() {
 		return Agent{}, toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", a.Mode)
 	}

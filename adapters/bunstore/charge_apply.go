@@ -20,11 +20,16 @@ const chargeSavepoint = "charge"
 // the conditional debit of the class's column ({col}), the running spend
 // totals, the ledger row, the usage upsert and, when the last argument is
 // true, the idempotency row. Every write reads from the debit, so a
-// balance too low writes nothing and returns no row. The caps are checked
-// by the caller on the totals it returns (which include this charge),
-// under the balance row lock the debit took.
-const pgChargeStatement = `WITH debit AS (
-	UPDATE balances SET {col} = {col} - ?, updated_at = ? WHERE agent_id = ? AND {col} >= ? RETURNING {col} AS after
+// balance too low, or stored spend limits at another version than the
+// caller checked (the first two arguments: agent and version), write
+// nothing: the one row returned then holds NULLs and the stored version.
+// The caps are checked by the caller on the totals it returns (which
+// include this charge), under the balance row lock the debit took.
+const pgChargeStatement = `WITH lim AS (
+	SELECT COALESCE((SELECT version FROM spend_limits WHERE agent_id = ?), 0) AS version, CAST(? AS BIGINT) AS checked
+), debit AS (
+	UPDATE balances SET {col} = {col} - ?, updated_at = ? WHERE agent_id = ? AND {col} >= ?
+		AND (SELECT version = checked FROM lim) RETURNING {col} AS after
 ), totals AS (
 	INSERT INTO spend_totals AS st (agent_id, day_start, day_micros, month_start, month_micros)
 	SELECT ?, CAST(? AS TIMESTAMPTZ), ?, CAST(? AS TIMESTAMPTZ), ? FROM debit
@@ -44,10 +49,12 @@ const pgChargeStatement = `WITH debit AS (
 	INSERT INTO idempotency_keys (agent_id, idem_key, request_hash, response, created_at)
 	SELECT ?, ?, ?, CAST(? AS BYTEA), CAST(? AS TIMESTAMPTZ) FROM debit WHERE ?
 )
-SELECT debit.after, totals.day_micros, totals.month_micros, led.seq FROM debit, totals, led`
+SELECT debit.after, totals.day_micros, totals.month_micros, led.seq, lim.version
+FROM lim LEFT JOIN (debit CROSS JOIN totals CROSS JOIN led) ON true`
 
 // pgChargeParams are the types of pgChargeStatement's parameters, in order.
 var pgChargeParams = []string{
+	"TEXT", "BIGINT", // limits version
 	"BIGINT", "TIMESTAMPTZ", "TEXT", "BIGINT", // debit
 	"TEXT", "TIMESTAMPTZ", "BIGINT", "TIMESTAMPTZ", "BIGINT", // totals
 	"TEXT", "TEXT", "TEXT", "BIGINT", "TEXT", "TIMESTAMPTZ", // ledger
@@ -95,6 +102,16 @@ type chargeOutcome struct {
 func errInsufficient() error {
 	return toolkit.Errorf(toolkit.InsufficientCredits, "insufficient balance")
 }
+
+// errLimitsChanged is the refusal of a charge checked against spend
+// limits that have changed since (billing.ErrLimitsChanged).
+func errLimitsChanged() error {
+	return &toolkit.Error{Kind: toolkit.Conflict, Msg: "the spend limits changed during the call; retry", Err: billing.ErrLimitsChanged}
+}
+
+// sqliteLimitsVersion reads the agent's stored limits version (0: never
+// set) inside a charge's transaction.
+const sqliteLimitsVersion = `SELECT COALESCE((SELECT version FROM spend_limits WHERE agent_id = ?), 0)`
 
 // chargeStep says where a charge stands in its batch's transaction.
 type chargeStep int
@@ -146,6 +163,7 @@ func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.Charge
 	}
 	at := req.At.UTC()
 	rows, err := conn.QueryContext(ctx, pgChargeSQL(step, pgChargeExecute[funds]),
+		req.AgentID, req.Limits.Version,
 		req.Micros, at, req.AgentID, req.Micros,
 		req.AgentID, req.DayStart.UTC(), req.Micros, req.MonthStart.UTC(), req.Micros,
 		req.TxID, req.AgentID, string(funds), -req.Micros, req.Operation, at,
@@ -157,9 +175,12 @@ func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.Charge
 	opName := req.Operation
 	out := chargeOutcome{row: ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption,
 		Funds: string(funds), AmountMicros: -req.Micros, Operation: &opName, CreatedAt: at}}
-	found := rows.Next()
-	if found {
-		err = rows.Scan(&out.row.BalanceAfter, &out.dayTotal, &out.monthTotal, &out.row.Seq)
+	var after, day, month, seq sql.NullInt64
+	var version int64
+	if !rows.Next() {
+		err = errors.Join(rows.Err(), errors.New("the charge statement returned no row"))
+	} else {
+		err = rows.Scan(&after, &day, &month, &seq, &version)
 	}
 	if cerr := rows.Close(); err == nil {
 		err = cerr
@@ -170,9 +191,12 @@ func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.Charge
 	switch {
 	case err != nil:
 		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
-	case !found:
+	case version != req.Limits.Version:
+		return chargeOutcome{}, errLimitsChanged() // nothing was written
+	case !after.Valid:
 		return chargeOutcome{}, errInsufficient() // nothing was written
 	}
+	out.row.BalanceAfter, out.dayTotal, out.monthTotal, out.row.Seq = after.Int64, day.Int64, month.Int64, seq.Int64
 	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
 		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
 	}
@@ -206,6 +230,13 @@ func applyChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest
 // upsert and the idempotency row.
 func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) (chargeOutcome, error) {
 	var out chargeOutcome
+	var version int64
+	if err := tx.QueryRowContext(ctx, sqliteLimitsVersion, req.AgentID).Scan(&version); err != nil {
+		return out, err
+	}
+	if version != req.Limits.Version {
+		return out, errLimitsChanged()
+	}
 	funds, col := balanceColumn(req.Funds)
 	at := req.At.UTC()
 	var after int64

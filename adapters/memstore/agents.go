@@ -141,6 +141,7 @@ func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agent
 	}
 	rec.agent.Mode = mode
 	s.agents[id] = rec
+	s.changed(id)
 	return cloneAgent(rec.agent), nil
 }
 
@@ -164,5 +165,6 @@ func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte) 
 	rec.digest = next
 	s.keyDigests[next] = id
 	s.agents[id] = rec
+	s.changed(id)
 	return nil
 }

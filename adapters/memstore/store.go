@@ -50,6 +50,8 @@ type Store struct {
 	guardian    guardianData
 	ws          workspaceTables
 
+	feed feed // announces agent changes (agents.ChangeFeed)
+
 	challenges map[string]time.Time        // used wallet challenge digest -> signed at
 	wallets    map[string]registeredWallet // wallet keyed hash -> registration
 	linked     map[string]linkedWallet     // agent id -> linked wallet

@@ -63,6 +63,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		rec.digest = digest
 		s.keyDigests[digest] = w.agentID
 		s.agents[w.agentID] = rec
+		s.changed(w.agentID)
 		return cloneAgent(rec.agent), false, nil
 	}
 	a := in.NewAgent
@@ -105,6 +106,7 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 	}
 	s.linked[in.AgentID] = linkedWallet{hash: string(in.WalletHash), sealed: bytes.Clone(in.SealedWallet)}
 	s.agents[in.AgentID] = rec
+	s.changed(in.AgentID)
 	return cloneAgent(rec.agent), nil
 }
 
