@@ -52,6 +52,7 @@ type Store struct {
 	schema   string // Postgres search_path, when set
 	path     string // SQLite file, "" for an in-memory database
 	charges  *chargeBatcher
+	feed     changeFeed // announces agent changes (changes.go)
 }
 
 // Open connects to dsn and migrates the schema. A dsn starting with
@@ -146,6 +147,7 @@ func (s *Store) startCharges(opts Options) {
 // queued fails, uncharged) and closes the database.
 func (s *Store) Close() error {
 	s.charges.close()
+	s.closeFeed()
 	return s.db.Close()
 }
 
