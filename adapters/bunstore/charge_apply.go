@@ -109,10 +109,6 @@ func errLimitsChanged() error {
 	return &toolkit.Error{Kind: toolkit.Conflict, Msg: "the spend limits changed during the call; retry", Err: billing.ErrLimitsChanged}
 }
 
-// sqliteLimitsVersion reads the agent's stored limits version (0: never
-// set) inside a charge's transaction.
-const sqliteLimitsVersion = `SELECT COALESCE((SELECT version FROM spend_limits WHERE agent_id = ?), 0)`
-
 // chargeStep says where a charge stands in its batch's transaction.
 type chargeStep int
 
@@ -201,82 +197,6 @@ func applyChargePostgres(ctx context.Context, conn bun.IConn, req billing.Charge
 		return chargeOutcome{}, refuseOrFail(ctx, conn, err, step)
 	}
 	return out, nil
-}
-
-// applyChargeSQLite writes one charge in tx, statement by statement (an
-// in-process call each), under its own savepoint unless it is alone,
-// with applyChargePostgres's answers. Its steps are chargeAlone,
-// chargeFirst and chargeNext.
-func applyChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
-	if step != chargeAlone {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT "+chargeSavepoint); err != nil {
-			return chargeOutcome{}, &batchBroken{err: err}
-		}
-	}
-	out, err := writeChargeSQLite(ctx, tx, req)
-	if err != nil {
-		return chargeOutcome{}, refuseOrFail(ctx, tx, err, step)
-	}
-	if step != chargeAlone {
-		if _, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT "+chargeSavepoint); err != nil {
-			return chargeOutcome{}, &batchBroken{err: err}
-		}
-	}
-	return out, nil
-}
-
-// writeChargeSQLite runs the statements of one charge: the conditional
-// debit, the running totals and the caps, the ledger row, the usage
-// upsert and the idempotency row.
-func writeChargeSQLite(ctx context.Context, tx bun.Tx, req billing.ChargeRequest) (chargeOutcome, error) {
-	var out chargeOutcome
-	var version int64
-	if err := tx.QueryRowContext(ctx, sqliteLimitsVersion, req.AgentID).Scan(&version); err != nil {
-		return out, err
-	}
-	if version != req.Limits.Version {
-		return out, errLimitsChanged()
-	}
-	funds, col := balanceColumn(req.Funds)
-	at := req.At.UTC()
-	var after int64
-	err := tx.NewUpdate().Model((*balanceRow)(nil)).
-		Set("? = ? - ?", col, col, req.Micros).Set("updated_at = ?", at).
-		Where("agent_id = ?", req.AgentID).Where("? >= ?", col, req.Micros).
-		Returning("?", col).Scan(ctx, &after)
-	if errors.Is(err, sql.ErrNoRows) {
-		return out, errInsufficient()
-	}
-	if err != nil {
-		return out, err
-	}
-	err = tx.QueryRowContext(ctx, spendTotalsUpsert, req.AgentID, req.DayStart.UTC(), req.Micros, req.MonthStart.UTC(), req.Micros).
-		Scan(&out.dayTotal, &out.monthTotal)
-	if err != nil {
-		return out, err
-	}
-	if err := capsExceeded(req, out.dayTotal, out.monthTotal); err != nil {
-		return out, err
-	}
-	opName := req.Operation
-	out.row = ledgerRow{TxID: req.TxID, AgentID: req.AgentID, Type: billing.TypeConsumption, Funds: string(funds),
-		AmountMicros: -req.Micros, BalanceAfter: after, Operation: &opName, CreatedAt: at}
-	if _, err := tx.NewInsert().Model(&out.row).Exec(ctx); err != nil {
-		return out, err
-	}
-	_, err = tx.NewInsert().Model(&usageRow{AgentID: req.AgentID, Operation: req.Operation, Count: 1, TotalMicros: req.Micros}).
-		On("CONFLICT (agent_id, operation) DO UPDATE").
-		Set("call_count = u.call_count + 1").
-		Set("total_micros = u.total_micros + EXCLUDED.total_micros").
-		Exec(ctx)
-	if err != nil {
-		return out, err
-	}
-	if req.Idempotency != nil {
-		_, err = tx.NewInsert().Model(&idempotencyRow{AgentID: req.AgentID, Key: req.Idempotency.Key,
-			RequestHash: req.Idempotency.RequestHash, Response: req.Idempotency.Response, CreatedAt: at}).Exec(ctx)
-	}
-	return out, err
 }
 
 // refuseOrFail rolls a charge back to its savepoint after err: the

@@ -60,10 +60,24 @@ type chargeResult struct {
 }
 
 // committerSlot is the right to commit a batch, and what the committer
-// keeps between batches: on Postgres, its own connection with the charge
-// statements prepared (nil until first used, and after a fault).
+// keeps between batches: its own connection with the charge statements
+// prepared (nil until first used, and after a fault): conn on Postgres,
+// sqlite on SQLite.
 type committerSlot struct {
-	conn *bun.Conn
+	conn   *bun.Conn
+	sqlite *sqliteWriter
+}
+
+// drop closes the slot's connection, if any.
+func (slot *committerSlot) drop() {
+	if slot.conn != nil {
+		_ = slot.conn.Close()
+		slot.conn = nil
+	}
+	if slot.sqlite != nil {
+		slot.sqlite.close()
+		slot.sqlite = nil
+	}
 }
 
 // chargeBatcher is the queue and the committer slots of a store.
@@ -118,10 +132,7 @@ func (b *chargeBatcher) commitSafely(slot *committerSlot, batch []*pendingCharge
 		if v == nil {
 			return
 		}
-		if slot.conn != nil {
-			_ = slot.conn.Close()
-			slot.conn = nil
-		}
+		slot.drop()
 		for _, p := range batch {
 			select {
 			case p.result <- chargeResult{err: &toolkit.Error{Kind: toolkit.Internal, Op: "bunstore.Charge",
@@ -182,9 +193,7 @@ func (b *chargeBatcher) close() {
 	b.closed = true
 	b.mu.Unlock()
 	for range cap(b.slots) {
-		if slot := <-b.slots; slot.conn != nil {
-			slot.conn.Close()
-		}
+		(<-b.slots).drop()
 	}
 	for {
 		select {
@@ -255,7 +264,7 @@ var errOutcomeUnknown = errors.New("the outcome of the commit is unknown")
 // have committed is run once more on a fresh connection.
 func (s *Store) runChargeBatch(ctx context.Context, slot *committerSlot, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
 	if !s.postgres {
-		return s.runSQLiteBatch(ctx, batch, results)
+		return s.runSQLiteBatch(ctx, slot, batch, results)
 	}
 	committed, err = s.runPostgresBatch(ctx, slot, batch, results)
 	if err != nil && !committed && slot.conn == nil && isConnectionError(err) && !errors.Is(err, errOutcomeUnknown) {
@@ -263,37 +272,6 @@ func (s *Store) runChargeBatch(ctx context.Context, slot *committerSlot, batch [
 		committed, err = s.runPostgresBatch(ctx, slot, batch, results)
 	}
 	return committed, err
-}
-
-// runSQLiteBatch is runChargeBatch on SQLite, in an immediate transaction.
-func (s *Store) runSQLiteBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	var written *billing.ChargeRequest // the last charge applied
-	for i, p := range batch {
-		out, err := applyChargeSQLite(ctx, tx, p.req, batchStep(batch, i, false))
-		var broken *batchBroken
-		if errors.As(err, &broken) {
-			_ = tx.Rollback() // nothing of the batch commits
-			return false, broken.err
-		}
-		if err == nil {
-			results[i].tx, err = out.row.transaction()
-			written = &p.req
-		}
-		results[i].err = err
-	}
-	if written == nil {
-		// Every charge was refused: whatever a refused charge alone in its
-		// transaction wrote is undone.
-		return false, tx.Rollback()
-	}
-	if err := tx.Commit(); err != nil {
-		return s.resolveCommit(written, err)
-	}
-	return true, nil
 }
 
 // runPostgresBatch is runChargeBatch on Postgres, on the slot's
