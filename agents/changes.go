@@ -27,11 +27,15 @@ type ChangeFeed interface {
 	Subscribe(l ChangeListener) (stop func())
 }
 
+// AllAgents is announced for a change that concerns every agent (a
+// platform-wide ceiling, say): every cached entry is dropped.
+const AllAgents = "*"
+
 // ChangeListener receives a ChangeFeed. Its methods return quickly and
 // never call the store.
 type ChangeListener interface {
-	// AgentChanged says that whatever was read about the agent before is
-	// stale.
+	// AgentChanged says that whatever was read about the agent (about
+	// every agent, for AllAgents) before is stale.
 	AgentChanged(agentID string)
 	// FeedDown says that announcements may be missed from now on (the
 	// feed lost its connection): nothing cached may be trusted until

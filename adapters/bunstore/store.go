@@ -1,8 +1,3 @@
-// Package bunstore implements the toolkit's stores (agents.Store,
-// billing.Store, support.Store, guardian.Store, workspace.Store,
-// broker.Store) with Bun on SQLite (the embedded default, pure Go via
-// modernc) or PostgreSQL, from one DSN. Migrations are compiled in and run
-// at Open.
 package bunstore
 
 import (

@@ -131,12 +131,18 @@ func (c *Cache[K, V]) Drop(k K) {
 	}
 }
 
-// AgentChanged drops the agent's entry and refuses every Put of a read
-// that began before: what was read about the agent is stale.
+// AgentChanged drops the agent's entry (every entry for "*",
+// agents.AllAgents) and refuses every Put of a read that began before:
+// what was read about the agent is stale.
 func (c *Cache[K, V]) AgentChanged(agentID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	if agentID == "*" {
+		clear(c.entries)
+		clear(c.byAgent)
+		return
+	}
 	if k, ok := c.byAgent[agentID]; ok {
 		delete(c.entries, k)
 		delete(c.byAgent, agentID)

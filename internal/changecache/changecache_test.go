@@ -90,6 +90,17 @@ func TestAgentChangedDropsTheAgentAndRacingReads(t *testing.T) {
 	assert.Equal(t, 3, v)
 }
 
+func TestAChangeOfEveryAgentDropsEverything(t *testing.T) {
+	c, _ := newCache(t, 10)
+	put(c, "agt_a", "k1", 1)
+	put(c, "agt_b", "k2", 2)
+	c.AgentChanged("*")
+	assert.Zero(t, c.Len())
+	put(c, "agt_a", "k1", 1)
+	_, ok := c.Get("k1")
+	assert.True(t, ok, "the cache goes on serving what is read after")
+}
+
 func TestANewKeyOfAnAgentReplacesItsOldOne(t *testing.T) {
 	c, _ := newCache(t, 10)
 	put(c, "agt_a", "old", 1)
