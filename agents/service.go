@@ -168,13 +168,11 @@ func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
 	digest := sha256.Sum256([]byte(key))
+	var ticket changecache.Ticket
 	if s.auth != nil {
 		if a, ok := s.auth.Get(digest); ok {
 			return active(a.clone())
 		}
-	}
-	var ticket changecache.Ticket
-	if s.auth != nil {
 		ticket = s.auth.Begin()
 	}
 	a, err := s.store.AgentByKeyDigest(ctx, digest[:])

@@ -31,8 +31,8 @@ import (
 // cachedCheck is a cached ChargeCheck and the cap windows it was read for.
 // Its limits are shared by every reader and never modified.
 type cachedCheck struct {
-	check             ChargeCheck
-	dayStart, monthAt time.Time
+	check                ChargeCheck
+	dayStart, monthStart time.Time
 }
 
 // newCheckCache returns the cache of pre-charge checks subscribed to
@@ -56,13 +56,13 @@ func (s *Service) chargeCheck(ctx context.Context, agentID string, now time.Time
 		check, err = s.store.ChargeCheck(ctx, agentID, day, month)
 		return check, false, err
 	}
-	if c, ok := s.checks.Get(agentID); ok && !fresh && c.dayStart.Equal(day) && c.monthAt.Equal(month) {
+	if c, ok := s.checks.Get(agentID); ok && !fresh && c.dayStart.Equal(day) && c.monthStart.Equal(month) {
 		return c.check, true, nil
 	}
 	ticket := s.checks.Begin()
 	check, err = s.store.ChargeCheck(ctx, agentID, day, month)
 	if err == nil {
-		s.checks.Put(ticket, agentID, agentID, cachedCheck{check: check, dayStart: day, monthAt: month})
+		s.checks.Put(ticket, agentID, agentID, cachedCheck{check: check, dayStart: day, monthStart: month})
 	}
 	return check, false, err
 }
@@ -132,7 +132,7 @@ func (s *Service) noteCharge(charge ChargeRequest, tx Transaction) {
 		return
 	}
 	s.checks.Update(charge.AgentID, func(c cachedCheck) cachedCheck {
-		if !c.dayStart.Equal(charge.DayStart) || !c.monthAt.Equal(charge.MonthStart) {
+		if !c.dayStart.Equal(charge.DayStart) || !c.monthStart.Equal(charge.MonthStart) {
 			return c
 		}
 		if charge.Funds.normal() == FundsTest {
