@@ -104,7 +104,7 @@ func (s *Store) runSQLiteBatch(ctx context.Context, slot *committerSlot, batch [
 	}
 	var written *billing.ChargeRequest // the last charge applied
 	for i, p := range batch {
-		out, err := w.applyCharge(ctx, p.req, batchStep(batch, i, false))
+		out, err := w.applyCharge(ctx, p.req, batchStep(batch, i))
 		var broken *batchBroken
 		if errors.As(err, &broken) {
 			_ = w.exec(ctx, "rollback") // nothing of the batch commits
@@ -129,9 +129,9 @@ func (s *Store) runSQLiteBatch(ctx context.Context, slot *committerSlot, batch [
 }
 
 // applyCharge writes one charge, under its own savepoint unless it is
-// alone (chargeAlone, chargeFirst or chargeNext), with
-// applyChargePostgres's answers: a refusal or a fault of this charge is
-// undone and returned; batchBroken when the transaction cannot go on.
+// alone (chargeAlone, chargeFirst or chargeNext): a refusal or a fault of
+// this charge is undone and returned (bunstore_charge_batch's answers on
+// Postgres); batchBroken when the transaction cannot go on.
 func (w *sqliteWriter) applyCharge(ctx context.Context, req billing.ChargeRequest, step chargeStep) (chargeOutcome, error) {
 	alone := step == chargeAlone
 	if !alone {

@@ -40,8 +40,10 @@
 //
 // # Postgres
 //
-// Charges are group-committed on one connection with the charge
-// statement prepared (charge_batch.go, charge_apply.go); agent changes are
+// Charges are group-committed on one connection, a batch of any size in
+// one round trip: its transaction control and one call of the
+// bunstore_charge_batch function, which a migration creates
+// (charge_batch.go, charge_postgres.go); agent changes are
 // announced with NOTIFY inside their transaction and heard on one LISTEN
 // connection per store.
 package bunstore
