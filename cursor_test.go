@@ -1,6 +1,7 @@
 package toolkit_test
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
@@ -53,4 +54,38 @@ func FuzzParseCursor(f *testing.F) {
 		require.NoError(t, err)
 		assert.Equal(t, c, again)
 	})
+}
+
+func TestCursorChecksumRefusesEdits(t *testing.T) {
+	good := toolkit.Cursor{At: time.Unix(1_800_000_000, 0), ID: "x_5"}.Encode("t1")
+	raw, err := base64.RawURLEncoding.DecodeString(good)
+	require.NoError(t, err)
+	edited := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "x_5", "x_6", 1)))
+	_, err = toolkit.ParseCursor("t1", edited, validTestID)
+	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "an edited cursor fails its checksum")
+}
+
+func TestKeysetPages(t *testing.T) {
+	k := toolkit.Keyset{Tag: "t1", DefaultLimit: 2, MaxLimit: 3, ValidID: validTestID}
+	at := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	items := []string{"x_3", "x_2", "x_1"} // fetched with limit+1
+	cursorOf := func(id string) toolkit.Cursor { return toolkit.Cursor{At: at, ID: id} }
+
+	limit, after, err := k.Parse(toolkit.PageInput{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, limit)
+	assert.Nil(t, after, "no cursor: from the newest")
+	kept, page := toolkit.PageOf(k, items, limit, cursorOf)
+	assert.Equal(t, []string{"x_3", "x_2"}, kept)
+	require.True(t, page.HasMore)
+
+	_, after, err = k.Parse(toolkit.PageInput{Cursor: page.NextCursor})
+	require.NoError(t, err)
+	assert.Equal(t, toolkit.Cursor{At: at, ID: "x_2"}, *after, "the next page continues after the last item kept")
+	kept, page = toolkit.PageOf(k, items[2:], limit, cursorOf)
+	assert.Equal(t, []string{"x_1"}, kept)
+	assert.Equal(t, toolkit.Page{}, page, "the last page")
+
+	_, _, err = k.Parse(toolkit.PageInput{Limit: 4})
+	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "over MaxLimit")
 }

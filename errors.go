@@ -58,6 +58,24 @@ type Error struct {
 	// RetryAfter, when set on a RateLimited or Unavailable error, is how
 	// long the client should wait before trying again (Retry-After).
 	RetryAfter time.Duration
+	// Fields, when set, lists every violation a validation found (at most
+	// MaxFieldErrors), in document order; Msg is the first one's message.
+	Fields []FieldError
+}
+
+// MaxFieldErrors bounds Error.Fields: a validation stops collecting
+// violations past it.
+const MaxFieldErrors = 50
+
+// FieldError is one violation found by a validation: the field (a path
+// such as "bars[3].close"; empty for the whole document), the rule it
+// breaks (a JSON Schema keyword such as "required", "minimum" or
+// "maxItems", or "unknown", "duplicate", "type", "syntax", "limit", "text",
+// "invalid") and a message naming both, as Msg would.
+type FieldError struct {
+	Field   string `json:"field" doc:"path of the offending value, such as bars[3].close; empty for the whole document"`
+	Rule    string `json:"rule" doc:"the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid"`
+	Message string `json:"message" doc:"what is wrong, naming the field and the rule"`
 }
 
 // Error implements error. It includes the cause, so it is for logs.

@@ -37,6 +37,19 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	return append(b, '"'), nil
 }
 
+// String returns the output text of f, as MarshalJSON writes it but
+// without quotes (AppendFloat: at most 12 significant digits, never an
+// exponent), so a statistic quoted in a sentence reads exactly as the
+// field beside it. Non-finite values, which no answer carries, print as
+// strconv does ("+Inf", "-Inf", "NaN").
+func (f Float) String() string {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return string(AppendFloat(make([]byte, 0, 24), v))
+}
+
 // AppendFloat appends the output text of a finite float statistic to b: the
 // shortest decimal that round-trips v (strconv's 'e', -1 digits), rounded
 // half to even on those decimal digits to at most SignificantDigits

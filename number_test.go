@@ -2,6 +2,7 @@ package toolkit
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -109,4 +110,18 @@ func TestFloatsRoundTrip(t *testing.T) {
 	for _, bad := range []string{`[1,]`, `[,1]`, `["1,5"]`, `{"a":1}`, `[[1]]`, `["x"]`} {
 		assert.Error(t, json.Unmarshal([]byte(bad), &fs), bad)
 	}
+}
+
+// TestFloatStringIsTheFieldText: a statistic quoted in a sentence reads
+// exactly as its JSON field (12 significant digits, plain notation).
+func TestFloatStringIsTheFieldText(t *testing.T) {
+	for _, v := range []float64{0.5666666666666667, 1e-7, -2.5, 0, 1e21, 2.9701000000000066} {
+		b, err := Float(v).MarshalJSON()
+		require.NoError(t, err)
+		assert.Equal(t, string(b[1:len(b)-1]), Float(v).String(), "%v", v)
+	}
+	assert.Equal(t, "0.566666666667", fmt.Sprintf("mean R %s", Float(0.5666666666666667))[7:])
+	assert.Equal(t, "+Inf", Float(math.Inf(1)).String())
+	assert.Equal(t, "-Inf", Float(math.Inf(-1)).String())
+	assert.Equal(t, "NaN", Float(math.NaN()).String())
 }

@@ -1,25 +1,3 @@
-// Package agents manages agents, their API keys, modes and trading limits.
-//
-// An agent belongs to an owner; one owner may hold several agents. Each
-// agent has exactly one API key, shown once at registration (or rotation)
-// and stored only as a SHA-256 digest.
-//
-// # Cached agents and the change rule
-//
-// With a store that implements ChangeFeed, Service.Authenticate caches
-// agents by key digest (and the billing meter caches its pre-charge
-// checks), so that a metered call makes one store round trip. What keeps
-// the caches true is one rule for stores: every store method that changes
-// an agent — its key, mode, restrictions, presale status, spend limits,
-// or whatever a later method changes (an owner's or an administrator's
-// operation included) — announces the agent in the change's transaction
-// to every instance sharing the store, and to its own instance's
-// listeners before it returns. The rule lives in the store, not in
-// Service, so that every caller of a store method gets it; storetest
-// checks each changing method. A maximum age (Config.Cache) bounds what a
-// lost announcement leaves behind, and the charge stays the authority on
-// money and caps (see billing's check_cache.go). docs/operations.md has
-// the whole picture.
 package agents
 
 import (
@@ -76,6 +54,12 @@ type Agent struct {
 	// MaxPositionSizePct and MaxDailyLossPct are percents in (0, 100].
 	MaxPositionSizePct *toolkit.Amount
 	MaxDailyLossPct    *toolkit.Amount
+
+	// KeyCreatedAt is when the current API key was issued; KeyUsedAt when
+	// it last authenticated a request (to within KeyUseResolution; nil:
+	// not used yet).
+	KeyCreatedAt time.Time
+	KeyUsedAt    *time.Time
 
 	// PresaleBuyer is set by link-wallet when the linked wallet bought
 	// the native token in its presale: the agent then pays 80 % of list

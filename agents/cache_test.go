@@ -30,9 +30,9 @@ type withoutFeed struct{ agents.Store }
 
 func registered(t *testing.T, svc *agents.Service) (agents.Agent, string) {
 	t.Helper()
-	a, key, err := svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "trading"}, "")
+	r, err := svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "trading"}, "")
 	require.NoError(t, err)
-	return a, key
+	return r.Agent, r.APIKey
 }
 
 func TestAuthenticateIsCachedWithAChangeFeed(t *testing.T) {
@@ -112,7 +112,7 @@ func TestEveryAgentChangeReachesTheCacheAtOnce(t *testing.T) {
 			require.NoError(t, err)
 		}, toolkit.Forbidden},
 		"key replaced in the store directly": {func(t *testing.T, _ *agents.Service, store *memstore.Store, a agents.Agent) {
-			require.NoError(t, store.ReplaceKeyDigest(ctx, a.ID, agents.KeyDigest("aft_agent_"+string(make([]byte, 40)))))
+			require.NoError(t, store.ReplaceKeyDigest(ctx, a.ID, agents.KeyDigest("aft_agent_"+string(make([]byte, 40))), time.Now()))
 		}, toolkit.Unauthenticated},
 	}
 	for name, c := range cases {

@@ -14,7 +14,8 @@ import (
 func ExampleService_Register() {
 	ctx := context.Background()
 	svc, _ := agents.NewService(memstore.New(), agents.Config{})
-	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "RiskBot", AgentType: "risk"}, "")
+	registered, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "RiskBot", AgentType: "risk"}, "")
+	a, key := registered.Agent, registered.APIKey
 	if err != nil {
 		panic(err)
 	}

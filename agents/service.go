@@ -41,6 +41,12 @@ type Config struct {
 	// wallets link without a presale check (is_presale_buyer false, and
 	// the answer says why).
 	Presale PresaleChecker
+	// WalletSearches bounds the register-wallet requests without message
+	// or timestamp whose challenge is searched at once in this process
+	// (each costs up to MaxChallengeSearch signature verifications); one
+	// more is toolkit.Unavailable with a retry hint. Default
+	// DefaultWalletSearches().
+	WalletSearches int
 	// Cache tunes the cache of authenticated agents (key digest -> agent,
 	// mode and restrictions), kept when the store implements ChangeFeed:
 	// a change to an agent on any instance drops its entry.
@@ -49,14 +55,18 @@ type Config struct {
 
 // Service implements agent registration, authentication and management.
 type Service struct {
-	store   Store
-	prefix  string
-	now     func() time.Time
-	random  io.Reader
-	rec     guardian.Recorder
-	wallets *WalletAuth
-	vault   *cryptovault.Vault
-	presale PresaleChecker
+	store       Store
+	prefix      string
+	ownerPrefix string
+	keyUse      keyUse
+	now         func() time.Time
+	random      io.Reader
+	rec         guardian.Recorder
+	wallets     *WalletAuth
+	vault       *cryptovault.Vault
+	presale     PresaleChecker
+	// searches bounds the concurrent challenge searches.
+	searches searchSlots
 	// auth caches Authenticate's lookups; nil when the store has no
 	// change feed.
 	auth *changecache.Cache[[sha256.Size]byte, Agent]
@@ -80,22 +90,38 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{store: store, prefix: cfg.KeyPrefix, now: cfg.Now, random: cfg.Random, rec: guardian.OrDiscard(cfg.Recorder),
-		wallets: wallets, vault: cfg.Vault, presale: cfg.Presale, auth: newAuthCache(store, cfg.Cache, cfg.Now)}, nil
+	if cfg.WalletSearches <= 0 {
+		cfg.WalletSearches = DefaultWalletSearches()
+	}
+	return &Service{store: store, prefix: cfg.KeyPrefix, ownerPrefix: ownerPrefixOf(cfg.KeyPrefix), now: cfg.Now, random: cfg.Random,
+		rec: guardian.OrDiscard(cfg.Recorder), wallets: wallets, vault: cfg.Vault, presale: cfg.Presale,
+		searches: make(searchSlots, cfg.WalletSearches), auth: newAuthCache(store, cfg.Cache, cfg.Now)}, nil
+}
+
+// Registered is the result of Register.
+type Registered struct {
+	Agent Agent
+	// APIKey is the agent's key, shown only this once.
+	APIKey string
+	// OwnerKey is the new owner's owner key, shown only this once: set
+	// when this registration created the owner (and the service has a
+	// vault to hash it), empty otherwise.
+	OwnerKey string
 }
 
 // Register creates an agent in sandbox mode and returns it with its API
-// key, which is shown only this once.
+// key, which is shown only this once; the first registration of an owner
+// also returns the owner's key.
 //
 // Owner claims are not self-asserted: the first registration under an
 // owner_id creates the owner; registering another agent under an existing
 // owner requires callerKey to be the API key of an active agent of that
 // owner. Otherwise the result is toolkit.Conflict.
-func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey string) (Agent, string, error) {
+func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey string) (Registered, error) {
 	const op = "agents.Register"
 	a, err := in.validate()
 	if err != nil {
-		return Agent{}, "", err
+		return Registered{}, err
 	}
 	reg := Registration{NewOwner: true}
 	if callerKey != "" {
@@ -103,51 +129,57 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, callerKey stri
 		// owner_id the registration claims a new owner.
 		caller, err := s.Authenticate(ctx, callerKey)
 		if err != nil {
-			return Agent{}, "", err
+			return Registered{}, err
 		}
 		if caller.OwnerID == a.OwnerID {
 			// A sibling inherits at least its registrar's restrictions.
 			if err := inheritRestrictions(&a, caller); err != nil {
-				return Agent{}, "", err
+				return Registered{}, err
 			}
 			reg.NewOwner, reg.LimitsFrom = false, caller.ID
 		}
 	}
 	if reg.NewOwner && strings.HasPrefix(a.OwnerID, walletOwnerPrefix) {
-		return Agent{}, "", invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
+		return Registered{}, invalid("owner_id: the prefix %q is reserved for owners registered by wallet", walletOwnerPrefix)
 	}
 	id, key, err := s.newIdentity()
 	if err != nil {
-		return Agent{}, "", toolkit.WithOp(op, err)
+		return Registered{}, toolkit.WithOp(op, err)
+	}
+	var ownerKey string
+	if reg.NewOwner {
+		if ownerKey, reg.OwnerKeyHash, err = s.newOwnerKey(); err != nil {
+			return Registered{}, toolkit.WithOp(op, err)
+		}
 	}
 	a.ID = id
 	a.Mode = ModeSandbox
 	a.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
+	a.KeyCreatedAt = a.CreatedAt
 	reg.Agent, reg.KeyDigest = a, KeyDigest(key)
 	if err := s.store.CreateAgent(ctx, reg); err != nil {
 		if toolkit.IsKind(err, toolkit.Conflict) && reg.NewOwner {
 			s.rec.Record(ctx, guardian.Event{Type: guardian.TypeOwnerClaimRefused,
 				Description: fmt.Sprintf("Registration refused: owner_id %q belongs to another owner", in.OwnerID)})
-			return Agent{}, "", &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
+			return Registered{}, &toolkit.Error{Kind: toolkit.Conflict, Op: op, Err: err,
 				Msg: fmt.Sprintf("owner_id %q is already registered; to add an agent to it, send the X-API-Key of an active agent of that owner", a.OwnerID)}
 		}
-		return Agent{}, "", toolkit.WithOp(op, err)
+		return Registered{}, toolkit.WithOp(op, err)
 	}
-	return a, key, nil
+	return Registered{Agent: a, APIKey: key, OwnerKey: ownerKey}, nil
 }
 
 // newIdentity returns a fresh agent id and API key.
 func (s *Service) newIdentity() (id, key string, err error) {
-	r, err := randomAlphanumeric(s.random, 16)
-	if err != nil {
+	if id, err = toolkit.NewID(s.random, "agt_"); err != nil {
 		return "", "", err
 	}
 	key, err = s.newKey()
-	return "agt_" + strings.ToLower(r), key, err
+	return id, key, err
 }
 
 func (s *Service) newKey() (string, error) {
-	r, err := randomAlphanumeric(s.random, keyRandomLen)
+	r, err := toolkit.RandomString(s.random, toolkit.Alphanumerics, keyRandomLen)
 	if err != nil {
 		return "", err
 	}
@@ -167,34 +199,35 @@ func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 	if !s.wellFormedKey(key) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
-	digest := sha256.Sum256([]byte(key))
-	var ticket changecache.Ticket
-	if s.auth != nil {
-		if a, ok := s.auth.Get(digest); ok {
-			return active(a.clone())
-		}
-		ticket = s.auth.Begin()
-	}
-	a, err := s.store.AgentByKeyDigest(ctx, digest[:])
-	if err == nil && s.auth != nil {
-		s.auth.Put(ticket, a.ID, digest, a.clone())
-	}
+	a, err := s.agentByKey(ctx, sha256.Sum256([]byte(key)))
 	if toolkit.IsKind(err, toolkit.NotFound) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
 	if err != nil {
 		return Agent{}, toolkit.WithOp("agents.Authenticate", err)
 	}
-	return active(a)
-}
-
-// active returns a, or toolkit.Forbidden for a suspended or terminated
-// agent.
-func active(a Agent) (Agent, error) {
 	if !a.IsActive() {
 		return Agent{}, toolkit.Errorf(toolkit.Forbidden, "Agent is %s: API calls are not permitted", a.Mode)
 	}
+	s.touchKey(ctx, a)
 	return a, nil
+}
+
+// agentByKey returns the agent whose key has digest, from the cache when
+// it holds it.
+func (s *Service) agentByKey(ctx context.Context, digest [sha256.Size]byte) (Agent, error) {
+	if s.auth == nil {
+		return s.store.AgentByKeyDigest(ctx, digest[:])
+	}
+	if a, ok := s.auth.Get(digest); ok {
+		return a.clone(), nil
+	}
+	ticket := s.auth.Begin()
+	a, err := s.store.AgentByKeyDigest(ctx, digest[:])
+	if err == nil {
+		s.auth.Put(ticket, a.ID, digest, a.clone())
+	}
+	return a, err
 }
 
 // wellFormedKey checks the key's shape before any lookup.
@@ -206,7 +239,7 @@ func (s *Service) wellFormedKey(key string) bool {
 		return false
 	}
 	for i := len(s.prefix); i < len(key); i++ {
-		if strings.IndexByte(alphanumerics, key[i]) < 0 {
+		if strings.IndexByte(toolkit.Alphanumerics, key[i]) < 0 {
 			return false
 		}
 	}
@@ -268,7 +301,7 @@ func (s *Service) RotateKey(ctx context.Context, caller Agent) (string, error) {
 	if err != nil {
 		return "", toolkit.WithOp("agents.RotateKey", err)
 	}
-	if err := s.store.ReplaceKeyDigest(ctx, caller.ID, KeyDigest(key)); err != nil {
+	if err := s.store.ReplaceKeyDigest(ctx, caller.ID, KeyDigest(key), s.now().UTC().Truncate(time.Microsecond)); err != nil {
 		return "", toolkit.WithOp("agents.RotateKey", err)
 	}
 	return key, nil

@@ -26,7 +26,8 @@ func TestRegisterIssuesKeyOnceAndStartsInSandbox(t *testing.T) {
 	now := time.Date(2026, 11, 22, 9, 30, 0, 0, time.FixedZone("X", 3600))
 	svc := newService(t, agents.Config{KeyPrefix: "sr_agent_", Now: func() time.Time { return now }})
 	ctx := context.Background()
-	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "composite"}, "")
+	reg1, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "composite"}, "")
+	a, key := reg1.Agent, reg1.APIKey
 	require.NoError(t, err)
 	assert.Equal(t, agents.ModeSandbox, a.Mode)
 	assert.True(t, strings.HasPrefix(key, "sr_agent_"))
@@ -40,7 +41,8 @@ func TestRegisterIssuesKeyOnceAndStartsInSandbox(t *testing.T) {
 	_, err = svc.Authenticate(ctx, "aft_agent_"+key[len("sr_agent_"):]+"x")
 	assert.Equal(t, toolkit.Unauthenticated, toolkit.KindOf(err), "other prefixes are refused")
 
-	_, key2, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "other", AgentName: "Bot", AgentType: "risk"}, "")
+	reg2, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "other", AgentName: "Bot", AgentType: "risk"}, "")
+	key2 := reg2.APIKey
 	require.NoError(t, err)
 	assert.NotEqual(t, key, key2)
 }
@@ -60,12 +62,12 @@ func TestRegisterValidation(t *testing.T) {
 		"authorized_actions[1]: must be 1 to 64": {OwnerID: "o", AgentName: "x", AgentType: "risk", AuthorizedActions: []string{"a", ""}},
 	}
 	for want, in := range cases {
-		_, _, err := svc.Register(context.Background(), in, "")
+		_, err := svc.Register(context.Background(), in, "")
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), want)
 		assert.Contains(t, toolkit.MessageOf(err), want)
 	}
 	okName := strings.Repeat("é", 100)
-	_, _, err := svc.Register(context.Background(), agents.RegisterInput{OwnerID: "o", AgentName: okName, AgentType: "risk",
+	_, err := svc.Register(context.Background(), agents.RegisterInput{OwnerID: "o", AgentName: okName, AgentType: "risk",
 		MaxPositionSizePct: pct("100")}, "")
 	assert.NoError(t, err, "100 characters (not bytes) and 100 %% are allowed")
 }
@@ -73,11 +75,12 @@ func TestRegisterValidation(t *testing.T) {
 func TestSuspendedKeyCannotRegisterForItsOwner(t *testing.T) {
 	svc := newService(t, agents.Config{})
 	ctx := context.Background()
-	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "risk"}, "")
+	reg4, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "risk"}, "")
+	a, key := reg4.Agent, reg4.APIKey
 	require.NoError(t, err)
 	_, err = svc.SetMode(ctx, a, "suspended")
 	require.NoError(t, err)
-	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, key)
+	_, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, key)
 	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err))
 }
 
@@ -85,11 +88,12 @@ func TestSecurityEventsOfRegistrationAndModes(t *testing.T) {
 	rec := &guardiantest.Recorder{}
 	svc := newService(t, agents.Config{Recorder: rec})
 	ctx := guardian.WithSource(context.Background(), "203.0.113.7")
-	a, key, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "trading"}, "")
+	reg6, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Bot", AgentType: "trading"}, "")
+	a, key := reg6.Agent, reg6.APIKey
 	require.NoError(t, err)
-	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Intruder", AgentType: "trading"}, "")
+	_, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Intruder", AgentType: "trading"}, "")
 	require.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
-	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sibling", AgentType: "risk"}, key)
+	_, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sibling", AgentType: "risk"}, key)
 	require.NoError(t, err, "a member adding an agent is no refused claim")
 
 	_, err = svc.SetMode(ctx, a, "live")
@@ -110,7 +114,8 @@ func TestSecurityEventsOfRegistrationAndModes(t *testing.T) {
 	assert.Equal(t, "Agent suspended by an admin", got[1].Description)
 	assert.Equal(t, "Agent terminated by an admin", got[2].Description)
 
-	b, _, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "solo", AgentName: "Bot", AgentType: "trading"}, "")
+	reg9, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "solo", AgentName: "Bot", AgentType: "trading"}, "")
+	b := reg9.Agent
 	require.NoError(t, err)
 	_, err = svc.SetMode(ctx, b, "suspended")
 	require.NoError(t, err)
@@ -124,13 +129,14 @@ func TestSecurityEventsOfRegistrationAndModes(t *testing.T) {
 func TestOwnerIDsAreNormalised(t *testing.T) {
 	svc := newService(t, agents.Config{})
 	ctx := context.Background()
-	a, _, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "ａｃｍｅ", AgentName: "x", AgentType: "risk"}, "")
+	reg10, err := svc.Register(ctx, agents.RegisterInput{OwnerID: "ａｃｍｅ", AgentName: "x", AgentType: "risk"}, "")
+	a := reg10.Agent
 	require.NoError(t, err)
 	assert.Equal(t, "acme", a.OwnerID, "full-width letters fold to ASCII")
-	_, _, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, "")
+	_, err = svc.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "y", AgentType: "risk"}, "")
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "the same owner, already claimed")
 	for _, bad := range []string{"ac\u200bme", "аcme", "acme corp", "acme/1", ""} {
-		_, _, err := svc.Register(ctx, agents.RegisterInput{OwnerID: bad, AgentName: "z", AgentType: "risk"}, "")
+		_, err := svc.Register(ctx, agents.RegisterInput{OwnerID: bad, AgentName: "z", AgentType: "risk"}, "")
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "%q", bad)
 		assert.Contains(t, toolkit.MessageOf(err), "owner_id:", "%q", bad)
 	}

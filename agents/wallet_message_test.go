@@ -1,6 +1,8 @@
 package agents_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +118,50 @@ func TestCheckLinkMessage(t *testing.T) {
 			_, err := a.CheckLinkMessage("message", tt.msg, "agt_me", w, now)
 			if tt.want == "" {
 				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+			assert.True(t, strings.HasPrefix(toolkit.MessageOf(err), tt.want), toolkit.MessageOf(err))
+		})
+	}
+}
+
+// TestLinkWalletFreeText: any signed text naming the calling agent as a
+// word links; a 10-digit number in it is unix seconds that must be within
+// the window; a text in the structured prefix must be the structured form.
+func TestLinkWalletFreeText(t *testing.T) {
+	e := newWalletEnv(t)
+	w := walletOf("free text")
+	reg, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	require.NoError(t, err)
+	a := reg.Agent
+	now := e.now.Unix()
+	tests := []struct {
+		name, msg, want string
+	}{
+		{"published form", "Link wallet to agent " + a.ID, ""},
+		{"id in punctuation, with a time", fmt.Sprintf("I link my wallet to (%s) at %d.", a.ID, now-30), ""},
+		{"a time 5 minutes ahead", fmt.Sprintf("%s %d", a.ID, now+300), ""},
+		{"a stale time", fmt.Sprintf("Link wallet to agent %s at %d", a.ID, now-301), "message: the timestamp"},
+		{"any stale time", fmt.Sprintf("%s %d %d", a.ID, now, now-3600), "message: the timestamp"},
+		{"other numbers are not times", fmt.Sprintf("%s order 12345 v2 %d123", a.ID, now), ""},
+		{"no agent id", "Link wallet to my agent", "message: must contain the calling agent's agent_id " + a.ID},
+		{"agent id inside a longer id", "Link wallet to agent " + a.ID + "x", "message: must contain"},
+		{"agent id after an identifier character", "Link wallet to agent x-" + a.ID, "message: must contain"},
+		{"structured prefix, free text after it", "aft-link:Link wallet to agent " + a.ID, "message: must be exactly"},
+		{"empty", "", "message: required"},
+		{"too long", "Link wallet to agent " + a.ID + strings.Repeat(" ", 600), "message: at most 512 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sig := w.sign(tt.msg)
+			if tt.msg == "" {
+				sig = w.sign("x")
+			}
+			_, err := e.svc.LinkWallet(context.Background(), a, agents.WalletLink{WalletAddress: w.address, Signature: sig, Message: tt.msg})
+			if tt.want == "" {
+				require.NoError(t, err)
 				return
 			}
 			require.Error(t, err)

@@ -41,8 +41,13 @@ func TestVerifyRegistration(t *testing.T) {
 		{name: "both forms agree, chain in capitals", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig, Chain: "SOLANA", Message: f.Messages["auth"], Timestamp: f.Timestamp}, now: signedAt},
 		{name: "both forms disagree", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig, Message: f.Messages["auth"], Timestamp: f.Timestamp + 1}, now: signedAt,
 			want: "timestamp: 1767225601 is not the timestamp of the signed message (1767225600)"},
-		{name: "neither form", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig}, now: signedAt,
-			want: `message: required: the signed challenge "aft-auth:<wallet_address>:<unix seconds>", or send its unix seconds in timestamp`},
+		{name: "spec's three fields: signed 3 s before the server's second", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig, Chain: "solana"}, now: signedAt.Add(3 * time.Second)},
+		{name: "spec's three fields: client clock 5 minutes ahead", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig, Chain: "solana"}, now: signedAt.Add(-5 * time.Minute)},
+		{name: "spec's three fields: 5 minutes old", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig}, now: signedAt.Add(5 * time.Minute)},
+		{name: "spec's three fields: 5 minutes and 1 second old", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig}, now: signedAt.Add(5*time.Minute + time.Second),
+			want: `signature: does not verify for wallet_address over the challenge "aft-auth:` + wallet + `:<unix seconds>" of any second within 5 minutes of server time 1767225901`},
+		{name: "spec's three fields: signature over the link message", in: agents.WalletRegistration{WalletAddress: wallet, Signature: fixtureSignature(t, f, "link")}, now: signedAt,
+			want: `signature: does not verify for wallet_address over the challenge "aft-auth:`},
 		{name: "other chain", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig, Chain: "ethereum", Timestamp: f.Timestamp}, now: signedAt,
 			want: `chain: must be "solana" (got "ethereum")`},
 		{name: "stale timestamp", in: agents.WalletRegistration{WalletAddress: wallet, Signature: sig, Timestamp: f.Timestamp}, now: signedAt.Add(6 * time.Minute),
@@ -89,11 +94,16 @@ func TestVerifyLink(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "not the calling agent agt_someoneelse00000")
 
-	// The published free-text form verifies cryptographically but carries
-	// no timestamp, so it is refused with the exact form to sign.
-	_, err = a.VerifyLink(f.AgentID, agents.WalletLink{WalletAddress: wallet, Signature: fixtureSignature(t, f, "published_link"), Message: f.Messages["published_link"]}, now)
-	require.Error(t, err)
-	assert.Equal(t, `message: must be exactly "aft-link:`+f.AgentID+`:`+wallet+`:<unix seconds>" (the current unix time in seconds)`, toolkit.MessageOf(err))
+	// The published free-text form (signed by tweetnacl) is accepted: it
+	// contains the agent_id and carries no time.
+	published := agents.WalletLink{WalletAddress: wallet, Signature: fixtureSignature(t, f, "published_link"), Message: f.Messages["published_link"]}
+	p, err = a.VerifyLink(f.AgentID, published, now)
+	require.NoError(t, err)
+	assert.True(t, p.SignedAt.IsZero())
+	assert.Len(t, p.Signature, 64)
+	_, err = a.VerifyLink("agt_someoneelse00000", published, now)
+	require.Error(t, err, "it links only the agent it names")
+	assert.Contains(t, toolkit.MessageOf(err), "must contain the calling agent's agent_id agt_someoneelse00000")
 
 	// A signature by the auth challenge does not verify the link message.
 	_, err = a.VerifyLink(f.AgentID, agents.WalletLink{WalletAddress: wallet, Signature: fixtureSignature(t, f, "auth"), Message: f.Messages["link"]}, now)

@@ -80,22 +80,29 @@ func VerifyWalletSignature(f WalletFields, address, signature, message string) (
 	if err != nil {
 		return w, err
 	}
+	_, err = verifySignature(f, w, signature, message)
+	return w, err
+}
+
+// verifySignature is VerifyWalletSignature for a parsed address; it
+// returns the 64 signature bytes that verified.
+func verifySignature(f WalletFields, w WalletAddress, signature, message string) ([]byte, error) {
 	if message == "" {
-		return w, invalid("%s: required (the exact text that was signed)", f.Message)
+		return nil, invalid("%s: required (the exact text that was signed)", f.Message)
 	}
 	if len(message) > MaxWalletMessageLen {
-		return w, invalid("%s: at most %d bytes", f.Message, MaxWalletMessageLen)
+		return nil, invalid("%s: at most %d bytes", f.Message, MaxWalletMessageLen)
 	}
 	sigs, err := decodeWalletSignature(f.Signature, signature)
 	if err != nil {
-		return w, err
+		return nil, err
 	}
 	for _, sig := range sigs {
 		if ed25519.Verify(ed25519.PublicKey(w[:]), []byte(message), sig) {
-			return w, nil
+			return sig, nil
 		}
 	}
-	return w, invalid("%s: does not verify for %s over the %s", f.Signature, f.Address, f.Message)
+	return nil, invalid("%s: does not verify for %s over the %s", f.Signature, f.Address, f.Message)
 }
 
 // decodeWalletSignature returns the 64-byte readings of s: base58 first,

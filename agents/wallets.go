@@ -23,6 +23,9 @@ const (
 	// a public wallet address against it (the message format is public);
 	// the keyed hash cannot be recomputed without the vault's key.
 	ChallengeHashField = "wallet_challenge"
+	// LinkSignatureHashField keys the hash under which a used link-wallet
+	// signature is stored (keyed for the same reason).
+	LinkSignatureHashField = "wallet_link_signature"
 )
 
 // walletOwnerPrefix starts the owner id of an agent registered by wallet:
@@ -48,6 +51,9 @@ type WalletAgent struct {
 	APIKey string
 	// Created reports whether the agent was created by this call.
 	Created bool
+	// OwnerKey is the new owner's owner key, shown once: set when the
+	// sign-in created the agent (and so its owner), empty otherwise.
+	OwnerKey string
 }
 
 // Wallets returns the service's wallet message rules.
@@ -55,7 +61,9 @@ func (s *Service) Wallets() *WalletAuth { return s.wallets }
 
 // RegisterWallet signs a wallet in (POST /v1/agents/register-wallet). The
 // signature over "<service>-auth:<wallet>:<unix seconds>" is verified
-// (time window ±5 minutes) and each signed challenge is accepted once
+// (time window ±5 minutes; without message and timestamp the signed second
+// is searched, under Config.WalletSearches) and each signed challenge is
+// accepted once
 // (toolkit.Conflict on replay: no key is minted). The first sign-in of a
 // wallet creates an agent in sandbox with zero balances, named
 // in.AgentName (default DefaultWalletAgentName) of type in.AgentType
@@ -68,7 +76,7 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 		return WalletAgent{}, walletsUnavailable()
 	}
 	now := s.now()
-	proof, err := s.wallets.VerifyRegistration(in, now)
+	proof, err := s.verifyRegistration(in, now)
 	if err != nil {
 		s.recordStale(ctx, err, "")
 		return WalletAgent{}, err
@@ -92,13 +100,18 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	}
 	a.ID, a.OwnerID, a.Mode = id, walletOwnerPrefix+hex.EncodeToString(hash[:16]), ModeSandbox
 	a.CreatedAt = now.UTC().Truncate(time.Microsecond)
+	a.KeyCreatedAt = a.CreatedAt
 	sealed, err := s.vault.Seal(ctx, a.ID, RegisteredWalletField, []byte(address))
+	if err != nil {
+		return WalletAgent{}, toolkit.WithOp(op, err)
+	}
+	ownerKey, ownerHash, err := s.newOwnerKey()
 	if err != nil {
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
 	got, created, err := s.store.RegisterWallet(ctx, WalletSignIn{
 		ChallengeDigest: challenge, SignedAt: proof.SignedAt, WalletHash: hash, SealedWallet: sealed,
-		NewAgent: a, KeyDigest: KeyDigest(key), PruneBefore: now.Add(-challengeRetention),
+		NewAgent: a, KeyDigest: KeyDigest(key), OwnerKeyHash: ownerHash, PruneBefore: now.Add(-challengeRetention),
 	})
 	switch {
 	case toolkit.IsKind(err, toolkit.Conflict):
@@ -111,7 +124,24 @@ func (s *Service) RegisterWallet(ctx context.Context, in WalletRegistration) (Wa
 	case err != nil:
 		return WalletAgent{}, toolkit.WithOp(op, err)
 	}
-	return WalletAgent{Agent: got, APIKey: key, Created: created}, nil
+	out := WalletAgent{Agent: got, APIKey: key, Created: created}
+	if created {
+		out.OwnerKey = ownerKey
+	}
+	return out, nil
+}
+
+// verifyRegistration verifies in, holding a search slot while a
+// challenge is searched (the slot is released before anything is stored).
+func (s *Service) verifyRegistration(in WalletRegistration, now time.Time) (WalletProof, error) {
+	if in.searches() {
+		release, err := s.searches.acquire()
+		if err != nil {
+			return WalletProof{}, err
+		}
+		defer release()
+	}
+	return s.wallets.VerifyRegistration(in, now)
 }
 
 // agentTemplate validates the optional name and type of a wallet agent.
@@ -142,9 +172,10 @@ type WalletLinkResult struct {
 }
 
 // LinkWallet links a wallet to the calling agent (POST
-// /v1/agents/link-wallet). The signature over
-// "<service>-link:<agent_id>:<wallet>:<unix seconds>" is verified (time
-// window ±5 minutes, each message accepted once: toolkit.Conflict on
+// /v1/agents/link-wallet). The signature over the message is verified
+// (the recommended "<service>-link:<agent_id>:<wallet>:<unix seconds>", or
+// any text containing the agent_id: see WalletLink; a time in it within
+// ±5 minutes), each signature is accepted once (toolkit.Conflict on
 // replay), the presale status is read on chain through the
 // PresaleChecker, and the wallet is stored sealed for the agent, replacing
 // any wallet it linked before. Presale status is per agent: each agent of
@@ -176,13 +207,13 @@ func (s *Service) LinkWallet(ctx context.Context, caller Agent, in WalletLink) (
 	if err != nil {
 		return WalletLinkResult{}, toolkit.WithOp(op, err)
 	}
-	challenge, err := s.vault.Hash(ChallengeHashField, []byte(proof.Message))
+	used, err := s.vault.Hash(LinkSignatureHashField, proof.Signature)
 	if err != nil {
 		return WalletLinkResult{}, toolkit.WithOp(op, err)
 	}
 	presale, unchecked := s.checkPresale(ctx, proof.Wallet)
 	a, err := s.store.LinkWallet(ctx, WalletLinkRecord{
-		AgentID: caller.ID, ChallengeDigest: challenge, SignedAt: proof.SignedAt, WalletHash: hash,
+		AgentID: caller.ID, SignatureDigest: used, SignedAt: proof.SignedAt, WalletHash: hash,
 		SealedWallet: sealed, Presale: presale, At: now.UTC(), PruneBefore: now.Add(-challengeRetention),
 	})
 	if toolkit.IsKind(err, toolkit.Conflict) {

@@ -160,21 +160,23 @@ func TestRegisterWalletRefusals(t *testing.T) {
 func TestWalletOwnersAreReserved(t *testing.T) {
 	e := newWalletEnv(t)
 	for _, owner := range []string{"wallet:0123", "ｗａｌｌｅｔ:0123"} {
-		_, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: owner, AgentName: "x", AgentType: "risk"}, "")
+		_, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: owner, AgentName: "x", AgentType: "risk"}, "")
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), owner)
 		assert.Contains(t, toolkit.MessageOf(err), `owner_id: the prefix "wallet:" is reserved`, owner)
 	}
 
 	signed, err := e.signIn(walletOf("carol"))
 	require.NoError(t, err)
-	sibling, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: signed.Agent.OwnerID, AgentName: "sibling", AgentType: "analysis"}, signed.APIKey)
+	reg2, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: signed.Agent.OwnerID, AgentName: "sibling", AgentType: "analysis"}, signed.APIKey)
+	sibling := reg2.Agent
 	require.NoError(t, err, "a wallet owner's agent may add agents to its owner")
 	assert.Equal(t, signed.Agent.OwnerID, sibling.OwnerID)
 }
 
 func TestLinkWalletPresale(t *testing.T) {
 	e := newWalletEnv(t)
-	a, _, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	reg3, err := e.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	a := reg3.Agent
 	require.NoError(t, err)
 	w := walletOf("dave")
 	steps := []struct {
@@ -205,18 +207,25 @@ func TestLinkWalletPresale(t *testing.T) {
 	_, err = e.link(a, w)
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a link message is accepted once")
 
-	_, err = e.svc.LinkWallet(context.Background(), a, agents.WalletLink{WalletAddress: w.address, Signature: w.sign("Link wallet to agent " + a.ID),
-		Message: "Link wallet to agent " + a.ID})
-	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), "the free-text form is not accepted: no substring matching")
+	free := agents.WalletLink{WalletAddress: w.address, Signature: w.sign("Link wallet to agent " + a.ID), Message: "Link wallet to agent " + a.ID}
+	res, err := e.svc.LinkWallet(context.Background(), a, free)
+	require.NoError(t, err, "the published free-text form")
+	assert.False(t, res.Agent.PresaleBuyer)
+	_, err = e.svc.LinkWallet(context.Background(), a, free)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "each signature is accepted once, also without a time")
+	e.now = e.now.Add(time.Hour)
+	_, err = e.svc.LinkWallet(context.Background(), a, free)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "and for good")
 
 	wallets, err := e.svc.AgentWallets(context.Background(), a.ID)
 	require.NoError(t, err)
 	assert.Equal(t, []string{w.address}, wallets)
 
 	noRPC := newWalletEnv(t, func(c *agents.Config) { c.Presale = nil })
-	b, _, err := noRPC.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	reg4, err := noRPC.svc.Register(context.Background(), agents.RegisterInput{OwnerID: "acme", AgentName: "x", AgentType: "trading"}, "")
+	b := reg4.Agent
 	require.NoError(t, err)
-	res, err := noRPC.link(b, w)
+	res, err = noRPC.link(b, w)
 	require.NoError(t, err)
 	assert.False(t, res.Agent.PresaleBuyer)
 	assert.Contains(t, res.Message, "this server has no Solana RPC endpoint configured")

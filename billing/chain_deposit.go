@@ -39,8 +39,11 @@ type ChainDeposit struct {
 	Rate *toolkit.Amount
 	// Presale reports whether the presale rate applied (native deposits).
 	Presale bool
-	// BalanceAfter is the real funds after the credit.
-	BalanceAfter toolkit.Amount
+	// Balances are the account's balances right after the credit (the
+	// real funds as the credit left them, the test funds read just after):
+	// Balances.Balance is what its calls are paid from, which for a
+	// sandbox account is the test funds, not this credit's class.
+	Balances Balance
 	// Sender is the wallet the funds came from.
 	Sender string
 }
@@ -149,7 +152,12 @@ func (s *Service) depositTransfer(ctx context.Context, acct Account, r chainRequ
 	if err != nil {
 		return ChainDeposit{}, err
 	}
-	out.TxID, out.Credited, out.BalanceAfter = tx.TxID, USD(micros), USD(tx.BalanceAfter)
+	rec, err := s.store.Balance(ctx, acct.AgentID)
+	if err != nil {
+		return ChainDeposit{}, toolkit.WithOp(op, err)
+	}
+	rec.Micros = tx.BalanceAfter // the real funds as this credit left them
+	out.TxID, out.Credited, out.Balances = tx.TxID, USD(micros), s.balanceOf(rec, acct.Funds)
 	return out, nil
 }
 

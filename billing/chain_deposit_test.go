@@ -93,61 +93,75 @@ func TestDepositOnChain(t *testing.T) {
 			wantKind: toolkit.Unavailable, wantMsg: "tx_signature: not found or not finalized yet"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			store := newFakeStore()
-			chain := &fakeChain{d: c.d}
-			oracle := &fakeOracle{price: Price{Asset: SOL, USD: amount("140.25"), ObservedAt: testNow}}
-			svc := newService(t, store, func(cfg *Config) {
-				cfg.Deposits, cfg.Oracle, cfg.Vault = chain, oracle, testVault
-				cfg.Random = bytes.NewReader(make([]byte, 16))
-				if c.cfg != nil {
-					c.cfg(cfg, oracle)
-				}
-			})
-			if c.setup != nil {
-				c.setup(store)
-			}
-			d, err := svc.DepositOnChain(context.Background(), Account{AgentID: agentID, Funds: FundsTest, Presale: c.presale}, c.asset, "sig1")
-			assert.Len(t, chain.calls, c.chainCalls, "verifier calls")
-			assert.Equal(t, c.oracleCalls, oracle.calls, "oracle calls")
-			if c.wantMsg != "" {
-				require.Error(t, err)
-				assert.Equal(t, c.wantKind, toolkit.KindOf(err), "%v", err)
-				assert.Contains(t, toolkit.MessageOf(err), c.wantMsg)
-				if c.wantKind == toolkit.Unavailable && c.chainCalls > 0 {
-					assert.Positive(t, toolkit.RetryAfterOf(err), "a retry hint")
-				}
-				if c.setup == nil {
-					assert.Empty(t, store.credits, "nothing written")
-				}
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, c.wantCredited, d.Credited.String())
-			assert.Equal(t, c.wantCredited, d.BalanceAfter.String(), "real funds, whatever the mode")
-			assert.Equal(t, c.asset, d.Asset)
-			assert.Equal(t, "tx_aaaaaaaaaaaaaaaa", d.TxID)
-			assert.Equal(t, c.presale && c.asset == DefaultNativeToken, d.Presale)
-			require.Len(t, store.credits, 1)
-			cr := store.credits[0]
-			assert.Equal(t, FundsReal, cr.Funds, "a verified deposit is real money, even in sandbox mode")
-			assert.Equal(t, sigRef(t, "sig1"), cr.ExternalRef)
-			assert.Equal(t, string(c.asset), *cr.Currency)
-			if c.wantPrice == "" {
-				assert.Nil(t, cr.PriceUSD)
-				assert.Nil(t, d.PriceUSD)
-				assert.Nil(t, d.Rate)
-			} else {
-				require.NotNil(t, cr.PriceUSD)
-				assert.Equal(t, c.wantPrice, cr.PriceUSD.String(), "the price used is on the ledger row")
-			}
-			if c.asset == SOL {
-				assert.Equal(t, c.wantPrice, d.PriceUSD.String())
-			}
-			if c.asset != SOL && c.wantPrice != "" {
-				assert.Equal(t, c.wantPrice, d.Rate.String())
-			}
-		})
+		t.Run(c.name, c.run)
+	}
+}
+
+// run deposits through DepositOnChain for a sandbox account holding 1.50
+// of test funds and checks the refusal or the credit.
+func (c chainCase) run(t *testing.T) {
+	store := newFakeStore()
+	chain := &fakeChain{d: c.d}
+	oracle := &fakeOracle{price: Price{Asset: SOL, USD: amount("140.25"), ObservedAt: testNow}}
+	svc := newService(t, store, func(cfg *Config) {
+		cfg.Deposits, cfg.Oracle, cfg.Vault = chain, oracle, testVault
+		cfg.Random = bytes.NewReader(make([]byte, 16))
+		if c.cfg != nil {
+			c.cfg(cfg, oracle)
+		}
+	})
+	if c.setup != nil {
+		c.setup(store)
+	}
+	store.test[agentID] += 1_500_000 // the sandbox account's test funds
+	d, err := svc.DepositOnChain(context.Background(), Account{AgentID: agentID, Funds: FundsTest, Presale: c.presale}, c.asset, "sig1")
+	assert.Len(t, chain.calls, c.chainCalls, "verifier calls")
+	assert.Equal(t, c.oracleCalls, oracle.calls, "oracle calls")
+	if c.wantMsg != "" {
+		require.Error(t, err)
+		assert.Equal(t, c.wantKind, toolkit.KindOf(err), "%v", err)
+		assert.Contains(t, toolkit.MessageOf(err), c.wantMsg)
+		if c.wantKind == toolkit.Unavailable && c.chainCalls > 0 {
+			assert.Positive(t, toolkit.RetryAfterOf(err), "a retry hint")
+		}
+		if c.setup == nil {
+			assert.Empty(t, store.credits, "nothing written")
+		}
+		return
+	}
+	require.NoError(t, err)
+	c.assertCredited(t, d, store)
+}
+
+// assertCredited checks a credited deposit: real funds, the balances as a
+// sandbox account sees them, and the ledger row.
+func (c chainCase) assertCredited(t *testing.T, d ChainDeposit, store *fakeStore) {
+	assert.Equal(t, c.wantCredited, d.Credited.String())
+	assert.Equal(t, c.wantCredited, d.Balances.RealBalance.String(), "real funds, whatever the mode")
+	assert.Equal(t, "1.50", d.Balances.Balance.String(), "a sandbox account's calls are paid from its test funds")
+	assert.Equal(t, "1.50", d.Balances.SandboxBalance.String())
+	assert.Equal(t, FundsTest, d.Balances.PaysFrom)
+	assert.Equal(t, c.asset, d.Asset)
+	assert.Equal(t, "tx_aaaaaaaaaaaaaaaa", d.TxID)
+	assert.Equal(t, c.presale && c.asset == DefaultNativeToken, d.Presale)
+	require.Len(t, store.credits, 1)
+	cr := store.credits[0]
+	assert.Equal(t, FundsReal, cr.Funds, "a verified deposit is real money, even in sandbox mode")
+	assert.Equal(t, sigRef(t, "sig1"), cr.ExternalRef)
+	assert.Equal(t, string(c.asset), *cr.Currency)
+	if c.wantPrice == "" {
+		assert.Nil(t, cr.PriceUSD)
+		assert.Nil(t, d.PriceUSD)
+		assert.Nil(t, d.Rate)
+	} else {
+		require.NotNil(t, cr.PriceUSD)
+		assert.Equal(t, c.wantPrice, cr.PriceUSD.String(), "the price used is on the ledger row")
+	}
+	if c.asset == SOL {
+		assert.Equal(t, c.wantPrice, d.PriceUSD.String())
+	}
+	if c.asset != SOL && c.wantPrice != "" {
+		assert.Equal(t, c.wantPrice, d.Rate.String())
 	}
 }
 

@@ -195,8 +195,13 @@ func runDepositCases(t *testing.T, cases []depositCase) {
 				assert.Contains(t, toolkit.MessageOf(err), c.wantMsg)
 			} else {
 				require.NoError(t, err)
-				assert.Equal(t, c.wantBalance, bal.Balance.String())
+				assert.Equal(t, c.wantBalance, bal.RealBalance.String())
 				assert.Equal(t, cmpOr(c.wantTest, "0.00"), bal.SandboxBalance.String())
+				paying := bal.RealBalance
+				if c.sandbox {
+					paying = bal.SandboxBalance
+				}
+				assert.Equal(t, paying, bal.Balance, "balance is what the calls are paid from")
 				assert.Equal(t, agentID, bal.AgentID)
 			}
 			assert.Len(t, chain.calls, c.chainCalls, "deposit verifier calls")

@@ -17,7 +17,8 @@ func ExampleService_Meter() {
 	store := memstore.New()
 	ag, _ := agents.NewService(store, agents.Config{})
 	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
-	a, _, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	registered, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	a := registered.Agent
 	acct := billing.AccountOf(a)
 
 	run := func(context.Context) (billing.Outcome, error) {

@@ -158,6 +158,12 @@ func (f *fakeStore) Usage(context.Context, string) ([]UsageLine, error) {
 	return f.usage, f.call("Usage")
 }
 
+func (f *fakeStore) DailyUsage(context.Context, UsageQuery) ([]DailyUsage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return nil, f.call("DailyUsage")
+}
+
 func (f *fakeStore) StoredResponse(_ context.Context, _, key string) (IdempotentResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

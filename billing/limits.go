@@ -28,6 +28,16 @@ type Limits struct {
 	DailyLimit        *toolkit.Amount
 	MonthlyLimit      *toolkit.Amount
 	AllowedOperations []string
+	// Ceilings are the administrator's bounds on the owner's changes.
+	Ceilings LimitCeilings
+}
+
+// LimitCeilings are an agent's ceilings as reported to clients (nil: no
+// ceiling; empty AllowedOperations: no bound on the list).
+type LimitCeilings struct {
+	DailyLimit        *toolkit.Amount
+	MonthlyLimit      *toolkit.Amount
+	AllowedOperations []string
 }
 
 // SetLimits replaces the agent's spend caps on an administrator's behalf:
@@ -67,7 +77,7 @@ func (s *Service) changeLimits(ctx context.Context, agentID string, in LimitsInp
 				return Limits{}, err
 			}
 		}
-		next.Version = cur.Version
+		next.Version, next.Ceilings = cur.Version, cur.Ceilings
 		err = s.store.SetSpendLimits(ctx, agentID, next)
 		if err == nil {
 			return s.Limits(ctx, agentID)
@@ -144,17 +154,28 @@ func (s *Service) Limits(ctx context.Context, agentID string) (Limits, error) {
 	if err != nil {
 		return Limits{}, toolkit.WithOp("billing.Limits", err)
 	}
-	out := Limits{AgentID: agentID, AllowedOperations: sl.AllowedOperations}
-	if sl.DailyMicros != nil {
-		a := USD(*sl.DailyMicros)
-		out.DailyLimit = &a
+	return limitsOf(agentID, sl), nil
+}
+
+// limitsOf converts stored caps and ceilings for clients.
+func limitsOf(agentID string, sl SpendLimits) Limits {
+	return Limits{AgentID: agentID, DailyLimit: usdOrNil(sl.DailyMicros), MonthlyLimit: usdOrNil(sl.MonthlyMicros),
+		AllowedOperations: nonNilOps(sl.AllowedOperations),
+		Ceilings: LimitCeilings{DailyLimit: usdOrNil(sl.Ceilings.DailyMicros), MonthlyLimit: usdOrNil(sl.Ceilings.MonthlyMicros),
+			AllowedOperations: nonNilOps(sl.Ceilings.AllowedOperations)}}
+}
+
+func usdOrNil(micros *int64) *toolkit.Amount {
+	if micros == nil {
+		return nil
 	}
-	if sl.MonthlyMicros != nil {
-		a := USD(*sl.MonthlyMicros)
-		out.MonthlyLimit = &a
+	a := USD(*micros)
+	return &a
+}
+
+func nonNilOps(ops []string) []string {
+	if ops == nil {
+		return []string{}
 	}
-	if out.AllowedOperations == nil {
-		out.AllowedOperations = []string{}
-	}
-	return out, nil
+	return ops
 }

@@ -1,7 +1,3 @@
-// Package billing meters priced operations against prepaid USD credit
-// balances: prices, balances in int64 micro-USD, the single metering point
-// (check -> run -> debit on success), the ledger, usage totals, deposits
-// and per-agent spend caps.
 package billing
 
 import (

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -138,14 +137,16 @@ func (s *Service) Price(operation string, presale bool) toolkit.Amount {
 // Balance is an agent's balance as reported to clients.
 type Balance struct {
 	AgentID string
-	// Balance is the real funds (verified deposits).
+	// Balance is what the account's calls are paid from now (PaysFrom):
+	// the test funds in sandbox mode, the real funds otherwise.
 	Balance toolkit.Amount
+	// RealBalance is the real funds (verified deposits).
+	RealBalance toolkit.Amount
 	// SandboxBalance is the test funds (sandbox self-credit).
 	SandboxBalance toolkit.Amount
 	// PaysFrom is the class the account's calls are paid from.
 	PaysFrom Funds
-	// IsLow reports whether the class the calls are paid from is below
-	// the low-balance threshold.
+	// IsLow reports whether Balance is below the low-balance threshold.
 	IsLow     bool
 	UpdatedAt time.Time
 }
@@ -161,8 +162,9 @@ func (s *Service) Balance(ctx context.Context, acct Account) (Balance, error) {
 
 func (s *Service) balanceOf(rec BalanceRecord, paysFrom Funds) Balance {
 	paysFrom = paysFrom.normal()
-	return Balance{AgentID: rec.AgentID, Balance: USD(rec.Micros), SandboxBalance: USD(rec.TestMicros), PaysFrom: paysFrom,
-		IsLow: USD(rec.Of(paysFrom)).Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
+	paying := USD(rec.Of(paysFrom))
+	return Balance{AgentID: rec.AgentID, Balance: paying, RealBalance: USD(rec.Micros), SandboxBalance: USD(rec.TestMicros),
+		PaysFrom: paysFrom, IsLow: paying.Cmp(s.cfg.LowBalance) < 0, UpdatedAt: rec.UpdatedAt.UTC()}
 }
 
 // Usage returns the agent's usage totals by operation.
@@ -180,18 +182,9 @@ func (s *Service) PruneStoredResponses(ctx context.Context) (int64, error) {
 	return n, toolkit.WithOp("billing.PruneStoredResponses", err)
 }
 
+// newTxID returns a transaction id (toolkit.NewID).
 func (s *Service) newTxID() (string, error) {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, 16)
-	if _, err := io.ReadFull(s.cfg.Random, b); err != nil {
-		return "", err
-	}
-	var sb strings.Builder
-	sb.WriteString("tx_")
-	for _, c := range b {
-		sb.WriteByte(alphabet[int(c)%len(alphabet)]) // ids need uniqueness, not uniformity
-	}
-	return sb.String(), nil
+	return toolkit.NewID(s.cfg.Random, "tx_")
 }
 
 // utcDayStart and utcMonthStart bound the spend-cap windows (UTC).

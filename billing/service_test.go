@@ -126,7 +126,9 @@ func TestBalanceShowsBothClasses(t *testing.T) {
 	} {
 		b, err := svc.Balance(context.Background(), c.acct)
 		require.NoError(t, err)
-		assert.Equal(t, "0.005", b.Balance.String())
+		want := map[Funds]string{FundsTest: "2.00", FundsReal: "0.005"}[c.pays]
+		assert.Equal(t, want, b.Balance.String(), "balance is what the calls are paid from")
+		assert.Equal(t, "0.005", b.RealBalance.String())
 		assert.Equal(t, "2.00", b.SandboxBalance.String())
 		assert.Equal(t, c.pays, b.PaysFrom)
 		assert.Equal(t, c.isLow, b.IsLow, c.acct.Funds)
@@ -141,19 +143,19 @@ func TestTransactionsLimit(t *testing.T) {
 		limit int
 		ok    bool
 		n     int
-	}{{-1, false, 0}, {0, false, 0}, {1, true, 1}, {2, true, 2}, {MaxTransactionsLimit, true, 2}, {MaxTransactionsLimit + 1, false, 0}}
+	}{{-1, false, 0}, {0, true, 2}, {1, true, 1}, {2, true, 2}, {MaxTransactionsLimit, true, 2}, {MaxTransactionsLimit + 1, false, 0}}
 	for _, c := range cases {
 		page, err := svc.Transactions(context.Background(), agentID, c.limit, "")
 		if !c.ok {
 			assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.limit)
-			assert.Contains(t, toolkit.MessageOf(err), "limit: must be between 1 and 1000", c.limit)
+			assert.Contains(t, toolkit.MessageOf(err), "limit: must be an integer between 1 and 1000", c.limit)
 			continue
 		}
 		require.NoError(t, err, c.limit)
 		assert.Len(t, page.Transactions, c.n, c.limit)
-		assert.Equal(t, c.limit < 2, page.HasMore, c.limit)
+		assert.Equal(t, c.limit == 1, page.HasMore, c.limit)
 	}
-	assert.Equal(t, 3, store.calls["Transactions"], "bad limits never reach the store")
+	assert.Equal(t, 4, store.calls["Transactions"], "bad limits never reach the store (0 is the default, 100)")
 
 	store.fail("Transactions", errBoom)
 	_, err := svc.Transactions(context.Background(), agentID, 10, "")
@@ -195,10 +197,11 @@ func TestTransactionsRefuseForeignCursors(t *testing.T) {
 	good := page.NextCursor
 	raw, err := base64.RawURLEncoding.DecodeString(good)
 	require.NoError(t, err)
-	edited := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "l1.2.", "l1.3.", 1)))
+	edited := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), ".2.", ".3.", 1)))
+	require.NotEqual(t, good, edited)
 	calls := store.calls["Transactions"]
-	for _, bad := range []string{"x", "%%%", good + "A", good[:len(good)-2], edited, strings.Repeat("A", MaxCursorLen+1),
-		base64.RawURLEncoding.EncodeToString([]byte("l1.0.0")), base64.RawURLEncoding.EncodeToString([]byte("l2.2.0"))} {
+	for _, bad := range []string{"x", "%%%", good + "A", good[:len(good)-2], edited, strings.Repeat("A", toolkit.MaxCursorLen+1),
+		base64.RawURLEncoding.EncodeToString([]byte("l2.0.0")), toolkit.Cursor{ID: "2"}.Encode("l1"), toolkit.Cursor{ID: "02"}.Encode("l2")} {
 		_, err := svc.Transactions(context.Background(), agentID, 1, bad)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), bad)
 		assert.Contains(t, toolkit.MessageOf(err), "cursor:", bad)

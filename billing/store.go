@@ -40,9 +40,13 @@ type Transaction struct {
 	Seq int64
 }
 
-// TransactionQuery asks for rows of one agent's ledger, newest first.
+// TransactionQuery asks for rows of one agent's ledger, or of several
+// agents' ledgers merged, newest first.
 type TransactionQuery struct {
 	AgentID string
+	// AgentIDs, when AgentID is empty, selects the rows of any of these
+	// agents (an owner's ledger across agents).
+	AgentIDs []string
 	// Limit is the most rows returned (> 0).
 	Limit int
 	// BeforeSeq, when > 0, returns only rows with a smaller Seq (older):
@@ -80,9 +84,38 @@ type SpendLimits struct {
 	DailyMicros       *int64
 	MonthlyMicros     *int64
 	AllowedOperations []string
+	// Ceilings are the administrator's bounds on what the agent's owner
+	// may set; they travel with the caps so one compare-and-swap covers
+	// both.
+	Ceilings Ceilings
 	// Version counts the changes of the caps: 0 when never set, bumped by
 	// every SetSpendLimits.
 	Version int64
+}
+
+// Ceilings bound the spend caps an owner may set for an agent. Nil means
+// no ceiling; an empty AllowedOperations bounds nothing.
+type Ceilings struct {
+	DailyMicros       *int64
+	MonthlyMicros     *int64
+	AllowedOperations []string
+}
+
+// UsageQuery asks for the consumption of some agents per UTC day in
+// [From, To).
+type UsageQuery struct {
+	AgentIDs []string
+	From, To time.Time
+}
+
+// DailyUsage totals one agent's consumption of one operation on one UTC
+// day (whichever class of funds paid).
+type DailyUsage struct {
+	Day         time.Time // 00:00 UTC
+	AgentID     string
+	Operation   string
+	Count       int64
+	TotalMicros int64
 }
 
 // ChargeCheck is what the meter checks before a priced call runs, read
@@ -193,6 +226,10 @@ type Store interface {
 	Transactions(ctx context.Context, q TransactionQuery) ([]Transaction, error)
 	// Usage returns the agent's usage totals by operation, alphabetical.
 	Usage(ctx context.Context, agentID string) ([]UsageLine, error)
+	// DailyUsage returns the consumption rows of q's agents in q's time
+	// range totalled per UTC day, agent and operation, ordered by day,
+	// agent and operation.
+	DailyUsage(ctx context.Context, q UsageQuery) ([]DailyUsage, error)
 	// StoredResponse returns the response stored under an idempotency key
 	// (toolkit.NotFound if none).
 	StoredResponse(ctx context.Context, agentID, key string) (IdempotentResponse, error)
@@ -201,7 +238,7 @@ type Store interface {
 	PruneStoredResponses(ctx context.Context, before time.Time) (int64, error)
 	// SpendLimits returns the agent's caps (zero value if never set).
 	SpendLimits(ctx context.Context, agentID string) (SpendLimits, error)
-	// SetSpendLimits replaces the agent's caps if their stored version is
+	// SetSpendLimits replaces the agent's caps and ceilings if their stored version is
 	// still limits.Version (0: never set), storing them as version
 	// limits.Version+1 — a compare-and-swap: toolkit.Conflict when another
 	// change came first, toolkit.NotFound for an unknown agent.

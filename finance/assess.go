@@ -3,7 +3,6 @@ package finance
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
 
 	"github.com/agentfinance/toolkit"
@@ -67,8 +66,9 @@ type AssessInput struct {
 	// they add money figures to win_loss and make the drawdown curve
 	// starting_equity + cumulative P&L.
 	PnLValues []toolkit.Amount `json:"pnl_values,omitempty"`
-	// Seed seeds the Monte Carlo; nil derives it from the R values (FNV-1a
-	// of their bits, masked to 53 bits), so equal inputs give equal output.
+	// Seed seeds the Monte Carlo; nil derives it from the canonical
+	// arguments of the Monte Carlo (performance.MonteCarloSeedRule), so
+	// equal inputs give equal output.
 	Seed *uint64 `json:"seed,omitempty"`
 }
 
@@ -155,11 +155,7 @@ func AssessSystem(ctx context.Context, in AssessInput) (Assessment, error) {
 	if err := requirePositive("starting_equity", start); err != nil {
 		return Assessment{}, err
 	}
-	seed := deriveSeed(r)
-	if in.Seed != nil {
-		seed = *in.Seed
-	}
-	out := Assessment{StartingEquity: money.Canonical(start), RiskPerTrade: AssessRiskPerTrade, Seed: seed, VerdictRule: AssessVerdictRule}
+	out := Assessment{StartingEquity: money.Canonical(start), RiskPerTrade: AssessRiskPerTrade, VerdictRule: AssessVerdictRule}
 	var err error
 	var pnl []toolkit.Amount
 	if in.PnLValues != nil {
@@ -181,10 +177,11 @@ func AssessSystem(ctx context.Context, in AssessInput) (Assessment, error) {
 	startF := start.Float64()
 	if out.MonteCarlo, err = performance.RunMonteCarlo(ctx, r, performance.MonteCarloOptions{
 		StartingEquity: startF, NumSimulations: ref(AssessSimulations), TradesPerSimulation: ref(AssessTradesPerSimulation),
-		RiskPerTrade: ref(AssessRiskPerTrade), Seed: &seed,
+		RiskPerTrade: ref(AssessRiskPerTrade), Seed: in.Seed,
 	}); err != nil {
 		return Assessment{}, err
 	}
+	out.Seed = out.MonteCarlo.Seed
 	if out.Drawdown, err = drawdownSection(r, pnl, start); err != nil {
 		return Assessment{}, err
 	}
@@ -222,12 +219,12 @@ func systemVerdict(a Assessment) (string, []string) {
 	p50 := float64(a.MonteCarlo.Probability50pctDrawdown)
 	n := a.GMetrics.TradeCount
 	reasons := []string{
-		fmt.Sprintf("mean R %v (must be > 0)", mean),
-		fmt.Sprintf("log growth at 1 %% risk %v (must be > 0)", growth),
-		fmt.Sprintf("capped SQN %v (STRONG >= 2.5, VIABLE >= 1.6)", sqn),
+		fmt.Sprintf("mean R %s (must be > 0)", toolkit.Float(mean)),
+		fmt.Sprintf("log growth at 1 %% risk %s (must be > 0)", toolkit.Float(growth)),
+		fmt.Sprintf("capped SQN %s (STRONG >= 2.5, VIABLE >= 1.6)", toolkit.Float(sqn)),
 		fmt.Sprintf("trade count %d (STRONG needs >= 30)", n),
-		fmt.Sprintf("P(20 %% drawdown) %v (STRONG needs <= 0.10)", p20),
-		fmt.Sprintf("P(50 %% drawdown) %v (VIABLE needs <= 0.05; above 0.25 fails)", p50),
+		fmt.Sprintf("P(20 %% drawdown) %s (STRONG needs <= 0.10)", toolkit.Float(p20)),
+		fmt.Sprintf("P(50 %% drawdown) %s (VIABLE needs <= 0.05; above 0.25 fails)", toolkit.Float(p50)),
 	}
 	switch {
 	case mean <= 0 || growth <= 0 || p50 > FailingP50DD:
@@ -277,21 +274,6 @@ func drawdownSection(r []float64, pnl []toolkit.Amount, start toolkit.Amount) (D
 	}
 	d, err := performance.AnalyzeDrawdown(equity, start.Float64(), nil)
 	return DrawdownSection{Basis: "pnl_values", Drawdown: d}, err
-}
-
-// deriveSeed returns FNV-1a over the bits of r, masked to 53 bits (exact in
-// every JSON client).
-func deriveSeed(r []float64) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
-	for _, x := range r {
-		bits := math.Float64bits(x)
-		for i := range b {
-			b[i] = byte(bits >> (8 * i))
-		}
-		h.Write(b[:])
-	}
-	return h.Sum64() & performance.MaxSeed
 }
 
 func slicesMin(r []float64) float64 {

@@ -48,13 +48,7 @@ func EvaluateFull(r []float64, window *int) (Evaluation, error) {
 	if err != nil {
 		return Evaluation{}, err
 	}
-	w := min(performance.DefaultWindowSize, len(r))
-	if window != nil {
-		if w = *window; w < 2 {
-			return Evaluation{}, invalid("window_size", "must be at least 2, got %d", w)
-		}
-	}
-	rolling, err := performance.CalculateRollingG(r, &w)
+	rolling, err := performance.CalculateRollingG(r, window) // window nil: min(10, N)
 	if err != nil {
 		return Evaluation{}, err
 	}
@@ -103,7 +97,7 @@ func impactOf(r []float64) (Impact, error) {
 		idx := k.Index
 		levers = append(levers, Lever{
 			Kind: "remove_trade", Name: fmt.Sprintf("remove_trade_%d", k.Index), TradeIndex: &idx,
-			Description: fmt.Sprintf("drop trade %d (R = %v) alone", k.Index, float64(k.RMultiple)),
+			Description: fmt.Sprintf("drop trade %d (R = %s) alone", k.Index, k.RMultiple),
 			GChange:     k.GImpact,
 		})
 	}
@@ -111,12 +105,12 @@ func impactOf(r []float64) (Impact, error) {
 	out := Impact{VarianceKillers: killers, WhatIf: whatIf, Levers: levers, Summary: []string{}}
 	if len(levers) > 0 {
 		top := levers[0]
-		out.Summary = append(out.Summary, fmt.Sprintf("biggest lever: %s (%s) changes G by %v", top.Name, top.Description, float64(top.GChange)))
+		out.Summary = append(out.Summary, fmt.Sprintf("biggest lever: %s (%s) changes G by %s", top.Name, top.Description, top.GChange))
 	}
 	if len(killers.Killers) > 0 {
 		k := killers.Killers[0]
-		out.Summary = append(out.Summary, fmt.Sprintf("biggest variance killer: trade %d (R = %v); without it G rises by %v",
-			k.Index, float64(k.RMultiple), float64(k.GImpact)))
+		out.Summary = append(out.Summary, fmt.Sprintf("biggest variance killer: trade %d (R = %s); without it G rises by %s",
+			k.Index, k.RMultiple, k.GImpact))
 	} else {
 		out.Summary = append(out.Summary, "no single trade lowers G: removing any one trade would not raise it")
 	}

@@ -77,7 +77,7 @@ const (
 	CategoryAgentMode      Category = "agent_mode"     // suspensions and terminations
 	CategoryRegistration   Category = "registration"   // refused owner claims
 	CategoryReport         Category = "report"         // reports filed by agents
-	CategoryPlatform       Category = "platform"       // maintenance switched on or off
+	CategoryPlatform       Category = "platform"       // maintenance switched on or off; storage that cannot write
 )
 
 // Categories lists every category.
@@ -102,6 +102,12 @@ const (
 	TypeAuthFailure Type = "auth_failure"
 	// TypeAdminKeyFailure: requests to admin endpoints with a wrong X-Admin-Key.
 	TypeAdminKeyFailure Type = "admin_key_failure"
+	// TypeOwnerKeyFailure: owner API requests or portal sign-ins with a
+	// missing, malformed or unknown owner key.
+	TypeOwnerKeyFailure Type = "owner_key_failure"
+	// TypeOwnerKeyIssued: an owner key was rotated by its owner or issued
+	// by an admin (the old one stopped working).
+	TypeOwnerKeyIssued Type = "owner_key_issued"
 	// TypeInsufficientCredits: tool calls refused with 402.
 	TypeInsufficientCredits Type = "insufficient_credits"
 	// TypeUnchargedWriteKept: a tool call that was not charged could not
@@ -130,6 +136,12 @@ const (
 	TypeAgentReport Type = "agent_report"
 	// TypeMaintenanceChanged: an admin switched maintenance on or off.
 	TypeMaintenanceChanged Type = "maintenance_changed"
+	// TypeDiskFull: writes refused because the database's disk (or its
+	// size limit) is full (503).
+	TypeDiskFull Type = "disk_full"
+	// TypeDatabaseReadOnly: writes refused because the database is
+	// read-only (503).
+	TypeDatabaseReadOnly Type = "database_read_only"
 )
 
 // typeInfo is what the package knows about a type.
@@ -145,6 +157,8 @@ type typeInfo struct {
 var types = map[Type]typeInfo{
 	TypeAuthFailure:               {CategoryAuthentication, SeverityWarning, 100, "Requests with an invalid or missing API key"},
 	TypeAdminKeyFailure:           {CategoryAuthentication, SeverityWarning, 5, "Requests to admin endpoints with a wrong X-Admin-Key"},
+	TypeOwnerKeyFailure:           {CategoryAuthentication, SeverityWarning, 20, "Owner API requests or portal sign-ins with an invalid or missing owner key"},
+	TypeOwnerKeyIssued:            {CategoryAuthentication, SeverityInfo, 0, "An owner key was replaced"},
 	TypeInsufficientCredits:       {CategoryBilling, SeverityInfo, 50, "Tool calls refused for insufficient balance (402)"},
 	TypeUnchargedWriteKept:        {CategoryBilling, SeverityCritical, 0, "A tool call that was not charged could not undo its write"},
 	TypeDepositReplay:             {CategoryDeposit, SeverityWarning, 5, "A payment already credited was submitted again"},
@@ -157,6 +171,8 @@ var types = map[Type]typeInfo{
 	TypeOwnerClaimRefused:         {CategoryRegistration, SeverityWarning, 10, "Registration refused: the owner_id belongs to another owner"},
 	TypeAgentReport:               {CategoryReport, SeverityWarning, 0, "Agent report"},
 	TypeMaintenanceChanged:        {CategoryPlatform, SeverityInfo, 0, "Maintenance mode changed"},
+	TypeDiskFull:                  {CategoryPlatform, SeverityCritical, 0, "Writes refused: the database's disk is full"},
+	TypeDatabaseReadOnly:          {CategoryPlatform, SeverityCritical, 0, "Writes refused: the database is read-only"},
 }
 
 // Category returns the type's category ("" for an unknown type).

@@ -75,12 +75,9 @@ func (s *Service) Alerts(ctx context.Context, limit int, cursor string) (EventPa
 }
 
 func (s *Service) list(ctx context.Context, q EventQuery, page EventPage, cursor string) (EventPage, error) {
-	if cursor != "" {
-		c, err := decodeCursor(cursor)
-		if err != nil {
-			return EventPage{}, err
-		}
-		q.After = &c
+	var err error
+	if page.Limit, q.After, err = eventKeyset.Parse(toolkit.PageInput{Limit: page.Limit, Cursor: cursor}); err != nil {
+		return EventPage{}, err
 	}
 	s.Flush(ctx)
 	q.Limit = page.Limit + 1
@@ -88,12 +85,9 @@ func (s *Service) list(ctx context.Context, q EventQuery, page EventPage, cursor
 	if err != nil {
 		return EventPage{}, toolkit.WithOp("guardian.Events", err)
 	}
-	if len(events) > page.Limit {
-		events = events[:page.Limit]
-		last := events[len(events)-1]
-		page.HasMore, page.NextCursor = true, encodeCursor(Cursor{At: last.At, ID: last.ID})
-	}
-	page.Events = events
+	var p toolkit.Page
+	page.Events, p = toolkit.PageOf(eventKeyset, events, page.Limit, func(e Event) toolkit.Cursor { return toolkit.Cursor{At: e.At, ID: e.ID} })
+	page.HasMore, page.NextCursor = p.HasMore, p.NextCursor
 	return page, nil
 }
 
@@ -110,21 +104,10 @@ func (s *Service) Acknowledge(ctx context.Context, id string) (Event, error) {
 	return e, toolkit.WithOp("guardian.Acknowledge", err)
 }
 
-// cursorTag marks the cursors of the event lists.
-const cursorTag = "e1"
-
-// encodeCursor writes a listing position as an opaque token.
-func encodeCursor(c Cursor) string {
-	return toolkit.Cursor{At: c.At, ID: c.ID}.Encode(cursorTag)
-}
-
-// decodeCursor reads a token written by encodeCursor.
-func decodeCursor(s string) (Cursor, error) {
-	c, err := toolkit.ParseCursor(cursorTag, s, func(id string) bool {
-		return strings.HasPrefix(id, "evt_") && len(id) <= MaxEventIDLen
-	})
-	return Cursor{At: c.At, ID: c.ID}, err
-}
+// eventKeyset pages the event lists (the limits are applied before, by
+// Events and Alerts, so MaxLimit only bounds what they passed).
+var eventKeyset = toolkit.Keyset{Tag: "e1", DefaultLimit: DefaultEventsLimit, MaxLimit: MaxEventsLimit,
+	ValidID: func(id string) bool { return strings.HasPrefix(id, "evt_") && len(id) <= MaxEventIDLen }}
 
 // Metrics is the admin metrics snapshot.
 type Metrics struct {

@@ -38,7 +38,7 @@ func TestBurstOfFailedAuthIsOneEventWithItsCount(t *testing.T) {
 	assert.Equal(t, guardian.SeverityWarning, burst.Severity)
 	assert.True(t, burst.At.Equal(start), "at is the first occurrence")
 	assert.True(t, burst.LastAt.Equal(start.Add(29*time.Second)), "last_at is the last occurrence")
-	assert.Regexp(t, `^evt_[a-z0-9]{20}$`, burst.ID)
+	assert.Regexp(t, `^evt_[a-z0-9]{16}$`, burst.ID)
 	assert.Equal(t, int64(1), bySource["198.51.100.2"].Count)
 
 	f.svc.Record(attacker, guardian.Event{Type: guardian.TypeAuthFailure})

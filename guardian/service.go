@@ -236,23 +236,8 @@ func (s *Service) round(ctx context.Context, final, prune bool) {
 // used).
 func (s *Service) Close(ctx context.Context) { s.flush(ctx, true) }
 
-const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-// newID returns "evt_" and 20 random lower-case alphanumerics (rejection
-// sampling: no bias).
+// newID returns an event id (toolkit.NewID).
 func (s *Service) newID() (string, error) {
-	const n, limit = 20, 256 - 256%len(idAlphabet)
-	out := make([]byte, 0, n)
-	buf := make([]byte, n+8)
-	for len(out) < n {
-		if _, err := io.ReadFull(s.cfg.Random, buf); err != nil {
-			return "", toolkit.AsInternal("guardian.newID", err)
-		}
-		for _, c := range buf {
-			if int(c) < limit && len(out) < n {
-				out = append(out, idAlphabet[int(c)%len(idAlphabet)])
-			}
-		}
-	}
-	return "evt_" + string(out), nil
+	id, err := toolkit.NewID(s.cfg.Random, "evt_")
+	return id, toolkit.AsInternal("guardian.newID", err)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -269,4 +270,26 @@ func TestMetricsSnapshot(t *testing.T) {
 	assert.Equal(t, int64(1000), m.LatencyP95Ms, "the 10th of 11 is 700 ms, in the bucket up to 1 s")
 	assert.Equal(t, int64(45000), m.LatencyP99Ms, "the slowest bucket reports the slowest request")
 	assert.Zero(t, m.ActiveAgents)
+}
+
+func TestMetricsSeriesSlotsTheWindow(t *testing.T) {
+	c := newClock()
+	c.Advance(30 * time.Second)
+	svc, err := guardian.New(memstore.New(), guardian.Config{Now: c.Now, StatsWindow: 15 * time.Minute})
+	require.NoError(t, err)
+	svc.ObserveRequest(3*time.Millisecond, 200)
+	svc.ObserveRequest(40*time.Millisecond, 500)
+	c.Advance(2 * time.Minute)
+	svc.ObserveRequest(700*time.Millisecond, 200)
+	series := svc.MetricsSeries()
+	require.Len(t, series, 15)
+	last, earlier := series[14], series[12]
+	assert.Equal(t, time.Date(2026, 11, 24, 12, 2, 0, 0, time.UTC), last.At)
+	assert.Equal(t, int64(1), last.Requests)
+	assert.Equal(t, int64(700), last.LatencyP99Ms, "the bucket bound, capped at the slowest request")
+	assert.Equal(t, int64(2), earlier.Requests)
+	assert.Equal(t, int64(1), earlier.Errors)
+	assert.Equal(t, int64(40), earlier.LatencyP99Ms)
+	assert.Zero(t, series[13].Requests, "an idle minute is an empty slot")
+	assert.True(t, series[0].At.Before(series[1].At))
 }

@@ -102,3 +102,38 @@ func (s statsSlot) percentile(q float64) int64 {
 	}
 	return s.maxMs
 }
+
+// MetricsPoint is one slot of the request statistics: the requests
+// answered in [At, At+Slot), the 5xx among them and latency percentiles
+// (milliseconds, upper bounds of histogram buckets).
+type MetricsPoint struct {
+	At                                       time.Time
+	Requests, Errors                         int64
+	LatencyP50Ms, LatencyP95Ms, LatencyP99Ms int64
+}
+
+// series returns every slot of the window ending at now, oldest first,
+// empty slots included.
+func (r *requestStats) series(now time.Time) []MetricsPoint {
+	idx := now.UnixNano() / int64(r.slot)
+	out := make([]MetricsPoint, statsSlots)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range out {
+		want := idx - statsSlots + 1 + int64(i)
+		p := MetricsPoint{At: time.Unix(0, want*int64(r.slot)).UTC()}
+		if s := r.slots[want%statsSlots]; s.index == want {
+			p.Requests, p.Errors = s.requests, s.errors
+			p.LatencyP50Ms, p.LatencyP95Ms, p.LatencyP99Ms = s.percentile(0.50), s.percentile(0.95), s.percentile(0.99)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// MetricsSeries returns this instance's request statistics over
+// Config.StatsWindow slot by slot (15 slots, oldest first): requests,
+// server errors and latency percentiles, for charts.
+func (s *Service) MetricsSeries() []MetricsPoint {
+	return s.stats.series(s.cfg.Now())
+}

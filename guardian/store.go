@@ -3,6 +3,8 @@ package guardian
 import (
 	"context"
 	"time"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // Store persists guardian state shared by every server instance: events,
@@ -63,15 +65,9 @@ type EventQuery struct {
 	Unacknowledged bool
 	// After continues a listing: events strictly older than (At, ID) in
 	// the listing order.
-	After *Cursor
+	After *toolkit.Cursor
 	// Limit is the number of events to return (> 0).
 	Limit int
-}
-
-// Cursor is a position in an event listing.
-type Cursor struct {
-	At time.Time
-	ID string
 }
 
 // Maintenance is the maintenance switch set by an admin.

@@ -11,7 +11,7 @@ func (a *API) register(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ag, key, err := a.svc.Agents.Register(r.Context(), agents.RegisterInput{
+	reg, err := a.svc.Agents.Register(r.Context(), agents.RegisterInput{
 		OwnerID: req.OwnerID, AgentName: req.AgentName, AgentType: req.AgentType, Description: req.Description,
 		AuthorizedInstruments: req.AuthorizedInstruments, AuthorizedActions: req.AuthorizedActions,
 		MaxPositionSizePct: req.MaxPositionSizePct, MaxDailyLossPct: req.MaxDailyLossPct,
@@ -19,9 +19,10 @@ func (a *API) register(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	ag := reg.Agent
 	writeJSON(w, http.StatusCreated, RegisterResponse{
 		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: key, CreatedAt: ag.CreatedAt,
+		APIKey: reg.APIKey, OwnerKey: reg.OwnerKey, CreatedAt: ag.CreatedAt,
 	})
 	return nil
 }
@@ -82,7 +83,7 @@ func (a *API) rotateKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a.mcp.sessions.closeAgent(ag.ID)
+	a.mcp.CloseAgent(ag.ID)
 	writeJSON(w, http.StatusOK, RotateKeyResponse{AgentID: ag.ID, APIKey: key})
 	return nil
 }
@@ -91,6 +92,6 @@ func (a *API) rotateKey(w http.ResponseWriter, r *http.Request) error {
 // call (suspended or terminated).
 func (a *API) releaseSessions(ag agents.Agent) {
 	if !ag.IsActive() {
-		a.mcp.sessions.closeAgent(ag.ID)
+		a.mcp.CloseAgent(ag.ID)
 	}
 }

@@ -1,7 +1,3 @@
-// Package httpapi mounts the toolkit's /v1 API on any net/http mux. It is
-// thin: each handler decodes the request, makes one domain call and encodes
-// the answer; errors are *toolkit.Error values mapped to statuses in one
-// table (errors.go).
 package httpapi
 
 import (
@@ -11,45 +7,16 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/agentfinance/toolkit/agents"
-	"github.com/agentfinance/toolkit/agents/broker"
-	"github.com/agentfinance/toolkit/agents/workspace"
-	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/billing/owners"
 	"github.com/agentfinance/toolkit/billing/toolcall"
-	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
-	"github.com/agentfinance/toolkit/support"
+	"github.com/agentfinance/toolkit/httpapi/mcpserver"
+	"github.com/agentfinance/toolkit/httpapi/openapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
+	"github.com/agentfinance/toolkit/httpapi/portal"
 )
-
-// Services are the domain services the API serves.
-type Services struct {
-	Agents  *agents.Service
-	Billing *billing.Service
-	Catalog *catalog.Catalog
-	// Support is the support desk. Nil: the support endpoints are not
-	// served.
-	Support *support.Service
-	// Workspace is the agents' workspace (memories, journal, biases). Nil:
-	// the journal and memory endpoints are not served. Its tools reach the
-	// tool surfaces through Catalog (register Workspace.Tools() there).
-	Workspace *workspace.Service
-	// Brokers manages broker connections. Nil: the broker endpoints are
-	// not served.
-	Brokers *broker.Service
-	// Calls runs every tool call (REST shortcuts, /v1/tools/call, MCP).
-	// Nil: a toolcall.Service over Catalog and Billing with default options
-	// (recording 402s to Guardian).
-	Calls *toolcall.Service
-	// Guardian serves status, reports, events, alerts, metrics and
-	// readiness, and records the API's security events (failed
-	// authentications, rate-limit refusals). Nil: no guardian routes,
-	// events are discarded and readiness is not checked.
-	Guardian *guardian.Service
-}
 
 // Options configures the API. Zero fields take defaults.
 type Options struct {
@@ -59,6 +26,11 @@ type Options struct {
 	// MaxBodyBytes caps request bodies (default 8 MiB, enough for 100,000
 	// values); larger bodies get 413.
 	MaxBodyBytes int64
+	// MaxBodyBytesInFlight bounds the request body bytes all requests in
+	// flight hold at once (default 4 × MaxBodyBytes; never less than
+	// MaxBodyBytes); a request whose body does not fit gets 503 with a
+	// Retry-After.
+	MaxBodyBytesInFlight int64
 	// BaseURL is the public base URL used in the machine-readable
 	// documents (e.g. "https://toolkit.example.com"). Empty: derived from
 	// each request's scheme and Host, when that host is allowed.
@@ -90,12 +62,15 @@ type Options struct {
 	// CORS, when set, answers cross-origin requests of browser clients.
 	// Default: off.
 	CORS *CORS
+	// Portal configures the web portal at /portal/ (served by default).
+	Portal PortalOptions
 }
 
 // API is the toolkit's HTTP API. It is an http.Handler.
 type API struct {
-	svc      Services
+	svc      platform.Services
 	calls    *toolcall.Service
+	owners   *owners.Service
 	opts     Options
 	limits   RateLimits
 	rec      guardian.Recorder
@@ -104,21 +79,21 @@ type API struct {
 	handler  http.Handler   // mux, behind CORS when enabled
 	routes   []route
 	bodies   map[reflect.Type]any // request body type -> *strictjson.Decoder of it
-	mcp      *mcpHandler
+	inflight *bodyBudget          // the bytes of request bodies held at once
+	mcp      *mcpserver.Handler
 	hosts    []string // allowed Host names (see Options.AllowedHosts)
 	prefix   string   // set by Mount with MountOptions.Prefix
-	// openAPIDoc is the OpenAPI document without its servers, built by New.
-	openAPIDoc schema
-	// mcpToolDefs are the catalog's tools as MCP lists them, built by New
-	// from openAPIDoc and the price table.
-	mcpToolDefs []mcpTool
-	// openAPIDocs caches the encoded OpenAPI document per base URL.
-	openAPIDocs  sync.Map
-	openAPICount atomic.Int32
+	// document is the OpenAPI document (without its servers), built by New.
+	document *openapi.Document
 }
 
-// New returns the API over the given services.
-func New(svc Services, opts Options) (*API, error) {
+// New returns the API over the given services (usually
+// platform.New's). Agents, Billing and Catalog are required; without Calls
+// the API runs tool calls through a toolcall.Service over Catalog and
+// Billing that records to Guardian and counts calls there and in
+// Options.Metrics. The endpoints of a nil Support, Workspace, Brokers or
+// Guardian are not served.
+func New(svc platform.Services, opts Options) (*API, error) {
 	if svc.Agents == nil || svc.Billing == nil || svc.Catalog == nil {
 		return nil, fmt.Errorf("httpapi: Agents, Billing and Catalog services are required")
 	}
@@ -135,24 +110,29 @@ func New(svc Services, opts Options) (*API, error) {
 		opts.MCPSessionsPerAgent = 16
 	}
 	a := &API{svc: svc, opts: opts, limits: opts.RateLimits.withDefaults(), rec: guardian.Discard,
-		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls}
+		mux: http.NewServeMux(), routeMux: http.NewServeMux(), calls: svc.Calls, owners: owners.New(svc.Agents, svc.Billing, nil)}
 	if svc.Guardian != nil {
 		a.rec = svc.Guardian
 	}
 	if a.calls == nil {
-		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec})
+		a.calls = toolcall.New(svc.Catalog, svc.Billing, toolcall.Options{Recorder: a.rec, Observe: a.observeCall})
 	}
 	a.hosts = allowedHosts(opts)
+	a.inflight = newBodyBudget(opts.MaxBodyBytesInFlight, opts.MaxBodyBytes)
 	a.routes = a.routeTable()
 	if err := a.compileBodies(); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
-	doc, err := a.buildOpenAPI()
+	doc, err := a.buildDocument()
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
-	a.openAPIDoc = doc
-	if a.mcpToolDefs, err = a.mcpTools(doc); err != nil {
+	a.document = doc
+	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog,
+		OutputSchema: doc.ResultSchema,
+		Version:      platform.Version(), MaxBodyBytes: opts.MaxBodyBytes, IdleTimeout: opts.MCPIdleTimeout,
+		SessionsPerAgent: opts.MCPSessionsPerAgent, Logger: opts.Logger})
+	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	for _, rt := range a.routes {
@@ -177,9 +157,11 @@ func New(svc Services, opts Options) (*API, error) {
 	} {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + path, limit: rateNone, quiet: path != "/{$}", handle: handle}))
 	}
-	a.mcp = newMCPHandler(a)
 	for _, p := range mcpPaths {
-		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.mcp.handle}))
+		a.mux.Handle(p, a.wrap(route{pattern: p, auth: authAgent, toolBody: true, handle: a.serveMCP}))
+	}
+	if err := a.mountPortal(); err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
@@ -188,6 +170,15 @@ func New(svc Services, opts Options) (*API, error) {
 // ServeHTTP implements http.Handler.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.handler.ServeHTTP(w, r)
+}
+
+// serveMCP serves /mcp and /mcp/sse to the authenticated agent, on an
+// allowed Host only (the guard against DNS rebinding).
+func (a *API) serveMCP(w http.ResponseWriter, r *http.Request) error {
+	if err := a.checkHost(r); err != nil {
+		return err
+	}
+	return a.mcp.Serve(w, r, agentFrom(r))
 }
 
 // mcpPaths are the MCP endpoints: streamable HTTP at /mcp, legacy SSE
@@ -207,6 +198,8 @@ type MountOptions struct {
 	NoDocuments bool
 	// NoMCP leaves /mcp and /mcp/sse to the host (root mounts only).
 	NoMCP bool
+	// NoPortal leaves /portal/ to the host (root mounts only).
+	NoPortal bool
 }
 
 // Mount registers the API on a host's mux next to its own routes: the
@@ -221,11 +214,15 @@ func (a *API) Mount(mux *http.ServeMux, opts MountOptions) error {
 	if opts.Prefix != "" {
 		prefix := "/" + strings.Trim(opts.Prefix, "/")
 		a.prefix = prefix
+		a.mcp.SetPrefix(prefix)
 		patterns, handler = []string{prefix + "/"}, http.StripPrefix(prefix, a)
 	} else {
 		patterns = []string{"/v1/"}
 		if !opts.NoMCP {
 			patterns = append(patterns, mcpPaths...)
+		}
+		if !opts.NoPortal && !a.opts.Portal.Disabled {
+			patterns = append(patterns, portal.Prefix+"/")
 		}
 		if !opts.NoDocuments {
 			patterns = append(patterns, publicPaths...)

@@ -68,7 +68,7 @@ func TestScriptedAttackIsVisibleToTheAdmin(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, status)
 	status, b := e.do("GET", "/v1/billing/balance", key(mallory), "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, "5.00", b["balance"], "credited once, as real money")
+	assert.Equal(t, "5.00", b["real_balance"], "credited once, as real money")
 
 	// 3. A registration flood from one address, and a claim on the victim's owner.
 	created := 0

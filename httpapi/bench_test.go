@@ -17,6 +17,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 // BenchmarkToolsCallHTTP measures POST /v1/tools/call over a real
@@ -78,13 +79,14 @@ func benchServer(b *testing.B, dsn string, opts httpapi.Options) (*httptest.Serv
 	ag, _ := agents.NewService(store, agents.Config{})
 	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: mustAmount("1000000")})
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, opts)
+	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	srv := httptest.NewServer(api)
 	b.Cleanup(srv.Close)
-	a, key, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "bench", AgentName: "bench", AgentType: "trading"}, "")
+	registered, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "bench", AgentName: "bench", AgentType: "trading"}, "")
+	a, key := registered.Agent, registered.APIKey
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,13 +30,15 @@ func TestBalanceDepositLedgerUsage(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, id, b["agent_id"])
 	assert.Equal(t, "0.00", b["balance"])
+	assert.Equal(t, "0.00", b["real_balance"])
 	assert.Equal(t, "0.00", b["sandbox_balance"])
 	assert.Equal(t, "test", b["pays_from"], "a new agent is in sandbox: it pays from test funds")
 	assert.Equal(t, true, b["is_low"])
 
 	status, b = e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"1.000000","funding_path":"direct_transfer"}`)
 	require.Equal(t, http.StatusOK, status, b)
-	assert.Equal(t, "0.00", b["balance"], "self-credit is test money, never real money")
+	assert.Equal(t, "1.00", b["balance"], "balance is what a sandbox agent's calls are paid from: its test money")
+	assert.Equal(t, "0.00", b["real_balance"], "self-credit is test money, never real money")
 	assert.Equal(t, "1.00", b["sandbox_balance"])
 	assert.Equal(t, false, b["is_low"], "is_low is about the funds the calls are paid from")
 

@@ -122,8 +122,8 @@ func TestLedgerQueryIsChecked(t *testing.T) {
 		"?page=2":              "Unknown query parameter: \"page\" (allowed: limit, cursor)",
 		"?limit=0":             "limit: must be an integer between 1 and 1000",
 		"?limit=1&limit=2":     "limit: appears twice",
-		"?cursor=bogus":        "cursor: must be the next_cursor of a previous page",
-		"?cursor=bDEuMi5hYmM":  "cursor: must be the next_cursor of a previous page",
+		"?cursor=bogus":        "cursor: must be the next_cursor of a previous answer",
+		"?cursor=bDEuMi5hYmM":  "cursor: must be the next_cursor of a previous answer",
 		"?limit=5&offset=1000": "Unknown query parameter: \"offset\"",
 	} {
 		status, m := e.do("GET", "/v1/billing/transactions"+query, key(k), "")

@@ -104,7 +104,7 @@ func TestContractRejectsUndocumentedFieldsAndStatuses(t *testing.T) {
 		out.SetBodyBytes([]byte(body))
 		return openapi3filter.ValidateResponse(context.Background(), out)
 	}
-	good := `{"agent_id":"agt_x","balance":"1.00","sandbox_balance":"0.00","pays_from":"real","is_low":false,"updated_at":"2026-11-22T10:00:00Z"}`
+	good := `{"agent_id":"agt_x","balance":"1.00","real_balance":"1.00","sandbox_balance":"0.00","pays_from":"real","is_low":false,"updated_at":"2026-11-22T10:00:00Z"}`
 	require.NoError(t, validate(200, good))
 	require.Error(t, validate(200, strings.Replace(good, `"is_low":false`, `"is_low":false,"extra":1`, 1)), "undocumented field")
 	require.Error(t, validate(200, strings.Replace(good, `"1.00"`, `1.0`, 1)), "money must be a decimal string")

@@ -2,15 +2,14 @@ package httpapi
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/internal/httpbody"
 	"github.com/agentfinance/toolkit/internal/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -22,8 +21,10 @@ const smallBodyBytes = 64 << 10
 // bodyLimits bound every ordinary request body (registration, limits,
 // modes, deposits, support requests) whatever its schema, while it is
 // scanned. MaxStringBytes fits the longest text of any schema (a 5,000
-// character description) written as raw UTF-8, up to 20,000 bytes.
-var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 32 << 10}
+// character description) written as raw UTF-8, up to 20,000 bytes;
+// MaxKeys bounds free-form objects (a report's details) as it bounds tool
+// arguments.
+var bodyLimits = strictjson.Limits{MaxDepth: 8, MaxValues: 10_000, MaxStringBytes: 32 << 10, MaxKeys: catalog.MaxObjectKeys}
 
 // requestType is the body type of a route: its prototype (for the OpenAPI
 // document) and how to build its decoder.
@@ -116,23 +117,9 @@ func decodeBody[T any](a *API, r *http.Request) (T, error) {
 	if !ok {
 		return zero, toolkit.Errorf(toolkit.Internal, "httpapi: no decoder for %s", reflect.TypeFor[T]())
 	}
-	body, err := readBody(r)
+	body, err := httpbody.Read(r)
 	if err != nil {
 		return zero, err
 	}
 	return d.Decode(body)
-}
-
-// readBody reads the (already size-capped) body. Over the cap is
-// toolkit.TooLarge.
-func readBody(r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(r.Body)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return nil, toolkit.Errorf(toolkit.TooLarge, "Request body too large: at most %d bytes", mbe.Limit)
-	}
-	if err != nil {
-		return nil, toolkit.Errorf(toolkit.Invalid, "reading the request body failed")
-	}
-	return b, nil
 }

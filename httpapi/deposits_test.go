@@ -39,19 +39,19 @@ func TestChainDepositsCredit(t *testing.T) {
 		want          map[string]any
 	}{
 		{"/v1/billing/deposit-usdc", "usdc_v0_lookup_table",
-			map[string]any{"currency": "USDC", "amount": "25.00", "compute_credits": "25.00", "balance_after": "25.00"}},
+			map[string]any{"currency": "USDC", "amount": "25.00", "compute_credits": "25.00", "real_balance": "25.00"}},
 		{"/v1/billing/deposit-usdc", "usdc_legacy_creates_treasury_account",
-			map[string]any{"currency": "USDC", "amount": "10.00", "compute_credits": "10.00", "balance_after": "35.00"}},
-		{"/v1/billing/deposit-usdc", "usdc_two_transfers", map[string]any{"amount": "10.00", "balance_after": "45.00"}},
-		{"/v1/billing/deposit-usdc", "usdc_inner_instruction", map[string]any{"amount": "4.00", "balance_after": "49.00"}},
-		{"/v1/billing/deposit-usdt", "usdt_to_treasury", map[string]any{"currency": "USDT", "amount": "9.00", "balance_after": "58.00"}},
-		{"/v1/billing/deposit-pyusd", "pyusd_token2022", map[string]any{"currency": "PYUSD", "amount": "12.50", "balance_after": "70.50"}},
+			map[string]any{"currency": "USDC", "amount": "10.00", "compute_credits": "10.00", "real_balance": "35.00"}},
+		{"/v1/billing/deposit-usdc", "usdc_two_transfers", map[string]any{"amount": "10.00", "real_balance": "45.00"}},
+		{"/v1/billing/deposit-usdc", "usdc_inner_instruction", map[string]any{"amount": "4.00", "real_balance": "49.00"}},
+		{"/v1/billing/deposit-usdt", "usdt_to_treasury", map[string]any{"currency": "USDT", "amount": "9.00", "real_balance": "58.00"}},
+		{"/v1/billing/deposit-pyusd", "pyusd_token2022", map[string]any{"currency": "PYUSD", "amount": "12.50", "real_balance": "70.50"}},
 		{"/v1/billing/deposit-sol", "sol_legacy", map[string]any{"currency": "SOL", "amount": "1.500000000",
-			"sol_price_usd": "140.25", "compute_credits": "210.375", "balance_after": "280.875"}},
+			"sol_price_usd": "140.25", "compute_credits": "210.375", "real_balance": "280.875"}},
 		{"/v1/billing/deposit-sol", "sol_v0_treasury_in_lookup_table", map[string]any{"amount": "0.250000000",
-			"compute_credits": "35.0625", "balance_after": "315.9375"}},
+			"compute_credits": "35.0625", "real_balance": "315.9375"}},
 		{"/v1/billing/deposit-osr", "osr_native_token", map[string]any{"currency": "OSR", "osr_amount": "10000",
-			"usd_credited": "50.00", "rate_per_token": "0.005", "is_presale_buyer": false, "balance_after": "365.9375"}},
+			"usd_credited": "50.00", "rate_per_token": "0.005", "is_presale_buyer": false, "real_balance": "365.9375"}},
 	}
 	for _, tt := range tests {
 		status, m := e.deposit(k, tt.path, tt.fixture)
@@ -61,11 +61,14 @@ func TestChainDepositsCredit(t *testing.T) {
 		for field, want := range tt.want {
 			assert.Equal(t, want, m[field], "%s %s", tt.fixture, field)
 		}
+		assert.Equal(t, map[string]any{"balance_after": "0.00", "sandbox_balance": "0.00", "pays_from": "test"},
+			pick(m, "balance_after", "sandbox_balance", "pays_from"), "a sandbox agent's calls are paid from its test money")
 	}
 	status, b := e.do("GET", "/v1/billing/balance", key(k), "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, "365.9375", b["balance"], "verified deposits are real money")
+	assert.Equal(t, "365.9375", b["real_balance"], "verified deposits are real money")
 	assert.Equal(t, "0.00", b["sandbox_balance"])
+	assert.Equal(t, "0.00", b["balance"], "in sandbox mode calls are paid from test money")
 
 	status, txs := e.do("GET", "/v1/billing/transactions", key(k), "")
 	require.Equal(t, http.StatusOK, status)
@@ -250,10 +253,9 @@ func TestNativeDepositAtThePresaleRate(t *testing.T) {
 func TestDepositBoundByMemo(t *testing.T) {
 	// The first agent of this env gets the memo fixtures' agent id.
 	id := []byte(strings.TrimPrefix(solanarpctest.AgentID, "agt_"))
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	random := make([]byte, 28)
+	random := make([]byte, len(id)) // the bytes toolkit.NewID reads for it
 	for i, c := range id {
-		random[i] = byte(strings.IndexByte(alphabet, c))
+		random[i] = byte(strings.IndexByte(toolkit.IDAlphabet, c))
 	}
 	e := newEnv(t, withChain, func(c *envConfig) { c.agents.Random = io.MultiReader(bytes.NewReader(random), rand.Reader) })
 	got, k := e.register("memo")

@@ -19,7 +19,9 @@ type RegisterRequest struct {
 	MaxDailyLossPct       *toolkit.Amount `json:"max_daily_loss_pct,omitempty"`
 }
 
-// RegisterResponse is the 201 body of a registration. APIKey is shown once.
+// RegisterResponse is the 201 body of a registration. APIKey is shown
+// once; OwnerKey, the owner's key for the owner API and the portal, is
+// present (and shown once) only on the first registration of an owner_id.
 type RegisterResponse struct {
 	AgentID   string    `json:"agent_id"`
 	OwnerID   string    `json:"owner_id"`
@@ -27,6 +29,7 @@ type RegisterResponse struct {
 	AgentType string    `json:"agent_type"`
 	Mode      string    `json:"mode"`
 	APIKey    string    `json:"api_key"`
+	OwnerKey  string    `json:"owner_key,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -79,11 +82,13 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func (RegisterResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (RegisterResponse) Enums() map[string][]string {
 	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
 }
 
-func (AgentResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (AgentResponse) Enums() map[string][]string {
 	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
 }
 

@@ -13,16 +13,17 @@ type PricingResponse struct {
 	Currency string                    `json:"currency"`
 }
 
-// BalanceResponse is an agent's balance: balance is real money (verified
-// deposits, spent in live mode), sandbox_balance test money (sandbox
-// self-credit, spent in sandbox mode only); pays_from says which one the
-// agent's calls are paid from now, and is_low is about that one.
+// BalanceResponse is an agent's balance: balance is what its calls are
+// paid from now (test money in sandbox mode, real money otherwise, as
+// pays_from says), is_low is about it, and real_balance and
+// sandbox_balance show both kinds of money, which never mix.
 type BalanceResponse struct {
 	AgentID        string         `json:"agent_id"`
-	Balance        toolkit.Amount `json:"balance"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
-	PaysFrom       string         `json:"pays_from"`
-	IsLow          bool           `json:"is_low"`
+	Balance        toolkit.Amount `json:"balance" doc:"what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits"`
+	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode; never mixed with test credits"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits"`
+	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
+	IsLow          bool           `json:"is_low" doc:"balance is below the server's low-balance threshold"`
 	UpdatedAt      time.Time      `json:"updated_at"`
 }
 
@@ -34,7 +35,9 @@ type DepositRequest struct {
 }
 
 // TransactionResponse is one ledger row. funds is the class of money it
-// moved (real or test) and balance_after that class's balance after it;
+// moved (real or test) and balance_after that class's balance after it
+// (for a sandbox agent's test rows and a live agent's real rows, the
+// balance its calls were paid from);
 // currency, quantity and price_usd describe an on-chain deposit (the
 // asset, the tokens received, the USD credited per token).
 type TransactionResponse struct {
@@ -42,7 +45,7 @@ type TransactionResponse struct {
 	Type         string          `json:"type"`
 	Funds        string          `json:"funds"`
 	Amount       toolkit.Amount  `json:"amount"`
-	BalanceAfter toolkit.Amount  `json:"balance_after"`
+	BalanceAfter toolkit.Amount  `json:"balance_after" doc:"the balance of the funds this row moved (funds) right after it"`
 	CreatedAt    time.Time       `json:"created_at"`
 	Operation    *string         `json:"operation"`
 	FundingPath  *string         `json:"funding_path"`
@@ -90,21 +93,48 @@ type LimitsResponse struct {
 	DailyLimit        *toolkit.Amount `json:"daily_limit"`
 	MonthlyLimit      *toolkit.Amount `json:"monthly_limit"`
 	AllowedOperations []string        `json:"allowed_operations"`
+	// Ceilings bound what the agent's owner may set (admin).
+	Ceilings CeilingsResponse `json:"ceilings"`
 }
 
 func balanceResponse(b billing.Balance) BalanceResponse {
-	return BalanceResponse{AgentID: b.AgentID, Balance: b.Balance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
-		IsLow: b.IsLow, UpdatedAt: b.UpdatedAt}
+	return BalanceResponse{AgentID: b.AgentID, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance,
+		PaysFrom: string(b.PaysFrom), IsLow: b.IsLow, UpdatedAt: b.UpdatedAt}
 }
+
+// DepositBalances are the balances every on-chain deposit answer carries:
+// balance_after is what the agent's calls are paid from now, right after
+// the deposit (for a sandbox agent, its test credits: an on-chain deposit
+// adds real credits, shown in real_balance).
+type DepositBalances struct {
+	BalanceAfter   toolkit.Amount `json:"balance_after" doc:"balance (what the agent's calls are paid from now) right after this deposit"`
+	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode; never mixed with test credits"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits"`
+	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
+}
+
+func depositBalances(b billing.Balance) DepositBalances {
+	return DepositBalances{BalanceAfter: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom)}
+}
+
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (BalanceResponse) Enums() map[string][]string {
+	return map[string][]string{"pays_from": fundsValues()}
+}
+
+func fundsValues() []string { return []string{string(billing.FundsTest), string(billing.FundsReal)} }
 
 func limitsResponse(l billing.Limits) LimitsResponse {
-	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations}
+	return LimitsResponse{AgentID: l.AgentID, DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, AllowedOperations: l.AllowedOperations,
+		Ceilings: ceilingsResponse(l.Ceilings)}
 }
 
-func (PricingResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (PricingResponse) Enums() map[string][]string {
 	return map[string][]string{"currency": {billing.Currency}}
 }
 
-func (TransactionResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (TransactionResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
 }

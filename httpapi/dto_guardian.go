@@ -161,10 +161,12 @@ func cursorOf(p guardian.EventPage) *string {
 	return &p.NextCursor
 }
 
-func (StatusResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (StatusResponse) Enums() map[string][]string {
 	return map[string][]string{"status": stringsOf(guardian.PlatformStatuses)}
 }
 
-func (EventResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (EventResponse) Enums() map[string][]string {
 	return map[string][]string{"category": stringsOf(guardian.Categories), "severity": stringsOf(guardian.Severities)}
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"time"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -237,7 +238,7 @@ func ticketListResponse(l support.TicketList) TicketListResponse {
 	return out
 }
 
-func nextCursor(p support.Page) *string {
+func nextCursor(p toolkit.Page) *string {
 	if !p.HasMore {
 		return nil
 	}
@@ -272,31 +273,38 @@ func submissionResponse(s support.Submission) SubmissionResponse {
 	return out
 }
 
-func (FeedbackResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (FeedbackResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {string(support.KindFeedback)}, "category": support.FeedbackCategories,
 		"status": {support.StatusReceived}}
 }
 
-func (TicketResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (TicketResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {ticketType}, "priority": support.Priorities, "category": support.TicketCategories,
 		"status": stringsOf(support.Statuses)}
 }
 
-func (TicketSummary) enums() map[string][]string { return TicketResponse{}.enums() }
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (TicketSummary) Enums() map[string][]string { return TicketResponse{}.Enums() }
 
-func (SuggestionResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (SuggestionResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {string(support.KindSuggestion)}, "priority_for_agent": support.SuggestionPriorities,
 		"status": {support.StatusReceived}}
 }
 
-func (EnterpriseResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (EnterpriseResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {string(support.KindEnterprise)}, "status": {support.StatusReceived}}
 }
 
-func (BugReportResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (BugReportResponse) Enums() map[string][]string {
 	return map[string][]string{"type": {string(support.KindBug)}, "status": {support.StatusReceived}}
 }
 
-func (SubmissionResponse) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (SubmissionResponse) Enums() map[string][]string {
 	return map[string][]string{"type": stringsOf(support.Kinds)}
 }

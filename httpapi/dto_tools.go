@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"github.com/agentfinance/toolkit/billing/toolcall"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -39,12 +40,7 @@ type ToolListResponse struct {
 	Tools     []ToolInfo `json:"tools"`
 }
 
-// Billing classes of tools.
-const (
-	BillingClassFree    = "free_public_tool"
-	BillingClassMetered = "metered"
-)
-
-func (ToolInfo) enums() map[string][]string {
-	return map[string][]string{"billing_class": {BillingClassFree, BillingClassMetered}}
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (ToolInfo) Enums() map[string][]string {
+	return map[string][]string{"billing_class": {toolcall.BillingClassFree, toolcall.BillingClassMetered}}
 }

@@ -10,8 +10,10 @@ import (
 )
 
 // RegisterWalletRequest is the body of POST /v1/agents/register-wallet.
-// The wallet signs "<service>-auth:<wallet_address>:<unix seconds>"; send
-// that exact text in message, or only its unix seconds in timestamp.
+// The wallet signs "<service>-auth:<wallet_address>:<unix seconds>" and
+// the spec's three fields are enough: the server finds the signed second
+// within the 5-minute window. Sending that exact text in message, or only
+// its unix seconds in timestamp, makes it a single verification.
 type RegisterWalletRequest struct {
 	WalletAddress string `json:"wallet_address"`
 	Signature     string `json:"signature"`
@@ -31,15 +33,19 @@ type RegisterWalletResponse struct {
 	AgentType      string         `json:"agent_type"`
 	Mode           string         `json:"mode"`
 	APIKey         string         `json:"api_key"`
-	Balance        toolkit.Amount `json:"balance"`
-	SandboxBalance toolkit.Amount `json:"sandbox_balance"`
+	OwnerKey       string         `json:"owner_key,omitempty" doc:"the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent"`
+	Balance        toolkit.Amount `json:"balance" doc:"what the agent's calls are paid from now (pays_from); a new agent starts at zero"`
+	RealBalance    toolkit.Amount `json:"real_balance" doc:"real credits (verified deposits), spent by calls in live mode"`
+	SandboxBalance toolkit.Amount `json:"sandbox_balance" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only"`
+	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
 	Created        bool           `json:"created"`
 	CreatedAt      time.Time      `json:"created_at"`
 }
 
 // LinkWalletRequest is the body of POST /v1/agents/link-wallet. message
-// is exactly "<service>-link:<agent_id>:<solana_wallet_address>:<unix
-// seconds>".
+// is the signed text: any text containing the agent_id (such as "Link
+// wallet to agent <agent_id>"), the recommended form being
+// "<service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>".
 type LinkWalletRequest struct {
 	SolanaWalletAddress string `json:"solana_wallet_address"`
 	Signature           string `json:"signature"`
@@ -61,15 +67,15 @@ type ChainDepositRequest struct {
 
 // StablecoinDepositResponse is the answer of deposit-usdc, -usdt and
 // -pyusd: amount is the tokens received, compute_credits the USD credited
-// (1:1) as real funds.
+// (1:1) as real funds; the balances are DepositBalances.
 type StablecoinDepositResponse struct {
 	AgentID        string         `json:"agent_id"`
 	Currency       string         `json:"currency"`
 	Amount         toolkit.Amount `json:"amount"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
-	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	DepositBalances
+	TxID        string `json:"tx_id"`
+	TxSignature string `json:"tx_signature"`
 }
 
 // SolDepositResponse is the answer of deposit-sol: compute_credits is
@@ -80,9 +86,9 @@ type SolDepositResponse struct {
 	Amount         toolkit.Amount `json:"amount"`
 	SolPriceUSD    toolkit.Amount `json:"sol_price_usd"`
 	ComputeCredits toolkit.Amount `json:"compute_credits"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
-	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	DepositBalances
+	TxID        string `json:"tx_id"`
+	TxSignature string `json:"tx_signature"`
 }
 
 // NativeDepositResponse is the answer of the native-token deposit:
@@ -95,9 +101,9 @@ type NativeDepositResponse struct {
 	USDCredited    toolkit.Amount `json:"usd_credited"`
 	RatePerToken   toolkit.Amount `json:"rate_per_token"`
 	IsPresaleBuyer bool           `json:"is_presale_buyer"`
-	BalanceAfter   toolkit.Amount `json:"balance_after"`
-	TxID           string         `json:"tx_id"`
-	TxSignature    string         `json:"tx_signature"`
+	DepositBalances
+	TxID        string `json:"tx_id"`
+	TxSignature string `json:"tx_signature"`
 }
 
 // maxChainLen bounds the chain field (its one value is "solana").
@@ -111,12 +117,20 @@ func (RegisterWalletRequest) constrain(s *jsonschema.Schema) {
 	s.Properties["timestamp"].Minimum, s.Properties["timestamp"].Maximum = ptr(1.0), ptr(999_999_999_999.0)
 	text(s, "agent_name", 1, agents.MaxNameLen)
 	enum(s, "agent_type", agents.Types())
+	s.Properties["signature"].Description = "Ed25519 signature (base58, or base64) of the challenge <service>-auth:<wallet_address>:<unix seconds>, " +
+		"signed within 5 minutes of server time"
+	s.Properties["message"].Description = "optional: the exact signed challenge (one verification); " +
+		"without message and timestamp the server searches the signed second of the window"
+	s.Properties["timestamp"].Description = "optional: the unix seconds of the signed challenge (one verification)"
 }
 
 func (LinkWalletRequest) constrain(s *jsonschema.Schema) {
 	text(s, "solana_wallet_address", 1, agents.MaxWalletAddressLen)
 	text(s, "signature", 1, agents.MaxWalletSignatureLen)
 	text(s, "message", 1, agents.MaxWalletMessageLen)
+	s.Properties["message"].Description = "the signed text: any text containing the agent_id as a word (e.g. \"Link wallet to agent <agent_id>\"); " +
+		"a 10-digit number in it is read as unix seconds and must be within 5 minutes of server time. " +
+		"Recommended: <service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>. Each signature is accepted once"
 }
 
 func (ChainDepositRequest) constrain(s *jsonschema.Schema) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/internal/httpbody"
 )
 
 // statusOf is the one Kind -> HTTP status table.
@@ -27,13 +28,22 @@ var statusOf = map[toolkit.Kind]int{
 }
 
 // ErrorBody is the body of every error response. detail keeps clients of
-// the published service working; code is the error kind in snake_case.
+// the published service working; code is the error kind in snake_case;
+// errors, when a validation found them, lists every violation (at most
+// 50), the first of which is detail.
 type ErrorBody struct {
-	Detail string `json:"detail"`
-	Code   string `json:"code"`
+	Detail string               `json:"detail"`
+	Code   string               `json:"code"`
+	Errors []toolkit.FieldError `json:"errors,omitempty" doc:"every violation found (at most 50), in document order; detail is the first"`
 }
 
-func (ErrorBody) enums() map[string][]string { return map[string][]string{"code": errorCodes()} }
+// codeRequestTimeout is the code of a 408: the request body did not arrive
+// within the server's read timeout. It is the HTTP layer's own: no domain
+// error kind maps to it.
+const codeRequestTimeout = "request_timeout"
+
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (ErrorBody) Enums() map[string][]string { return map[string][]string{"code": errorCodes()} }
 
 // InsufficientCreditsBody is the body of a 402: the published detail
 // ("Insufficient balance. Required: $X, Available: $Y") and the same two
@@ -45,16 +55,18 @@ type InsufficientCreditsBody struct {
 	Available toolkit.Amount `json:"available" doc:"what the paying balance holds, in USDC credits"`
 }
 
-func (InsufficientCreditsBody) enums() map[string][]string {
+// Enums lists the values of the enumerated fields (openapi.Enumerated).
+func (InsufficientCreditsBody) Enums() map[string][]string {
 	return map[string][]string{"code": {toolkit.InsufficientCredits.String()}}
 }
 
-// errorCodes are the codes of every error kind.
+// errorCodes are the codes of every error kind and codeRequestTimeout.
 func errorCodes() []string {
-	codes := make([]string, 0, len(statusOf))
+	codes := make([]string, 0, len(statusOf)+1)
 	for k := range statusOf {
 		codes = append(codes, k.String())
 	}
+	codes = append(codes, codeRequestTimeout)
 	sort.Strings(codes)
 	return codes
 }
@@ -66,6 +78,11 @@ func writeError(w http.ResponseWriter, err error) int {
 	status, ok := statusOf[kind]
 	if !ok {
 		status = http.StatusInternalServerError
+	}
+	if errors.Is(err, httpbody.ErrReadTimeout) {
+		w.Header().Set("Connection", "close")
+		writeJSON(w, http.StatusRequestTimeout, ErrorBody{Detail: toolkit.MessageOf(err), Code: codeRequestTimeout})
+		return http.StatusRequestTimeout
 	}
 	if kind == toolkit.Unauthenticated {
 		w.Header().Set("WWW-Authenticate", `APIKey header="X-API-Key"`)
@@ -79,8 +96,19 @@ func writeError(w http.ResponseWriter, err error) int {
 			Required: short.Required, Available: short.Available})
 		return status
 	}
-	writeJSON(w, status, ErrorBody{Detail: toolkit.MessageOf(err), Code: kind.String()})
+	writeJSON(w, status, ErrorBody{Detail: toolkit.MessageOf(err), Code: kind.String(), Errors: fieldErrorsOf(err)})
 	return status
+}
+
+// fieldErrorsOf lists the violations a validation error carries: the
+// Fields of the first *toolkit.Error in err's chain, never those of an
+// internal error.
+func fieldErrorsOf(err error) []toolkit.FieldError {
+	var te *toolkit.Error
+	if !errors.As(err, &te) || te.Kind == toolkit.Internal {
+		return nil
+	}
+	return te.Fields[:min(len(te.Fields), toolkit.MaxFieldErrors)]
 }
 
 // writeJSON writes v as a JSON body with status.

@@ -24,8 +24,8 @@ func TestTestMoneyCannotPayLiveCalls(t *testing.T) {
 	assert.Equal(t, "Insufficient balance. Required: $2.00, Available: $0.00 (test funds are spendable in sandbox mode only)", m["detail"])
 	status, b := e.do("GET", "/v1/billing/balance", key(k), "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, map[string]any{"balance": "0.00", "sandbox_balance": "100.00", "pays_from": "real", "is_low": true},
-		pick(b, "balance", "sandbox_balance", "pays_from", "is_low"))
+	assert.Equal(t, map[string]any{"balance": "0.00", "real_balance": "0.00", "sandbox_balance": "100.00", "pays_from": "real", "is_low": true},
+		pick(b, "balance", "real_balance", "sandbox_balance", "pays_from", "is_low"))
 
 	status, m = e.do("POST", "/v1/billing/deposit", key(k), `{"amount":"5","funding_path":"direct_transfer"}`)
 	assert.Equal(t, http.StatusBadRequest, status, "no self-credit in live mode")
@@ -33,6 +33,8 @@ func TestTestMoneyCannotPayLiveCalls(t *testing.T) {
 
 	status, m = e.deposit(k, "/v1/billing/deposit-usdc", "usdc_v0_lookup_table")
 	require.Equal(t, http.StatusOK, status, m)
+	assert.Equal(t, map[string]any{"balance_after": "25.00", "real_balance": "25.00", "sandbox_balance": "100.00", "pays_from": "real"},
+		pick(m, "balance_after", "real_balance", "sandbox_balance", "pays_from"), "a live agent pays from real money")
 	status, _ = e.do("POST", "/v1/compound/assess-system", key(k), rBody)
 	require.Equal(t, http.StatusOK, status)
 	status, b = e.do("GET", "/v1/billing/balance", key(k), "")
@@ -46,8 +48,8 @@ func TestTestMoneyCannotPayLiveCalls(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	status, b = e.do("GET", "/v1/billing/balance", key(k), "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, map[string]any{"balance": "23.00", "sandbox_balance": "98.00", "pays_from": "test"},
-		pick(b, "balance", "sandbox_balance", "pays_from"), "sandbox calls are paid from test money only")
+	assert.Equal(t, map[string]any{"balance": "98.00", "real_balance": "23.00", "sandbox_balance": "98.00", "pays_from": "test"},
+		pick(b, "balance", "real_balance", "sandbox_balance", "pays_from"), "sandbox calls are paid from test money only")
 
 	status, txs := e.do("GET", "/v1/billing/transactions", key(k), "")
 	require.Equal(t, http.StatusOK, status)

@@ -22,6 +22,7 @@ import (
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,7 +61,7 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 				f.Fatal(err)
 			}
 		}
-		api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: tools, Workspace: ws},
+		api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: tools, Workspace: ws},
 			httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			f.Fatal(err)
@@ -68,7 +69,8 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 		srv := httptest.NewServer(api)
 		f.Cleanup(srv.Close)
 		ft.url = srv.URL
-		a, key, err := ag.Register(context.Background(), agents.RegisterInput{OwnerID: "fuzz", AgentName: "fuzz", AgentType: "trading"}, "")
+		registered, err := ag.Register(context.Background(), agents.RegisterInput{OwnerID: "fuzz", AgentName: "fuzz", AgentType: "trading"}, "")
+		a, key := registered.Agent, registered.APIKey
 		if err != nil {
 			f.Fatal(err)
 		}

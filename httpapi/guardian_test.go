@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit/guardian"
-	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +19,7 @@ func TestGuardianStatusAndMaintenance(t *testing.T) {
 	status, m := e.do("GET", "/v1/guardian/status", nil, "")
 	require.Equal(t, http.StatusOK, status, m)
 	assert.Equal(t, map[string]any{"platform": "Agent Finance Toolkit", "status": "operational",
-		"uptime_seconds": 90.0, "latency_ms": 0.0, "version": httpapi.Version}, m, "the published shape, public")
+		"uptime_seconds": 90.0, "latency_ms": 0.0, "version": platform.Version()}, m, "the published shape, public")
 
 	status, _ = e.do("PUT", "/v1/guardian/maintenance", nil, `{"maintenance":true}`)
 	assert.Equal(t, http.StatusUnauthorized, status, "switching maintenance is for admins")
@@ -52,7 +52,7 @@ func TestGuardianReportVerifiedOnlyWithTheAgentsOwnKey(t *testing.T) {
 		status, m := e.do("POST", "/v1/guardian/report", h, body)
 		require.Equal(t, http.StatusOK, status, m)
 		assert.Equal(t, "recorded", m["status"])
-		assert.Regexp(t, `^evt_[a-z0-9]{20}$`, m["event_id"])
+		assert.Regexp(t, `^evt_[a-z0-9]{16}$`, m["event_id"])
 		assert.Len(t, m, 2, "the receipt is the published shape and tells nothing about the key")
 	}
 	reports := e.eventsOf(guardian.TypeAgentReport)

@@ -26,6 +26,7 @@ import (
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
@@ -110,6 +111,8 @@ type envConfig struct {
 	workspace workspace.Config
 	// fullCatalog serves the built-in tools and the workspace tools (45).
 	fullCatalog bool
+	// agentsStore, when set, wraps the agents service's store.
+	agentsStore func(agents.Store) agents.Store
 }
 
 // presaleProgram is the presale program of withChain.
@@ -176,7 +179,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, nil))
 	var err error
-	e.guardian, err = guardian.New(store, guardian.Config{Version: httpapi.Version, Probe: cfg.probe, Now: cfg.now, Logger: logger})
+	e.guardian, err = guardian.New(store, guardian.Config{Version: platform.Version(), Probe: cfg.probe, Now: cfg.now, Logger: logger})
 	require.NoError(t, err)
 	master, lookup, err := tinkkeys.NewKeysets()
 	require.NoError(t, err)
@@ -200,7 +203,11 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 		e.oracle = &fixedOracle{price: solPrice}
 		cfg.billing.Deposits, cfg.billing.Oracle = client, e.oracle
 	}
-	ag, err := agents.NewService(store, cfg.agents)
+	var agentsStore agents.Store = store
+	if cfg.agentsStore != nil {
+		agentsStore = cfg.agentsStore(store)
+	}
+	ag, err := agents.NewService(agentsStore, cfg.agents)
 	require.NoError(t, err)
 	cfg.billing.Wallets = ag
 	bill, err := billing.NewService(store, cfg.billing)
@@ -226,7 +233,7 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	if apiOpts.MaxBodyBytes == 0 {
 		apiOpts.MaxBodyBytes = 64 << 10
 	}
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
+	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
 		Workspace: ws, Brokers: brokers}, apiOpts)
 	require.NoError(t, err)
 	e.srv = httptest.NewServer(api)

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 // GET / answers a browser with a short landing page (the links of the
@@ -70,7 +72,7 @@ market structure and derivatives, paid per call from a prepaid balance in USDC c
 // landing writes the landing page for base.
 func (a *API) landing(w http.ResponseWriter, base string) error {
 	var b bytes.Buffer
-	if err := landingPage.Execute(&b, landingData{Base: base, Version: Version, Tools: len(a.svc.Catalog.Tools())}); err != nil {
+	if err := landingPage.Execute(&b, landingData{Base: base, Version: platform.Version(), Tools: len(a.svc.Catalog.Tools())}); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -80,9 +80,10 @@ func (m *Metrics) request(route string, status int, d time.Duration) {
 	m.duration.WithLabelValues(route).Observe(d.Seconds())
 }
 
-// call counts a tool call's charge.
-func (m *Metrics) call(res toolcall.Result) {
-	if m == nil || res.Operation == "" || res.Charged.Sign() <= 0 {
+// ObserveCall counts the charge of a tool call (a toolcall.Options.Observe
+// function: set it on the call service, e.g. platform.Config.Calls).
+func (m *Metrics) ObserveCall(res toolcall.Result, err error) {
+	if m == nil || err != nil || res.Operation == "" || res.Charged.Sign() <= 0 {
 		return
 	}
 	m.charges.WithLabelValues(res.Operation).Inc()

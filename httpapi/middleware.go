@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/internal/httpbody"
 )
 
 // statusClientClosed is logged for requests whose client disconnected
@@ -22,12 +24,21 @@ const statusClientClosed = 499
 
 type ctxKey int
 
-const agentKey ctxKey = iota
+const (
+	agentKey ctxKey = iota
+	ownerKey
+)
 
 // agentFrom returns the authenticated agent of the request.
 func agentFrom(r *http.Request) agents.Agent {
 	a, _ := r.Context().Value(agentKey).(agents.Agent)
 	return a
+}
+
+// ownerFrom returns the authenticated owner of the request.
+func ownerFrom(r *http.Request) agents.Owner {
+	o, _ := r.Context().Value(ownerKey).(agents.Owner)
+	return o
 }
 
 // apiKey returns the key from X-API-Key or "Authorization: Bearer".
@@ -87,7 +98,8 @@ func requestID(r *http.Request) string {
 
 // wrap builds the middleware chain of one route: request id, client
 // address, access log, metrics and request statistics, panic recovery,
-// body cap, query check, rate limits, authentication, then the handler.
+// rate limits, authentication, query check, the body's cap and its share
+// of the in-flight body budget, then the handler.
 func (a *API) wrap(rt route) http.Handler {
 	class := classOf(rt)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -116,18 +128,24 @@ func (a *API) wrap(rt route) http.Handler {
 				a.logAccess(r, rec.status, d, id, cause)
 			}
 		}()
-		limit := int64(smallBodyBytes)
-		if rt.toolBody {
-			limit = a.opts.MaxBodyBytes
-		}
-		r.Body = http.MaxBytesReader(rec, r.Body, limit)
 		r, cause = a.admit(rec, r, rt, class, network)
+		if cause == nil {
+			var release func()
+			r, release, cause = a.inflight.admit(rec, r, a.bodyLimit(rt))
+			defer release()
+		}
 		if cause != nil {
 			writeError(rec, cause)
 			return
 		}
 		if err := rt.handle(rec, r); err != nil {
 			cause = err
+			if errors.Is(err, httpbody.ErrReadTimeout) {
+				// The read deadline cancelled the request, but the client
+				// is still connected: it gets 408, not an empty 200.
+				writeError(rec, err)
+				return
+			}
 			if r.Context().Err() != nil {
 				// The client went away: nobody reads an answer, and the
 				// cause is not an outage (logged as 499, never as a 5xx).
@@ -137,9 +155,21 @@ func (a *API) wrap(rt route) http.Handler {
 			if toolkit.IsKind(err, toolkit.Unauthenticated) { // a key sent to a public route, such as registration
 				a.authFailed(r.Context(), rt.auth, network)
 			}
+			if e, ok := guardian.StorageFaultEvent(err); ok { // a full or read-only database refused a write
+				a.rec.Record(r.Context(), e)
+			}
 			writeError(rec, err)
 		}
 	})
+}
+
+// bodyLimit is the cap of a route's request body: Options.MaxBodyBytes
+// for bodies carrying tool arguments, smallBodyBytes for every other.
+func (a *API) bodyLimit(rt route) int64 {
+	if rt.toolBody {
+		return a.opts.MaxBodyBytes
+	}
+	return smallBodyBytes
 }
 
 // admit runs the checks before the handler: the block of addresses with
@@ -186,6 +216,12 @@ func (a *API) authenticate(r *http.Request, level authLevel) (*http.Request, err
 			return r, err
 		}
 		return r.WithContext(context.WithValue(r.Context(), agentKey, ag)), nil
+	case authOwner:
+		o, err := a.svc.Agents.AuthenticateOwner(r.Context(), r.Header.Get("X-Owner-Key"))
+		if err != nil {
+			return r, err
+		}
+		return r.WithContext(context.WithValue(r.Context(), ownerKey, o)), nil
 	case authAdmin:
 		if a.opts.AdminKey == "" {
 			return r, toolkit.Errorf(toolkit.Unauthenticated, "Admin endpoints are disabled: no admin key is configured")

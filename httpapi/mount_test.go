@@ -15,6 +15,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,7 @@ func newAPI(t testing.TB) *httpapi.API {
 	require.NoError(t, err)
 	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
 	require.NoError(t, err)
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, httpapi.Options{})
+	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, httpapi.Options{})
 	require.NoError(t, err)
 	return api
 }
@@ -90,7 +91,7 @@ func ExampleAPI_Mount() {
 	store := memstore.New()
 	ag, _ := agents.NewService(store, agents.Config{})
 	bill, _ := billing.NewService(store, billing.Config{})
-	api, _ := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, httpapi.Options{})
+	api, _ := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, httpapi.Options{})
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "my dashboard") })

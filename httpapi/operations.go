@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 // Operational endpoints outside /v1 and the route table: liveness,
@@ -71,7 +72,7 @@ func (a *API) index(w http.ResponseWriter, r *http.Request) error {
 	if a.svc.Guardian != nil {
 		links["status"] = base + "/v1/guardian/status"
 	}
-	writeJSON(w, http.StatusOK, IndexResponse{Name: "Agent Finance Toolkit", Version: Version, Links: links})
+	writeJSON(w, http.StatusOK, IndexResponse{Name: "Agent Finance Toolkit", Version: platform.Version(), Links: links})
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,7 @@ func TestHealthReadinessAndIndex(t *testing.T) {
 
 	status, m = e.do("GET", "/", nil, "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, httpapi.Version, m["version"])
+	assert.Equal(t, platform.Version(), m["version"])
 	links := m["links"].(map[string]any)
 	assert.Equal(t, e.srv.URL+"/v1/guardian/status", links["status"])
 	assert.Equal(t, e.srv.URL+"/v1/openapi.json", links["openapi"])

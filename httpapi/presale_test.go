@@ -102,8 +102,8 @@ func TestLinkWalletRules(t *testing.T) {
 		status     int
 		detail     string
 	}{
-		{"the published free-text form", fmt.Sprintf(`{"solana_wallet_address":%q,"signature":%q,"message":%q}`,
-			w.address, w.sign("Link wallet to agent "+id), "Link wallet to agent "+id), 400, "message: must be exactly"},
+		{"another agent's free-text message", fmt.Sprintf(`{"solana_wallet_address":%q,"signature":%q,"message":%q}`,
+			w.address, w.sign("Link wallet to agent "+other), "Link wallet to agent "+other), 400, "message: must contain the calling agent's agent_id"},
 		{"another agent's message", fmt.Sprintf(`{"solana_wallet_address":%q,"signature":%q,"message":%q}`,
 			w.address, w.sign(fmt.Sprintf("aft-link:%s:%s:%d", other, w.address, e.clock.Now().Unix())),
 			fmt.Sprintf("aft-link:%s:%s:%d", other, w.address, e.clock.Now().Unix())), 400, "message"},
@@ -120,6 +120,12 @@ func TestLinkWalletRules(t *testing.T) {
 			assert.Contains(t, m["detail"], tt.detail)
 		})
 	}
+	free := fmt.Sprintf(`{"solana_wallet_address":%q,"signature":%q,"message":%q}`, w.address, w.sign("Link wallet to agent "+id), "Link wallet to agent "+id)
+	status, m = e.do("POST", "/v1/agents/link-wallet", key(k), free)
+	require.Equal(t, http.StatusOK, status, "the published free-text form: %v", m)
+	assert.Equal(t, true, m["is_presale_buyer"])
+	status, m = e.do("POST", "/v1/agents/link-wallet", key(k), free)
+	assert.Equal(t, http.StatusConflict, status, "its signature is accepted once: %v", m)
 	status, _ = e.do("POST", "/v1/agents/link-wallet", nil, body)
 	assert.Equal(t, http.StatusUnauthorized, status)
 	status, m = e.do("GET", "/v1/agents/me", key(ok), "")

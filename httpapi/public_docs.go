@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/httpapi/mcpserver"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 // publicPaths are the public machine-readable documents outside /v1.
@@ -98,7 +100,7 @@ func (a *API) agentCard(w http.ResponseWriter, r *http.Request) error {
 	card := AgentCard{
 		Name:        "Agent Finance Toolkit",
 		Description: "Metered finance calculations for autonomous agents: sizing, risk, evaluation, Monte Carlo, Kelly, regime and patterns, options and futures; a private workspace per agent (sealed memories, trade journal, bias analysis, read-only broker). Never places orders.",
-		URL:         base, Version: Version,
+		URL:         base, Version: platform.Version(),
 		Capabilities: map[string]any{"rest": base + "/v1", "mcp": base + "/mcp/sse", "openapi": base + "/v1/openapi.json", "streaming": false,
 			"health": base + healthPath},
 		Auth:    a.cardAuth(base),
@@ -123,7 +125,7 @@ func (a *API) serverCard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	card := ServerCard{Name: mcpServerName, Version: Version, Auth: a.cardAuth(base), Tools: a.svc.Catalog.Names(),
+	card := ServerCard{Name: mcpserver.Name, Version: platform.Version(), Auth: a.cardAuth(base), Tools: a.svc.Catalog.Names(),
 		Transports: []CardTransport{{Type: "sse", URL: base + "/mcp/sse"}, {Type: "streamable-http", URL: base + "/mcp"}}}
 	card.ToolCount = len(card.Tools)
 	writeJSON(w, http.StatusOK, card)
@@ -139,13 +141,13 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 	fmt.Fprintf(&b, "# Agent Finance Toolkit\n\n> Metered finance calculations for autonomous agents. Never places orders.\n\n")
 	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nDocs (for humans): %s/docs/\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base, base)
 	fmt.Fprintf(&b, "## Auth\n\nRegister with POST /v1/agents/register (public) to get an api_key, shown once.\n")
-	fmt.Fprintf(&b, "Or sign in with a Solana wallet: POST /v1/agents/register-wallet {\"wallet_address\", \"signature\", \"message\"} where message is exactly `%s-auth:<wallet_address>:<unix seconds>` (within 5 minutes of server time, each message accepted once) and signature its base58 Ed25519 signature (wallet signMessage). The first sign-in creates a sandbox agent; later ones rotate its key.\n",
+	fmt.Fprintf(&b, "Or sign in with a Solana wallet: POST /v1/agents/register-wallet {\"wallet_address\", \"signature\", \"chain\": \"solana\"} where signature is the base58 Ed25519 signature (wallet signMessage) of `%s-auth:<wallet_address>:<unix seconds>` signed within 5 minutes of server time (the server finds the second; add \"message\", the exact text, to save it the search). Each signed challenge is accepted once. The first sign-in creates a sandbox agent; later ones rotate its key.\n",
 		a.svc.Agents.Wallets().Service())
 	fmt.Fprintf(&b, "Send it as `X-API-Key: <api_key>` (or `Authorization: Bearer <api_key>`). Admin endpoints use `X-Admin-Key`.\n\n")
-	fmt.Fprintf(&b, "## Money\n\nTwo balances: `sandbox_balance` (test funds, self-credited in sandbox mode; they pay sandbox calls only) and `balance` (real funds: verified deposits; they pay live calls only). Switching modes never converts one into the other.\n")
+	fmt.Fprintf(&b, "## Money\n\n`balance` is what your calls are paid from now (`pays_from`): `sandbox_balance` (test funds, self-credited in sandbox mode; they pay sandbox calls only) in sandbox mode, `real_balance` (verified deposits; they pay live calls only) otherwise. Switching modes never converts one into the other.\n")
 	fmt.Fprintf(&b, "Real funds: send tokens to the treasury on Solana, then POST the transaction signature {\"tx_signature\"} to /v1/billing/deposit-usdc, -usdt, -pyusd (1:1), -sol (market price) or -native / -%s (%s per token, %s for presale buyers); SOL and native credits are rounded down to the micro-USD. A deposit is bound to the agent by a sending wallet registered or linked to it, or by a memo that is exactly the agent_id. Each signature credits once (409 on replay); 503 with Retry-After means try again later (not finalized yet, or the node is unavailable).\n",
 		strings.ToLower(string(a.svc.Billing.NativeToken())), a.svc.Billing.NativeRates().Rate, a.svc.Billing.NativeRates().PresaleRate)
-	fmt.Fprintf(&b, "Presale buyers: POST /v1/agents/link-wallet with message `%s-link:<agent_id>:<wallet_address>:<unix seconds>`; prices are then 80 %% of list.\n\n",
+	fmt.Fprintf(&b, "Presale buyers: POST /v1/agents/link-wallet with a signed message containing the agent_id (e.g. `Link wallet to agent <agent_id>`; recommended `%s-link:<agent_id>:<wallet_address>:<unix seconds>`); prices are then 80 %% of list.\n\n",
 		a.svc.Agents.Wallets().Service())
 	fmt.Fprintf(&b, "## Endpoints\n\n")
 	for _, rt := range a.routes {

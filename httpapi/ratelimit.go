@@ -71,7 +71,7 @@ type rateClass string
 // The rate classes; the names are the bucket key prefixes and the values
 // of the limit label of toolkit_rate_limited_total.
 const (
-	rateDefault        rateClass = ""                // by auth level: per_ip for public routes, per_key for agent routes
+	rateDefault        rateClass = ""                // by auth level: per_ip for public and owner routes, per_key for agent routes
 	ratePerIP          rateClass = "per_ip"          // public routes, by client address
 	ratePerKey         rateClass = "per_key"         // authenticated routes, by agent
 	rateRegister       rateClass = "register"        // registrations, by client address
@@ -105,7 +105,7 @@ func classOf(rt route) rateClass {
 	switch {
 	case rt.limit != rateDefault:
 		return rt.limit
-	case rt.auth == authPublic:
+	case rt.auth == authPublic, rt.auth == authOwner:
 		return ratePerIP
 	case rt.auth == authAgent:
 		return ratePerKey
@@ -156,8 +156,11 @@ func (a *API) blockedAfterFailures(ctx context.Context, w http.ResponseWriter, n
 // failure bucket and a security event (aggregated by the guardian).
 func (a *API) authFailed(ctx context.Context, level authLevel, network string) {
 	typ := guardian.TypeAuthFailure
-	if level == authAdmin {
+	switch level {
+	case authAdmin:
 		typ = guardian.TypeAdminKeyFailure
+	case authOwner:
+		typ = guardian.TypeOwnerKeyFailure
 	}
 	a.rec.Record(ctx, guardian.Event{Type: typ})
 	if l := a.limits.AuthFailures; !a.limits.Disabled && !l.IsUnlimited() {

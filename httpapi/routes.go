@@ -6,15 +6,18 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/httpapi/openapi"
 	"github.com/agentfinance/toolkit/support"
 )
 
-type authLevel int
+// authLevel is who may call a route.
+type authLevel = openapi.Auth
 
 const (
-	authPublic authLevel = iota // no key
-	authAgent                   // X-API-Key (or Bearer) of an active agent
-	authAdmin                   // X-Admin-Key
+	authPublic = openapi.AuthPublic // no key
+	authAgent  = openapi.AuthAgent  // X-API-Key (or Bearer) of an active agent
+	authAdmin  = openapi.AuthAdmin  // X-Admin-Key
+	authOwner  = openapi.AuthOwner  // X-Owner-Key of an owner
 )
 
 // route is one endpoint. request and response describe the body types,
@@ -52,7 +55,9 @@ type route struct {
 	// pattern labels the route in metrics ("GET /v1/agents/me"); set by New.
 	pattern string
 	// quiet routes (health probes) are access-logged only when failing.
-	quiet  bool
+	quiet bool
+	// csv routes also answer text/csv (Accept: text/csv).
+	csv    bool
 	handle func(w http.ResponseWriter, r *http.Request) error
 }
 
@@ -122,11 +127,12 @@ func (a *API) routeTable() []route {
 			request: bodyOf[RegisterWalletRequest](), response: RegisterWalletResponse{}, status: http.StatusCreated,
 			altStatus: http.StatusOK, limit: rateRegisterWallet, errors: []toolkit.Kind{forbidden, conflict, unavailable}, handle: a.registerWallet},
 		{method: "POST", path: "/v1/agents/link-wallet", id: "linkSolanaWallet", auth: authAgent,
-			summary: "Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on",
+			summary: "Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on",
 			request: bodyOf[LinkWalletRequest](), response: LinkWalletResponse{}, status: http.StatusOK,
 			errors: []toolkit.Kind{conflict}, handle: a.linkWallet},
 	}
 	rs = append(rs, a.depositRoutes()...)
+	rs = append(rs, a.ownerRoutes()...)
 	if a.svc.Support != nil {
 		rs = append(rs, a.supportRoutes()...)
 	}

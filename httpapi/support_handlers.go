@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/support"
 )
 
@@ -162,10 +163,10 @@ func (a *API) adminListSubmissions(w http.ResponseWriter, r *http.Request) error
 }
 
 // pageInput reads ?limit= and ?cursor= of a support list.
-func pageInput(r *http.Request) (support.PageInput, error) {
+func pageInput(r *http.Request) (toolkit.PageInput, error) {
 	limit, err := queryInt(r, "limit", support.DefaultListLimit, support.MaxListLimit)
 	if err != nil {
-		return support.PageInput{}, err
+		return toolkit.PageInput{}, err
 	}
-	return support.PageInput{Limit: limit, Cursor: r.URL.Query().Get("cursor")}, nil
+	return toolkit.PageInput{Limit: limit, Cursor: r.URL.Query().Get("cursor")}, nil
 }

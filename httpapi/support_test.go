@@ -187,7 +187,7 @@ func TestSupportAdminMovesTickets(t *testing.T) {
 		{"GET", "/v1/admin/support/tickets", "", key(k), 401},
 		{"PUT", path, `{"status":"open"}`, key(k), 401},
 		{"PUT", "/v1/admin/support/tickets/SR-999999/status", `{"status":"open"}`, admin(), 404},
-		{"PUT", "/v1/admin/support/tickets/42/status", `{"status":"open"}`, admin(), 400},
+		{"PUT", "/v1/admin/support/tickets/42/status", `{"status":"open"}`, admin(), 404},
 		{"GET", "/v1/admin/support/submissions?type=complaint", "", admin(), 400},
 	} {
 		status, _ := e.do(c.method, c.path, c.headers, c.body)
@@ -263,10 +263,13 @@ func TestSupportBadInput(t *testing.T) {
 		name := strings.SplitN(strings.TrimPrefix(q, "?"), "=", 2)[0]
 		assert.Contains(t, m["detail"], name, q)
 	}
-	for _, ref := range []string{"42", "SR-42", "SR-0000042", "sr-000042", "SR-000000", "SR-%20000001", "SR-99999999999999999999"} {
+	// Any reference that names no ticket is 404 (the spec), malformed or not.
+	for _, ref := range []string{"TKT-does-not-exist", "42", "SR-42", "SR-0000042", "sr-000042", "SR-000000", "SR-%20000001",
+		"SR-99999999999999999999", "SR-999999"} {
 		status, m := e.do("GET", "/v1/support/ticket/"+ref, key(k), "")
-		assert.Equal(t, http.StatusBadRequest, status, ref)
-		assert.Contains(t, m["detail"], "ticket_id: must be a ticket reference like SR-000142", ref)
+		assert.Equal(t, http.StatusNotFound, status, ref)
+		assert.Contains(t, m["detail"], "ticket_id: no ticket", ref)
+		assert.Equal(t, "not_found", m["code"], ref)
 	}
 	status, m := e.do("GET", "/v1/support/ticket/SR-000001?verbose=1", key(k), "")
 	assert.Equal(t, http.StatusBadRequest, status)

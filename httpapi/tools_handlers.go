@@ -1,13 +1,12 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing/toolcall"
+	"github.com/agentfinance/toolkit/internal/httpbody"
 )
 
 // shortcutSpec is a REST shortcut for a catalog tool.
@@ -33,11 +32,11 @@ var shortcuts = []shortcutSpec{
 // the answer is the bare result.
 func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		body, err := readBody(r)
+		body, err := httpbody.Read(r)
 		if err != nil {
 			return err
 		}
-		res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
+		res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
 			Tool: s.tool, Tier: s.tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 		})
 		if err != nil {
@@ -64,7 +63,7 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	if name == "" {
 		return toolkit.Errorf(toolkit.Invalid, "Missing required field: tool_name")
 	}
-	res, err := a.call(r.Context(), agentFrom(r), toolcall.Request{
+	res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
 		Tool: name, Arguments: args, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 	})
 	if err != nil {
@@ -75,15 +74,13 @@ func (a *API) toolsCall(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// call runs a tool call for every transport and counts it: the guardian's
-// 24-hour tool-call count and the charge metrics.
-func (a *API) call(ctx context.Context, ag agents.Agent, req toolcall.Request) (toolcall.Result, error) {
-	res, err := a.calls.Call(ctx, ag, req)
-	a.svc.Guardian.CountToolCall()
-	if err == nil {
-		a.opts.Metrics.call(res)
+// observeCall counts a call of the API's own call service (see New): the
+// guardian's 24-hour tool-call count and the charge metrics.
+func (a *API) observeCall(res toolcall.Result, err error) {
+	if a.svc.Guardian != nil {
+		a.svc.Guardian.CountToolCall()
 	}
-	return res, err
+	a.opts.Metrics.ObserveCall(res, err)
 }
 
 // writeCallHeaders says what a priced answer cost and what is left, and
@@ -105,14 +102,12 @@ func (a *API) toolsList(w http.ResponseWriter, _ *http.Request) error {
 	tools := a.svc.Catalog.Tools()
 	out := ToolListResponse{ToolCount: len(tools), Tools: make([]ToolInfo, len(tools))}
 	for i, t := range tools {
+		price := toolcall.PricingOf(t, func(op string) toolkit.Amount { return a.svc.Billing.Price(op, false) })
 		info := ToolInfo{Name: t.Name, Description: t.Description, Category: t.Category,
-			BillingClass: BillingClassFree, Price: a.svc.Billing.Price(t.Operation, false), InputSchema: t.InputSchema}
+			BillingClass: price.BillingClass(), Price: price.Price, InputSchema: t.InputSchema}
 		if t.Operation != "" {
 			op := t.Operation
 			info.Operation = &op
-		}
-		if info.Price.Sign() > 0 {
-			info.BillingClass = BillingClassMetered
 		}
 		out.Tools[i] = info
 	}

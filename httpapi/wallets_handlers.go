@@ -25,7 +25,7 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	}
 	ag, status := res.Agent, http.StatusCreated
 	if !res.Created {
-		a.mcp.sessions.closeAgent(ag.ID) // the old key stopped working
+		a.mcp.CloseAgent(ag.ID) // the old key stopped working
 		status = http.StatusOK
 	}
 	b, err := a.svc.Billing.Balance(r.Context(), billing.AccountOf(ag))
@@ -34,7 +34,8 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, status, RegisterWalletResponse{
 		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: res.APIKey, Balance: b.Balance, SandboxBalance: b.SandboxBalance, Created: res.Created, CreatedAt: ag.CreatedAt,
+		APIKey: res.APIKey, OwnerKey: res.OwnerKey, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
+		Created: res.Created, CreatedAt: ag.CreatedAt,
 	})
 	return nil
 }
@@ -68,11 +69,11 @@ func (a *API) chainDeposit(asset billing.Asset) func(w http.ResponseWriter, r *h
 		}
 		if asset == billing.SOL {
 			writeJSON(w, http.StatusOK, SolDepositResponse{AgentID: d.AgentID, Currency: string(d.Asset), Amount: d.Quantity,
-				SolPriceUSD: *d.PriceUSD, ComputeCredits: d.Credited, BalanceAfter: d.BalanceAfter, TxID: d.TxID, TxSignature: d.Signature})
+				SolPriceUSD: *d.PriceUSD, ComputeCredits: d.Credited, DepositBalances: depositBalances(d.Balances), TxID: d.TxID, TxSignature: d.Signature})
 			return nil
 		}
 		writeJSON(w, http.StatusOK, StablecoinDepositResponse{AgentID: d.AgentID, Currency: string(d.Asset), Amount: d.Quantity.Trim(2),
-			ComputeCredits: d.Credited, BalanceAfter: d.BalanceAfter, TxID: d.TxID, TxSignature: d.Signature})
+			ComputeCredits: d.Credited, DepositBalances: depositBalances(d.Balances), TxID: d.TxID, TxSignature: d.Signature})
 		return nil
 	}
 }
@@ -88,7 +89,7 @@ func (a *API) nativeDeposit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, NativeDepositResponse{AgentID: d.AgentID, Currency: string(d.Asset), OSRAmount: d.Quantity.Trim(0),
-		USDCredited: d.Credited, RatePerToken: *d.Rate, IsPresaleBuyer: d.Presale, BalanceAfter: d.BalanceAfter,
+		USDCredited: d.Credited, RatePerToken: *d.Rate, IsPresaleBuyer: d.Presale, DepositBalances: depositBalances(d.Balances),
 		TxID: d.TxID, TxSignature: d.Signature})
 	return nil
 }

@@ -56,7 +56,7 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l, err := a.svc.Workspace.Trades(r.Context(), agentFrom(r).ID, f, workspace.PageInput{Limit: limit, Cursor: r.URL.Query().Get("cursor")})
+	l, err := a.svc.Workspace.Trades(r.Context(), agentFrom(r).ID, f, toolkit.PageInput{Limit: limit, Cursor: r.URL.Query().Get("cursor")})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/adapters/memstore"
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/agents"
@@ -59,7 +60,7 @@ func BenchmarkListTickets100(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := svc.Tickets(ctx, agent, "", support.PageInput{Limit: 100})
+		l, err := svc.Tickets(ctx, agent, "", toolkit.PageInput{Limit: 100})
 		if err != nil || len(l.Tickets) != 100 {
 			b.Fatal(err, len(l.Tickets))
 		}

@@ -10,15 +10,15 @@ import (
 )
 
 func TestPageCursorRoundTrip(t *testing.T) {
-	p := Position{CreatedAt: time.Date(2026, 11, 24, 9, 0, 0, 123456000, time.UTC), ID: "sup_0123456789abcdef"}
-	limit, got, err := PageInput{Cursor: encodeCursor(p)}.parse()
+	c := toolkit.Cursor{At: time.Date(2026, 11, 24, 9, 0, 0, 123456000, time.UTC), ID: "sup_0123456789abcdef"}
+	limit, got, err := listKeyset.Parse(toolkit.PageInput{Cursor: c.Encode(listKeyset.Tag)})
 	require.NoError(t, err)
 	assert.Equal(t, DefaultListLimit, limit)
-	assert.Equal(t, p, *got)
-	for _, bad := range []string{"bm9wZQ", encodeCursor(Position{CreatedAt: p.CreatedAt, ID: "x"}),
-		encodeCursor(Position{CreatedAt: p.CreatedAt, ID: "sup_0123456789abcdef'; --"}),
-		toolkit.Cursor{At: p.CreatedAt, ID: p.ID}.Encode("j1")} {
-		_, _, err := PageInput{Cursor: bad}.parse()
+	assert.Equal(t, c, *got)
+	for _, bad := range []string{"bm9wZQ", toolkit.Cursor{At: c.At, ID: "x"}.Encode(listKeyset.Tag),
+		toolkit.Cursor{At: c.At, ID: "sup_0123456789abcdef'; --"}.Encode(listKeyset.Tag),
+		c.Encode("j1")} {
+		_, _, err := listKeyset.Parse(toolkit.PageInput{Cursor: bad})
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), bad)
 	}
 }

@@ -126,10 +126,10 @@ func TestSealedFieldsRefuseTampering(t *testing.T) {
 		assert.Greater(t, len(d.tampers), before, "%s: the observer is told", c.name)
 	}
 	ts.ticket = cases[0].edit
-	_, err = d.svc.AdminTickets(ctx, support.TicketFilter{}, support.PageInput{})
+	_, err = d.svc.AdminTickets(ctx, support.TicketFilter{}, toolkit.PageInput{})
 	assert.NoError(t, err, "lists open subjects only; this description is never read")
 	ts.ticket = cases[2].edit
-	_, err = d.svc.Tickets(ctx, a, "", support.PageInput{})
+	_, err = d.svc.Tickets(ctx, a, "", toolkit.PageInput{})
 	requireTampered(t, err)
 
 	ts.ticket = nil
@@ -148,10 +148,10 @@ func TestSealedFieldsRefuseTampering(t *testing.T) {
 			r.Content = subs[1].Content // the feedback's content under the bug's id
 		}
 	}
-	_, err = d.svc.AdminSubmissions(ctx, support.SubmissionFilter{}, support.PageInput{})
+	_, err = d.svc.AdminSubmissions(ctx, support.SubmissionFilter{}, toolkit.PageInput{})
 	requireTampered(t, err)
 	ts.submission = func(r *support.SubmissionRecord) { r.Kind = support.KindSuggestion }
-	_, err = d.svc.AdminSubmissions(ctx, support.SubmissionFilter{}, support.PageInput{})
+	_, err = d.svc.AdminSubmissions(ctx, support.SubmissionFilter{}, toolkit.PageInput{})
 	requireTampered(t, err) // the kind is part of the sealed field name
 }
 

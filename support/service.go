@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/cryptovault"
 )
 
@@ -54,45 +55,18 @@ func (s *Service) timestamp() time.Time {
 	return s.now().UTC().Truncate(time.Microsecond)
 }
 
-// idAlphabet and idRandomLen shape the random part of record ids.
-const (
-	idAlphabet  = "abcdefghijklmnopqrstuvwxyz0123456789"
-	idRandomLen = 16
-)
-
-// newID returns prefix + 16 characters drawn uniformly from [a-z0-9]
-// (rejection sampling: bytes >= 252 are discarded, so there is no modulo
-// bias).
+// newID returns a record id with prefix (toolkit.NewID).
 func (s *Service) newID(prefix string) (string, error) {
-	const limit = 256 - 256%len(idAlphabet)
-	var b strings.Builder
-	b.WriteString(prefix)
-	buf := make([]byte, idRandomLen+8)
-	for b.Len() < len(prefix)+idRandomLen {
-		if _, err := io.ReadFull(s.random, buf); err != nil {
-			return "", fmt.Errorf("reading randomness: %w", err)
-		}
-		for _, c := range buf {
-			if int(c) < limit && b.Len() < len(prefix)+idRandomLen {
-				b.WriteByte(idAlphabet[int(c)%len(idAlphabet)])
-			}
-		}
-	}
-	return b.String(), nil
+	return toolkit.NewID(s.random, prefix)
 }
 
 // validRecordID reports whether id has the shape of an id made by newID.
 func validRecordID(id string) bool {
-	prefix, rest, ok := strings.Cut(id, "_")
-	if !ok || len(prefix) == 0 || len(prefix) > 8 || len(rest) != idRandomLen {
+	prefix, _, ok := strings.Cut(id, "_")
+	if !ok || len(prefix) == 0 || len(prefix) > 8 || strings.Trim(prefix, toolkit.IDAlphabet) != "" {
 		return false
 	}
-	for _, c := range prefix + rest {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return toolkit.ValidID(prefix+"_", id)
 }
 
 // Ticket references.

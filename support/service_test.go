@@ -113,7 +113,7 @@ func TestAnotherAgentsTicketIsNotFound(t *testing.T) {
 		"no existence leak")
 	assert.Empty(t, d.tampers, "nothing of the other agent was opened")
 
-	list, err := d.svc.Tickets(ctx, b, "", support.PageInput{})
+	list, err := d.svc.Tickets(ctx, b, "", toolkit.PageInput{})
 	require.NoError(t, err)
 	assert.Empty(t, list.Tickets)
 	got, err := d.svc.AdminTicket(ctx, tk.Ref)
@@ -134,7 +134,7 @@ func TestTicketListsPageNewestFirst(t *testing.T) {
 	require.NoError(t, err)
 
 	var walked []string
-	page := support.PageInput{Limit: 2}
+	page := toolkit.PageInput{Limit: 2}
 	for i := 0; ; i++ {
 		require.Less(t, i, 5, "paging ends")
 		l, err := d.svc.Tickets(ctx, a, "", page)
@@ -152,36 +152,36 @@ func TestTicketListsPageNewestFirst(t *testing.T) {
 	}
 	assert.Equal(t, []string{refs[4], refs[3], refs[2], refs[1], refs[0]}, walked)
 
-	all, err := d.svc.AdminTickets(ctx, support.TicketFilter{}, support.PageInput{})
+	all, err := d.svc.AdminTickets(ctx, support.TicketFilter{}, toolkit.PageInput{})
 	require.NoError(t, err)
 	assert.Len(t, all.Tickets, 6)
 	assert.Equal(t, "theirs", all.Tickets[0].Subject)
-	onlyB, err := d.svc.AdminTickets(ctx, support.TicketFilter{AgentID: b}, support.PageInput{})
+	onlyB, err := d.svc.AdminTickets(ctx, support.TicketFilter{AgentID: b}, toolkit.PageInput{})
 	require.NoError(t, err)
 	assert.Len(t, onlyB.Tickets, 1)
 
 	_, err = d.svc.SetTicketStatus(ctx, refs[1], "resolved")
 	require.NoError(t, err)
-	resolved, err := d.svc.Tickets(ctx, a, "resolved", support.PageInput{})
+	resolved, err := d.svc.Tickets(ctx, a, "resolved", toolkit.PageInput{})
 	require.NoError(t, err)
 	require.Len(t, resolved.Tickets, 1)
 	assert.Equal(t, refs[1], resolved.Tickets[0].Ref)
 
 	for _, c := range []struct {
 		status string
-		page   support.PageInput
+		page   toolkit.PageInput
 		want   string
 	}{
-		{"", support.PageInput{Limit: -1}, "limit: must be an integer between 1 and 1000"},
-		{"", support.PageInput{Limit: 1001}, "limit: must be an integer between 1 and 1000"},
-		{"", support.PageInput{Cursor: "garbage"}, "cursor: must be the next_cursor of a previous answer"},
-		{"pending", support.PageInput{}, "status: must be one of"},
+		{"", toolkit.PageInput{Limit: -1}, "limit: must be an integer between 1 and 1000"},
+		{"", toolkit.PageInput{Limit: 1001}, "limit: must be an integer between 1 and 1000"},
+		{"", toolkit.PageInput{Cursor: "garbage"}, "cursor: must be the next_cursor of a previous answer"},
+		{"pending", toolkit.PageInput{}, "status: must be one of"},
 	} {
 		_, err := d.svc.Tickets(ctx, a, c.status, c.page)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), c.want)
 		assert.Contains(t, toolkit.MessageOf(err), c.want)
 	}
-	_, err = d.svc.AdminTickets(ctx, support.TicketFilter{AgentID: strings.Repeat("a", 101)}, support.PageInput{})
+	_, err = d.svc.AdminTickets(ctx, support.TicketFilter{AgentID: strings.Repeat("a", 101)}, toolkit.PageInput{})
 	assert.Contains(t, toolkit.MessageOf(err), "agent_id: must be 1 to 100 characters")
 }
 
@@ -210,7 +210,7 @@ func TestSetTicketStatusFollowsTheStateMachine(t *testing.T) {
 	_, err = d.svc.SetTicketStatus(ctx, "SR-000404", "open")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
 	_, err = d.svc.SetTicketStatus(ctx, "404", "open")
-	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "a text that is no reference names no ticket")
 	_, err = d.svc.SetTicketStatus(ctx, tk.Ref, "reopened")
 	assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err))
 }
@@ -241,7 +241,7 @@ func TestSubmissionsAreSealedAndOpenedForAdministrators(t *testing.T) {
 		}
 	}
 
-	l, err := d.svc.AdminSubmissions(ctx, support.SubmissionFilter{}, support.PageInput{})
+	l, err := d.svc.AdminSubmissions(ctx, support.SubmissionFilter{}, toolkit.PageInput{})
 	require.NoError(t, err)
 	require.Len(t, l.Submissions, 4)
 	assert.Equal(t, []string{bug.ID, en.ID, sg.ID, fb.ID}, []string{l.Submissions[0].ID, l.Submissions[1].ID, l.Submissions[2].ID, l.Submissions[3].ID})
@@ -252,11 +252,11 @@ func TestSubmissionsAreSealedAndOpenedForAdministrators(t *testing.T) {
 	assert.Equal(t, "critical", l.Submissions[2].Suggestion.PriorityForAgent)
 	assert.Equal(t, 5, l.Submissions[3].Feedback.Rating)
 
-	only, err := d.svc.AdminSubmissions(ctx, support.SubmissionFilter{Kind: "feedback", AgentID: a}, support.PageInput{})
+	only, err := d.svc.AdminSubmissions(ctx, support.SubmissionFilter{Kind: "feedback", AgentID: a}, toolkit.PageInput{})
 	require.NoError(t, err)
 	require.Len(t, only.Submissions, 1)
 	assert.Equal(t, support.KindFeedback, only.Submissions[0].Kind)
-	_, err = d.svc.AdminSubmissions(ctx, support.SubmissionFilter{Kind: "ticket"}, support.PageInput{})
+	_, err = d.svc.AdminSubmissions(ctx, support.SubmissionFilter{Kind: "ticket"}, toolkit.PageInput{})
 	assert.Contains(t, toolkit.MessageOf(err), "type: must be one of feedback, suggestion, enterprise, bug")
 }
 

@@ -3,6 +3,8 @@ package support
 import (
 	"context"
 	"time"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // TicketRecord is a ticket as stored: its text fields are sealed.
@@ -37,29 +39,22 @@ type SubmissionRecord struct {
 	CreatedAt time.Time
 }
 
-// Position is a place in a list ordered newest first: the (CreatedAt, ID)
-// of the last item of a page. Lists continue strictly after it.
-type Position struct {
-	CreatedAt time.Time
-	ID        string
-}
-
 // TicketQuery selects tickets, newest first (CreatedAt descending, then ID
 // descending).
 type TicketQuery struct {
-	AgentID string    // "" = every agent
-	Status  Status    // "" = every status
-	After   *Position // nil = from the newest
-	Limit   int       // <= 0 = every match
+	AgentID string          // "" = every agent
+	Status  Status          // "" = every status
+	After   *toolkit.Cursor // (CreatedAt, ID) to continue after; nil = from the newest
+	Limit   int             // <= 0 = every match
 }
 
 // SubmissionQuery selects submissions, newest first (CreatedAt
 // descending, then ID descending).
 type SubmissionQuery struct {
-	Kind    Kind      // "" = every kind
-	AgentID string    // "" = every agent
-	After   *Position // nil = from the newest
-	Limit   int       // <= 0 = every match
+	Kind    Kind            // "" = every kind
+	AgentID string          // "" = every agent
+	After   *toolkit.Cursor // (CreatedAt, ID) to continue after; nil = from the newest
+	Limit   int             // <= 0 = every match
 }
 
 // StatusChange moves one ticket to a new status if it is in one of the

@@ -28,7 +28,7 @@ type Submission struct {
 // SubmissionList is one page of submissions, newest first.
 type SubmissionList struct {
 	Submissions []Submission
-	Page
+	toolkit.Page
 }
 
 // SubmissionFilter narrows the administrators' submission list. Empty
@@ -110,7 +110,7 @@ func (s *Service) createSubmission(ctx context.Context, op, agentID string, sub 
 }
 
 // AdminSubmissions lists every agent's submissions, newest first, opened.
-func (s *Service) AdminSubmissions(ctx context.Context, f SubmissionFilter, page PageInput) (SubmissionList, error) {
+func (s *Service) AdminSubmissions(ctx context.Context, f SubmissionFilter, page toolkit.PageInput) (SubmissionList, error) {
 	const op = "support.AdminSubmissions"
 	var q SubmissionQuery
 	if f.Kind != "" {
@@ -126,7 +126,7 @@ func (s *Service) AdminSubmissions(ctx context.Context, f SubmissionFilter, page
 		}
 		q.AgentID = f.AgentID
 	}
-	limit, after, err := page.parse()
+	limit, after, err := listKeyset.Parse(page)
 	if err != nil {
 		return SubmissionList{}, err
 	}
@@ -135,7 +135,7 @@ func (s *Service) AdminSubmissions(ctx context.Context, f SubmissionFilter, page
 	if err != nil {
 		return SubmissionList{}, toolkit.WithOp(op, err)
 	}
-	recs, p := pageOf(recs, limit, func(r SubmissionRecord) Position { return Position{CreatedAt: r.CreatedAt, ID: r.ID} })
+	recs, p := toolkit.PageOf(listKeyset, recs, limit, func(r SubmissionRecord) toolkit.Cursor { return toolkit.Cursor{At: r.CreatedAt, ID: r.ID} })
 	out := SubmissionList{Submissions: make([]Submission, len(recs)), Page: p}
 	for i, r := range recs {
 		if out.Submissions[i], err = s.openSubmission(ctx, r); err != nil {

@@ -27,7 +27,7 @@ type Ticket struct {
 // TicketList is one page of tickets, newest first.
 type TicketList struct {
 	Tickets []Ticket
-	Page
+	toolkit.Page
 }
 
 // TicketFilter narrows the administrators' ticket list. Empty fields do
@@ -74,7 +74,7 @@ func (s *Service) CreateTicket(ctx context.Context, agentID string, in TicketInp
 // toolkit.NotFound exactly like a missing one.
 func (s *Service) Ticket(ctx context.Context, agentID, ref string) (Ticket, error) {
 	const op = "support.Ticket"
-	number, err := ParseTicketRef(ref)
+	number, err := ticketNumber(op, ref)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -91,7 +91,7 @@ func (s *Service) Ticket(ctx context.Context, agentID, ref string) (Ticket, erro
 // AdminTicket returns any ticket by reference, with its description.
 func (s *Service) AdminTicket(ctx context.Context, ref string) (Ticket, error) {
 	const op = "support.AdminTicket"
-	number, err := ParseTicketRef(ref)
+	number, err := ticketNumber(op, ref)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -104,13 +104,13 @@ func (s *Service) AdminTicket(ctx context.Context, ref string) (Ticket, error) {
 
 // Tickets lists agentID's tickets, newest first, without descriptions.
 // status, when not empty, keeps the tickets in that state.
-func (s *Service) Tickets(ctx context.Context, agentID, status string, page PageInput) (TicketList, error) {
+func (s *Service) Tickets(ctx context.Context, agentID, status string, page toolkit.PageInput) (TicketList, error) {
 	return s.listTickets(ctx, "support.Tickets", TicketFilter{AgentID: agentID, Status: status}, page)
 }
 
 // AdminTickets lists every agent's tickets, newest first, without
 // descriptions.
-func (s *Service) AdminTickets(ctx context.Context, f TicketFilter, page PageInput) (TicketList, error) {
+func (s *Service) AdminTickets(ctx context.Context, f TicketFilter, page toolkit.PageInput) (TicketList, error) {
 	if f.AgentID != "" {
 		if err := lineText("agent_id", f.AgentID, 1, MaxAgentIDLen); err != nil {
 			return TicketList{}, err
@@ -119,7 +119,7 @@ func (s *Service) AdminTickets(ctx context.Context, f TicketFilter, page PageInp
 	return s.listTickets(ctx, "support.AdminTickets", f, page)
 }
 
-func (s *Service) listTickets(ctx context.Context, op string, f TicketFilter, page PageInput) (TicketList, error) {
+func (s *Service) listTickets(ctx context.Context, op string, f TicketFilter, page toolkit.PageInput) (TicketList, error) {
 	q := TicketQuery{AgentID: f.AgentID}
 	if f.Status != "" {
 		st, err := ParseStatus("status", f.Status)
@@ -128,7 +128,7 @@ func (s *Service) listTickets(ctx context.Context, op string, f TicketFilter, pa
 		}
 		q.Status = st
 	}
-	limit, after, err := page.parse()
+	limit, after, err := listKeyset.Parse(page)
 	if err != nil {
 		return TicketList{}, err
 	}
@@ -137,7 +137,7 @@ func (s *Service) listTickets(ctx context.Context, op string, f TicketFilter, pa
 	if err != nil {
 		return TicketList{}, toolkit.WithOp(op, err)
 	}
-	recs, p := pageOf(recs, limit, func(r TicketRecord) Position { return Position{CreatedAt: r.CreatedAt, ID: r.ID} })
+	recs, p := toolkit.PageOf(listKeyset, recs, limit, func(r TicketRecord) toolkit.Cursor { return toolkit.Cursor{At: r.CreatedAt, ID: r.ID} })
 	out := TicketList{Tickets: make([]Ticket, len(recs)), Page: p}
 	for i, r := range recs {
 		t := ticketOf(r)
@@ -155,7 +155,7 @@ func (s *Service) listTickets(ctx context.Context, op string, f TicketFilter, pa
 // toolkit.Conflict.
 func (s *Service) SetTicketStatus(ctx context.Context, ref, status string) (Ticket, error) {
 	const op = "support.SetTicketStatus"
-	number, err := ParseTicketRef(ref)
+	number, err := ticketNumber(op, ref)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -199,6 +199,18 @@ func ticketOf(r TicketRecord) Ticket {
 		ID: r.ID, Ref: TicketRef(r.Number), AgentID: r.AgentID, Priority: r.Priority, Category: r.Category,
 		Status: r.Status, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
+}
+
+// ticketNumber parses the reference of a ticket look-up. A text that is
+// not one of our references names no ticket: toolkit.NotFound (the spec:
+// 404 when the ticket is not found), saying what references look like.
+func ticketNumber(op, ref string) (int64, error) {
+	n, err := ParseTicketRef(ref)
+	if err != nil {
+		return 0, &toolkit.Error{Kind: toolkit.NotFound, Op: op,
+			Msg: "ticket_id: no ticket " + quoteShort(ref) + " (ticket references look like SR-000142)"}
+	}
+	return n, nil
 }
 
 // ticketNotFound gives a store's NotFound the same client message whether

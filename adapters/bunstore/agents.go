@@ -17,25 +17,39 @@ var _ agents.Store = (*Store)(nil)
 
 type ownerRow struct {
 	bun.BaseModel `bun:"table:owners"`
-	OwnerID       string    `bun:"owner_id,pk"`
-	CreatedAt     time.Time `bun:"created_at"`
+	OwnerID       string     `bun:"owner_id,pk"`
+	CreatedAt     time.Time  `bun:"created_at"`
+	KeyHash       *string    `bun:"key_hash"`
+	KeyCreatedAt  *time.Time `bun:"key_created_at"`
+}
+
+// newOwnerRow is the row of a new owner with an optional key hash.
+func newOwnerRow(id string, at time.Time, hash []byte) *ownerRow {
+	row := &ownerRow{OwnerID: id, CreatedAt: at}
+	if len(hash) > 0 {
+		h := hex.EncodeToString(hash)
+		row.KeyHash, row.KeyCreatedAt = &h, &at
+	}
+	return row
 }
 
 type agentRow struct {
 	bun.BaseModel         `bun:"table:agents"`
-	ID                    string    `bun:"id,pk"`
-	OwnerID               string    `bun:"owner_id"`
-	Name                  string    `bun:"name"`
-	Type                  string    `bun:"type"`
-	Description           *string   `bun:"description"`
-	Mode                  string    `bun:"mode"`
-	CreatedAt             time.Time `bun:"created_at"`
-	AuthorizedInstruments string    `bun:"authorized_instruments"`
-	AuthorizedActions     string    `bun:"authorized_actions"`
-	MaxPositionSizePct    *string   `bun:"max_position_size_pct"`
-	MaxDailyLossPct       *string   `bun:"max_daily_loss_pct"`
-	KeyDigest             string    `bun:"key_digest"`
-	PresaleBuyer          bool      `bun:"presale_buyer"`
+	ID                    string     `bun:"id,pk"`
+	OwnerID               string     `bun:"owner_id"`
+	Name                  string     `bun:"name"`
+	Type                  string     `bun:"type"`
+	Description           *string    `bun:"description"`
+	Mode                  string     `bun:"mode"`
+	CreatedAt             time.Time  `bun:"created_at"`
+	AuthorizedInstruments string     `bun:"authorized_instruments"`
+	AuthorizedActions     string     `bun:"authorized_actions"`
+	MaxPositionSizePct    *string    `bun:"max_position_size_pct"`
+	MaxDailyLossPct       *string    `bun:"max_daily_loss_pct"`
+	KeyDigest             string     `bun:"key_digest"`
+	KeyCreatedAt          time.Time  `bun:"key_created_at"`
+	KeyUsedAt             *time.Time `bun:"key_used_at"`
+	PresaleBuyer          bool       `bun:"presale_buyer"`
 }
 
 type balanceRow struct {
@@ -60,7 +74,8 @@ func toAgentRow(a agents.Agent, digest []byte) (agentRow, error) {
 		Mode: string(a.Mode), CreatedAt: a.CreatedAt.UTC(),
 		AuthorizedInstruments: string(instruments), AuthorizedActions: string(actions),
 		MaxPositionSizePct: amountText(a.MaxPositionSizePct), MaxDailyLossPct: amountText(a.MaxDailyLossPct),
-		KeyDigest: hex.EncodeToString(digest), PresaleBuyer: a.PresaleBuyer,
+		KeyDigest: hex.EncodeToString(digest), KeyCreatedAt: a.CreatedAt.UTC(), // a new row's key is as old as the agent
+		PresaleBuyer: a.PresaleBuyer,
 	}, nil
 }
 
@@ -68,6 +83,11 @@ func (r agentRow) agent() (agents.Agent, error) {
 	a := agents.Agent{
 		ID: r.ID, OwnerID: r.OwnerID, Name: r.Name, Type: agents.Type(r.Type), Description: r.Description,
 		Mode: agents.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(), PresaleBuyer: r.PresaleBuyer,
+		KeyCreatedAt: r.KeyCreatedAt.UTC(),
+	}
+	if r.KeyUsedAt != nil {
+		t := r.KeyUsedAt.UTC()
+		a.KeyUsedAt = &t
 	}
 	if err := json.Unmarshal([]byte(r.AuthorizedInstruments), &a.AuthorizedInstruments); err != nil {
 		return a, err
@@ -116,7 +136,7 @@ func (s *Store) CreateAgent(ctx context.Context, r agents.Registration) error {
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if r.NewOwner {
-			if _, err := tx.NewInsert().Model(&ownerRow{OwnerID: a.OwnerID, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+			if _, err := tx.NewInsert().Model(newOwnerRow(a.OwnerID, row.CreatedAt, r.OwnerKeyHash)).Exec(ctx); err != nil {
 				return err
 			}
 		} else if exists, err := tx.NewSelect().Model((*ownerRow)(nil)).Where("owner_id = ?", a.OwnerID).Exists(ctx); err != nil {
@@ -215,10 +235,11 @@ func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agent
 
 // ReplaceKeyDigest implements agents.Store, announced to every instance:
 // the old key stops working everywhere.
-func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte) error {
+func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte, at time.Time) error {
 	const op = "bunstore.ReplaceKeyDigest"
 	err := s.inChange(ctx, &id, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", hex.EncodeToString(digest)).
+			Set("key_created_at = ?", at.UTC()).Set("key_used_at = NULL").
 			Where("id = ?", id).Exec(ctx)
 		if err != nil {
 			return err

@@ -56,7 +56,33 @@ type spendLimitsRow struct {
 	DailyMicros       *int64  `bun:"daily_micros"`
 	MonthlyMicros     *int64  `bun:"monthly_micros"`
 	AllowedOperations *string `bun:"allowed_operations"`
+	CeilingDaily      *int64  `bun:"ceiling_daily_micros"`
+	CeilingMonthly    *int64  `bun:"ceiling_monthly_micros"`
+	CeilingOperations *string `bun:"ceiling_operations"`
 	Version           int64   `bun:"version"`
+}
+
+// operationsText is an operations list as stored: JSON, NULL when empty.
+func operationsText(ops []string) (*string, error) {
+	if len(ops) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(ops)
+	if err != nil {
+		return nil, err
+	}
+	s := string(b)
+	return &s, nil
+}
+
+// parseOperations reads an operations list as stored.
+func parseOperations(s *string) ([]string, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var ops []string
+	err := json.Unmarshal([]byte(*s), &ops)
+	return ops, err
 }
 
 func (r ledgerRow) transaction() (billing.Transaction, error) {
@@ -146,7 +172,12 @@ func (s *Store) Credit(ctx context.Context, req billing.CreditRequest) (billing.
 // (agent_id, seq) index.
 func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([]billing.Transaction, error) {
 	var rows []ledgerRow
-	sel := s.db.NewSelect().Model(&rows).Where("agent_id = ?", q.AgentID)
+	sel := s.db.NewSelect().Model(&rows)
+	if q.AgentID != "" {
+		sel = sel.Where("agent_id = ?", q.AgentID)
+	} else {
+		sel = sel.Where("agent_id IN (?)", bun.List(q.AgentIDs))
+	}
 	if q.BeforeSeq > 0 {
 		sel = sel.Where("seq < ?", q.BeforeSeq)
 	}
@@ -205,11 +236,13 @@ func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendL
 	if err != nil {
 		return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
 	}
-	out := billing.SpendLimits{DailyMicros: row.DailyMicros, MonthlyMicros: row.MonthlyMicros, Version: row.Version}
-	if row.AllowedOperations != nil {
-		if err := json.Unmarshal([]byte(*row.AllowedOperations), &out.AllowedOperations); err != nil {
-			return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
-		}
+	out := billing.SpendLimits{DailyMicros: row.DailyMicros, MonthlyMicros: row.MonthlyMicros, Version: row.Version,
+		Ceilings: billing.Ceilings{DailyMicros: row.CeilingDaily, MonthlyMicros: row.CeilingMonthly}}
+	if out.AllowedOperations, err = parseOperations(row.AllowedOperations); err != nil {
+		return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
+	}
+	if out.Ceilings.AllowedOperations, err = parseOperations(row.CeilingOperations); err != nil {
+		return billing.SpendLimits{}, translate("bunstore.SpendLimits", err)
 	}
 	return out, nil
 }
@@ -217,16 +250,16 @@ func (s *Store) SpendLimits(ctx context.Context, agentID string) (billing.SpendL
 // SetSpendLimits implements billing.Store.
 func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.SpendLimits) error {
 	const op = "bunstore.SetSpendLimits"
-	row := spendLimitsRow{AgentID: agentID, DailyMicros: l.DailyMicros, MonthlyMicros: l.MonthlyMicros, Version: l.Version + 1}
-	if len(l.AllowedOperations) > 0 {
-		b, err := json.Marshal(l.AllowedOperations)
-		if err != nil {
-			return translate(op, err)
-		}
-		ops := string(b)
-		row.AllowedOperations = &ops
+	row := spendLimitsRow{AgentID: agentID, DailyMicros: l.DailyMicros, MonthlyMicros: l.MonthlyMicros, Version: l.Version + 1,
+		CeilingDaily: l.Ceilings.DailyMicros, CeilingMonthly: l.Ceilings.MonthlyMicros}
+	var err error
+	if row.AllowedOperations, err = operationsText(l.AllowedOperations); err != nil {
+		return translate(op, err)
 	}
-	err := s.inChange(ctx, &agentID, func(ctx context.Context, tx bun.Tx) error {
+	if row.CeilingOperations, err = operationsText(l.Ceilings.AllowedOperations); err != nil {
+		return translate(op, err)
+	}
+	err = s.inChange(ctx, &agentID, func(ctx context.Context, tx bun.Tx) error {
 		var res sql.Result
 		var err error
 		if l.Version == 0 {
@@ -235,7 +268,7 @@ func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.Sp
 			res, err = tx.NewInsert().Model(&row).Exec(ctx)
 		} else {
 			res, err = tx.NewUpdate().Model(&row).
-				Column("daily_micros", "monthly_micros", "allowed_operations", "version").
+				Column("daily_micros", "monthly_micros", "allowed_operations", "ceiling_daily_micros", "ceiling_monthly_micros", "ceiling_operations", "version").
 				Where("agent_id = ?", agentID).Where("version = ?", l.Version).Exec(ctx)
 		}
 		if err != nil {

@@ -79,8 +79,9 @@ func TestAnotherInstanceRefusesAChangedKeyAtOnce(t *testing.T) {
 			there, err := agents.NewService(counted, cache)
 			require.NoError(t, err)
 
-			a, key, err := here.Register(ctx, agents.RegisterInput{OwnerID: "acme-" + engine, AgentName: "A", AgentType: "trading"}, "")
+			reg, err := here.Register(ctx, agents.RegisterInput{OwnerID: "acme-" + engine, AgentName: "A", AgentType: "trading"}, "")
 			require.NoError(t, err)
+			a, key := reg.Agent, reg.APIKey
 			require.Eventually(t, func() bool {
 				before := counted.n.Load()
 				_, err := there.Authenticate(ctx, key)

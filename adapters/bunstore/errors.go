@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/uptrace/bun/driver/pgdriver"
 )
 
@@ -39,7 +40,76 @@ func translate(op string, err error) error {
 		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: "the database is unavailable; retry later", Err: err,
 			RetryAfter: databaseRetryAfter}
 	}
+	if f, ok := asStorageFault(err); ok {
+		// The database cannot write until an operator frees space or makes
+		// it writable: never the client's fault, nor a bug.
+		msg := "the database is read-only; writes are refused until it is writable again, retry later"
+		if f.full {
+			msg = "the database's disk is full; writes are refused until space is freed, retry later"
+		}
+		return &toolkit.Error{Kind: toolkit.Unavailable, Op: op, Msg: msg, Err: f, RetryAfter: storageFaultRetryAfter}
+	}
 	return &toolkit.Error{Kind: toolkit.Internal, Op: op, Err: err}
+}
+
+// storageFaultRetryAfter is the Retry-After of a write refused by a full
+// or read-only database: an operator has to act first.
+const storageFaultRetryAfter = 30 * time.Second
+
+// storageFault is a driver error of a database that cannot write: its
+// disk (or size limit) is full, or it is read-only. It implements
+// guardian.StorageFault, so the request's transport records the event.
+type storageFault struct {
+	full bool
+	err  error
+}
+
+var _ guardian.StorageFault = (*storageFault)(nil)
+
+func (f *storageFault) Error() string {
+	if f.full {
+		return "disk full: " + f.err.Error()
+	}
+	return "read-only database: " + f.err.Error()
+}
+
+func (f *storageFault) Unwrap() error { return f.err }
+
+// DiskFull implements guardian.StorageFault.
+func (f *storageFault) DiskFull() bool { return f.full }
+
+// asStorageFault recognizes Postgres's disk_full (53100) and
+// read_only_sql_transaction (25006), and SQLite's SQLITE_FULL (13) and
+// SQLITE_READONLY (8, and its extended codes).
+func asStorageFault(err error) (*storageFault, bool) {
+	var pg pgdriver.Error
+	if errors.As(err, &pg) {
+		if full, ok := pgStorageFault(pg.Field('C')); ok {
+			return &storageFault{full: full, err: err}, true
+		}
+		return nil, false
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "database or disk is full") || strings.Contains(msg, "(SQLITE_FULL)"):
+		return &storageFault{full: true, err: err}, true
+	case strings.Contains(msg, "attempt to write a readonly database") || strings.Contains(msg, "(SQLITE_READONLY"):
+		return &storageFault{full: false, err: err}, true
+	}
+	return nil, false
+}
+
+// pgStorageFault classifies a Postgres SQLSTATE: disk_full (53100) and
+// read_only_sql_transaction (25006, a hot standby or a read-only
+// default).
+func pgStorageFault(code string) (full, ok bool) {
+	switch code {
+	case "53100":
+		return true, true
+	case "25006":
+		return false, true
+	}
+	return false, false
 }
 
 func isUniqueViolation(err error) bool {

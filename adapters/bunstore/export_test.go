@@ -30,3 +30,6 @@ func (s *Store) CommitTogether(reqs []billing.ChargeRequest) ([]billing.Transact
 
 // QueuedCharges is how many charges wait for a committer.
 func (s *Store) QueuedCharges() int { return len(s.charges.queue) }
+
+// Translate is translate, for the adapter's own tests.
+func Translate(op string, err error) error { return translate(op, err) }

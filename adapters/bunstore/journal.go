@@ -121,7 +121,7 @@ func (s *Store) Trades(ctx context.Context, q workspace.TradeQuery) ([]workspace
 		sel = sel.Where("closed_at < ?", q.To.UTC())
 	}
 	if q.After != nil {
-		at := q.After.ClosedAt.UTC()
+		at := q.After.At.UTC()
 		sel = sel.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
 			return w.Where("closed_at < ?", at).WhereOr("closed_at = ? AND id < ?", at, q.After.ID)
 		})

@@ -18,11 +18,20 @@ func sqliteDSN(dsn string) string {
 	return sqliteURI(dsn, append(pragmaParams(), "_txlock=immediate"))
 }
 
-// sqliteErrorCode returns the extended result code of a SQLite error.
+// sqliteErrorCode returns the extended result code of a SQLite error (the
+// driver returns *sqlite3.Error, or a bare code when SQLite gave no
+// message).
 func sqliteErrorCode(err error) (int, bool) {
 	var e *sqlite3.Error
-	if errors.As(err, &e) {
+	var x sqlite3.ExtendedErrorCode
+	var c sqlite3.ErrorCode
+	switch {
+	case errors.As(err, &e):
 		return int(e.ExtendedCode()), true
+	case errors.As(err, &x):
+		return int(x), true
+	case errors.As(err, &c):
+		return int(c), true
 	}
 	return 0, false
 }

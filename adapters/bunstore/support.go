@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/support"
 	"github.com/uptrace/bun"
 )
@@ -159,9 +160,9 @@ func (s *Store) Submissions(ctx context.Context, q support.SubmissionQuery) ([]s
 // rows (every row when limit <= 0). Times are compared as
 // stored: timestamptz on Postgres, fixed-format UTC text on SQLite (bun
 // writes "2006-01-02 15:04:05.999999+00:00", which sorts as time does).
-func newestFirst(q *bun.SelectQuery, after *support.Position, limit int) *bun.SelectQuery {
+func newestFirst(q *bun.SelectQuery, after *toolkit.Cursor, limit int) *bun.SelectQuery {
 	if after != nil {
-		at := after.CreatedAt.UTC()
+		at := after.At.UTC()
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("created_at < ?", at).WhereOr("created_at = ? AND id < ?", at, after.ID)
 		})

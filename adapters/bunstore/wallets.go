@@ -18,6 +18,13 @@ type walletChallengeRow struct {
 	SignedAt      time.Time `bun:"signed_at"`
 }
 
+type linkSignatureRow struct {
+	bun.BaseModel `bun:"table:wallet_link_signatures"`
+	Digest        string     `bun:"digest,pk"`
+	SignedAt      *time.Time `bun:"signed_at"`
+	UsedAt        time.Time  `bun:"used_at"`
+}
+
 type walletRow struct {
 	bun.BaseModel `bun:"table:wallets"`
 	WalletHash    string    `bun:"wallet_hash,pk"`
@@ -46,6 +53,23 @@ func useChallenge(ctx context.Context, tx bun.Tx, digest []byte, signedAt, prune
 	return err
 }
 
+// useLinkSignature claims a link-wallet signature by its digest (a replay
+// is a unique violation, hence toolkit.Conflict) and deletes the used
+// signatures whose message time is before pruneBefore; those without a
+// time are kept.
+func useLinkSignature(ctx context.Context, tx bun.Tx, in agents.WalletLinkRecord) error {
+	row := linkSignatureRow{Digest: hex.EncodeToString(in.SignatureDigest), UsedAt: in.At.UTC()}
+	if !in.SignedAt.IsZero() {
+		at := in.SignedAt.UTC()
+		row.SignedAt = &at
+	}
+	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return err
+	}
+	_, err := tx.NewDelete().Model((*linkSignatureRow)(nil)).Where("signed_at < ?", in.PruneBefore.UTC()).Exec(ctx)
+	return err
+}
+
 // errWalletRace is the cause when two first sign-ins of one wallet race:
 // the loser's transaction rolls back (its challenge stays unused) and the
 // client retries, which then rotates the winner's agent's key.
@@ -68,7 +92,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		switch {
 		case err == nil:
 			rotated = w.AgentID
-			out, err = rotateWalletKey(ctx, tx, w.AgentID, in.KeyDigest)
+			out, err = rotateWalletKey(ctx, tx, w.AgentID, in.KeyDigest, in.NewAgent.CreatedAt)
 			return err
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
@@ -91,7 +115,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 
 // rotateWalletKey gives the wallet's agent a new key digest, unless the
 // agent is terminated (toolkit.Forbidden).
-func rotateWalletKey(ctx context.Context, tx bun.Tx, agentID string, digest []byte) (agents.Agent, error) {
+func rotateWalletKey(ctx context.Context, tx bun.Tx, agentID string, digest []byte, at time.Time) (agents.Agent, error) {
 	var row agentRow
 	if err := tx.NewSelect().Model(&row).Where("id = ?", agentID).Scan(ctx); err != nil {
 		return agents.Agent{}, err
@@ -99,8 +123,9 @@ func rotateWalletKey(ctx context.Context, tx bun.Tx, agentID string, digest []by
 	if row.Mode == string(agents.ModeTerminated) {
 		return agents.Agent{}, toolkit.Errorf(toolkit.Forbidden, "agent %s is terminated", agentID)
 	}
-	row.KeyDigest = hex.EncodeToString(digest)
-	if _, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", row.KeyDigest).Where("id = ?", agentID).Exec(ctx); err != nil {
+	row.KeyDigest, row.KeyCreatedAt, row.KeyUsedAt = hex.EncodeToString(digest), at.UTC(), nil
+	if _, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", row.KeyDigest).
+		Set("key_created_at = ?", row.KeyCreatedAt).Set("key_used_at = NULL").Where("id = ?", agentID).Exec(ctx); err != nil {
 		return agents.Agent{}, err
 	}
 	return row.agent()
@@ -114,7 +139,7 @@ func createWalletAgent(ctx context.Context, tx bun.Tx, in agents.WalletSignIn) (
 	if err != nil {
 		return agents.Agent{}, err
 	}
-	if _, err := tx.NewInsert().Model(&ownerRow{OwnerID: a.OwnerID, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(newOwnerRow(a.OwnerID, row.CreatedAt, in.OwnerKeyHash)).Exec(ctx); err != nil {
 		return agents.Agent{}, err
 	}
 	if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
@@ -141,7 +166,7 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 		if err := tx.NewSelect().Model(&row).Where("id = ?", in.AgentID).Scan(ctx); err != nil {
 			return err
 		}
-		if err := useChallenge(ctx, tx, in.ChallengeDigest, in.SignedAt, in.PruneBefore); err != nil {
+		if err := useLinkSignature(ctx, tx, in); err != nil {
 			return err
 		}
 		var prev linkedWalletRow

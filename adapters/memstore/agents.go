@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -26,6 +27,11 @@ func cloneAgent(a agents.Agent) agents.Agent {
 	a.AuthorizedActions = append([]string{}, a.AuthorizedActions...)
 	a.MaxPositionSizePct = clonePtr(a.MaxPositionSizePct) // Amount is immutable: a value copy is deep
 	a.MaxDailyLossPct = clonePtr(a.MaxDailyLossPct)
+	a.KeyCreatedAt = a.KeyCreatedAt.UTC()
+	if a.KeyUsedAt != nil {
+		t := a.KeyUsedAt.UTC()
+		a.KeyUsedAt = &t
+	}
 	return a
 }
 
@@ -61,7 +67,12 @@ func (s *Store) CreateAgent(ctx context.Context, r agents.Registration) error {
 		return conflict(op, "key digest already in use")
 	}
 	rec := agentRecord{agent: cloneAgent(a), digest: digest}
-	s.owners[a.OwnerID] = struct{}{}
+	rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = rec.agent.CreatedAt, nil // a new key is as old as the agent
+	if newOwner {
+		if err := s.addOwnerLocked(op, a.OwnerID, rec.agent.CreatedAt, r.OwnerKeyHash); err != nil {
+			return err
+		}
+	}
 	s.agents[a.ID] = rec
 	s.keyDigests[digest] = a.ID
 	s.balances[a.ID] = billing.BalanceRecord{AgentID: a.ID, UpdatedAt: rec.agent.CreatedAt}
@@ -147,7 +158,7 @@ func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agent
 
 // ReplaceKeyDigest implements agents.Store. A digest held by another agent
 // is toolkit.Conflict.
-func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte) error {
+func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte, at time.Time) error {
 	const op = "memstore.ReplaceKeyDigest"
 	if err := s.lock(ctx, op); err != nil {
 		return err
@@ -163,6 +174,7 @@ func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte) 
 	}
 	delete(s.keyDigests, rec.digest)
 	rec.digest = next
+	rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = at.UTC(), nil
 	s.keyDigests[next] = id
 	s.agents[id] = rec
 	s.changed(id)

@@ -274,6 +274,9 @@ func (s *Store) Transactions(ctx context.Context, q billing.TransactionQuery) ([
 	}
 	defer s.mu.Unlock()
 	ledger := s.ledgers[q.AgentID]
+	if q.AgentID == "" {
+		ledger = s.mergedLedgers(q.AgentIDs)
+	}
 	if q.BeforeSeq > 0 { // rows are appended in Seq order
 		ledger = ledger[:sort.Search(len(ledger), func(i int) bool { return ledger[i].tx.Seq >= q.BeforeSeq })]
 	}
@@ -374,6 +377,13 @@ func cloneLimits(l billing.SpendLimits) billing.SpendLimits {
 		l.AllowedOperations = nil
 	} else {
 		l.AllowedOperations = slices.Clone(l.AllowedOperations)
+	}
+	l.Ceilings.DailyMicros = clonePtr(l.Ceilings.DailyMicros)
+	l.Ceilings.MonthlyMicros = clonePtr(l.Ceilings.MonthlyMicros)
+	if len(l.Ceilings.AllowedOperations) == 0 {
+		l.Ceilings.AllowedOperations = nil
+	} else {
+		l.Ceilings.AllowedOperations = slices.Clone(l.Ceilings.AllowedOperations)
 	}
 	return l
 }

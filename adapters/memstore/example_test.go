@@ -24,7 +24,8 @@ func Example() {
 		panic(err)
 	}
 
-	a, _, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	registered, err := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	a := registered.Agent
 	if err != nil {
 		panic(err)
 	}
@@ -46,7 +47,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("balance:", bal.Balance, "sandbox balance:", bal.SandboxBalance)
+	fmt.Println("balance:", bal.Balance, "real:", bal.RealBalance, "sandbox:", bal.SandboxBalance, "pays from:", bal.PaysFrom)
 	page, err := bill.Transactions(ctx, a.ID, 10, "")
 	if err != nil {
 		panic(err)
@@ -56,7 +57,7 @@ func Example() {
 	}
 	// Output:
 	// response: {"shares":5000} charged: 0.003
-	// balance: 0.00 sandbox balance: 0.997
+	// balance: 0.997 real: 0.00 sandbox: 0.997 pays from: test
 	// consumption test -0.003 -> 0.997
 	// deposit test 1.00 -> 1.00
 }

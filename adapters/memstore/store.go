@@ -34,7 +34,8 @@ var (
 type Store struct {
 	mu sync.Mutex
 
-	owners      map[string]struct{}
+	owners      map[string]ownerRecord
+	ownerKeys   map[string]string      // owner key hash (raw bytes as a string) -> owner id
 	agents      map[string]agentRecord // by agent id
 	keyDigests  map[string]string      // key digest (raw bytes as a string) -> agent id
 	balances    map[string]billing.BalanceRecord
@@ -52,31 +53,34 @@ type Store struct {
 
 	feed feed // announces agent changes (agents.ChangeFeed)
 
-	challenges map[string]time.Time        // used wallet challenge digest -> signed at
-	wallets    map[string]registeredWallet // wallet keyed hash -> registration
-	linked     map[string]linkedWallet     // agent id -> linked wallet
+	challenges     map[string]time.Time        // used wallet challenge digest -> signed at
+	linkSignatures map[string]time.Time        // used link-wallet signature digest -> message time (zero: none)
+	wallets        map[string]registeredWallet // wallet keyed hash -> registration
+	linked         map[string]linkedWallet     // agent id -> linked wallet
 }
 
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		owners:      map[string]struct{}{},
-		agents:      map[string]agentRecord{},
-		keyDigests:  map[string]string{},
-		balances:    map[string]billing.BalanceRecord{},
-		ledgers:     map[string][]ledgerEntry{},
-		txIDs:       map[string]struct{}{},
-		externalRef: map[string]struct{}{},
-		usage:       map[string]map[string]billing.UsageLine{},
-		idempotency: map[idempotencyKey]storedResponse{},
-		limits:      map[string]billing.SpendLimits{},
-		spend:       map[string]spendTotals{},
-		support:     newSupportTables(),
-		guardian:    newGuardianData(),
-		ws:          newWorkspaceTables(),
-		challenges:  map[string]time.Time{},
-		wallets:     map[string]registeredWallet{},
-		linked:      map[string]linkedWallet{},
+		owners:         map[string]ownerRecord{},
+		ownerKeys:      map[string]string{},
+		agents:         map[string]agentRecord{},
+		keyDigests:     map[string]string{},
+		balances:       map[string]billing.BalanceRecord{},
+		ledgers:        map[string][]ledgerEntry{},
+		txIDs:          map[string]struct{}{},
+		externalRef:    map[string]struct{}{},
+		usage:          map[string]map[string]billing.UsageLine{},
+		idempotency:    map[idempotencyKey]storedResponse{},
+		limits:         map[string]billing.SpendLimits{},
+		spend:          map[string]spendTotals{},
+		support:        newSupportTables(),
+		guardian:       newGuardianData(),
+		ws:             newWorkspaceTables(),
+		challenges:     map[string]time.Time{},
+		linkSignatures: map[string]time.Time{},
+		wallets:        map[string]registeredWallet{},
+		linked:         map[string]linkedWallet{},
 	}
 }
 

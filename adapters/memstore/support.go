@@ -178,10 +178,10 @@ func newestFirst(xAt time.Time, xID string, yAt time.Time, yID string) int {
 
 // continuesAfter reports whether an item comes strictly after the
 // position in newest-first order (every item does without a position).
-func continuesAfter(at time.Time, id string, after *support.Position) bool {
+func continuesAfter(at time.Time, id string, after *toolkit.Cursor) bool {
 	if after == nil {
 		return true
 	}
-	pos := storedTime(after.CreatedAt)
+	pos := storedTime(after.At)
 	return at.Before(pos) || (at.Equal(pos) && id < after.ID)
 }

@@ -61,6 +61,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		_ = s.useChallenge(op, in.ChallengeDigest, in.SignedAt, in.PruneBefore)
 		delete(s.keyDigests, rec.digest)
 		rec.digest = digest
+		rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = in.NewAgent.CreatedAt.UTC(), nil
 		s.keyDigests[digest] = w.agentID
 		s.agents[w.agentID] = rec
 		s.changed(w.agentID)
@@ -73,9 +74,13 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 	if _, dup := s.agents[a.ID]; dup {
 		return agents.Agent{}, false, conflict(op, "agent id "+a.ID+" already exists")
 	}
+	if _, dup := s.ownerKeys[string(in.OwnerKeyHash)]; dup && len(in.OwnerKeyHash) > 0 {
+		return agents.Agent{}, false, conflict(op, "owner key hash already in use")
+	}
 	_ = s.useChallenge(op, in.ChallengeDigest, in.SignedAt, in.PruneBefore)
 	rec := agentRecord{agent: cloneAgent(a), digest: digest}
-	s.owners[a.OwnerID] = struct{}{}
+	rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = rec.agent.CreatedAt, nil
+	_ = s.addOwnerLocked(op, a.OwnerID, rec.agent.CreatedAt, in.OwnerKeyHash) // checked above
 	s.agents[a.ID] = rec
 	s.keyDigests[digest] = a.ID
 	s.balances[a.ID] = billing.BalanceRecord{AgentID: a.ID, UpdatedAt: rec.agent.CreatedAt}
@@ -94,9 +99,15 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 	if !ok {
 		return agents.Agent{}, notFound(op)
 	}
-	if err := s.useChallenge(op, in.ChallengeDigest, in.SignedAt, in.PruneBefore); err != nil {
-		return agents.Agent{}, err
+	if _, used := s.linkSignatures[string(in.SignatureDigest)]; used {
+		return agents.Agent{}, conflict(op, "link-wallet signature already used")
 	}
+	for d, at := range s.linkSignatures {
+		if !at.IsZero() && at.Before(in.PruneBefore) {
+			delete(s.linkSignatures, d)
+		}
+	}
+	s.linkSignatures[string(in.SignatureDigest)] = in.SignedAt.UTC()
 	prev, had := s.linked[in.AgentID]
 	switch {
 	case in.Presale != nil:

@@ -267,7 +267,7 @@ func tradeMatches(t workspace.TradeRecord, q workspace.TradeQuery) bool {
 		q.To != nil && !t.ClosedAt.Before(asStored(*q.To)):
 		return false
 	case q.After != nil:
-		at := asStored(q.After.ClosedAt)
+		at := asStored(q.After.At)
 		return t.ClosedAt.Before(at) || (t.ClosedAt.Equal(at) && t.ID < q.After.ID)
 	}
 	return true

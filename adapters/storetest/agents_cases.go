@@ -77,7 +77,7 @@ func testAgentNotFound(t *testing.T, h Harness) {
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
 	_, err = s.SetMode(ctx, "agt_missing", agents.ModeLive)
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
-	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(s.ReplaceKeyDigest(ctx, "agt_missing", digest("k-98"))))
+	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(s.ReplaceKeyDigest(ctx, "agt_missing", digest("k-98"), time.Now())))
 	_, err = s.Balance(ctx, "agt_missing")
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
 }
@@ -163,7 +163,7 @@ func testReplaceKeyDigest(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	a := newAgent(t, s)
 	old := digest(a.ID)
-	require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest("k-7")))
+	require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest("k-7"), time.Now()))
 	_, err := s.AgentByKeyDigest(ctx, old)
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err), "old key stops working")
 	got, err := s.AgentByKeyDigest(ctx, digest("k-7"))
@@ -174,14 +174,14 @@ func testReplaceKeyDigest(t *testing.T, h Harness) {
 func testReplaceKeyDigestTaken(t *testing.T, h Harness) {
 	s := openOne(t, h)
 	a, b := newAgent(t, s), newAgent(t, s)
-	err := s.ReplaceKeyDigest(ctx, b.ID, digest(a.ID))
+	err := s.ReplaceKeyDigest(ctx, b.ID, digest(a.ID), time.Now())
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a digest belongs to one agent")
 	for _, want := range []agents.Agent{a, b} {
 		got, err := s.AgentByKeyDigest(ctx, digest(want.ID))
 		require.NoError(t, err)
 		assert.Equal(t, want.ID, got.ID, "both keys unchanged after the refused swap")
 	}
-	require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest(a.ID)), "re-storing the own digest is no clash")
+	require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest(a.ID), time.Now()), "re-storing the own digest is no clash")
 	got, err := s.AgentByKeyDigest(ctx, digest(a.ID))
 	require.NoError(t, err)
 	assert.Equal(t, a.ID, got.ID)

@@ -77,15 +77,13 @@ func testAgentChangesAnnounced(t *testing.T, h Harness) {
 			_, err := s.SetMode(ctx, a.ID, agents.ModeSuspended)
 			require.NoError(t, err)
 		},
-		"ReplaceKeyDigest": func(a agents.Agent) { require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest("rotated-"+a.ID))) },
+		"ReplaceKeyDigest": func(a agents.Agent) { require.NoError(t, s.ReplaceKeyDigest(ctx, a.ID, digest("rotated-"+a.ID), t0)) },
 		"SetSpendLimits": func(a agents.Agent) {
 			require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &daily}))
 		},
 		"LinkWallet": func(a agents.Agent) {
 			yes := true
-			_, err := s.LinkWallet(ctx, agents.WalletLinkRecord{AgentID: a.ID, ChallengeDigest: digest("link-" + a.ID),
-				SignedAt: t0, WalletHash: digest("linked-" + a.ID), SealedWallet: []byte("sealed"), Presale: &yes, At: t0,
-				PruneBefore: t0.Add(-10 * time.Minute)})
+			_, err := s.LinkWallet(ctx, linkRecord(a.ID, "linked-"+a.ID, &yes))
 			require.NoError(t, err)
 		},
 	}
@@ -120,7 +118,7 @@ func testFailedChangesNotAnnounced(t *testing.T, h Harness) {
 	require.Error(t, s.SetSpendLimits(ctx, failed.ID, billing.SpendLimits{DailyMicros: &daily, Version: 7}), "a stale version")
 	_, err = s.SetMode(ctx, failed.ID, agents.ModeLive)
 	require.Error(t, err, "terminated is final")
-	require.Error(t, s.ReplaceKeyDigest(ctx, "agt_missing", digest("x")))
+	require.Error(t, s.ReplaceKeyDigest(ctx, "agt_missing", digest("x"), t0))
 	_, err = s.SetMode(ctx, ok.ID, agents.ModeLive) // announced after the failures: heard after them
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return there.has(ok.ID) }, feedTimeout, 5*time.Millisecond)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -38,7 +39,7 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 			_, err := s.SetMode(done, a.ID, agents.ModeLive)
 			return err
 		},
-		"ReplaceKeyDigest": func() error { return s.ReplaceKeyDigest(done, a.ID, digest("k-cancelled")) },
+		"ReplaceKeyDigest": func() error { return s.ReplaceKeyDigest(done, a.ID, digest("k-cancelled"), time.Now()) },
 		"Charge": func() error {
 			_, err := s.Charge(done, chargeReq(a.ID, "risk_check", 4000))
 			return err
@@ -56,7 +57,7 @@ func testCancelledContextWritesNothing(t *testing.T, h Harness) {
 			return err
 		},
 		"LinkWallet": func() error {
-			_, err := s.LinkWallet(done, agents.WalletLinkRecord{AgentID: a.ID, ChallengeDigest: digest("link-cancelled"),
+			_, err := s.LinkWallet(done, agents.WalletLinkRecord{AgentID: a.ID, SignatureDigest: digest("link-cancelled"),
 				SignedAt: t0, WalletHash: digest("w"), SealedWallet: []byte("s"), Presale: ptr(true), At: t0, PruneBefore: t0})
 			return err
 		},

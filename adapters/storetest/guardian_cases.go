@@ -100,7 +100,7 @@ func testGuardianEventFiltersAndKeyset(t *testing.T, h Harness) {
 			break
 		}
 		last := page[len(page)-1]
-		q.After = &guardian.Cursor{At: last.At, ID: last.ID}
+		q.After = &toolkit.Cursor{At: last.At, ID: last.ID}
 	}
 	require.Len(t, seen, len(all))
 	for i := 1; i < len(seen); i++ {

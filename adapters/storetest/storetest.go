@@ -73,6 +73,7 @@ func cases() []Case {
 		fundsCases(),
 		walletCases(),
 		workspaceCases(),
+		ownerCases(),
 	)
 }
 

@@ -160,7 +160,7 @@ func testSupportTicketListOrderAndFilters(t *testing.T, h Harness) {
 
 	// Walk the pages: each continues strictly after the last item.
 	var walked []string
-	var after *support.Position
+	var after *toolkit.Cursor
 	for range 10 {
 		page, err := s.Tickets(ctx, support.TicketQuery{AgentID: a.ID, After: after, Limit: 2})
 		require.NoError(t, err)
@@ -170,7 +170,7 @@ func testSupportTicketListOrderAndFilters(t *testing.T, h Harness) {
 		assert.LessOrEqual(t, len(page), 2)
 		walked = append(walked, ids(page)...)
 		last := page[len(page)-1]
-		after = &support.Position{CreatedAt: last.CreatedAt, ID: last.ID}
+		after = &toolkit.Cursor{At: last.CreatedAt, ID: last.ID}
 	}
 	assert.Equal(t, newestA, walked, "pages cover the list once, in order")
 
@@ -285,7 +285,7 @@ func testSupportSubmissions(t *testing.T, h Harness) {
 	assert.Equal(t, "sub_0000000000000000", mine[0].ID)
 
 	page, err := s.Submissions(ctx, support.SubmissionQuery{AgentID: a.ID, Limit: 2,
-		After: &support.Position{CreatedAt: all[2].CreatedAt, ID: all[2].ID}})
+		After: &toolkit.Cursor{At: all[2].CreatedAt, ID: all[2].ID}})
 	require.NoError(t, err)
 	require.Len(t, page, 2)
 	assert.Equal(t, "sub_0000000000000001", page[0].ID)

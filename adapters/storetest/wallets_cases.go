@@ -24,7 +24,19 @@ func walletCases() []Case {
 		{Name: "LinkWalletPresale", Test: testLinkWalletPresale},
 		{Name: "PresaleBuyerRoundTrip", Test: testPresaleBuyerRoundTrip},
 		{Name: "ConcurrentWalletChallengeOnce", Test: testConcurrentWalletChallengeOnce},
+		{Name: "LinkSignatureUsedOnce", Test: testLinkSignatureUsedOnce},
+		{Name: "LinkSignaturesPruned", Test: testLinkSignaturesPruned},
+		{Name: "ConcurrentLinkSignatureOnce", Test: testConcurrentLinkSignatureOnce},
 	}
+}
+
+// linkRecord returns a link-wallet write of agentID with a fresh signature
+// digest and a message without a time.
+func linkRecord(agentID, wallet string, presale *bool) agents.WalletLinkRecord {
+	n := seq.Add(1)
+	return agents.WalletLinkRecord{AgentID: agentID, SignatureDigest: digest(fmt.Sprintf("link-signature-%d", n)),
+		WalletHash: digest("wallet-hash:" + wallet), SealedWallet: []byte(fmt.Sprintf("sealed:%s:%d", wallet, n)),
+		Presale: presale, At: t0, PruneBefore: t0.Add(-10 * time.Minute)}
 }
 
 // signIn returns a register-wallet write for wallet with a fresh
@@ -108,13 +120,9 @@ func testWalletChallengeUsedOnce(t *testing.T, h Harness) {
 	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err))
 	_, err = s.AgentByKeyDigest(ctx, in.KeyDigest)
 	require.NoError(t, err, "a replay rotates nothing")
-
-	_, err = s.LinkWallet(ctx, agents.WalletLinkRecord{AgentID: a.ID, ChallengeDigest: in.ChallengeDigest, SignedAt: t0,
-		WalletHash: digest("x"), SealedWallet: []byte("x"), Presale: ptr(true), At: t0, PruneBefore: t0.Add(-time.Hour)})
-	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "one digest table for both endpoints")
 	got, err := s.AgentByID(ctx, a.ID)
 	require.NoError(t, err)
-	assert.False(t, got.PresaleBuyer, "a refused link writes nothing")
+	assert.Equal(t, a.ID, got.ID)
 }
 
 func testWalletChallengesPruned(t *testing.T, h Harness) {
@@ -159,7 +167,7 @@ func testLinkWalletPresale(t *testing.T, h Harness) {
 	a := newAgent(t, s)
 	link := func(wallet string, presale *bool) (agents.Agent, error) {
 		n := seq.Add(1)
-		return s.LinkWallet(ctx, agents.WalletLinkRecord{AgentID: a.ID, ChallengeDigest: digest(fmt.Sprintf("link-%d", n)),
+		return s.LinkWallet(ctx, agents.WalletLinkRecord{AgentID: a.ID, SignatureDigest: digest(fmt.Sprintf("link-%d", n)),
 			SignedAt: t0, WalletHash: digest("wallet-hash:" + wallet), SealedWallet: []byte(fmt.Sprintf("sealed:%s:%d", wallet, n)),
 			Presale: presale, At: t0, PruneBefore: t0.Add(-10 * time.Minute)})
 	}
@@ -188,18 +196,18 @@ func testLinkWalletPresale(t *testing.T, h Harness) {
 		assert.Contains(t, string(w.Linked), "sealed:"+st.wallet+":", "one linked wallet, the latest")
 	}
 	other := newAgent(t, s)
-	got, err := s.LinkWallet(ctx, agents.WalletLinkRecord{AgentID: other.ID, ChallengeDigest: digest("link-other-agent"),
+	got, err := s.LinkWallet(ctx, agents.WalletLinkRecord{AgentID: other.ID, SignatureDigest: digest("link-other-agent"),
 		SignedAt: t0, WalletHash: digest("wallet-hash:buyer"), SealedWallet: []byte("sealed"), Presale: ptr(true), At: t0, PruneBefore: t0})
 	require.NoError(t, err)
 	assert.True(t, got.PresaleBuyer, "one presale wallet may be linked to several agents")
 
-	missing := agents.WalletLinkRecord{AgentID: "agt_missing", ChallengeDigest: digest("link-missing"), SignedAt: t0,
+	missing := agents.WalletLinkRecord{AgentID: "agt_missing", SignatureDigest: digest("link-missing"), SignedAt: t0,
 		WalletHash: digest("w"), SealedWallet: []byte("s"), At: t0, PruneBefore: t0}
 	_, err = s.LinkWallet(ctx, missing)
 	assert.Equal(t, toolkit.NotFound, toolkit.KindOf(err))
 	missing.AgentID = a.ID
 	_, err = s.LinkWallet(ctx, missing)
-	require.NoError(t, err, "the refused link left its challenge unused")
+	require.NoError(t, err, "the refused link left its signature unused")
 }
 
 func testPresaleBuyerRoundTrip(t *testing.T, h Harness) {
@@ -250,3 +258,84 @@ func testConcurrentWalletChallengeOnce(t *testing.T, h Harness) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// testLinkSignatureUsedOnce: a link-wallet signature is accepted once, by
+// any agent, and a refused replay writes nothing.
+func testLinkSignatureUsedOnce(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a, b := newAgent(t, s), newAgent(t, s)
+	first := linkRecord(a.ID, "first", ptr(false))
+	_, err := s.LinkWallet(ctx, first)
+	require.NoError(t, err)
+	before, err := s.AgentWallets(ctx, a.ID)
+	require.NoError(t, err)
+
+	for _, replay := range []agents.WalletLinkRecord{linkRecord(a.ID, "second", ptr(true)), linkRecord(b.ID, "second", ptr(true))} {
+		replay.SignatureDigest = first.SignatureDigest
+		_, err = s.LinkWallet(ctx, replay)
+		assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "the same signature again, for %s", replay.AgentID)
+		got, err := s.AgentByID(ctx, replay.AgentID)
+		require.NoError(t, err)
+		assert.False(t, got.PresaleBuyer, "a refused link writes nothing")
+	}
+	after, err := s.AgentWallets(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the linked wallet is unchanged")
+	none, err := s.AgentWallets(ctx, b.ID)
+	require.NoError(t, err)
+	assert.Nil(t, none.Linked)
+}
+
+// testLinkSignaturesPruned: a used signature whose message carries a time
+// is deleted once that time is before PruneBefore (the message then fails
+// the window); one whose message carries no time is kept for good.
+func testLinkSignaturesPruned(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	timed := linkRecord(a.ID, "w", nil)
+	timed.SignedAt = t0.Add(-time.Hour)
+	timed.PruneBefore = t0.Add(-2 * time.Hour)
+	_, err := s.LinkWallet(ctx, timed)
+	require.NoError(t, err)
+	untimed := linkRecord(a.ID, "w", nil)
+	_, err = s.LinkWallet(ctx, untimed)
+	require.NoError(t, err)
+
+	late := linkRecord(a.ID, "w", nil)
+	late.PruneBefore = t0.Add(365 * 24 * time.Hour) // prunes every timed signature
+	_, err = s.LinkWallet(ctx, late)
+	require.NoError(t, err)
+
+	reuse := linkRecord(a.ID, "w", nil)
+	reuse.SignatureDigest = timed.SignatureDigest
+	_, err = s.LinkWallet(ctx, reuse)
+	require.NoError(t, err, "a pruned timed signature is gone (its message fails the time window long before)")
+	reuse = linkRecord(a.ID, "w", nil)
+	reuse.SignatureDigest = untimed.SignatureDigest
+	_, err = s.LinkWallet(ctx, reuse)
+	assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), "a signature without a time is kept")
+}
+
+// testConcurrentLinkSignatureOnce: 20 links racing with one signature,
+// on two handles of one database, link once.
+func testConcurrentLinkSignatureOnce(t *testing.T, h Harness) {
+	stores := h.Open(t, 2)
+	a := newAgent(t, stores[0])
+	template := linkRecord(a.ID, "w", ptr(true))
+	var ok, replay atomic.Int64
+	parallel(20, func(i int) {
+		in := linkRecord(a.ID, fmt.Sprintf("w%d", i), ptr(true))
+		in.SignatureDigest = template.SignatureDigest
+		_, err := stores[i%2].LinkWallet(ctx, in)
+		switch {
+		case err == nil:
+			ok.Add(1)
+		case toolkit.IsKind(err, toolkit.Conflict):
+			replay.Add(1)
+		default:
+			t.Log(err)
+		}
+	})
+	assert.Equal(t, int64(1), ok.Load())
+	assert.Equal(t, int64(19), replay.Load())
+}

@@ -265,7 +265,7 @@ func testTradeOrderFiltersAndKeyset(t *testing.T, h Harness) {
 	want := []string{all[5].ID, all[4].ID, all[3].ID, all[2].ID, all[1].ID, all[0].ID}
 	assert.Equal(t, want, ids(workspace.TradeQuery{AgentID: a.ID}))
 	assert.Equal(t, want[:2], ids(workspace.TradeQuery{AgentID: a.ID, Limit: 2}))
-	after := &workspace.Position{ClosedAt: all[4].ClosedAt, ID: all[4].ID}
+	after := &toolkit.Cursor{At: all[4].ClosedAt, ID: all[4].ID}
 	assert.Equal(t, want[2:], ids(workspace.TradeQuery{AgentID: a.ID, After: after}), "strictly after, ties included")
 	assert.Equal(t, []string{all[4].ID, all[2].ID, all[0].ID}, ids(workspace.TradeQuery{AgentID: a.ID, SymbolHash: termHash(a.ID, "symbol:AAPL")}))
 	assert.Equal(t, []string{all[3].ID, all[0].ID}, ids(workspace.TradeQuery{AgentID: a.ID, StrategyHash: termHash(a.ID, "strategy:breakout")}))

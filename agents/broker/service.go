@@ -271,25 +271,9 @@ func notConnected(err error, op string) error {
 	return toolkit.WithOp(op, err)
 }
 
-// newID returns "brk_" and 16 characters from [a-z0-9] without modulo
-// bias.
+// newID returns a connection id (toolkit.NewID).
 func (s *Service) newID() (string, error) {
-	const alphabet, n = "abcdefghijklmnopqrstuvwxyz0123456789", 16
-	const limit = 256 - 256%len(alphabet)
-	var b strings.Builder
-	b.WriteString("brk_")
-	buf := make([]byte, n+8)
-	for b.Len() < 4+n {
-		if _, err := io.ReadFull(s.random, buf); err != nil {
-			return "", fmt.Errorf("reading randomness: %w", err)
-		}
-		for _, c := range buf {
-			if int(c) < limit && b.Len() < 4+n {
-				b.WriteByte(alphabet[int(c)%len(alphabet)])
-			}
-		}
-	}
-	return b.String(), nil
+	return toolkit.NewID(s.random, "brk_")
 }
 
 // quote quotes a client-supplied value for a message, cut to 40 bytes.

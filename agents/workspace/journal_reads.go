@@ -31,24 +31,10 @@ type TradeFilter struct {
 	To   *time.Time
 }
 
-// PageInput asks for one page: Limit items (0: the list's default) after
-// Cursor ("" : from the newest).
-type PageInput struct {
-	Limit  int
-	Cursor string
-}
-
-// Page is the paging part of a list answer: NextCursor is set when
-// HasMore is.
-type Page struct {
-	HasMore    bool
-	NextCursor string
-}
-
 // TradeList is one page of trades, newest first.
 type TradeList struct {
 	Trades []Trade
-	Page
+	toolkit.Page
 }
 
 // JournalStats are the performance figures of the journal (the same
@@ -75,9 +61,9 @@ type JournalStats struct {
 
 // Trades returns one page of agentID's trades matching f, newest first
 // (by closing time, then id).
-func (s *Service) Trades(ctx context.Context, agentID string, f TradeFilter, p PageInput) (TradeList, error) {
+func (s *Service) Trades(ctx context.Context, agentID string, f TradeFilter, p toolkit.PageInput) (TradeList, error) {
 	const op = "workspace.Trades"
-	limit, after, err := p.parse()
+	limit, after, err := tradeKeyset.Parse(p)
 	if err != nil {
 		return TradeList{}, err
 	}
@@ -90,12 +76,8 @@ func (s *Service) Trades(ctx context.Context, agentID string, f TradeFilter, p P
 	if err != nil {
 		return TradeList{}, toolkit.WithOp(op, err)
 	}
-	out := TradeList{Trades: make([]Trade, 0, min(len(recs), limit))}
-	if len(recs) > limit {
-		recs = recs[:limit]
-		last := recs[limit-1]
-		out.Page = Page{HasMore: true, NextCursor: encodeCursor(Position{ClosedAt: last.ClosedAt, ID: last.ID})}
-	}
+	recs, page := toolkit.PageOf(tradeKeyset, recs, limit, func(r TradeRecord) toolkit.Cursor { return toolkit.Cursor{At: r.ClosedAt, ID: r.ID} })
+	out := TradeList{Trades: make([]Trade, 0, len(recs)), Page: page}
 	for _, rec := range recs {
 		t, err := s.openTrade(ctx, rec)
 		if err != nil {
@@ -222,23 +204,6 @@ func (s *Service) openTrade(ctx context.Context, rec TradeRecord) (Trade, error)
 	return tradeOf(rec, lab, notes)
 }
 
-// cursorTag marks the journal's cursors.
-const cursorTag = "j1"
-
-// parse validates the page size and decodes the cursor.
-func (p PageInput) parse() (int, *Position, error) {
-	limit, err := toolkit.PageLimit(p.Limit, DefaultTradesLimit, MaxTradesLimit)
-	if err != nil || p.Cursor == "" {
-		return limit, nil, err
-	}
-	c, err := toolkit.ParseCursor(cursorTag, p.Cursor, func(id string) bool { return validID(tradeIDPrefix, id) })
-	if err != nil {
-		return 0, nil, err
-	}
-	return limit, &Position{ClosedAt: c.At, ID: c.ID}, nil
-}
-
-// encodeCursor makes the opaque cursor of a position.
-func encodeCursor(p Position) string {
-	return toolkit.Cursor{At: p.ClosedAt, ID: p.ID}.Encode(cursorTag)
-}
+// tradeKeyset pages the journal: trades newest first by (ClosedAt, ID).
+var tradeKeyset = toolkit.Keyset{Tag: "j1", DefaultLimit: DefaultTradesLimit, MaxLimit: MaxTradesLimit,
+	ValidID: func(id string) bool { return validID(tradeIDPrefix, id) }}

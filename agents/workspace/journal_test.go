@@ -136,7 +136,7 @@ func TestJournalTextReachesTheStoreSealed(t *testing.T) {
 	for _, plain := range []string{"pangolin", "whim", "SECRETSYM", "flagsetup", "momentumstrat", "tagwombat"} {
 		assert.False(t, bytes.Contains(written, []byte(plain)), "%q reached the store in the clear", plain)
 	}
-	list, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, workspace.PageInput{})
+	list, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, toolkit.PageInput{})
 	require.NoError(t, err)
 	require.Len(t, list.Trades, 1)
 	got := list.Trades[0]
@@ -164,7 +164,7 @@ func TestJournalListPagesAndFilters(t *testing.T) {
 	var seen []time.Time
 	cursor := ""
 	for page := 0; ; page++ {
-		list, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, workspace.PageInput{Limit: 3, Cursor: cursor})
+		list, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, toolkit.PageInput{Limit: 3, Cursor: cursor})
 		require.NoError(t, err)
 		for _, tr := range list.Trades {
 			seen = append(seen, tr.ClosedAt)
@@ -182,7 +182,7 @@ func TestJournalListPagesAndFilters(t *testing.T) {
 	}
 
 	count := func(f workspace.TradeFilter) int {
-		list, err := b.svc.Trades(ctx, a, f, workspace.PageInput{Limit: 100})
+		list, err := b.svc.Trades(ctx, a, f, toolkit.PageInput{Limit: 100})
 		require.NoError(t, err)
 		return len(list.Trades)
 	}
@@ -194,11 +194,11 @@ func TestJournalListPagesAndFilters(t *testing.T) {
 	assert.Equal(t, 3, count(workspace.TradeFilter{From: &from, To: &to}), "from inclusive, to exclusive")
 	assert.Equal(t, 0, count(workspace.TradeFilter{Symbol: "NVDA"}))
 
-	for _, p := range []workspace.PageInput{{Limit: 1001}, {Limit: -1}, {Cursor: "bm9wZQ"}, {Cursor: strings.Repeat("a", 201)}} {
+	for _, p := range []toolkit.PageInput{{Limit: 1001}, {Limit: -1}, {Cursor: "bm9wZQ"}, {Cursor: strings.Repeat("a", 201)}} {
 		_, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, p)
 		assert.True(t, toolkit.IsKind(err, toolkit.Invalid), "%+v: %v", p, err)
 	}
-	_, err = b.svc.Trades(ctx, a, workspace.TradeFilter{From: &to, To: &from}, workspace.PageInput{})
+	_, err = b.svc.Trades(ctx, a, workspace.TradeFilter{From: &to, To: &from}, toolkit.PageInput{})
 	assert.ErrorContains(t, err, "to: must be after from")
 }
 

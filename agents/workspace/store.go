@@ -3,6 +3,8 @@ package workspace
 import (
 	"context"
 	"time"
+
+	"github.com/agentfinance/toolkit"
 )
 
 // MemoryRecord is a memory as stored: its text is sealed.
@@ -113,13 +115,6 @@ type TradeRecord struct {
 	RecordedAt time.Time
 }
 
-// Position is a place in the journal ordered newest first: the
-// (ClosedAt, ID) of the last trade of a page.
-type Position struct {
-	ClosedAt time.Time
-	ID       string
-}
-
 // TradeQuery selects one agent's trades, newest first (ClosedAt
 // descending, then ID descending).
 type TradeQuery struct {
@@ -130,8 +125,9 @@ type TradeQuery struct {
 	// From and To, when set, keep From <= ClosedAt < To.
 	From *time.Time
 	To   *time.Time
-	// After continues strictly after a position (nil: from the newest).
-	After *Position
+	// After continues strictly after a trade's (ClosedAt, ID) (nil: from
+	// the newest).
+	After *toolkit.Cursor
 	// Limit bounds the rows (<= 0: every match).
 	Limit int
 	// WithoutText leaves Labels and Notes nil (statistics need numbers

@@ -150,7 +150,7 @@ func TestWriteToolsRegisterTheirUndo(t *testing.T) {
 	m, err := run(t, b, a, "search_memory", `{"query":"pullbacks"}`)
 	require.NoError(t, err)
 	assert.EqualValues(t, 0, m["count"], "the memory is gone")
-	trades, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, workspace.PageInput{})
+	trades, err := b.svc.Trades(ctx, a, workspace.TradeFilter{}, toolkit.PageInput{})
 	require.NoError(t, err)
 	assert.Empty(t, trades.Trades, "the trade is gone")
 }

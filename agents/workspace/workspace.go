@@ -34,9 +34,7 @@ package workspace
 import (
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -119,46 +117,14 @@ const (
 	tradeIDPrefix  = "trd_"
 )
 
-// idAlphabet and idRandomLen shape the random part of record ids.
-const (
-	idAlphabet  = "abcdefghijklmnopqrstuvwxyz0123456789"
-	idRandomLen = 16
-)
-
-// newID returns prefix + 16 characters drawn uniformly from [a-z0-9]
-// (rejection sampling, so there is no modulo bias).
+// newID returns a record id with prefix (toolkit.NewID).
 func (s *Service) newID(prefix string) (string, error) {
-	const limit = 256 - 256%len(idAlphabet)
-	var b strings.Builder
-	b.WriteString(prefix)
-	buf := make([]byte, idRandomLen+8)
-	for b.Len() < len(prefix)+idRandomLen {
-		if _, err := io.ReadFull(s.cfg.Random, buf); err != nil {
-			return "", fmt.Errorf("reading randomness: %w", err)
-		}
-		for _, c := range buf {
-			if int(c) < limit && b.Len() < len(prefix)+idRandomLen {
-				b.WriteByte(idAlphabet[int(c)%len(idAlphabet)])
-			}
-		}
-	}
-	return b.String(), nil
+	return toolkit.NewID(s.cfg.Random, prefix)
 }
 
 // validID reports whether id has the shape of an id newID makes with
 // prefix.
-func validID(prefix, id string) bool {
-	rest, ok := strings.CutPrefix(id, prefix)
-	if !ok || len(rest) != idRandomLen {
-		return false
-	}
-	for _, c := range rest {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
+func validID(prefix, id string) bool { return toolkit.ValidID(prefix, id) }
 
 // Sealed fields (bound to one record id) and keyed-hash fields (bound to
 // one agent through the hashed value).

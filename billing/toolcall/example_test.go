@@ -21,7 +21,8 @@ func ExampleService_Call() {
 	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
 	calls := toolcall.New(catalog.Default(), bill, toolcall.Options{})
 
-	a, _, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	registered, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
+	a := registered.Agent
 	_, _ = bill.Deposit(ctx, billing.AccountOf(a), billing.DepositInput{Amount: toolkit.MustParseAmount("1"), FundingPath: billing.FundingDirectTransfer})
 
 	res, err := calls.Call(ctx, a, toolcall.Request{

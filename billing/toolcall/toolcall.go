@@ -89,13 +89,18 @@ type Options struct {
 	// (default 4 × GOMAXPROCS). A heavy call that finds no room is refused
 	// at once with Unavailable and a Retry-After, never queued.
 	HeavyCapacity int64
-	// MaxResponseBytes caps an encoded result (default 16 MiB); a larger
+	// MaxResponseBytes caps an encoded result (default
+	// catalog.MaxResultBytes, 16 MiB); a larger
 	// one is TooLarge and not charged.
 	MaxResponseBytes int
 	// Recorder receives a security event for every call refused for
 	// insufficient credits (402); bursts are aggregated by the recorder
 	// (default: discarded).
 	Recorder guardian.Recorder
+	// Observe, when set, is told of every call once it has ended, with its
+	// result or its error: the guardian's tool-call count and the charge
+	// metrics hang here, so every caller of Call is counted alike.
+	Observe func(res Result, err error)
 }
 
 // Service runs tool calls. It is safe for concurrent use.
@@ -118,15 +123,23 @@ func New(tools Tools, meter Meter, opts Options) *Service {
 		opts.HeavyCapacity = 4 * int64(runtime.GOMAXPROCS(0))
 	}
 	if opts.MaxResponseBytes <= 0 {
-		opts.MaxResponseBytes = 16 << 20
+		opts.MaxResponseBytes = catalog.MaxResultBytes
 	}
 	opts.Recorder = guardian.OrDiscard(opts.Recorder)
 	return &Service{tools: tools, meter: meter, opts: opts, heavy: semaphore.NewWeighted(opts.HeavyCapacity)}
 }
 
 // Call runs one tool for agent ag (which the caller has authenticated and
-// found active).
+// found active). Options.Observe is told of the outcome.
 func (s *Service) Call(ctx context.Context, ag agents.Agent, req Request) (Result, error) {
+	res, err := s.call(ctx, ag, req)
+	if s.opts.Observe != nil {
+		s.opts.Observe(res, err)
+	}
+	return res, err
+}
+
+func (s *Service) call(ctx context.Context, ag agents.Agent, req Request) (Result, error) {
 	t, err := s.Lookup(req.Tool)
 	if err != nil {
 		return Result{}, err

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/v1/admin/agents/{agent_id}/ceilings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down */
+        put: operations["adminSetCeilings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/agents/{agent_id}/limits": {
         parameters: {
             query?: never;
@@ -32,6 +49,23 @@ export interface paths {
         /** Change any agent's mode (admin) */
         put: operations["adminSetMode"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/owners/{owner_id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin) */
+        post: operations["adminIssueOwnerKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -133,7 +167,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on */
+        /** Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on */
         post: operations["linkSolanaWallet"];
         delete?: never;
         options?: never;
@@ -796,6 +830,125 @@ export interface paths {
         };
         /** This OpenAPI 3.1 document */
         get: operations["getOpenAPI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used */
+        get: operations["listOwnerAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings */
+        put: operations["setOwnerAgentLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent */
+        put: operations["setOwnerAgentMode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/agents/{agent_id}/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue a new API key for an agent (shown once); the old one stops working */
+        post: operations["rotateOwnerAgentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the owner key; the old one and the portal sessions signed in with it stop working */
+        post: operations["rotateOwnerKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV */
+        get: operations["listOwnerTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/owner/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days */
+        get: operations["getOwnerUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2017,7 +2170,7 @@ export interface components {
              */
             r_multiples: components["schemas"]["InputDecimal"][];
             /**
-             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
+             * @description Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
              * @example 7
              */
             seed?: number;
@@ -2052,9 +2205,18 @@ export interface components {
         };
         BalanceResponse: {
             agent_id: string;
+            /** @description what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits */
             balance: components["schemas"]["Decimal"];
+            /** @description balance is below the server's low-balance threshold */
             is_low: boolean;
-            pays_from: string;
+            /**
+             * @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+             * @enum {string}
+             */
+            pays_from: "test" | "real";
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
             sandbox_balance: components["schemas"]["Decimal"];
             /** Format: date-time */
             updated_at: string;
@@ -2573,7 +2735,7 @@ export interface components {
              *     ]
              */
             r_multiples: components["schemas"]["InputDecimal"][];
-            /** @description trades per window, at most N. Default: 10. */
+            /** @description trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10. */
             window_size?: number;
         };
         CalculateRollingGCall: {
@@ -2626,6 +2788,11 @@ export interface components {
             periods: components["schemas"]["PeriodBucket"][];
             profitable_share: components["schemas"]["Decimal"];
             worst_period: string;
+        };
+        CeilingsResponse: {
+            allowed_operations: string[];
+            daily_limit: components["schemas"]["Decimal"] | null;
+            monthly_limit: components["schemas"]["Decimal"] | null;
         };
         ChainDepositRequest: {
             tx_signature: string;
@@ -3210,8 +3377,10 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "conflict" | "forbidden" | "insufficient_credits" | "internal" | "invalid" | "not_found" | "rate_limited" | "too_large" | "unauthenticated" | "unavailable";
+            code: "conflict" | "forbidden" | "insufficient_credits" | "internal" | "invalid" | "not_found" | "rate_limited" | "request_timeout" | "too_large" | "unauthenticated" | "unavailable";
             detail: string;
+            /** @description every violation found (at most 50), in document order; detail is the first */
+            errors?: components["schemas"]["FieldError"][];
         };
         /** @description Arguments of evaluate_performance; the tier is the path's */
         EvaluateBasicArguments: {
@@ -3443,6 +3612,14 @@ export interface components {
             status: "received";
             /** @enum {string} */
             type: "feedback";
+        };
+        FieldError: {
+            /** @description path of the offending value, such as bars[3].close; empty for the whole document */
+            field: string;
+            /** @description what is wrong, naming the field and the rule */
+            message: string;
+            /** @description the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid */
+            rule: string;
         };
         FindVarianceKillersAnswer: {
             result: components["schemas"]["VarianceKillers"];
@@ -3778,10 +3955,12 @@ export interface components {
         LimitsResponse: {
             agent_id: string;
             allowed_operations: string[];
+            ceilings: components["schemas"]["CeilingsResponse"];
             daily_limit: components["schemas"]["Decimal"] | null;
             monthly_limit: components["schemas"]["Decimal"] | null;
         };
         LinkWalletRequest: {
+            /** @description the signed text: any text containing the agent_id as a word (e.g. "Link wallet to agent <agent_id>"); a 10-digit number in it is read as unix seconds and must be within 5 minutes of server time. Recommended: <service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>. Each signature is accepted once */
             message: string;
             signature: string;
             solana_wallet_address: string;
@@ -3905,17 +4084,25 @@ export interface components {
             risk_per_trade: components["schemas"]["Decimal"];
             /** Format: int64 */
             seed: number;
+            seed_from: string;
             starting_equity: components["schemas"]["Decimal"];
             trades_per_simulation: number;
             worst_case: components["schemas"]["Decimal"];
         };
         NativeDepositResponse: {
             agent_id: string;
+            /** @description balance (what the agent's calls are paid from now) right after this deposit */
             balance_after: components["schemas"]["Decimal"];
             currency: string;
             is_presale_buyer: boolean;
             osr_amount: components["schemas"]["Decimal"];
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
             rate_per_token: components["schemas"]["Decimal"];
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
             tx_signature: string;
             usd_credited: components["schemas"]["Decimal"];
@@ -3963,6 +4150,69 @@ export interface components {
             target_shares: components["schemas"]["Decimal"] | null;
             total_risk: components["schemas"]["Decimal"];
             warnings: string[];
+        };
+        OwnerAgentResponse: {
+            agent_id: string;
+            agent_name: string;
+            /** @enum {string} */
+            agent_type: "trading" | "analysis" | "risk" | "composite";
+            allowed_operations: string[];
+            /** Format: date-time */
+            created_at: string;
+            daily_limit: components["schemas"]["Decimal"] | null;
+            is_active: boolean;
+            is_presale_buyer: boolean;
+            /** Format: date-time */
+            key_created_at: string;
+            key_last_used_at: string | null;
+            /** @enum {string} */
+            mode: "sandbox" | "live" | "suspended" | "terminated";
+            monthly_limit: components["schemas"]["Decimal"] | null;
+            real_balance: components["schemas"]["Decimal"];
+            sandbox_balance: components["schemas"]["Decimal"];
+            spent_this_month: components["schemas"]["Decimal"];
+            spent_today: components["schemas"]["Decimal"];
+        };
+        OwnerAgentsResponse: {
+            agents: components["schemas"]["OwnerAgentResponse"][];
+            count: number;
+            owner_id: string;
+        };
+        OwnerKeyResponse: {
+            owner_id: string;
+            owner_key: string;
+        };
+        OwnerTransactionResponse: {
+            agent_id: string;
+            amount: components["schemas"]["Decimal"];
+            balance_after: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            created_at: string;
+            currency: string | null;
+            funding_path: ("onramp" | "direct_transfer" | "x402") | null;
+            funds: string;
+            operation: string | null;
+            price_usd: components["schemas"]["Decimal"] | null;
+            quantity: components["schemas"]["Decimal"] | null;
+            tx_id: string;
+            /** @enum {string} */
+            type: "consumption" | "deposit";
+        };
+        OwnerTransactionsResponse: {
+            count: number;
+            has_more: boolean;
+            next_cursor: string | null;
+            transactions: components["schemas"]["OwnerTransactionResponse"][];
+        };
+        OwnerUsageResponse: {
+            agent_id: string | null;
+            days: components["schemas"]["UsageDayResponse"][];
+            from: string;
+            owner_id: string;
+            to: string;
+            total_cost: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            total_count: number;
         };
         Pattern: {
             direction: string;
@@ -4323,14 +4573,18 @@ export interface components {
             /** @enum {string} */
             mode: "sandbox" | "live" | "suspended" | "terminated";
             owner_id: string;
+            owner_key?: string;
         };
         RegisterWalletRequest: {
             agent_name?: string;
             /** @enum {string} */
             agent_type?: "trading" | "analysis" | "risk" | "composite";
             chain?: string;
+            /** @description optional: the exact signed challenge (one verification); without message and timestamp the server searches the signed second of the window */
             message?: string;
+            /** @description Ed25519 signature (base58, or base64) of the challenge <service>-auth:<wallet_address>:<unix seconds>, signed within 5 minutes of server time */
             signature: string;
+            /** @description optional: the unix seconds of the signed challenge (one verification) */
             timestamp?: number;
             wallet_address: string;
         };
@@ -4339,12 +4593,20 @@ export interface components {
             agent_name: string;
             agent_type: string;
             api_key: string;
+            /** @description what the agent's calls are paid from now (pays_from); a new agent starts at zero */
             balance: components["schemas"]["Decimal"];
             created: boolean;
             /** Format: date-time */
             created_at: string;
             mode: string;
             owner_id: string;
+            /** @description the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent */
+            owner_key?: string;
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
+            /** @description real credits (verified deposits), spent by calls in live mode */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only */
             sandbox_balance: components["schemas"]["Decimal"];
         };
         ReportRequest: {
@@ -4422,6 +4684,7 @@ export interface components {
             trend_delta: components["schemas"]["Decimal"] | null;
             trend_rule: string;
             trend_z: components["schemas"]["Decimal"] | null;
+            window_rule: string;
             window_size: number;
         };
         RollingSummary: {
@@ -4468,7 +4731,7 @@ export interface components {
             /** @description fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01". */
             risk_per_trade?: components["schemas"]["InputPositive"];
             /**
-             * @description optional seed; omitted: one is picked and echoed in the result
+             * @description optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
              * @example 7
              */
             seed?: number;
@@ -4913,9 +5176,16 @@ export interface components {
         SolDepositResponse: {
             agent_id: string;
             amount: components["schemas"]["Decimal"];
+            /** @description balance (what the agent's calls are paid from now) right after this deposit */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            sandbox_balance: components["schemas"]["Decimal"];
             sol_price_usd: components["schemas"]["Decimal"];
             tx_id: string;
             tx_signature: string;
@@ -4923,9 +5193,16 @@ export interface components {
         StablecoinDepositResponse: {
             agent_id: string;
             amount: components["schemas"]["Decimal"];
+            /** @description balance (what the agent's calls are paid from now) right after this deposit */
             balance_after: components["schemas"]["Decimal"];
             compute_credits: components["schemas"]["Decimal"];
             currency: string;
+            /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
+            pays_from: string;
+            /** @description real credits (verified deposits), spent by calls in live mode; never mixed with test credits */
+            real_balance: components["schemas"]["Decimal"];
+            /** @description test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits */
+            sandbox_balance: components["schemas"]["Decimal"];
             tx_id: string;
             tx_signature: string;
         };
@@ -5162,6 +5439,7 @@ export interface components {
         };
         TransactionResponse: {
             amount: components["schemas"]["Decimal"];
+            /** @description the balance of the funds this row moved (funds) right after it */
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;
@@ -5197,6 +5475,13 @@ export interface components {
             squeeze: string;
             squeeze_bars: number;
             width_ratio: components["schemas"]["Decimal"];
+        };
+        UsageDayResponse: {
+            cost: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            count: number;
+            day: string;
+            operation: string;
         };
         UsageEntry: {
             /** Format: int64 */
@@ -5414,6 +5699,8 @@ export interface components {
         Charged: string;
         /** @description "true" when the answer is the stored answer of an earlier call with the same Idempotency-Key (nothing ran, nothing was charged) */
         IdempotentReplayed: "true";
+        /** @description The cursor of the next page of a CSV answer; absent on the last page */
+        NextCursor: string;
         /** @description Size of the rate-limit bucket this answer drew from */
         RateLimitLimit: number;
         /** @description Requests left in the bucket */
@@ -5431,6 +5718,47 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminSetCeilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     adminSetLimits: {
         parameters: {
             query?: never;
@@ -5507,6 +5835,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminIssueOwnerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                owner_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -7271,6 +7634,270 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    listOwnerAgents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerAgentsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOwnerAgentLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOwnerAgentMode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModeRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateOwnerAgentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateOwnerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerKeyResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOwnerTransactions: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1 to 1000 */
+                limit?: number;
+                /** @description next_cursor of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description Only this agent (one of the owner's) */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Next-Cursor": components["headers"]["NextCursor"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerTransactionsResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOwnerUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, UTC) */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC), at most 366 days after from */
+                to?: string;
+                /** @description Only this agent (one of the owner's) */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerUsageResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     checkTradeRisk: {

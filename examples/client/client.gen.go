@@ -595,6 +595,24 @@ func (e AssessTradingSystemCallToolName) Valid() bool {
 	}
 }
 
+// Defines values for BalanceResponsePaysFrom.
+const (
+	Real BalanceResponsePaysFrom = "real"
+	Test BalanceResponsePaysFrom = "test"
+)
+
+// Valid indicates whether the value is a known member of the BalanceResponsePaysFrom enum.
+func (e BalanceResponsePaysFrom) Valid() bool {
+	switch e {
+	case Real:
+		return true
+	case Test:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BugReportResponseStatus.
 const (
 	BugReportResponseStatusReceived BugReportResponseStatus = "received"
@@ -1282,6 +1300,7 @@ const (
 	ErrorBodyCodeInvalid             ErrorBodyCode = "invalid"
 	ErrorBodyCodeNotFound            ErrorBodyCode = "not_found"
 	ErrorBodyCodeRateLimited         ErrorBodyCode = "rate_limited"
+	ErrorBodyCodeRequestTimeout      ErrorBodyCode = "request_timeout"
 	ErrorBodyCodeTooLarge            ErrorBodyCode = "too_large"
 	ErrorBodyCodeUnauthenticated     ErrorBodyCode = "unauthenticated"
 	ErrorBodyCodeUnavailable         ErrorBodyCode = "unavailable"
@@ -1303,6 +1322,8 @@ func (e ErrorBodyCode) Valid() bool {
 	case ErrorBodyCodeNotFound:
 		return true
 	case ErrorBodyCodeRateLimited:
+		return true
+	case ErrorBodyCodeRequestTimeout:
 		return true
 	case ErrorBodyCodeTooLarge:
 		return true
@@ -1639,6 +1660,93 @@ func (e ModeRequestMode) Valid() bool {
 	case ModeRequestModeSuspended:
 		return true
 	case ModeRequestModeTerminated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerAgentResponseAgentType.
+const (
+	OwnerAgentResponseAgentTypeAnalysis  OwnerAgentResponseAgentType = "analysis"
+	OwnerAgentResponseAgentTypeComposite OwnerAgentResponseAgentType = "composite"
+	OwnerAgentResponseAgentTypeRisk      OwnerAgentResponseAgentType = "risk"
+	OwnerAgentResponseAgentTypeTrading   OwnerAgentResponseAgentType = "trading"
+)
+
+// Valid indicates whether the value is a known member of the OwnerAgentResponseAgentType enum.
+func (e OwnerAgentResponseAgentType) Valid() bool {
+	switch e {
+	case OwnerAgentResponseAgentTypeAnalysis:
+		return true
+	case OwnerAgentResponseAgentTypeComposite:
+		return true
+	case OwnerAgentResponseAgentTypeRisk:
+		return true
+	case OwnerAgentResponseAgentTypeTrading:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerAgentResponseMode.
+const (
+	OwnerAgentResponseModeLive       OwnerAgentResponseMode = "live"
+	OwnerAgentResponseModeSandbox    OwnerAgentResponseMode = "sandbox"
+	OwnerAgentResponseModeSuspended  OwnerAgentResponseMode = "suspended"
+	OwnerAgentResponseModeTerminated OwnerAgentResponseMode = "terminated"
+)
+
+// Valid indicates whether the value is a known member of the OwnerAgentResponseMode enum.
+func (e OwnerAgentResponseMode) Valid() bool {
+	switch e {
+	case OwnerAgentResponseModeLive:
+		return true
+	case OwnerAgentResponseModeSandbox:
+		return true
+	case OwnerAgentResponseModeSuspended:
+		return true
+	case OwnerAgentResponseModeTerminated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerTransactionResponseFundingPath.
+const (
+	OwnerTransactionResponseFundingPathDirectTransfer OwnerTransactionResponseFundingPath = "direct_transfer"
+	OwnerTransactionResponseFundingPathOnramp         OwnerTransactionResponseFundingPath = "onramp"
+	OwnerTransactionResponseFundingPathX402           OwnerTransactionResponseFundingPath = "x402"
+)
+
+// Valid indicates whether the value is a known member of the OwnerTransactionResponseFundingPath enum.
+func (e OwnerTransactionResponseFundingPath) Valid() bool {
+	switch e {
+	case OwnerTransactionResponseFundingPathDirectTransfer:
+		return true
+	case OwnerTransactionResponseFundingPathOnramp:
+		return true
+	case OwnerTransactionResponseFundingPathX402:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerTransactionResponseType.
+const (
+	OwnerTransactionResponseTypeConsumption OwnerTransactionResponseType = "consumption"
+	OwnerTransactionResponseTypeDeposit     OwnerTransactionResponseType = "deposit"
+)
+
+// Valid indicates whether the value is a known member of the OwnerTransactionResponseType enum.
+func (e OwnerTransactionResponseType) Valid() bool {
+	switch e {
+	case OwnerTransactionResponseTypeConsumption:
+		return true
+	case OwnerTransactionResponseTypeDeposit:
 		return true
 	default:
 		return false
@@ -3570,7 +3678,7 @@ type AssessTradingSystemArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples
+	// Seed Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
@@ -3616,15 +3724,25 @@ type Assessment struct {
 type BalanceResponse struct {
 	AgentId string `json:"agent_id"`
 
-	// Balance Exact decimal as a string in plain notation, e.g. "185.50"
-	Balance  Decimal `json:"balance"`
-	IsLow    bool    `json:"is_low"`
-	PaysFrom string  `json:"pays_from"`
+	// Balance what the agent's calls are paid from now (pays_from): the test credits in sandbox mode, the real credits otherwise; USDC credits
+	Balance Decimal `json:"balance"`
 
-	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	// IsLow balance is below the server's low-balance threshold
+	IsLow bool `json:"is_low"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom BalanceResponsePaysFrom `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
 	SandboxBalance Decimal   `json:"sandbox_balance"`
 	UpdatedAt      time.Time `json:"updated_at"`
 }
+
+// BalanceResponsePaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+type BalanceResponsePaysFrom string
 
 // Bias defines model for Bias.
 type Bias struct {
@@ -4207,7 +4325,7 @@ type CalculateRollingGArguments struct {
 	// Examples: ["1.5","-1","2.3","-0.5","1.8","-1","3.2","0.8","-0.7","1.1","-1","0.6"]
 	RMultiples []InputDecimal `json:"r_multiples"`
 
-	// WindowSize trades per window, at most N. Default: 10.
+	// WindowSize trades per window, 2..N; default min(10, N) with N the number of r_multiples. Default: 10.
 	WindowSize *int `json:"window_size,omitempty"`
 }
 
@@ -4256,6 +4374,13 @@ type CalendarSummary struct {
 	// ProfitableShare Exact decimal as a string in plain notation, e.g. "185.50"
 	ProfitableShare Decimal `json:"profitable_share"`
 	WorstPeriod     string  `json:"worst_period"`
+}
+
+// CeilingsResponse defines model for CeilingsResponse.
+type CeilingsResponse struct {
+	AllowedOperations []string `json:"allowed_operations"`
+	DailyLimit        *Decimal `json:"daily_limit"`
+	MonthlyLimit      *Decimal `json:"monthly_limit"`
 }
 
 // ChainDepositRequest defines model for ChainDepositRequest.
@@ -5064,6 +5189,9 @@ type EquityCurve struct {
 type ErrorBody struct {
 	Code   ErrorBodyCode `json:"code"`
 	Detail string        `json:"detail"`
+
+	// Errors every violation found (at most 50), in document order; detail is the first
+	Errors *[]FieldError `json:"errors,omitempty"`
 }
 
 // ErrorBodyCode defines model for ErrorBody.Code.
@@ -5318,6 +5446,18 @@ type FeedbackResponseStatus string
 
 // FeedbackResponseType defines model for FeedbackResponse.Type.
 type FeedbackResponseType string
+
+// FieldError defines model for FieldError.
+type FieldError struct {
+	// Field path of the offending value, such as bars[3].close; empty for the whole document
+	Field string `json:"field"`
+
+	// Message what is wrong, naming the field and the rule
+	Message string `json:"message"`
+
+	// Rule the rule broken: a JSON Schema keyword (required, minimum, maxItems, pattern, enum, ...) or unknown, duplicate, type, syntax, limit, text, invalid
+	Rule string `json:"rule"`
+}
 
 // FindVarianceKillersAnswer defines model for FindVarianceKillersAnswer.
 type FindVarianceKillersAnswer struct {
@@ -5775,14 +5915,16 @@ type LimitsRequest struct {
 
 // LimitsResponse defines model for LimitsResponse.
 type LimitsResponse struct {
-	AgentId           string   `json:"agent_id"`
-	AllowedOperations []string `json:"allowed_operations"`
-	DailyLimit        *Decimal `json:"daily_limit"`
-	MonthlyLimit      *Decimal `json:"monthly_limit"`
+	AgentId           string           `json:"agent_id"`
+	AllowedOperations []string         `json:"allowed_operations"`
+	Ceilings          CeilingsResponse `json:"ceilings"`
+	DailyLimit        *Decimal         `json:"daily_limit"`
+	MonthlyLimit      *Decimal         `json:"monthly_limit"`
 }
 
 // LinkWalletRequest defines model for LinkWalletRequest.
 type LinkWalletRequest struct {
+	// Message the signed text: any text containing the agent_id as a word (e.g. "Link wallet to agent <agent_id>"); a 10-digit number in it is read as unix seconds and must be within 5 minutes of server time. Recommended: <service>-link:<agent_id>:<solana_wallet_address>:<unix seconds>. Each signature is accepted once
 	Message             string `json:"message"`
 	Signature           string `json:"signature"`
 	SolanaWalletAddress string `json:"solana_wallet_address"`
@@ -5976,6 +6118,7 @@ type MonteCarlo struct {
 	// RiskPerTrade Exact decimal as a string in plain notation, e.g. "185.50"
 	RiskPerTrade Decimal `json:"risk_per_trade"`
 	Seed         int64   `json:"seed"`
+	SeedFrom     string  `json:"seed_from"`
 
 	// StartingEquity Exact decimal as a string in plain notation, e.g. "185.50"
 	StartingEquity      Decimal `json:"starting_equity"`
@@ -5989,7 +6132,7 @@ type MonteCarlo struct {
 type NativeDepositResponse struct {
 	AgentId string `json:"agent_id"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
 	BalanceAfter   Decimal `json:"balance_after"`
 	Currency       string  `json:"currency"`
 	IsPresaleBuyer bool    `json:"is_presale_buyer"`
@@ -5997,10 +6140,19 @@ type NativeDepositResponse struct {
 	// OsrAmount Exact decimal as a string in plain notation, e.g. "185.50"
 	OsrAmount Decimal `json:"osr_amount"`
 
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
 	// RatePerToken Exact decimal as a string in plain notation, e.g. "185.50"
 	RatePerToken Decimal `json:"rate_per_token"`
-	TxId         string  `json:"tx_id"`
-	TxSignature  string  `json:"tx_signature"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	SandboxBalance Decimal `json:"sandbox_balance"`
+	TxId           string  `json:"tx_id"`
+	TxSignature    string  `json:"tx_signature"`
 
 	// UsdCredited Exact decimal as a string in plain notation, e.g. "185.50"
 	UsdCredited Decimal `json:"usd_credited"`
@@ -6069,6 +6221,100 @@ type OptionsSizing struct {
 	// TotalRisk Exact decimal as a string in plain notation, e.g. "185.50"
 	TotalRisk Decimal  `json:"total_risk"`
 	Warnings  []string `json:"warnings"`
+}
+
+// OwnerAgentResponse defines model for OwnerAgentResponse.
+type OwnerAgentResponse struct {
+	AgentId           string                      `json:"agent_id"`
+	AgentName         string                      `json:"agent_name"`
+	AgentType         OwnerAgentResponseAgentType `json:"agent_type"`
+	AllowedOperations []string                    `json:"allowed_operations"`
+	CreatedAt         time.Time                   `json:"created_at"`
+	DailyLimit        *Decimal                    `json:"daily_limit"`
+	IsActive          bool                        `json:"is_active"`
+	IsPresaleBuyer    bool                        `json:"is_presale_buyer"`
+	KeyCreatedAt      time.Time                   `json:"key_created_at"`
+	KeyLastUsedAt     *time.Time                  `json:"key_last_used_at"`
+	Mode              OwnerAgentResponseMode      `json:"mode"`
+	MonthlyLimit      *Decimal                    `json:"monthly_limit"`
+
+	// RealBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	SandboxBalance Decimal `json:"sandbox_balance"`
+
+	// SpentThisMonth Exact decimal as a string in plain notation, e.g. "185.50"
+	SpentThisMonth Decimal `json:"spent_this_month"`
+
+	// SpentToday Exact decimal as a string in plain notation, e.g. "185.50"
+	SpentToday Decimal `json:"spent_today"`
+}
+
+// OwnerAgentResponseAgentType defines model for OwnerAgentResponse.AgentType.
+type OwnerAgentResponseAgentType string
+
+// OwnerAgentResponseMode defines model for OwnerAgentResponse.Mode.
+type OwnerAgentResponseMode string
+
+// OwnerAgentsResponse defines model for OwnerAgentsResponse.
+type OwnerAgentsResponse struct {
+	Agents  []OwnerAgentResponse `json:"agents"`
+	Count   int                  `json:"count"`
+	OwnerId string               `json:"owner_id"`
+}
+
+// OwnerKeyResponse defines model for OwnerKeyResponse.
+type OwnerKeyResponse struct {
+	OwnerId  string `json:"owner_id"`
+	OwnerKey string `json:"owner_key"`
+}
+
+// OwnerTransactionResponse defines model for OwnerTransactionResponse.
+type OwnerTransactionResponse struct {
+	AgentId string `json:"agent_id"`
+
+	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
+	Amount Decimal `json:"amount"`
+
+	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	BalanceAfter Decimal                              `json:"balance_after"`
+	CreatedAt    time.Time                            `json:"created_at"`
+	Currency     *string                              `json:"currency"`
+	FundingPath  *OwnerTransactionResponseFundingPath `json:"funding_path"`
+	Funds        string                               `json:"funds"`
+	Operation    *string                              `json:"operation"`
+	PriceUsd     *Decimal                             `json:"price_usd"`
+	Quantity     *Decimal                             `json:"quantity"`
+	TxId         string                               `json:"tx_id"`
+	Type         OwnerTransactionResponseType         `json:"type"`
+}
+
+// OwnerTransactionResponseFundingPath defines model for OwnerTransactionResponse.FundingPath.
+type OwnerTransactionResponseFundingPath string
+
+// OwnerTransactionResponseType defines model for OwnerTransactionResponse.Type.
+type OwnerTransactionResponseType string
+
+// OwnerTransactionsResponse defines model for OwnerTransactionsResponse.
+type OwnerTransactionsResponse struct {
+	Count        int                        `json:"count"`
+	HasMore      bool                       `json:"has_more"`
+	NextCursor   *string                    `json:"next_cursor"`
+	Transactions []OwnerTransactionResponse `json:"transactions"`
+}
+
+// OwnerUsageResponse defines model for OwnerUsageResponse.
+type OwnerUsageResponse struct {
+	AgentId *string            `json:"agent_id"`
+	Days    []UsageDayResponse `json:"days"`
+	From    string             `json:"from"`
+	OwnerId string             `json:"owner_id"`
+	To      string             `json:"to"`
+
+	// TotalCost Exact decimal as a string in plain notation, e.g. "185.50"
+	TotalCost  Decimal `json:"total_cost"`
+	TotalCount int64   `json:"total_count"`
 }
 
 // Pattern defines model for Pattern.
@@ -6601,6 +6847,7 @@ type RegisterResponse struct {
 	CreatedAt time.Time                 `json:"created_at"`
 	Mode      RegisterResponseMode      `json:"mode"`
 	OwnerId   string                    `json:"owner_id"`
+	OwnerKey  *string                   `json:"owner_key,omitempty"`
 }
 
 // RegisterResponseAgentType defines model for RegisterResponse.AgentType.
@@ -6611,13 +6858,19 @@ type RegisterResponseMode string
 
 // RegisterWalletRequest defines model for RegisterWalletRequest.
 type RegisterWalletRequest struct {
-	AgentName     *string                         `json:"agent_name,omitempty"`
-	AgentType     *RegisterWalletRequestAgentType `json:"agent_type,omitempty"`
-	Chain         *string                         `json:"chain,omitempty"`
-	Message       *string                         `json:"message,omitempty"`
-	Signature     string                          `json:"signature"`
-	Timestamp     *int                            `json:"timestamp,omitempty"`
-	WalletAddress string                          `json:"wallet_address"`
+	AgentName *string                         `json:"agent_name,omitempty"`
+	AgentType *RegisterWalletRequestAgentType `json:"agent_type,omitempty"`
+	Chain     *string                         `json:"chain,omitempty"`
+
+	// Message optional: the exact signed challenge (one verification); without message and timestamp the server searches the signed second of the window
+	Message *string `json:"message,omitempty"`
+
+	// Signature Ed25519 signature (base58, or base64) of the challenge <service>-auth:<wallet_address>:<unix seconds>, signed within 5 minutes of server time
+	Signature string `json:"signature"`
+
+	// Timestamp optional: the unix seconds of the signed challenge (one verification)
+	Timestamp     *int   `json:"timestamp,omitempty"`
+	WalletAddress string `json:"wallet_address"`
 }
 
 // RegisterWalletRequestAgentType defines model for RegisterWalletRequest.AgentType.
@@ -6630,14 +6883,23 @@ type RegisterWalletResponse struct {
 	AgentType string `json:"agent_type"`
 	ApiKey    string `json:"api_key"`
 
-	// Balance Exact decimal as a string in plain notation, e.g. "185.50"
+	// Balance what the agent's calls are paid from now (pays_from); a new agent starts at zero
 	Balance   Decimal   `json:"balance"`
 	Created   bool      `json:"created"`
 	CreatedAt time.Time `json:"created_at"`
 	Mode      string    `json:"mode"`
 	OwnerId   string    `json:"owner_id"`
 
-	// SandboxBalance Exact decimal as a string in plain notation, e.g. "185.50"
+	// OwnerKey the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
+	OwnerKey *string `json:"owner_key,omitempty"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only
 	SandboxBalance Decimal `json:"sandbox_balance"`
 }
 
@@ -6772,6 +7034,7 @@ type RollingG struct {
 	TrendDelta *Decimal  `json:"trend_delta"`
 	TrendRule  string    `json:"trend_rule"`
 	TrendZ     *Decimal  `json:"trend_z"`
+	WindowRule string    `json:"window_rule"`
 	WindowSize int       `json:"window_size"`
 }
 
@@ -6821,7 +7084,7 @@ type RunMonteCarloArguments struct {
 	// RiskPerTrade fraction of equity risked per 1R, 0 < f < 1 (0.01 = 1 %). Default: "0.01".
 	RiskPerTrade *InputPositive `json:"risk_per_trade,omitempty"`
 
-	// Seed optional seed; omitted: one is picked and echoed in the result
+	// Seed optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result
 	//
 	// Examples: 7
 	Seed *int `json:"seed,omitempty"`
@@ -7370,12 +7633,21 @@ type SolDepositResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	SandboxBalance Decimal `json:"sandbox_balance"`
 
 	// SolPriceUsd Exact decimal as a string in plain notation, e.g. "185.50"
 	SolPriceUsd Decimal `json:"sol_price_usd"`
@@ -7390,12 +7662,21 @@ type StablecoinDepositResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter balance (what the agent's calls are paid from now) right after this deposit
 	BalanceAfter Decimal `json:"balance_after"`
 
 	// ComputeCredits Exact decimal as a string in plain notation, e.g. "185.50"
 	ComputeCredits Decimal `json:"compute_credits"`
 	Currency       string  `json:"currency"`
+
+	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
+	PaysFrom string `json:"pays_from"`
+
+	// RealBalance real credits (verified deposits), spent by calls in live mode; never mixed with test credits
+	RealBalance Decimal `json:"real_balance"`
+
+	// SandboxBalance test credits (sandbox self-credit), spent by calls in sandbox mode only; never mixed with real credits
+	SandboxBalance Decimal `json:"sandbox_balance"`
 	TxId           string  `json:"tx_id"`
 	TxSignature    string  `json:"tx_signature"`
 }
@@ -7734,7 +8015,7 @@ type TransactionResponse struct {
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter the balance of the funds this row moved (funds) right after it
 	BalanceAfter Decimal                         `json:"balance_after"`
 	CreatedAt    time.Time                       `json:"created_at"`
 	Currency     *string                         `json:"currency"`
@@ -7795,6 +8076,15 @@ type TrendResult struct {
 
 	// WidthRatio Exact decimal as a string in plain notation, e.g. "185.50"
 	WidthRatio Decimal `json:"width_ratio"`
+}
+
+// UsageDayResponse defines model for UsageDayResponse.
+type UsageDayResponse struct {
+	// Cost Exact decimal as a string in plain notation, e.g. "185.50"
+	Cost      Decimal `json:"cost"`
+	Count     int64   `json:"count"`
+	Day       string  `json:"day"`
+	Operation string  `json:"operation"`
 }
 
 // UsageEntry defines model for UsageEntry.
@@ -8008,6 +8298,12 @@ type Unauthenticated = ErrorBody
 // Unavailable defines model for Unavailable.
 type Unavailable = ErrorBody
 
+// AdminSetCeilingsParams defines parameters for AdminSetCeilings.
+type AdminSetCeilingsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // AdminSetLimitsParams defines parameters for AdminSetLimits.
 type AdminSetLimitsParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -8016,6 +8312,12 @@ type AdminSetLimitsParams struct {
 
 // AdminSetModeParams defines parameters for AdminSetMode.
 type AdminSetModeParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// AdminIssueOwnerKeyParams defines parameters for AdminIssueOwnerKey.
+type AdminIssueOwnerKeyParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
@@ -8416,6 +8718,66 @@ type GetOpenAPIParams struct {
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
+// ListOwnerAgentsParams defines parameters for ListOwnerAgents.
+type ListOwnerAgentsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// SetOwnerAgentLimitsParams defines parameters for SetOwnerAgentLimits.
+type SetOwnerAgentLimitsParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// SetOwnerAgentModeParams defines parameters for SetOwnerAgentMode.
+type SetOwnerAgentModeParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// RotateOwnerAgentKeyParams defines parameters for RotateOwnerAgentKey.
+type RotateOwnerAgentKeyParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// RotateOwnerKeyParams defines parameters for RotateOwnerKey.
+type RotateOwnerKeyParams struct {
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// ListOwnerTransactionsParams defines parameters for ListOwnerTransactions.
+type ListOwnerTransactionsParams struct {
+	// Limit Number of items, 1 to 1000
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page; omit for the first page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// AgentId Only this agent (one of the owner's)
+	AgentId *string `form:"agent_id,omitempty" json:"agent_id,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
+// GetOwnerUsageParams defines parameters for GetOwnerUsage.
+type GetOwnerUsageParams struct {
+	// From First day (YYYY-MM-DD, UTC)
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (YYYY-MM-DD, UTC), at most 366 days after from
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// AgentId Only this agent (one of the owner's)
+	AgentId *string `form:"agent_id,omitempty" json:"agent_id,omitempty"`
+
+	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+}
+
 // CheckTradeRiskParams defines parameters for CheckTradeRisk.
 type CheckTradeRiskParams struct {
 	// XRequestId Your id for this request (1-64 printable ASCII characters), echoed in the answer's X-Request-Id and the server's logs; the server makes one when absent
@@ -8503,6 +8865,9 @@ type ListToolsParams struct {
 	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
+// AdminSetCeilingsJSONRequestBody defines body for AdminSetCeilings for application/json ContentType.
+type AdminSetCeilingsJSONRequestBody = LimitsRequest
+
 // AdminSetLimitsJSONRequestBody defines body for AdminSetLimits for application/json ContentType.
 type AdminSetLimitsJSONRequestBody = LimitsRequest
 
@@ -8574,6 +8939,12 @@ type SendReportJSONRequestBody = ReportRequest
 
 // RecordTradeJSONRequestBody defines body for RecordTrade for application/json ContentType.
 type RecordTradeJSONRequestBody = RecordTradeJournalArguments
+
+// SetOwnerAgentLimitsJSONRequestBody defines body for SetOwnerAgentLimits for application/json ContentType.
+type SetOwnerAgentLimitsJSONRequestBody = LimitsRequest
+
+// SetOwnerAgentModeJSONRequestBody defines body for SetOwnerAgentMode for application/json ContentType.
+type SetOwnerAgentModeJSONRequestBody = ModeRequest
 
 // CheckTradeRiskJSONRequestBody defines body for CheckTradeRisk for application/json ContentType.
 type CheckTradeRiskJSONRequestBody = CheckTradeRiskArguments
@@ -14343,6 +14714,20 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// AdminSetCeilingsWithBody Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilingsWithBody(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminSetCeilings Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilings(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AdminSetLimitsWithBody Set any agent's spend caps and allowed operations, looser ones included (admin)
 	//
 	// Takes any type of body and a specified content type.
@@ -14370,6 +14755,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /v1/admin/agents/{agent_id}/mode (the `AdminSetMode` operationId).
 	AdminSetMode(ctx context.Context, agentId string, params *AdminSetModeParams, body AdminSetModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminIssueOwnerKey Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+	//
+	// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+	AdminIssueOwnerKey(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AdminListSubmissions Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)
 	//
@@ -14419,14 +14809,14 @@ type ClientInterface interface {
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimits(ctx context.Context, params *SetLimitsParams, body SetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LinkSolanaWalletWithBody Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWalletWithBody Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
 	LinkSolanaWalletWithBody(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LinkSolanaWallet Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWallet Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -14799,6 +15189,59 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, params *GetOpenAPIParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListOwnerAgents Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+	//
+	// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+	ListOwnerAgents(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentLimitsWithBody Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimitsWithBody(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentLimits Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimits(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentModeWithBody Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentModeWithBody(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetOwnerAgentMode Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentMode(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateOwnerAgentKey Issue a new API key for an agent (shown once); the old one stops working
+	//
+	// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+	RotateOwnerAgentKey(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateOwnerKey Replace the owner key; the old one and the portal sessions signed in with it stop working
+	//
+	// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+	RotateOwnerKey(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOwnerTransactions The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+	//
+	// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+	ListOwnerTransactions(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOwnerUsage Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+	//
+	// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+	GetOwnerUsage(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CheckTradeRiskWithBody Trade risk check (tool check_trade_risk)
 	//
 	// Takes any type of body and a specified content type.
@@ -14927,6 +15370,40 @@ type ClientInterface interface {
 	ListTools(ctx context.Context, params *ListToolsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// AdminSetCeilingsWithBody Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *Client) AdminSetCeilingsWithBody(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminSetCeilingsRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminSetCeilings Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *Client) AdminSetCeilings(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminSetCeilingsRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AdminSetLimitsWithBody Set any agent's spend caps and allowed operations, looser ones included (admin)
 //
 // Takes any type of body and a specified content type.
@@ -14985,6 +15462,21 @@ func (c *Client) AdminSetModeWithBody(ctx context.Context, agentId string, param
 // Corresponds with PUT /v1/admin/agents/{agent_id}/mode (the `AdminSetMode` operationId).
 func (c *Client) AdminSetMode(ctx context.Context, agentId string, params *AdminSetModeParams, body AdminSetModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAdminSetModeRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminIssueOwnerKey Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+//
+// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+func (c *Client) AdminIssueOwnerKey(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminIssueOwnerKeyRequest(c.Server, ownerId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -15123,7 +15615,7 @@ func (c *Client) SetLimits(ctx context.Context, params *SetLimitsParams, body Se
 	return c.Client.Do(req)
 }
 
-// LinkSolanaWalletWithBody Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWalletWithBody Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes any type of body and a specified content type.
 //
@@ -15140,7 +15632,7 @@ func (c *Client) LinkSolanaWalletWithBody(ctx context.Context, params *LinkSolan
 	return c.Client.Do(req)
 }
 
-// LinkSolanaWallet Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWallet Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16103,6 +16595,149 @@ func (c *Client) GetOpenAPI(ctx context.Context, params *GetOpenAPIParams, reqEd
 	return c.Client.Do(req)
 }
 
+// ListOwnerAgents Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+//
+// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+func (c *Client) ListOwnerAgents(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOwnerAgentsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentLimitsWithBody Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *Client) SetOwnerAgentLimitsWithBody(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentLimitsRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentLimits Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *Client) SetOwnerAgentLimits(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentLimitsRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentModeWithBody Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *Client) SetOwnerAgentModeWithBody(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentModeRequestWithBody(c.Server, agentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetOwnerAgentMode Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *Client) SetOwnerAgentMode(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetOwnerAgentModeRequest(c.Server, agentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateOwnerAgentKey Issue a new API key for an agent (shown once); the old one stops working
+//
+// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+func (c *Client) RotateOwnerAgentKey(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateOwnerAgentKeyRequest(c.Server, agentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateOwnerKey Replace the owner key; the old one and the portal sessions signed in with it stop working
+//
+// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+func (c *Client) RotateOwnerKey(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateOwnerKeyRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOwnerTransactions The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+//
+// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+func (c *Client) ListOwnerTransactions(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOwnerTransactionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOwnerUsage Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+//
+// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+func (c *Client) GetOwnerUsage(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOwnerUsageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CheckTradeRiskWithBody Trade risk check (tool check_trade_risk)
 //
 // Takes any type of body and a specified content type.
@@ -16420,6 +17055,68 @@ func (c *Client) ListTools(ctx context.Context, params *ListToolsParams, reqEdit
 	return c.Client.Do(req)
 }
 
+// NewAdminSetCeilingsRequest calls the generic AdminSetCeilings builder with application/json body
+func NewAdminSetCeilingsRequest(server string, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAdminSetCeilingsRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewAdminSetCeilingsRequestWithBody constructs an http.Request for the AdminSetCeilings method, with any body, and a specified content type
+func NewAdminSetCeilingsRequestWithBody(server string, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/agents/%s/ceilings", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewAdminSetLimitsRequest calls the generic AdminSetLimits builder with application/json body
 func NewAdminSetLimitsRequest(server string, agentId string, params *AdminSetLimitsParams, body AdminSetLimitsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -16525,6 +17222,55 @@ func NewAdminSetModeRequestWithBody(server string, agentId string, params *Admin
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewAdminIssueOwnerKeyRequest constructs an http.Request for the AdminIssueOwnerKey method
+func NewAdminIssueOwnerKeyRequest(server string, ownerId string, params *AdminIssueOwnerKeyParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "owner_id", ownerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/owners/%s/key", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	if params != nil {
 
@@ -19348,6 +20094,449 @@ func NewGetOpenAPIRequest(server string, params *GetOpenAPIParams) (*http.Reques
 	return req, nil
 }
 
+// NewListOwnerAgentsRequest constructs an http.Request for the ListOwnerAgents method
+func NewListOwnerAgentsRequest(server string, params *ListOwnerAgentsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewSetOwnerAgentLimitsRequest calls the generic SetOwnerAgentLimits builder with application/json body
+func NewSetOwnerAgentLimitsRequest(server string, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetOwnerAgentLimitsRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewSetOwnerAgentLimitsRequestWithBody constructs an http.Request for the SetOwnerAgentLimits method, with any body, and a specified content type
+func NewSetOwnerAgentLimitsRequestWithBody(server string, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents/%s/limits", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewSetOwnerAgentModeRequest calls the generic SetOwnerAgentMode builder with application/json body
+func NewSetOwnerAgentModeRequest(server string, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetOwnerAgentModeRequestWithBody(server, agentId, params, "application/json", bodyReader)
+}
+
+// NewSetOwnerAgentModeRequestWithBody constructs an http.Request for the SetOwnerAgentMode method, with any body, and a specified content type
+func NewSetOwnerAgentModeRequestWithBody(server string, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents/%s/mode", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRotateOwnerAgentKeyRequest constructs an http.Request for the RotateOwnerAgentKey method
+func NewRotateOwnerAgentKeyRequest(server string, agentId string, params *RotateOwnerAgentKeyParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "agent_id", agentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/agents/%s/rotate-key", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRotateOwnerKeyRequest constructs an http.Request for the RotateOwnerKey method
+func NewRotateOwnerKeyRequest(server string, params *RotateOwnerKeyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/rotate-key")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListOwnerTransactionsRequest constructs an http.Request for the ListOwnerTransactions method
+func NewListOwnerTransactionsRequest(server string, params *ListOwnerTransactionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/transactions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AgentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "agent_id", *params.AgentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetOwnerUsageRequest constructs an http.Request for the GetOwnerUsage method
+func NewGetOwnerUsageRequest(server string, params *GetOwnerUsageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/owner/usage")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AgentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "agent_id", *params.AgentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCheckTradeRiskRequest calls the generic CheckTradeRisk builder with application/json body
 func NewCheckTradeRiskRequest(server string, params *CheckTradeRiskParams, body CheckTradeRiskJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -20049,6 +21238,20 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// AdminSetCeilingsWithBodyWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilingsWithBodyWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error)
+
+	// AdminSetCeilingsWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+	AdminSetCeilingsWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error)
+
 	// AdminSetLimitsWithBodyWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20076,6 +21279,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /v1/admin/agents/{agent_id}/mode (the `AdminSetMode` operationId).
 	AdminSetModeWithResponse(ctx context.Context, agentId string, params *AdminSetModeParams, body AdminSetModeJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetModeResponse, error)
+
+	// AdminIssueOwnerKeyWithResponse Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+	AdminIssueOwnerKeyWithResponse(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*AdminIssueOwnerKeyResponse, error)
 
 	// AdminListSubmissionsWithResponse Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)
 	//
@@ -20133,14 +21343,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /v1/agents/limits (the `SetLimits` operationId).
 	SetLimitsWithResponse(ctx context.Context, params *SetLimitsParams, body SetLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetLimitsResponse, error)
 
-	// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/agents/link-wallet (the `LinkSolanaWallet` operationId).
 	LinkSolanaWalletWithBodyWithResponse(ctx context.Context, params *LinkSolanaWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LinkSolanaWalletResponse, error)
 
-	// LinkSolanaWalletWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+	// LinkSolanaWalletWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20553,6 +21763,69 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, params *GetOpenAPIParams, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
 
+	// ListOwnerAgentsWithResponse Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+	ListOwnerAgentsWithResponse(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*ListOwnerAgentsResponse, error)
+
+	// SetOwnerAgentLimitsWithBodyWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimitsWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error)
+
+	// SetOwnerAgentLimitsWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+	SetOwnerAgentLimitsWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error)
+
+	// SetOwnerAgentModeWithBodyWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentModeWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error)
+
+	// SetOwnerAgentModeWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+	SetOwnerAgentModeWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error)
+
+	// RotateOwnerAgentKeyWithResponse Issue a new API key for an agent (shown once); the old one stops working
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+	RotateOwnerAgentKeyWithResponse(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerAgentKeyResponse, error)
+
+	// RotateOwnerKeyWithResponse Replace the owner key; the old one and the portal sessions signed in with it stop working
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+	RotateOwnerKeyWithResponse(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerKeyResponse, error)
+
+	// ListOwnerTransactionsWithResponse The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+	ListOwnerTransactionsWithResponse(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*ListOwnerTransactionsResponse, error)
+
+	// GetOwnerUsageWithResponse Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+	GetOwnerUsageWithResponse(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*GetOwnerUsageResponse, error)
+
 	// CheckTradeRiskWithBodyWithResponse Trade risk check (tool check_trade_risk)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20685,6 +21958,175 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/tools/list (the `ListTools` operationId).
 	ListToolsWithResponse(ctx context.Context, params *ListToolsParams, reqEditors ...RequestEditorFn) (*ListToolsResponse, error)
+}
+
+// AdminSetCeilingsResponse200Headers the declared response headers of an HTTP 200 response for AdminSetCeilings
+type AdminSetCeilingsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// AdminSetCeilingsResponse400Headers the declared response headers of an HTTP 400 response for AdminSetCeilings
+type AdminSetCeilingsResponse400Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse401Headers the declared response headers of an HTTP 401 response for AdminSetCeilings
+type AdminSetCeilingsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// AdminSetCeilingsResponse404Headers the declared response headers of an HTTP 404 response for AdminSetCeilings
+type AdminSetCeilingsResponse404Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse409Headers the declared response headers of an HTTP 409 response for AdminSetCeilings
+type AdminSetCeilingsResponse409Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse413Headers the declared response headers of an HTTP 413 response for AdminSetCeilings
+type AdminSetCeilingsResponse413Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse429Headers the declared response headers of an HTTP 429 response for AdminSetCeilings
+type AdminSetCeilingsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// AdminSetCeilingsResponse500Headers the declared response headers of an HTTP 500 response for AdminSetCeilings
+type AdminSetCeilingsResponse500Headers struct {
+	XRequestId *string
+}
+
+// AdminSetCeilingsResponse503Headers the declared response headers of an HTTP 503 response for AdminSetCeilings
+type AdminSetCeilingsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type AdminSetCeilingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LimitsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AdminSetCeilingsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AdminSetCeilingsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AdminSetCeilingsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *AdminSetCeilingsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *AdminSetCeilingsResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *AdminSetCeilingsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AdminSetCeilingsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *AdminSetCeilingsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminSetCeilingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON200() *LimitsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminSetCeilingsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminSetCeilingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminSetCeilingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminSetCeilingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminSetCeilingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // AdminSetLimitsResponse200Headers the declared response headers of an HTTP 200 response for AdminSetLimits
@@ -21005,6 +22447,147 @@ func (r AdminSetModeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AdminSetModeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AdminIssueOwnerKeyResponse200Headers the declared response headers of an HTTP 200 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// AdminIssueOwnerKeyResponse400Headers the declared response headers of an HTTP 400 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse400Headers struct {
+	XRequestId *string
+}
+
+// AdminIssueOwnerKeyResponse401Headers the declared response headers of an HTTP 401 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// AdminIssueOwnerKeyResponse404Headers the declared response headers of an HTTP 404 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse404Headers struct {
+	XRequestId *string
+}
+
+// AdminIssueOwnerKeyResponse429Headers the declared response headers of an HTTP 429 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// AdminIssueOwnerKeyResponse500Headers the declared response headers of an HTTP 500 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse500Headers struct {
+	XRequestId *string
+}
+
+// AdminIssueOwnerKeyResponse503Headers the declared response headers of an HTTP 503 response for AdminIssueOwnerKey
+type AdminIssueOwnerKeyResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type AdminIssueOwnerKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerKeyResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AdminIssueOwnerKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AdminIssueOwnerKeyResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AdminIssueOwnerKeyResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *AdminIssueOwnerKeyResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AdminIssueOwnerKeyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *AdminIssueOwnerKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminIssueOwnerKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON200() *OwnerKeyResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminIssueOwnerKeyResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminIssueOwnerKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminIssueOwnerKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminIssueOwnerKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminIssueOwnerKeyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27971,6 +29554,1036 @@ func (r GetOpenAPIResponse) ContentType() string {
 	return ""
 }
 
+// ListOwnerAgentsResponse200Headers the declared response headers of an HTTP 200 response for ListOwnerAgents
+type ListOwnerAgentsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListOwnerAgentsResponse400Headers the declared response headers of an HTTP 400 response for ListOwnerAgents
+type ListOwnerAgentsResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerAgentsResponse401Headers the declared response headers of an HTTP 401 response for ListOwnerAgents
+type ListOwnerAgentsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ListOwnerAgentsResponse429Headers the declared response headers of an HTTP 429 response for ListOwnerAgents
+type ListOwnerAgentsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ListOwnerAgentsResponse500Headers the declared response headers of an HTTP 500 response for ListOwnerAgents
+type ListOwnerAgentsResponse500Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerAgentsResponse503Headers the declared response headers of an HTTP 503 response for ListOwnerAgents
+type ListOwnerAgentsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type ListOwnerAgentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerAgentsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOwnerAgentsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListOwnerAgentsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListOwnerAgentsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListOwnerAgentsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListOwnerAgentsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOwnerAgentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON200() *OwnerAgentsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListOwnerAgentsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOwnerAgentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOwnerAgentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOwnerAgentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOwnerAgentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetOwnerAgentLimitsResponse200Headers the declared response headers of an HTTP 200 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SetOwnerAgentLimitsResponse400Headers the declared response headers of an HTTP 400 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse400Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse401Headers the declared response headers of an HTTP 401 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// SetOwnerAgentLimitsResponse403Headers the declared response headers of an HTTP 403 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse403Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse404Headers the declared response headers of an HTTP 404 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse404Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse413Headers the declared response headers of an HTTP 413 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse413Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse429Headers the declared response headers of an HTTP 429 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// SetOwnerAgentLimitsResponse500Headers the declared response headers of an HTTP 500 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse500Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentLimitsResponse503Headers the declared response headers of an HTTP 503 response for SetOwnerAgentLimits
+type SetOwnerAgentLimitsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type SetOwnerAgentLimitsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LimitsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetOwnerAgentLimitsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SetOwnerAgentLimitsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetOwnerAgentLimitsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SetOwnerAgentLimitsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SetOwnerAgentLimitsResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SetOwnerAgentLimitsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetOwnerAgentLimitsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SetOwnerAgentLimitsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetOwnerAgentLimitsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON200() *LimitsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetOwnerAgentLimitsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetOwnerAgentLimitsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetOwnerAgentLimitsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetOwnerAgentLimitsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetOwnerAgentLimitsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetOwnerAgentModeResponse200Headers the declared response headers of an HTTP 200 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SetOwnerAgentModeResponse400Headers the declared response headers of an HTTP 400 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse400Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse401Headers the declared response headers of an HTTP 401 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// SetOwnerAgentModeResponse404Headers the declared response headers of an HTTP 404 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse404Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse409Headers the declared response headers of an HTTP 409 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse409Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse413Headers the declared response headers of an HTTP 413 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse413Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse429Headers the declared response headers of an HTTP 429 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// SetOwnerAgentModeResponse500Headers the declared response headers of an HTTP 500 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse500Headers struct {
+	XRequestId *string
+}
+
+// SetOwnerAgentModeResponse503Headers the declared response headers of an HTTP 503 response for SetOwnerAgentMode
+type SetOwnerAgentModeResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type SetOwnerAgentModeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AgentResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetOwnerAgentModeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SetOwnerAgentModeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetOwnerAgentModeResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SetOwnerAgentModeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SetOwnerAgentModeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SetOwnerAgentModeResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetOwnerAgentModeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SetOwnerAgentModeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetOwnerAgentModeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON200() *AgentResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetOwnerAgentModeResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetOwnerAgentModeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetOwnerAgentModeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetOwnerAgentModeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetOwnerAgentModeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateOwnerAgentKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// RotateOwnerAgentKeyResponse400Headers the declared response headers of an HTTP 400 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse400Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse401Headers the declared response headers of an HTTP 401 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// RotateOwnerAgentKeyResponse404Headers the declared response headers of an HTTP 404 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse404Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse409Headers the declared response headers of an HTTP 409 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse409Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse429Headers the declared response headers of an HTTP 429 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// RotateOwnerAgentKeyResponse500Headers the declared response headers of an HTTP 500 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse500Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerAgentKeyResponse503Headers the declared response headers of an HTTP 503 response for RotateOwnerAgentKey
+type RotateOwnerAgentKeyResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type RotateOwnerAgentKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RotateKeyResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateOwnerAgentKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RotateOwnerAgentKeyResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateOwnerAgentKeyResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RotateOwnerAgentKeyResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RotateOwnerAgentKeyResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateOwnerAgentKeyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RotateOwnerAgentKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateOwnerAgentKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON200() *RotateKeyResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RotateOwnerAgentKeyResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateOwnerAgentKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateOwnerAgentKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateOwnerAgentKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateOwnerAgentKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateOwnerKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateOwnerKey
+type RotateOwnerKeyResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// RotateOwnerKeyResponse400Headers the declared response headers of an HTTP 400 response for RotateOwnerKey
+type RotateOwnerKeyResponse400Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerKeyResponse401Headers the declared response headers of an HTTP 401 response for RotateOwnerKey
+type RotateOwnerKeyResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// RotateOwnerKeyResponse429Headers the declared response headers of an HTTP 429 response for RotateOwnerKey
+type RotateOwnerKeyResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// RotateOwnerKeyResponse500Headers the declared response headers of an HTTP 500 response for RotateOwnerKey
+type RotateOwnerKeyResponse500Headers struct {
+	XRequestId *string
+}
+
+// RotateOwnerKeyResponse503Headers the declared response headers of an HTTP 503 response for RotateOwnerKey
+type RotateOwnerKeyResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type RotateOwnerKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerKeyResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateOwnerKeyResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RotateOwnerKeyResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateOwnerKeyResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateOwnerKeyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RotateOwnerKeyResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateOwnerKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON200() *OwnerKeyResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RotateOwnerKeyResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateOwnerKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateOwnerKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateOwnerKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateOwnerKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListOwnerTransactionsResponse200Headers the declared response headers of an HTTP 200 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XNextCursor        *string
+	XRequestId         *string
+}
+
+// ListOwnerTransactionsResponse400Headers the declared response headers of an HTTP 400 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerTransactionsResponse401Headers the declared response headers of an HTTP 401 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ListOwnerTransactionsResponse404Headers the declared response headers of an HTTP 404 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse404Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerTransactionsResponse429Headers the declared response headers of an HTTP 429 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// ListOwnerTransactionsResponse500Headers the declared response headers of an HTTP 500 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse500Headers struct {
+	XRequestId *string
+}
+
+// ListOwnerTransactionsResponse503Headers the declared response headers of an HTTP 503 response for ListOwnerTransactions
+type ListOwnerTransactionsResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type ListOwnerTransactionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerTransactionsResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOwnerTransactionsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListOwnerTransactionsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListOwnerTransactionsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListOwnerTransactionsResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListOwnerTransactionsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListOwnerTransactionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOwnerTransactionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON200() *OwnerTransactionsResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListOwnerTransactionsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOwnerTransactionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOwnerTransactionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOwnerTransactionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOwnerTransactionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetOwnerUsageResponse200Headers the declared response headers of an HTTP 200 response for GetOwnerUsage
+type GetOwnerUsageResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetOwnerUsageResponse400Headers the declared response headers of an HTTP 400 response for GetOwnerUsage
+type GetOwnerUsageResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetOwnerUsageResponse401Headers the declared response headers of an HTTP 401 response for GetOwnerUsage
+type GetOwnerUsageResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// GetOwnerUsageResponse404Headers the declared response headers of an HTTP 404 response for GetOwnerUsage
+type GetOwnerUsageResponse404Headers struct {
+	XRequestId *string
+}
+
+// GetOwnerUsageResponse429Headers the declared response headers of an HTTP 429 response for GetOwnerUsage
+type GetOwnerUsageResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *string
+	XRequestId         *string
+}
+
+// GetOwnerUsageResponse500Headers the declared response headers of an HTTP 500 response for GetOwnerUsage
+type GetOwnerUsageResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetOwnerUsageResponse503Headers the declared response headers of an HTTP 503 response for GetOwnerUsage
+type GetOwnerUsageResponse503Headers struct {
+	RetryAfter *string
+	XRequestId *string
+}
+
+type GetOwnerUsageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OwnerUsageResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetOwnerUsageResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetOwnerUsageResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetOwnerUsageResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetOwnerUsageResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetOwnerUsageResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetOwnerUsageResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetOwnerUsageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON200() *OwnerUsageResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetOwnerUsageResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOwnerUsageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOwnerUsageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOwnerUsageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOwnerUsageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CheckTradeRiskResponse200Headers the declared response headers of an HTTP 200 response for CheckTradeRisk
 type CheckTradeRiskResponse200Headers struct {
 	IdempotentReplayed *string
@@ -29711,6 +32324,32 @@ func (r ListToolsResponse) ContentType() string {
 	return ""
 }
 
+// AdminSetCeilingsWithBodyWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *ClientWithResponses) AdminSetCeilingsWithBodyWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error) {
+	rsp, err := c.AdminSetCeilingsWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminSetCeilingsResponse(rsp)
+}
+
+// AdminSetCeilingsWithResponse Set an agent's ceilings: the most its owner may set as daily and monthly limits and allowed operations (admin); limits above them come down
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/admin/agents/{agent_id}/ceilings (the `AdminSetCeilings` operationId).
+func (c *ClientWithResponses) AdminSetCeilingsWithResponse(ctx context.Context, agentId string, params *AdminSetCeilingsParams, body AdminSetCeilingsJSONRequestBody, reqEditors ...RequestEditorFn) (*AdminSetCeilingsResponse, error) {
+	rsp, err := c.AdminSetCeilings(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminSetCeilingsResponse(rsp)
+}
+
 // AdminSetLimitsWithBodyWithResponse Set any agent's spend caps and allowed operations, looser ones included (admin)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -29761,6 +32400,19 @@ func (c *ClientWithResponses) AdminSetModeWithResponse(ctx context.Context, agen
 		return nil, err
 	}
 	return ParseAdminSetModeResponse(rsp)
+}
+
+// AdminIssueOwnerKeyWithResponse Issue an owner key (shown once) for an owner who has none or lost it; any previous key stops working (admin)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/admin/owners/{owner_id}/key (the `AdminIssueOwnerKey` operationId).
+func (c *ClientWithResponses) AdminIssueOwnerKeyWithResponse(ctx context.Context, ownerId string, params *AdminIssueOwnerKeyParams, reqEditors ...RequestEditorFn) (*AdminIssueOwnerKeyResponse, error) {
+	rsp, err := c.AdminIssueOwnerKey(ctx, ownerId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminIssueOwnerKeyResponse(rsp)
 }
 
 // AdminListSubmissionsWithResponse Feedback, suggestions, enterprise inquiries and bug reports, newest first (admin)
@@ -29867,7 +32519,7 @@ func (c *ClientWithResponses) SetLimitsWithResponse(ctx context.Context, params 
 	return ParseSetLimitsResponse(rsp)
 }
 
-// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWalletWithBodyWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29880,7 +32532,7 @@ func (c *ClientWithResponses) LinkSolanaWalletWithBodyWithResponse(ctx context.C
 	return ParseLinkSolanaWalletResponse(rsp)
 }
 
-// LinkSolanaWalletWithResponse Link a Solana wallet to the caller (signed <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
+// LinkSolanaWalletWithResponse Link a Solana wallet to the caller by a signed message containing the agent_id (recommended: <service>-link:<agent_id>:<wallet>:<unix seconds>); presale buyers pay 80 % from then on
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30647,6 +33299,123 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, params
 	return ParseGetOpenAPIResponse(rsp)
 }
 
+// ListOwnerAgentsWithResponse Every agent of the owner: mode, real and sandbox balance, spend today and this month, limits, allowed operations, key created and last used
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/owner/agents (the `ListOwnerAgents` operationId).
+func (c *ClientWithResponses) ListOwnerAgentsWithResponse(ctx context.Context, params *ListOwnerAgentsParams, reqEditors ...RequestEditorFn) (*ListOwnerAgentsResponse, error) {
+	rsp, err := c.ListOwnerAgents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOwnerAgentsResponse(rsp)
+}
+
+// SetOwnerAgentLimitsWithBodyWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *ClientWithResponses) SetOwnerAgentLimitsWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error) {
+	rsp, err := c.SetOwnerAgentLimitsWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentLimitsResponse(rsp)
+}
+
+// SetOwnerAgentLimitsWithResponse Raise or lower an agent's daily and monthly limits and allowed operations, within the admin's ceilings
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/limits (the `SetOwnerAgentLimits` operationId).
+func (c *ClientWithResponses) SetOwnerAgentLimitsWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentLimitsParams, body SetOwnerAgentLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentLimitsResponse, error) {
+	rsp, err := c.SetOwnerAgentLimits(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentLimitsResponse(rsp)
+}
+
+// SetOwnerAgentModeWithBodyWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *ClientWithResponses) SetOwnerAgentModeWithBodyWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error) {
+	rsp, err := c.SetOwnerAgentModeWithBody(ctx, agentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentModeResponse(rsp)
+}
+
+// SetOwnerAgentModeWithResponse Suspend (suspended), resume (sandbox or live) or terminate (terminated, final) an agent
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/owner/agents/{agent_id}/mode (the `SetOwnerAgentMode` operationId).
+func (c *ClientWithResponses) SetOwnerAgentModeWithResponse(ctx context.Context, agentId string, params *SetOwnerAgentModeParams, body SetOwnerAgentModeJSONRequestBody, reqEditors ...RequestEditorFn) (*SetOwnerAgentModeResponse, error) {
+	rsp, err := c.SetOwnerAgentMode(ctx, agentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetOwnerAgentModeResponse(rsp)
+}
+
+// RotateOwnerAgentKeyWithResponse Issue a new API key for an agent (shown once); the old one stops working
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/owner/agents/{agent_id}/rotate-key (the `RotateOwnerAgentKey` operationId).
+func (c *ClientWithResponses) RotateOwnerAgentKeyWithResponse(ctx context.Context, agentId string, params *RotateOwnerAgentKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerAgentKeyResponse, error) {
+	rsp, err := c.RotateOwnerAgentKey(ctx, agentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateOwnerAgentKeyResponse(rsp)
+}
+
+// RotateOwnerKeyWithResponse Replace the owner key; the old one and the portal sessions signed in with it stop working
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/owner/rotate-key (the `RotateOwnerKey` operationId).
+func (c *ClientWithResponses) RotateOwnerKeyWithResponse(ctx context.Context, params *RotateOwnerKeyParams, reqEditors ...RequestEditorFn) (*RotateOwnerKeyResponse, error) {
+	rsp, err := c.RotateOwnerKey(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateOwnerKeyResponse(rsp)
+}
+
+// ListOwnerTransactionsWithResponse The ledger of every agent of the owner (or one), newest first, a page at a time; Accept: text/csv answers CSV
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/owner/transactions (the `ListOwnerTransactions` operationId).
+func (c *ClientWithResponses) ListOwnerTransactionsWithResponse(ctx context.Context, params *ListOwnerTransactionsParams, reqEditors ...RequestEditorFn) (*ListOwnerTransactionsResponse, error) {
+	rsp, err := c.ListOwnerTransactions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOwnerTransactionsResponse(rsp)
+}
+
+// GetOwnerUsageWithResponse Usage per UTC day and operation (count, cost) over the owner's agents or one of them; default the last 30 days
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/owner/usage (the `GetOwnerUsage` operationId).
+func (c *ClientWithResponses) GetOwnerUsageWithResponse(ctx context.Context, params *GetOwnerUsageParams, reqEditors ...RequestEditorFn) (*GetOwnerUsageResponse, error) {
+	rsp, err := c.GetOwnerUsage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOwnerUsageResponse(rsp)
+}
+
 // CheckTradeRiskWithBodyWithResponse Trade risk check (tool check_trade_risk)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -30892,6 +33661,244 @@ func (c *ClientWithResponses) ListToolsWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseListToolsResponse(rsp)
+}
+
+// ParseAdminSetCeilingsResponse parses an HTTP response from a AdminSetCeilingsWithResponse call
+func ParseAdminSetCeilingsResponse(rsp *http.Response) (*AdminSetCeilingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminSetCeilingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LimitsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AdminSetCeilingsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers AdminSetCeilingsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers AdminSetCeilingsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers AdminSetCeilingsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers AdminSetCeilingsResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers AdminSetCeilingsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers AdminSetCeilingsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers AdminSetCeilingsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AdminSetCeilingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseAdminSetLimitsResponse parses an HTTP response from a AdminSetLimitsWithResponse call
@@ -31333,6 +34340,210 @@ func ParseAdminSetModeResponse(rsp *http.Response) (*AdminSetModeResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers AdminSetModeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAdminIssueOwnerKeyResponse parses an HTTP response from a AdminIssueOwnerKeyWithResponse call
+func ParseAdminIssueOwnerKeyResponse(rsp *http.Response) (*AdminIssueOwnerKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminIssueOwnerKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerKeyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AdminIssueOwnerKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers AdminIssueOwnerKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers AdminIssueOwnerKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers AdminIssueOwnerKeyResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers AdminIssueOwnerKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers AdminIssueOwnerKeyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AdminIssueOwnerKeyResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -41377,6 +44588,1495 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOwnerAgentsResponse parses an HTTP response from a ListOwnerAgentsWithResponse call
+func ParseListOwnerAgentsResponse(rsp *http.Response) (*ListOwnerAgentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOwnerAgentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerAgentsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOwnerAgentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListOwnerAgentsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListOwnerAgentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListOwnerAgentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListOwnerAgentsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListOwnerAgentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetOwnerAgentLimitsResponse parses an HTTP response from a SetOwnerAgentLimitsWithResponse call
+func ParseSetOwnerAgentLimitsResponse(rsp *http.Response) (*SetOwnerAgentLimitsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetOwnerAgentLimitsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LimitsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetOwnerAgentLimitsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers SetOwnerAgentLimitsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetOwnerAgentLimitsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SetOwnerAgentLimitsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SetOwnerAgentLimitsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers SetOwnerAgentLimitsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetOwnerAgentLimitsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SetOwnerAgentLimitsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetOwnerAgentLimitsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetOwnerAgentModeResponse parses an HTTP response from a SetOwnerAgentModeWithResponse call
+func ParseSetOwnerAgentModeResponse(rsp *http.Response) (*SetOwnerAgentModeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetOwnerAgentModeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AgentResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetOwnerAgentModeResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers SetOwnerAgentModeResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetOwnerAgentModeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers SetOwnerAgentModeResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers SetOwnerAgentModeResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SetOwnerAgentModeResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetOwnerAgentModeResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SetOwnerAgentModeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetOwnerAgentModeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateOwnerAgentKeyResponse parses an HTTP response from a RotateOwnerAgentKeyWithResponse call
+func ParseRotateOwnerAgentKeyResponse(rsp *http.Response) (*RotateOwnerAgentKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateOwnerAgentKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RotateKeyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateOwnerAgentKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RotateOwnerAgentKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateOwnerAgentKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers RotateOwnerAgentKeyResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers RotateOwnerAgentKeyResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateOwnerAgentKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RotateOwnerAgentKeyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateOwnerAgentKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateOwnerKeyResponse parses an HTTP response from a RotateOwnerKeyWithResponse call
+func ParseRotateOwnerKeyResponse(rsp *http.Response) (*RotateOwnerKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateOwnerKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerKeyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateOwnerKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RotateOwnerKeyResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateOwnerKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateOwnerKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RotateOwnerKeyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateOwnerKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOwnerTransactionsResponse parses an HTTP response from a ListOwnerTransactionsWithResponse call
+func ParseListOwnerTransactionsResponse(rsp *http.Response) (*ListOwnerTransactionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOwnerTransactionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerTransactionsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOwnerTransactionsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Next-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Next-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XNextCursor = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListOwnerTransactionsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListOwnerTransactionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListOwnerTransactionsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListOwnerTransactionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListOwnerTransactionsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListOwnerTransactionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetOwnerUsageResponse parses an HTTP response from a GetOwnerUsageWithResponse call
+func ParseGetOwnerUsageResponse(rsp *http.Response) (*GetOwnerUsageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOwnerUsageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OwnerUsageResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetOwnerUsageResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetOwnerUsageResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetOwnerUsageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetOwnerUsageResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetOwnerUsageResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetOwnerUsageResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetOwnerUsageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -1,10 +1,12 @@
 // Command embed shows the toolkit mounted inside an existing application:
 // the application's own mux keeps its routes (a health page and a home
 // page here) and the toolkit serves /v1/, MCP and its public documents next
-// to them. It uses only the module's exported packages, so it can be copied
-// into another module as it is.
+// to them. Every service runs (45 tools, billing, support, the workspace,
+// brokers and the guardian) over the in-memory store, with encryption keys
+// generated for this process. It uses only the module's exported packages,
+// so it can be copied into another module as it is.
 //
-//	go run ./examples/embed   # listens on :8081, SQLite in ./data/embed.db
+//	go run ./examples/embed   # listens on :8081; everything is lost at exit
 package main
 
 import (
@@ -13,32 +15,31 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/agentfinance/toolkit/adapters/bunstore"
-	"github.com/agentfinance/toolkit/agents"
-	"github.com/agentfinance/toolkit/billing"
-	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/adapters/memstore"
+	"github.com/agentfinance/toolkit/adapters/tinkkeys"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 func main() {
-	ctx := context.Background()
-	mux, closeStore, err := newMux(ctx, "data/embed.db")
+	mux, p, err := newMux()
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer closeStore()
+	defer p.Close()
+	go p.Run(context.Background())
 	srv := &http.Server{Addr: ":8081", Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintln(os.Stdout, "listening on http://localhost:8081 (own /healthz and /, toolkit under /v1/)")
+	fmt.Fprintf(os.Stdout, "listening on http://localhost:8081 (own /healthz and /, toolkit under /v1/ with %d tools)\n",
+		len(p.Catalog.Tools()))
 	log.Fatal(srv.ListenAndServe())
 }
 
 // newMux builds the application's mux with its own routes and mounts the
-// toolkit API on it: a store, the agents and billing services over it, the
-// tool catalog, and the HTTP API.
-func newMux(ctx context.Context, db string) (*http.ServeMux, func() error, error) {
+// toolkit on it: the platform over its ports (an in-memory store and
+// fresh encryption keys), then the HTTP API over the platform's services.
+func newMux() (*http.ServeMux, *platform.Platform, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -48,31 +49,25 @@ func newMux(ctx context.Context, db string) (*http.ServeMux, func() error, error
 		fmt.Fprintln(w, "My trading dashboard. The finance API lives under /v1/.")
 	})
 
-	if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
-		return nil, nil, err
-	}
-	store, err := bunstore.Open(ctx, db, bunstore.Options{})
+	master, lookup, err := tinkkeys.NewKeysets()
 	if err != nil {
 		return nil, nil, err
 	}
-	ag, err := agents.NewService(store, agents.Config{})
+	keys, err := tinkkeys.New(master, lookup)
 	if err != nil {
-		store.Close()
 		return nil, nil, err
 	}
-	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
+	p, err := platform.New(platform.Ports{Store: memstore.New(), Keys: keys}, platform.Config{SandboxSelfCredit: true})
 	if err != nil {
-		store.Close()
 		return nil, nil, err
 	}
-	api, err := httpapi.New(httpapi.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()},
-		httpapi.Options{AdminKey: os.Getenv("TOOLKIT_ADMIN_KEY")})
+	api, err := httpapi.New(p.Services, httpapi.Options{AdminKey: os.Getenv("TOOLKIT_ADMIN_KEY")})
 	if err == nil {
 		err = api.Mount(mux, httpapi.MountOptions{})
 	}
 	if err != nil {
-		store.Close()
+		p.Close()
 		return nil, nil, err
 	}
-	return mux, store.Close, nil
+	return mux, p, nil
 }

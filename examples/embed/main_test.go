@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,9 +17,10 @@ import (
 )
 
 func TestOwnRoutesAndToolkitSideBySide(t *testing.T) {
-	mux, closeStore, err := newMux(context.Background(), filepath.Join(t.TempDir(), "embed.db"))
+	mux, p, err := newMux()
 	require.NoError(t, err)
-	t.Cleanup(func() { closeStore() })
+	t.Cleanup(func() { p.Close() })
+	go p.Run(context.Background())
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 
@@ -40,16 +42,48 @@ func TestOwnRoutesAndToolkitSideBySide(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	assert.Contains(t, body, `"currency":"USDC"`)
 
-	res, err := http.Post(srv.URL+"/v1/agents/register", "application/json",
-		strings.NewReader(`{"owner_id":"host-app","agent_name":"embedded","agent_type":"analysis"}`))
-	require.NoError(t, err)
-	res.Body.Close()
-	assert.Equal(t, http.StatusCreated, res.StatusCode)
+	status, body = get("/v1/tools/list")
+	assert.Equal(t, http.StatusOK, status)
+	assert.Contains(t, body, `"tool_count":45`, "the finance tools and the workspace tools")
+
+	status, body = post(t, srv.URL+"/v1/agents/register", "",
+		`{"owner_id":"host-app","agent_name":"embedded","agent_type":"analysis"}`)
+	require.Equal(t, http.StatusCreated, status, body)
+	var reg struct {
+		APIKey string `json:"api_key"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &reg))
+	for _, c := range []struct{ path, body string }{
+		{"/v1/billing/deposit", `{"amount":"1.00","funding_path":"direct_transfer"}`},
+		{"/v1/support/ticket", `{"subject":"Hi","description":"A question","priority":"low","category":"other"}`},
+		{"/v1/tools/call", `{"tool_name":"store_memory","arguments":{"content":"BTC ranges in Asian hours"}}`},
+	} {
+		status, body = post(t, srv.URL+c.path, reg.APIKey, c.body)
+		assert.Contains(t, []int{http.StatusOK, http.StatusCreated}, status, "%s: %s", c.path, body)
+	}
 
 	status, _ = get("/v1/nope")
 	assert.Equal(t, http.StatusNotFound, status, "the toolkit owns /v1/")
 	status, _ = get("/other")
 	assert.Equal(t, http.StatusNotFound, status, "the host's mux answers its own paths")
+}
+
+// post sends a JSON body (with the API key when set) and returns the
+// status and body.
+func post(t *testing.T, url, key, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, string(b)
 }
 
 // TestBuildsAsAnExternalModule copies this example into a module of its

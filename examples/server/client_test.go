@@ -80,7 +80,8 @@ func TestGeneratedClientWalksTheREADME(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, dep.JSON200, "%d %s", dep.StatusCode(), dep.Body)
 	assert.Equal(t, "5.00", dep.JSON200.SandboxBalance, "self-credit is test money")
-	assert.Equal(t, "0.00", dep.JSON200.Balance, "never real money")
+	assert.Equal(t, "0.00", dep.JSON200.RealBalance, "never real money")
+	assert.Equal(t, "5.00", dep.JSON200.Balance, "what the sandbox agent's calls are paid from")
 
 	bal, err := c.GetBalanceWithResponse(ctx, nil, withKey)
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -28,10 +29,9 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/billing"
-	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 )
 
 // config is the server's configuration.
@@ -40,9 +40,12 @@ type config struct {
 	adminKey     string
 	baseURL      string
 	allowedHosts []string
-	wiring       wiring.Config
+	adapters     adapterConfig
+	platform     platform.Config
 	logFormat    string
 	ops          operations
+	// showVersion prints the version and exits (-version).
+	showVersion bool
 }
 
 // minAdminKeyLen is the shortest admin key the server accepts.
@@ -53,6 +56,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
+	}
+	if cfg.showVersion {
+		fmt.Println("agent-finance-toolkit", platform.Version())
+		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -75,28 +82,28 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var sandboxCredit bool
 	var creditCap, lowBalance string
 	fs.StringVar(&cfg.addr, "addr", env("TOOLKIT_ADDR", ":8080"), "listen address (TOOLKIT_ADDR)")
-	fs.StringVar(&cfg.wiring.DB, "db", env("TOOLKIT_DB", "data/toolkit.db"), "SQLite file or postgres:// URL (TOOLKIT_DB)")
-	fs.StringVar(&cfg.wiring.KeyPrefix, "key-prefix", env("TOOLKIT_KEY_PREFIX", "aft_agent_"), "API key prefix, ending in agent_ (TOOLKIT_KEY_PREFIX)")
+	fs.StringVar(&cfg.adapters.DB, "db", env("TOOLKIT_DB", "data/toolkit.db"), "SQLite file or postgres:// URL (TOOLKIT_DB)")
+	fs.StringVar(&cfg.platform.KeyPrefix, "key-prefix", env("TOOLKIT_KEY_PREFIX", "aft_agent_"), "API key prefix, ending in agent_ (TOOLKIT_KEY_PREFIX)")
 	fs.BoolVar(&sandboxCredit, "sandbox-credit", env("TOOLKIT_SANDBOX_CREDIT", "true") == "true", "let sandbox agents self-credit test funds (TOOLKIT_SANDBOX_CREDIT)")
 	fs.StringVar(&creditCap, "sandbox-credit-cap", env("TOOLKIT_SANDBOX_CREDIT_CAP", "100"), "max test funds per sandbox agent, USD (TOOLKIT_SANDBOX_CREDIT_CAP)")
 	fs.StringVar(&lowBalance, "low-balance", env("TOOLKIT_LOW_BALANCE", "0.01"), "is_low threshold, USD (TOOLKIT_LOW_BALANCE)")
 	fs.StringVar(&cfg.logFormat, "log", env("TOOLKIT_LOG", "text"), "log format: text or json (TOOLKIT_LOG)")
-	fs.StringVar(&cfg.wiring.Keys, "keys", env("TOOLKIT_KEYS", "data/keys.json"), "vault key file; created on first start in development (TOOLKIT_KEYS)")
-	fs.StringVar(&cfg.wiring.KEKFile, "keys-kek-file", env("TOOLKIT_KEYS_KEK_FILE", ""), "Tink AEAD keyset file encrypting the key file (production; TOOLKIT_KEYS_KEK_FILE)")
-	fs.StringVar(&cfg.wiring.KeysAD, "keys-ad", env("TOOLKIT_KEYS_AD", ""), "deployment name bound to a KEK-protected key file, e.g. prod/agentfin-keys (TOOLKIT_KEYS_AD)")
-	fs.BoolVar(&cfg.wiring.CreateKeys, "keys-create", env("TOOLKIT_KEYS_CREATE", "false") == "true", "create a missing KEK-protected key file (TOOLKIT_KEYS_CREATE)")
+	fs.StringVar(&cfg.adapters.Keys, "keys", env("TOOLKIT_KEYS", "data/keys.json"), "vault key file; created on first start in development (TOOLKIT_KEYS)")
+	fs.StringVar(&cfg.adapters.KEKFile, "keys-kek-file", env("TOOLKIT_KEYS_KEK_FILE", ""), "Tink AEAD keyset file encrypting the key file (production; TOOLKIT_KEYS_KEK_FILE)")
+	fs.StringVar(&cfg.adapters.KeysAD, "keys-ad", env("TOOLKIT_KEYS_AD", ""), "deployment name bound to a KEK-protected key file, e.g. prod/agentfin-keys (TOOLKIT_KEYS_AD)")
+	fs.BoolVar(&cfg.adapters.CreateKeys, "keys-create", env("TOOLKIT_KEYS_CREATE", "false") == "true", "create a missing KEK-protected key file (TOOLKIT_KEYS_CREATE)")
 	fs.StringVar(&cfg.baseURL, "base-url", env("TOOLKIT_BASE_URL", ""), "public base URL of the API, e.g. https://toolkit.example.com (TOOLKIT_BASE_URL)")
 	var retention string
 	fs.StringVar(&retention, "idempotency-retention", env("TOOLKIT_IDEMPOTENCY_RETENTION", "24h"),
 		"how long answers are kept for Idempotency-Key retries, e.g. 24h (TOOLKIT_IDEMPOTENCY_RETENTION)")
-	finishSolana := solanaFlags(fs, env, getenv, &cfg.wiring)
+	finishSolana := solanaFlags(fs, env, getenv, &cfg.adapters.Solana, &cfg.platform.WalletService)
 	quotas := []struct {
 		flag, env, def, usage string
 		dst                   *int64
 	}{
-		{"max-memories", "TOOLKIT_MAX_MEMORIES", "10000", "memories one agent may keep", &cfg.wiring.MaxMemories},
-		{"max-memory-bytes", "TOOLKIT_MAX_MEMORY_BYTES", "10485760", "total bytes of one agent's memories", &cfg.wiring.MaxMemoryBytes},
-		{"max-journal-trades", "TOOLKIT_MAX_JOURNAL_TRADES", "100000", "journal trades one agent may keep", &cfg.wiring.MaxTrades},
+		{"max-memories", "TOOLKIT_MAX_MEMORIES", "10000", "memories one agent may keep", &cfg.platform.MaxMemories},
+		{"max-memory-bytes", "TOOLKIT_MAX_MEMORY_BYTES", "10485760", "total bytes of one agent's memories", &cfg.platform.MaxMemoryBytes},
+		{"max-journal-trades", "TOOLKIT_MAX_JOURNAL_TRADES", "100000", "journal trades one agent may keep", &cfg.platform.MaxTrades},
 	}
 	quotaText := make([]string, len(quotas))
 	for i, q := range quotas {
@@ -106,6 +113,7 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&hosts, "allowed-hosts", env("TOOLKIT_ALLOWED_HOSTS", ""),
 		"comma-separated Host names served (default localhost, 127.0.0.1, ::1 and the -addr host) (TOOLKIT_ALLOWED_HOSTS)")
 	readOps := operationFlags(fs, env)
+	fs.BoolVar(&cfg.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -125,27 +133,27 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if err != nil || d <= 0 {
 		return config{}, fmt.Errorf("-idempotency-retention: must be a positive duration like 24h, got %q", retention)
 	}
-	cfg.wiring.IdempotencyRetention = d
+	cfg.platform.IdempotencyRetention = d
 	if cfg.baseURL != "" {
 		if u, err := url.Parse(cfg.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return config{}, fmt.Errorf("-base-url: must be an absolute http(s) URL like https://toolkit.example.com, got %q", cfg.baseURL)
 		}
 	}
-	if cfg.wiring.KEKFile != "" && cfg.wiring.KeysAD == "" {
+	if cfg.adapters.KEKFile != "" && cfg.adapters.KeysAD == "" {
 		return config{}, fmt.Errorf("-keys-kek-file needs -keys-ad (TOOLKIT_KEYS_AD): a deployment name such as prod/agentfin-keys")
 	}
-	if cfg.wiring.KEKFile == "" && (cfg.wiring.KeysAD != "" || cfg.wiring.CreateKeys) {
+	if cfg.adapters.KEKFile == "" && (cfg.adapters.KeysAD != "" || cfg.adapters.CreateKeys) {
 		return config{}, fmt.Errorf("-keys-ad and -keys-create apply only with -keys-kek-file (TOOLKIT_KEYS_KEK_FILE)")
 	}
 	cfg.adminKey = getenv("TOOLKIT_ADMIN_KEY")
 	if cfg.adminKey != "" && len(cfg.adminKey) < minAdminKeyLen {
 		return config{}, fmt.Errorf("TOOLKIT_ADMIN_KEY: must be at least %d characters (it guards every admin endpoint); unset it to have one generated", minAdminKeyLen)
 	}
-	cfg.wiring.SandboxSelfCredit = sandboxCredit
-	if cfg.wiring.SandboxCreditCap, err = toolkit.ParseAmount(creditCap); err != nil {
+	cfg.platform.SandboxSelfCredit = sandboxCredit
+	if cfg.platform.SandboxCreditCap, err = toolkit.ParseAmount(creditCap); err != nil {
 		return config{}, fmt.Errorf("-sandbox-credit-cap: %w", err)
 	}
-	if cfg.wiring.LowBalance, err = toolkit.ParseAmount(lowBalance); err != nil {
+	if cfg.platform.LowBalance, err = toolkit.ParseAmount(lowBalance); err != nil {
 		return config{}, fmt.Errorf("-low-balance: %w", err)
 	}
 	if err := finishSolana(); err != nil {
@@ -159,33 +167,38 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 // when none is configured) to out.
 func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error {
 	logger := newLogger(cfg.logFormat)
+	certs, err := openTLS(cfg.ops.tls, logger)
+	if err != nil {
+		return err
+	}
+	if certs != nil {
+		certs.reloadOnHangup(ctx)
+	}
 	var metrics *httpapi.Metrics
 	if cfg.ops.metricsAddr != "" {
 		reg, m, err := newMetrics()
 		if err != nil {
 			return err
 		}
-		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out)
+		stopMetrics, err := serveMetrics(ctx, cfg.ops.metricsAddr, reg, out, certs)
 		if err != nil {
 			return err
 		}
 		defer stopMetrics()
 		metrics = m
-		cfg.wiring.OnStoreError = metrics.StoreError
+		cfg.adapters.OnStoreError = metrics.StoreError
+		cfg.platform.Calls.Observe = metrics.ObserveCall
 	}
-	cfg.wiring.Logger = logger
-	_, statErr := os.Stat(cfg.wiring.Keys)
-	svc, store, err := wiring.Open(ctx, cfg.wiring)
+	cfg.platform.Logger = logger
+	_, statErr := os.Stat(cfg.adapters.Keys)
+	p, store, err := openPlatform(ctx, cfg.adapters, cfg.platform)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	guardCtx, stopGuard := context.WithCancel(context.WithoutCancel(ctx))
-	guardDone := make(chan struct{})
-	go func() { defer close(guardDone); svc.Guardian.Run(guardCtx) }()
-	defer func() { stopGuard(); <-guardDone }() // stores the open event windows before the store closes
-	fmt.Fprintln(out, keysNotice(cfg.wiring, errors.Is(statErr, fs.ErrNotExist)))
-	fmt.Fprintln(out, solanaNotice(cfg.wiring.Solana))
+	defer p.Close() // stops the background work, then closes the store
+	go p.Run(context.WithoutCancel(ctx))
+	fmt.Fprintln(out, keysNotice(cfg.adapters, errors.Is(statErr, fs.ErrNotExist)))
+	fmt.Fprintln(out, solanaNotice(cfg.adapters.Solana))
 	if cfg.adminKey == "" {
 		cfg.adminKey = generateAdminKey()
 		fmt.Fprintf(out, "TOOLKIT_ADMIN_KEY not set; generated admin key for this run: %s\n", cfg.adminKey)
@@ -194,8 +207,9 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 	if cfg.ops.rateStore {
 		limits.Limiter = guardian.NewStoreLimiter(store, nil)
 	}
-	api, err := httpapi.New(svc, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts,
-		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics})
+	api, err := httpapi.New(p.Services, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts,
+		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics,
+		Portal: httpapi.PortalOptions{TopUp: topUpOf(cfg.adapters.Solana)}})
 	if err != nil {
 		return err
 	}
@@ -204,18 +218,17 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 			return err
 		}
 	}
-	go pruneStoredResponses(ctx, svc.Billing, time.Hour, logger)
 	srv := &http.Server{
-		Handler:           api,
+		Handler:           certs.handler(api),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
-	fmt.Fprintf(out, "listening on http://%s (database %s)\n", ln.Addr(), redactDSN(cfg.wiring.DB))
+	fmt.Fprintf(out, "listening on %s://%s (database %s)\n", certs.scheme(), ln.Addr(), redactDSN(cfg.adapters.DB))
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- certs.serve(srv, ln, tls.VerifyClientCertIfGiven) }()
 	select {
 	case err := <-errc:
 		return err
@@ -243,31 +256,6 @@ func generateAdminKey() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return "aft_admin_" + hex.EncodeToString(b)
-}
-
-// pruneStoredResponses deletes expired idempotency records every interval
-// until ctx ends. A failure is logged and retried at the next tick; a
-// panic is logged and ends the pruning, never the process.
-func pruneStoredResponses(ctx context.Context, bill *billing.Service, every time.Duration, logger *slog.Logger) {
-	defer func() {
-		if p := recover(); p != nil {
-			logger.Error("idempotency pruning stopped", "panic", fmt.Sprint(p))
-		}
-	}()
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		if n, err := bill.PruneStoredResponses(ctx); err != nil {
-			logger.Error("idempotency pruning", "error", err.Error())
-		} else if n > 0 {
-			logger.Info("idempotency pruning", "deleted", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
 }
 
 // allowedHosts is the -allowed-hosts list, or the loopback names plus the
@@ -298,7 +286,7 @@ func redactDSN(dsn string) string {
 }
 
 // keysNotice says which key file the vault uses and how it is protected.
-func keysNotice(w wiring.Config, created bool) string {
+func keysNotice(w adapterConfig, created bool) string {
 	verb := "using"
 	if created {
 		verb = "created"

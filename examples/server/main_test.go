@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit/adapters/tinkkeys"
-	"github.com/agentfinance/toolkit/examples/internal/wiring"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -67,8 +66,7 @@ func TestServerWalkThrough(t *testing.T) {
 	// the same tool through /v1/tools/call, then the ledger and usage.
 	status, bal := call("POST", "/v1/billing/deposit", key, `{"amount":"5.00","funding_path":"direct_transfer"}`)
 	require.Equal(t, http.StatusOK, status, bal)
-	assert.Equal(t, "5.00", bal["sandbox_balance"], "self-credit is test money")
-	assert.Equal(t, "0.00", bal["balance"], "never real money")
+	assert.Equal(t, []any{"5.00", "5.00", "0.00"}, []any{bal["balance"], bal["sandbox_balance"], bal["real_balance"]}, "test money pays sandbox calls; never real money")
 	sizing := `{"equity":"100000","entry_price":"185.50","stop_price":"180.00","direction":"long"}`
 	status, size := call("POST", "/v1/sizing/calculate", key, sizing)
 	require.Equal(t, http.StatusOK, status, size)
@@ -149,8 +147,14 @@ func TestServerWalkThrough(t *testing.T) {
 
 func waitReady(t *testing.T, base string) {
 	t.Helper()
+	waitReadyWith(t, http.DefaultClient, base)
+}
+
+// waitReadyWith waits until the server at base answers client.
+func waitReadyWith(t *testing.T, client *http.Client, base string) {
+	t.Helper()
 	for i := 0; i < 100; i++ {
-		if res, err := http.Get(base + "/v1/billing/pricing"); err == nil {
+		if res, err := client.Get(base + "/v1/billing/pricing"); err == nil {
 			res.Body.Close()
 			return
 		}
@@ -188,8 +192,8 @@ func TestParseConfigRejectsBadAmounts(t *testing.T) {
 		return map[string]string{"TOOLKIT_DB": "postgres://u:secret@h/db", "TOOLKIT_SANDBOX_CREDIT": "false"}[k]
 	})
 	require.NoError(t, err)
-	assert.False(t, cfg.wiring.SandboxSelfCredit)
-	assert.Equal(t, "postgres://u:xxxxx@h/db", redactDSN(cfg.wiring.DB))
+	assert.False(t, cfg.platform.SandboxSelfCredit)
+	assert.Equal(t, "postgres://u:xxxxx@h/db", redactDSN(cfg.adapters.DB))
 }
 
 // TestServerKEKProtectedKeys: with a KEK the key file is created only when
@@ -221,7 +225,7 @@ func TestServerKEKProtectedKeys(t *testing.T) {
 		return out.String()
 	}
 
-	_, err = wiring.OpenKeys(configure("-keys-ad", "test/agentfin-keys").wiring)
+	_, err = openKeys(configure("-keys-ad", "test/agentfin-keys").adapters)
 	require.ErrorContains(t, err, "-keys-create", "a missing KEK-protected key file is not created silently")
 	_, err = os.Stat(keys)
 	require.ErrorIs(t, err, fs.ErrNotExist)
@@ -234,14 +238,14 @@ func TestServerKEKProtectedKeys(t *testing.T) {
 	out = serve(configure("-keys-ad", "test/agentfin-keys"))
 	assert.Contains(t, out, "vault: using key file", "reopens with the same KEK and deployment name")
 
-	_, err = wiring.OpenKeys(configure("-keys-ad", "prod/agentfin-keys").wiring)
+	_, err = openKeys(configure("-keys-ad", "prod/agentfin-keys").adapters)
 	assert.ErrorContains(t, err, "wrong KEK or associated data", "a wrong deployment name fails at start")
 	other := filepath.Join(dir, "secrets", "other.json")
 	_, err = tinkkeys.CreateLocalKEK(other)
 	require.NoError(t, err)
 	cfg := configure("-keys-ad", "test/agentfin-keys")
-	cfg.wiring.KEKFile = other
-	_, err = wiring.OpenKeys(cfg.wiring)
+	cfg.adapters.KEKFile = other
+	_, err = openKeys(cfg.adapters)
 	assert.ErrorContains(t, err, "wrong KEK or associated data", "a wrong KEK fails at start")
 
 	_, err = parseConfig([]string{"-keys-kek-file", kek}, func(string) string { return "" })
@@ -254,15 +258,15 @@ func TestParseConfigWorkspaceQuotas(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	cfg, err := parseConfig(nil, noEnv)
 	require.NoError(t, err)
-	assert.EqualValues(t, 10_000, cfg.wiring.MaxMemories)
-	assert.EqualValues(t, 10<<20, cfg.wiring.MaxMemoryBytes)
-	assert.EqualValues(t, 100_000, cfg.wiring.MaxTrades)
+	assert.EqualValues(t, 10_000, cfg.platform.MaxMemories)
+	assert.EqualValues(t, 10<<20, cfg.platform.MaxMemoryBytes)
+	assert.EqualValues(t, 100_000, cfg.platform.MaxTrades)
 	cfg, err = parseConfig([]string{"-max-memories", "5"}, func(k string) string {
 		return map[string]string{"TOOLKIT_MAX_JOURNAL_TRADES": "7"}[k]
 	})
 	require.NoError(t, err)
-	assert.EqualValues(t, 5, cfg.wiring.MaxMemories)
-	assert.EqualValues(t, 7, cfg.wiring.MaxTrades)
+	assert.EqualValues(t, 5, cfg.platform.MaxMemories)
+	assert.EqualValues(t, 7, cfg.platform.MaxTrades)
 	for _, args := range [][]string{{"-max-memories", "0"}, {"-max-memory-bytes", "lots"}, {"-max-journal-trades", "-1"}} {
 		_, err := parseConfig(args, noEnv)
 		assert.ErrorContains(t, err, args[0]+": must be a positive integer", args)

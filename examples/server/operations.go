@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,13 +21,14 @@ import (
 )
 
 // operations is the part of the configuration about running the server:
-// rate limits, the client address behind a proxy, CORS and metrics.
+// rate limits, the client address behind a proxy, CORS, metrics and TLS.
 type operations struct {
 	rateLimits   httpapi.RateLimits
 	rateStore    bool // share the limits through the database
 	trustedProxy httpapi.TrustedProxy
 	cors         *httpapi.CORS
 	metricsAddr  string // "" or "off": no metrics listener
+	tls          tlsOptions
 }
 
 // operationFlags declares the flags of the operations and returns the
@@ -59,8 +61,13 @@ func operationFlags(fs *flag.FlagSet, env func(k, def string) string) func() (op
 		"comma-separated browser origins allowed to call the API (\"*\" for any); empty: CORS off (TOOLKIT_CORS_ORIGINS)")
 	metricsAddr := fs.String("metrics-addr", env("TOOLKIT_METRICS_ADDR", "127.0.0.1:9090"),
 		"listen address of the Prometheus /metrics endpoint, separate from the API; off to disable (TOOLKIT_METRICS_ADDR)")
+	readTLS := tlsFlags(fs, env)
 	return func() (operations, error) {
-		ops := operations{rateStore: *rateStore, metricsAddr: *metricsAddr}
+		tls, err := readTLS()
+		if err != nil {
+			return operations{}, err
+		}
+		ops := operations{rateStore: *rateStore, metricsAddr: *metricsAddr, tls: tls}
 		for _, l := range limits {
 			v, err := guardian.ParseLimit(*l.value)
 			if err != nil {
@@ -115,8 +122,10 @@ func newMetrics() (*prometheus.Registry, *httpapi.Metrics, error) {
 	return reg, m, err
 }
 
-// serveMetrics serves GET /metrics on addr until ctx ends.
-func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, out io.Writer) (stop func(), err error) {
+// serveMetrics serves GET /metrics on addr until ctx ends, over TLS like
+// the API when certs is set (a configured client CA is then required:
+// metrics are for operators).
+func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, out io.Writer, certs *serverTLS) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("-metrics-addr: %w", err)
@@ -124,11 +133,11 @@ func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, ou
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
-	fmt.Fprintf(out, "metrics on http://%s/metrics\n", ln.Addr())
+	fmt.Fprintf(out, "metrics on %s://%s/metrics\n", certs.scheme(), ln.Addr())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = srv.Serve(ln) // ends with ErrServerClosed at shutdown
+		_ = certs.serve(srv, ln, tls.RequireAndVerifyClientCert) // ends with ErrServerClosed at shutdown
 	}()
 	return func() {
 		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -20,6 +20,7 @@ import (
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
+	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/driver/sqliteshim"
@@ -47,16 +48,24 @@ func (s *syncBuffer) String() string {
 
 // server is one running reference server.
 type server struct {
-	t    *testing.T
-	base string
-	out  *syncBuffer
-	stop func()
+	t      *testing.T
+	base   string
+	out    *syncBuffer
+	stop   func()
+	client *http.Client // http.DefaultClient, or one trusting the test CA over HTTPS
 }
 
 // startServer runs the reference server with args (and the test admin
 // key, and a key file in a temporary directory unless args name one) until
 // stop or the end of the test.
 func startServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	return startServerWith(t, http.DefaultClient, args...)
+}
+
+// startServerWith is startServer calling the server with client, over
+// HTTPS when args name -tls-cert.
+func startServerWith(t *testing.T, client *http.Client, args ...string) *server {
 	t.Helper()
 	if !slices.Contains(args, "-keys") {
 		args = append(args, "-keys", filepath.Join(t.TempDir(), "keys.json"))
@@ -69,7 +78,11 @@ func startServer(t *testing.T, args ...string) *server {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{t: t, base: "http://" + ln.Addr().String(), out: &syncBuffer{}}
+	scheme := "http"
+	if slices.Contains(args, "-tls-cert") {
+		scheme = "https"
+	}
+	s := &server{t: t, base: scheme + "://" + ln.Addr().String(), out: &syncBuffer{}, client: client}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, cfg, ln, s.out) }()
 	var once sync.Once
@@ -85,7 +98,7 @@ func startServer(t *testing.T, args ...string) *server {
 		})
 	}
 	t.Cleanup(s.stop)
-	waitReady(t, s.base)
+	waitReadyWith(t, client, s.base)
 	return s
 }
 
@@ -97,7 +110,7 @@ func (s *server) call(method, path string, headers map[string]string, body strin
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := s.client.Do(req)
 	require.NoError(s.t, err)
 	defer res.Body.Close()
 	var m map[string]any
@@ -120,7 +133,7 @@ func TestFreshServerOperations(t *testing.T) {
 	}
 	_, st := s.call("GET", "/v1/guardian/status", nil, "")
 	assert.Equal(t, "operational", st["status"])
-	assert.Equal(t, httpapi.Version, st["version"])
+	assert.Equal(t, platform.Version(), st["version"], "the build's version")
 
 	codes := map[int]int{}
 	for i := range 8 {

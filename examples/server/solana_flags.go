@@ -8,15 +8,13 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
-	"github.com/agentfinance/toolkit/examples/internal/wiring"
 )
 
 // solanaFlags declares the wallet and on-chain deposit flags on fs (each
 // with its TOOLKIT_* variable) and returns the function that checks and
 // converts them into cfg after fs.Parse.
-func solanaFlags(fs *flag.FlagSet, env func(k, def string) string, getenv func(string) string, cfg *wiring.Config) func() error {
-	s := &cfg.Solana
-	fs.StringVar(&cfg.WalletService, "wallet-service", env("TOOLKIT_WALLET_SERVICE", "aft"),
+func solanaFlags(fs *flag.FlagSet, env func(k, def string) string, getenv func(string) string, s *solanaConfig, walletService *string) func() error {
+	fs.StringVar(walletService, "wallet-service", env("TOOLKIT_WALLET_SERVICE", "aft"),
 		"service name in signed wallet messages <service>-auth:<wallet>:<unix seconds> (TOOLKIT_WALLET_SERVICE)")
 	fs.StringVar(&s.RPCURL, "solana-rpc-url", env("TOOLKIT_SOLANA_RPC_URL", ""),
 		"Solana JSON-RPC URL; unset: on-chain deposits answer 503 (TOOLKIT_SOLANA_RPC_URL)")
@@ -75,7 +73,7 @@ func solanaFlags(fs *flag.FlagSet, env func(k, def string) string, getenv func(s
 
 // solanaNotice says how deposits are verified, without printing the RPC
 // URL's query or credentials (providers put API keys there).
-func solanaNotice(s wiring.Solana) string {
+func solanaNotice(s solanaConfig) string {
 	if s.RPCURL == "" {
 		return "solana: no RPC URL set (-solana-rpc-url): on-chain deposits answer 503 and link-wallet links without a presale check"
 	}

@@ -117,7 +117,8 @@ func TestServerWalletsAndDeposits(t *testing.T) {
 	status, m = deposit("deposit-osr", "osr_native_token")
 	require.Equal(t, http.StatusOK, status, m)
 	assert.Equal(t, "40.00", m["usd_credited"], "the presale rate")
-	assert.Equal(t, "275.375", m["balance_after"])
+	assert.Equal(t, "275.375", m["real_balance"], "real money")
+	assert.Equal(t, "0.00", m["balance_after"], "the sandbox agent's calls are paid from its test money")
 
 	for _, r := range []struct{ path, fixture, reason string }{
 		{"deposit-usdc", "usdt_to_treasury", "expected the USDC mint"},
@@ -155,7 +156,7 @@ func TestParseConfigSolana(t *testing.T) {
 			"TOOLKIT_NATIVE_TOKEN": "ABC", "TOOLKIT_NATIVE_RATE": "0.01"}[k]
 	})
 	require.NoError(t, err)
-	s := cfg.wiring.Solana
+	s := cfg.adapters.Solana
 	assert.Equal(t, "devnet", s.Network)
 	assert.Equal(t, "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", s.USDCMint)
 	assert.Equal(t, "k", s.PriceAPIKey)

@@ -197,7 +197,7 @@ func assessTool() Tool {
 		positiveDecimal(s, "starting_equity", "account size for the Monte Carlo and the drawdown curve")
 		setDefault(prop(s, "starting_equity"), "100000")
 		describe(s, "pnl_values", "optional absolute P&L per trade, parallel to r_multiples (same length)")
-		describe(s, "seed", "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from r_multiples")
+		describe(s, "seed", "Monte Carlo seed (0..2^53-1), echoed in the result; default: derived from the canonical arguments")
 		intRange(s, "seed", 0, performance.MaxSeed)
 		itemExample(s, "pnl_values", "250")
 		example(prop(s, "seed"), 7)

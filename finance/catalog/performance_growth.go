@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/finance/internal/limits"
@@ -49,7 +47,7 @@ func monteCarloTool() Tool {
 			return performance.RunMonteCarlo(ctx, in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
 				TradesPerSimulation: in.TradesPerSimulation, RiskPerTrade: floatPtr(in.RiskPerTrade),
-				Seed: in.Seed, SeedSource: randomSeed,
+				Seed: in.Seed,
 			})
 		},
 		func(s *jsonschema.Schema) {
@@ -61,18 +59,10 @@ func monteCarloTool() Tool {
 			describe(s, "trades_per_simulation", "trades drawn per path")
 			riskPerTrade(s)
 			intRange(s, "seed", 0, performance.MaxSeed)
-			describe(s, "seed", "optional seed; omitted: one is picked and echoed in the result")
+			describe(s, "seed", "optional seed; omitted: derived from the canonical arguments (identical inputs, identical answer); echoed in the result")
 			example(prop(s, "seed"), 7)
 			example(prop(s, "starting_equity"), "10000")
 		})
-}
-
-// randomSeed picks a seed from crypto/rand, below 2^53 so that JSON
-// clients read it back exactly.
-func randomSeed() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics instead)
-	return binary.LittleEndian.Uint64(b[:]) & performance.MaxSeed
 }
 
 type kellyInput struct {
@@ -218,7 +208,7 @@ func rollingGTool() Tool {
 		func(s *jsonschema.Schema) {
 			rMultiples(s, 2, "trade results in R, oldest first")
 			setDefault(intRange(s, "window_size", 2, limits.MaxItems), performance.DefaultWindowSize)
-			describe(s, "window_size", "trades per window, at most N")
+			describe(s, "window_size", "trades per window, 2..N; default min(10, N) with N the number of r_multiples")
 		})
 }
 

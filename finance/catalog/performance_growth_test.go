@@ -149,13 +149,25 @@ func TestPerformanceGrowthToolsBadInput(t *testing.T) {
 	}
 }
 
-func TestMonteCarloToolPicksAndEchoesSeed(t *testing.T) {
+// TestMonteCarloToolDerivesAndEchoesSeed: without a seed the tool derives
+// one from its canonical arguments, so the same question in another
+// number form gets the same answer, and says so; sending that seed back
+// reproduces the run.
+func TestMonteCarloToolDerivesAndEchoesSeed(t *testing.T) {
 	args := `{"r_multiples":["1","-1","0.5"],"starting_equity":"1000","num_simulations":50,"trades_per_simulation":10}`
 	m, err := callGrowthTool(t, "run_monte_carlo", args)
 	require.NoError(t, err)
+	assert.Equal(t, "derived", m["seed_from"])
+	assert.Contains(t, m["method"], "derived from the canonical arguments")
 	seed := m["seed"].(float64)
 	assert.LessOrEqual(t, seed, float64(1<<53-1))
+	same, err := callGrowthTool(t, "run_monte_carlo",
+		`{"trades_per_simulation":10,"r_multiples":[1.0,"-1.00",5e-1],"starting_equity":1e3,"num_simulations":50,"risk_per_trade":"0.01"}`)
+	require.NoError(t, err)
+	assert.Equal(t, m, same, "the same arguments in other forms, the default written out")
 	again, err := callGrowthTool(t, "run_monte_carlo", strings.TrimSuffix(args, "}")+`,"seed":`+strconv.FormatUint(uint64(seed), 10)+`}`)
 	require.NoError(t, err)
+	assert.Equal(t, "given", again["seed_from"])
+	again["seed_from"] = "derived"
 	assert.Equal(t, m, again)
 }

@@ -40,6 +40,7 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 	if tighten != nil {
 		tighten(schema)
 	}
+	capResults(spec.Name, schema)
 	declareLimits(schema)
 	shareDecimals(schema)
 	dec, err := strictjson.NewDecoder[In](schema, strictjson.Options{Limits: ArgumentLimits(), Noun: "argument", Document: "arguments"})
@@ -74,11 +75,16 @@ func resultTypes[Out any]() []reflect.Type {
 }
 
 // ArgumentLimits bound every tool's arguments whatever the schema says:
-// nesting, the number of values (100,000 OHLCV bars hold 600,000) and the
-// size of one string.
+// nesting, the number of values (100,000 OHLCV bars hold 600,000), the
+// size of one string and the members of one object (MaxObjectKeys).
 func ArgumentLimits() strictjson.Limits {
-	return strictjson.Limits{MaxDepth: 16, MaxValues: 1_000_000, MaxStringBytes: 64 << 10}
+	return strictjson.Limits{MaxDepth: 16, MaxValues: 1_000_000, MaxStringBytes: 64 << 10, MaxKeys: MaxObjectKeys}
 }
+
+// MaxObjectKeys bounds the members of any object in a tool's arguments,
+// free-form ones (a memory's metadata) included: no tool takes more than a
+// few dozen arguments.
+const MaxObjectKeys = 256
 
 // objectArguments reads empty or null arguments as {}; anything but an
 // object is refused.

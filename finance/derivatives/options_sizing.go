@@ -264,7 +264,7 @@ func finishOptions(in OptionsSizingInput, m toolkit.Amount, n int64, per toolkit
 		out.CapitalRequired = *out.PremiumOutlay
 	}
 	if in.Delta != nil {
-		out.DeltaExposure = ptr(mul(c, *in.Delta, m))
+		out.DeltaExposure = ptr(reduce(mul(c, *in.Delta, m))) // underlying units: "400", never "400.0"
 		if in.Delta.Abs().Cmp(deepOTMDelta) < 0 {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("deep out of the money: |delta| %s is below 0.1", in.Delta.Abs()))
 		}

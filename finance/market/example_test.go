@@ -56,7 +56,7 @@ func ExampleCalculateIndicators() {
 	}
 	res := answer.Result // nil only for an insufficient_bars answer (fewer than 5 bars here)
 	fmt.Println(res.FirstValidIndex, res.Latest["middle"], res.Latest["upper"])
-	// Output: 4 102 104.82842712474618
+	// Output: 4 102 104.828427125
 }
 
 func ExampleDetectRegime() {

@@ -64,7 +64,7 @@ func dispositionCheck(trades []BiasTrade) BiasCheck {
 		Met:       ratio >= dispositionRatio && p < BiasAlpha, SampleSizes: map[string]int{"winners": len(wins), "losers": len(losses)},
 		severity: bandAbove(ratio, 1.5, 2)}
 	c.Tests = []BiasTest{t}
-	c.Evidence = fmt.Sprintf("Losers were held a median %.4g h against %.4g h for winners (ratio %.3g, p = %.3g).", ml, mw, ratio, p)
+	c.Evidence = fmt.Sprintf("Losers were held a median %s h against %s h for winners (ratio %s, p = %s).", stats(ml, mw, ratio, p)...)
 	return c
 }
 
@@ -101,8 +101,8 @@ func recencyCheck(trades []BiasTrade) BiasCheck {
 		PValue: toolkit.Float(p), Threshold: fmt.Sprintf("size_ratio_after_wins_vs_losses >= %g and p < %g", sizeRatio, BiasAlpha),
 		Met:         ratio >= sizeRatio && p < BiasAlpha,
 		SampleSizes: map[string]int{"after_wins": len(afterWin), "after_losses": len(afterLoss)}, severity: bandAbove(ratio, 1.5, 2)}}
-	c.Evidence = fmt.Sprintf("Size changed by a factor of %.3g after wins and %.3g after losses (ratio %.3g, p = %.3g).",
-		math.Exp(Mean(afterWin)), math.Exp(Mean(afterLoss)), ratio, p)
+	c.Evidence = fmt.Sprintf("Size changed by a factor of %s after wins and %s after losses (ratio %s, p = %s).",
+		stats(math.Exp(Mean(afterWin)), math.Exp(Mean(afterLoss)), ratio, p)...)
 	return c
 }
 
@@ -164,9 +164,9 @@ func overtradingCheck(trades []BiasTrade) BiasCheck {
 			calmR = append(calmR, means[i])
 		}
 	}
-	c.Evidence = fmt.Sprintf("Over %d days (%.3g trades a day on average) the correlation of trades per day with mean R was %.3g (p = %.3g); "+
-		"days above %.3g trades averaged %.3gR against %.3gR on the others.",
-		len(keys), Mean(counts), rho, p, busy, Mean(busyR), Mean(calmR))
+	c.Evidence = fmt.Sprintf("Over %d days (%s trades a day on average) the correlation of trades per day with mean R was %s (p = %s); "+
+		"days above %s trades averaged %sR against %sR on the others.",
+		append([]any{len(keys)}, stats(Mean(counts), rho, p, busy, Mean(busyR), Mean(calmR))...)...)
 	return c
 }
 
@@ -189,7 +189,7 @@ func lossAversionCheck(trades []BiasTrade) BiasCheck {
 		Threshold: fmt.Sprintf("median_mfe_capture < %g and p < %g", captureMax, BiasAlpha),
 		Met:       m < captureMax && p < BiasAlpha, SampleSizes: map[string]int{"winners": len(capture)},
 		severity: bandBelow(m, 0.35, 0.2)}}
-	c.Evidence = fmt.Sprintf("Winners closed with a median %.3g of their maximum favourable excursion (p = %.3g).", m, p)
+	c.Evidence = fmt.Sprintf("Winners closed with a median %s of their maximum favourable excursion (p = %s).", stats(m, p)...)
 	return c
 }
 
@@ -232,7 +232,7 @@ func revengeCheck(trades []BiasTrade) BiasCheck {
 			PValue: toolkit.Float(p), Threshold: fmt.Sprintf("size_ratio_after_losses >= %g and p < %g", sizeRatio, BiasAlpha),
 			Met: ratio >= sizeRatio && p < BiasAlpha, SampleSizes: map[string]int{"after_losses": len(sizeAfterLoss)},
 			severity: bandAbove(ratio, 1.5, 2)})
-		evidence = append(evidence, fmt.Sprintf("after a loss the next size changed by a factor of %.3g (p = %.3g)", ratio, p))
+		evidence = append(evidence, fmt.Sprintf("after a loss the next size changed by a factor of %s (p = %s)", stats(ratio, p)...))
 	} else {
 		reasons = append(reasons, fmt.Sprintf("size on at least %d trades following a loss (has %d)", MinBiasGroup, len(sizeAfterLoss)))
 	}
@@ -252,8 +252,8 @@ func revengeCheck(trades []BiasTrade) BiasCheck {
 			PValue: toolkit.Float(p), Threshold: fmt.Sprintf("gap_ratio <= %g and p < %g", gapRatioMax, BiasAlpha),
 			Met:         ratio <= gapRatioMax && p < BiasAlpha,
 			SampleSizes: map[string]int{"after_wins": len(gapWin), "after_losses": len(gapLoss)}, severity: bandBelow(ratio, 0.35, 0.2)})
-		evidence = append(evidence, fmt.Sprintf("the next trade came a median %.4g h after a loss against %.4g h after a win (ratio %.3g, p = %.3g)",
-			ml, mw, ratio, p))
+		evidence = append(evidence, fmt.Sprintf("the next trade came a median %s h after a loss against %s h after a win (ratio %s, p = %s)",
+			stats(ml, mw, ratio, p)...))
 	}
 	if len(c.Tests) == 0 {
 		return insufficient(c, "needs %s, or %s", reasons[0], reasons[1])
@@ -270,4 +270,14 @@ func capitalizeFirst(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// stats returns xs as toolkit.Float values for a sentence: each prints as
+// its field does (at most 12 significant digits, never an exponent).
+func stats(xs ...float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = toolkit.Float(x)
+	}
+	return out
 }

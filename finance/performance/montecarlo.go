@@ -28,12 +28,10 @@ type MonteCarloOptions struct {
 	NumSimulations      *int     // default 1000, 1..10000
 	TradesPerSimulation *int     // default 100, 1..1000
 	RiskPerTrade        *float64 // fraction of equity per 1R, default 0.01, 0 < f < 1
-	// Seed makes the run reproducible; when nil SeedSource picks one and
-	// the result echoes it.
+	// Seed seeds the run; nil derives it from the canonical arguments
+	// (MonteCarloSeedRule), so identical inputs give identical results.
+	// The result echoes the seed and says where it came from.
 	Seed *uint64
-	// SeedSource supplies a seed when Seed is nil (inject crypto/rand or a
-	// clock at the edge; the package itself has no randomness).
-	SeedSource func() uint64
 	// Workers is the number of goroutines (default GOMAXPROCS). It never
 	// changes the result: simulation i always uses the stream derived from
 	// (seed, i).
@@ -65,7 +63,10 @@ type MonteCarlo struct {
 	P5FinalR     toolkit.Float `json:"p5_final_r"`
 	P95FinalR    toolkit.Float `json:"p95_final_r"`
 	// Echoed parameters.
-	Seed                uint64        `json:"seed"`
+	Seed uint64 `json:"seed"`
+	// SeedFrom is SeedGiven (the seed argument) or SeedDerived (from the
+	// canonical arguments by MonteCarloSeedRule).
+	SeedFrom            string        `json:"seed_from"`
 	NumSimulations      int           `json:"num_simulations"`
 	TradesPerSimulation int           `json:"trades_per_simulation"`
 	StartingEquity      toolkit.Float `json:"starting_equity"`
@@ -74,7 +75,16 @@ type MonteCarlo struct {
 }
 
 // MonteCarloMethod documents the simulation.
-const MonteCarloMethod = "i.i.d. bootstrap: each trade draws one observed R uniformly with replacement; equity compounds as E*(1+risk_per_trade*R), floored at 0 (ruin is absorbing); drawdown is measured from the running peak, the starting equity counting as a peak; percentiles interpolate linearly (Hyndman-Fan type 7)"
+const MonteCarloMethod = "i.i.d. bootstrap: each trade draws one observed R uniformly with replacement; equity compounds as E*(1+risk_per_trade*R), floored at 0 (ruin is absorbing); drawdown is measured from the running peak, the starting equity counting as a peak; percentiles interpolate linearly (Hyndman-Fan type 7); " + MonteCarloSeedRule
+
+// Where the seed of a Monte Carlo came from (MonteCarlo.SeedFrom).
+const (
+	SeedGiven   = "given"   // the seed argument
+	SeedDerived = "derived" // derived from the canonical arguments (MonteCarloSeedRule)
+)
+
+// MonteCarloSeedRule documents the seed used when none is given.
+const MonteCarloSeedRule = "without a seed argument the seed is derived from the canonical arguments (FNV-1a over the float64 values of r_multiples, starting_equity and risk_per_trade and the integers num_simulations and trades_per_simulation, defaults applied, masked to 53 bits; seed_from says which), so identical inputs give identical results on every surface"
 
 // RunMonteCarlo simulates equity paths by resampling r (at least 2 values).
 //
@@ -106,14 +116,9 @@ func RunMonteCarlo(ctx context.Context, r []float64, opt MonteCarloOptions) (Mon
 	if err := validateRiskFraction("risk_per_trade", risk); err != nil {
 		return MonteCarlo{}, err
 	}
-	var seed uint64
-	switch {
-	case opt.Seed != nil:
-		seed = *opt.Seed
-	case opt.SeedSource != nil:
-		seed = opt.SeedSource()
-	default:
-		return MonteCarlo{}, invalid("seed", "is required when no seed source is configured")
+	seed, from := canonicalSeed(r, opt.StartingEquity, risk, sims, trades), SeedDerived
+	if opt.Seed != nil {
+		seed, from = *opt.Seed, SeedGiven
 	}
 
 	steps := make([]mcStep, len(r))
@@ -132,7 +137,39 @@ func RunMonteCarlo(ctx context.Context, r []float64, opt MonteCarloOptions) (Mon
 	if err := simulateAll(ctx, steps, seed, trades, finalLog, maxDD, finalR, opt.Workers); err != nil {
 		return MonteCarlo{}, err
 	}
-	return summarizeMonteCarlo(opt.StartingEquity, risk, seed, trades, finalLog, maxDD, finalR), nil
+	out := summarizeMonteCarlo(opt.StartingEquity, risk, seed, trades, finalLog, maxDD, finalR)
+	out.SeedFrom = from
+	return out, nil
+}
+
+// canonicalSeed is the seed of MonteCarloSeedRule: FNV-1a (64 bits) over
+// the little-endian bits of every argument that shapes the run, masked to
+// MaxSeed. Values compare as numbers ("1.0", "1" and 1 are one value; −0
+// is 0), so one question has one seed whatever the surface or the form
+// the numbers were sent in.
+func canonicalSeed(r []float64, start, risk float64, sims, trades int) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	word := func(w uint64) {
+		for range 8 {
+			h = (h ^ (w & 0xff)) * prime
+			w >>= 8
+		}
+	}
+	number := func(x float64) {
+		if x == 0 {
+			x = 0 // −0 is 0
+		}
+		word(math.Float64bits(x))
+	}
+	for _, x := range r {
+		number(x)
+	}
+	number(start)
+	number(risk)
+	word(uint64(sims))
+	word(uint64(trades))
+	return h & MaxSeed
 }
 
 // mcStep is one observed trade: its R and ln(1 + f·R) (−Inf for ruin).

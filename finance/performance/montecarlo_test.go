@@ -131,17 +131,52 @@ func TestMonteCarloRuinIsAbsorbing(t *testing.T) {
 	assert.Equal(t, toolkit.Float(1), res.Probability50pctDrawdown)
 }
 
-func TestMonteCarloSeedSource(t *testing.T) {
-	calls := 0
-	opt := MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), SeedSource: func() uint64 { calls++; return 77 }}
-	res, err := RunMonteCarlo(context.Background(), []float64{1, -1}, opt)
-	require.NoError(t, err)
-	assert.Equal(t, uint64(77), res.Seed)
-	assert.Equal(t, 1, calls)
-	seed := uint64(77)
-	again, err := RunMonteCarlo(context.Background(), []float64{1, -1}, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(10), TradesPerSimulation: ref(5), Seed: &seed})
-	require.NoError(t, err)
-	assert.Equal(t, res, again)
+// TestMonteCarloSeedDerivedFromCanonicalArguments: without a seed the
+// seed comes from the arguments as numbers (defaults applied, -0 as 0),
+// so the same question gets the same answer and the answer says how; any
+// argument that shapes the run changes the seed.
+func TestMonteCarloSeedDerivedFromCanonicalArguments(t *testing.T) {
+	r := []float64{1, -1, 2.5, 0}
+	run := func(r []float64, opt MonteCarloOptions) MonteCarlo {
+		t.Helper()
+		res, err := RunMonteCarlo(context.Background(), r, opt)
+		require.NoError(t, err)
+		return res
+	}
+	base := MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(50), TradesPerSimulation: ref(20)}
+	first := run(r, base)
+	assert.Equal(t, SeedDerived, first.SeedFrom)
+	assert.LessOrEqual(t, first.Seed, uint64(MaxSeed))
+	assert.Equal(t, first, run(r, base), "identical inputs, identical result")
+	explicit := base
+	explicit.RiskPerTrade = ref(DefaultRiskPerTrade)
+	assert.Equal(t, first, run([]float64{1, -1, 2.5, math.Copysign(0, -1)}, explicit), "defaults applied, -0 is 0")
+
+	seed := first.Seed
+	given := base
+	given.Seed = &seed
+	same := run(r, given)
+	assert.Equal(t, SeedGiven, same.SeedFrom)
+	same.SeedFrom = SeedDerived
+	assert.Equal(t, first, same, "the derived seed is an ordinary seed")
+
+	seeds := map[uint64]string{first.Seed: "base"}
+	for name, v := range map[string]struct {
+		r   []float64
+		opt MonteCarloOptions
+	}{
+		"r":      {[]float64{1, -1, 2.5, 0.1}, base},
+		"order":  {[]float64{-1, 1, 2.5, 0}, base},
+		"equity": {r, MonteCarloOptions{StartingEquity: 101, NumSimulations: ref(50), TradesPerSimulation: ref(20)}},
+		"sims":   {r, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(51), TradesPerSimulation: ref(20)}},
+		"trades": {r, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(50), TradesPerSimulation: ref(21)}},
+		"risk":   {r, MonteCarloOptions{StartingEquity: 100, NumSimulations: ref(50), TradesPerSimulation: ref(20), RiskPerTrade: ref(0.02)}},
+	} {
+		got := run(v.r, v.opt)
+		_, dup := seeds[got.Seed]
+		assert.False(t, dup, "%s: a new seed", name)
+		seeds[got.Seed] = name
+	}
 }
 
 func TestMonteCarloBadInput(t *testing.T) {
@@ -162,7 +197,6 @@ func TestMonteCarloBadInput(t *testing.T) {
 		{"trades over max", []float64{1, -1}, func(o *MonteCarloOptions) { o.TradesPerSimulation = ref(1001) }, toolkit.Invalid, "trades_per_simulation: must be between 1 and 1000"},
 		{"equity", []float64{1, -1}, func(o *MonteCarloOptions) { o.StartingEquity = 0 }, toolkit.Invalid, "starting_equity"},
 		{"risk", []float64{1, -1}, func(o *MonteCarloOptions) { o.RiskPerTrade = ref(1.5) }, toolkit.Invalid, "risk_per_trade"},
-		{"no seed", []float64{1, -1}, func(o *MonteCarloOptions) { o.Seed = nil }, toolkit.Invalid, "seed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -23,6 +23,8 @@ const TrendZ = 1.96
 // RollingG is the result of CalculateRollingG.
 type RollingG struct {
 	WindowSize int `json:"window_size"`
+	// WindowRule says how WindowSize was chosen (RollingGWindowRule).
+	WindowRule string `json:"window_rule"`
 	// RollingG[k] is the published G of trades k..k+w−1 (overlapping,
 	// stride 1): N−w+1 values, oldest first.
 	RollingG toolkit.Floats `json:"rolling_g"`
@@ -48,14 +50,19 @@ type RollingG struct {
 // RollingGTrendRule documents the trend classification.
 const RollingGTrendRule = "compare G of the last w trades with G of the w trades before them (non-overlapping blocks; needs N >= 2w): z = delta/sqrt((s2_last+s2_prev)/w) with sample variances; IMPROVING if z > 1.96, DECLINING if z < -1.96, STABLE otherwise; with zero variance in both blocks the sign of delta decides; with fewer than two blocks the trend is STABLE (no evidence of change)"
 
+// RollingGWindowRule documents the window: the rule evaluate_performance
+// and analyze_consistency follow too.
+const RollingGWindowRule = "window_size: as given (2..N), else min(10, N) with N the number of r_multiples, so the minimum of 2 trades works"
+
 // CalculateRollingG computes G over rolling windows of window trades
-// (nil = default 10; at least 2 and at most len(r)) and classifies the
-// trend by RollingGTrendRule. r needs at least 2 trades.
+// (RollingGWindowRule: nil means min(10, len(r)); a given window is 2 to
+// len(r)) and classifies the trend by RollingGTrendRule. r needs at least
+// 2 trades.
 func CalculateRollingG(r []float64, window *int) (RollingG, error) {
 	if err := ValidateSeries("r_multiples", r, 2); err != nil {
 		return RollingG{}, err
 	}
-	w := orDefault(window, DefaultWindowSize)
+	w := orDefault(window, min(DefaultWindowSize, len(r)))
 	if w < 2 {
 		return RollingG{}, invalid("window_size", "must be at least 2, got %d", w)
 	}
@@ -63,7 +70,7 @@ func CalculateRollingG(r []float64, window *int) (RollingG, error) {
 		return RollingG{}, invalid("window_size", "must not exceed the number of r_multiples (%d), got %d", len(r), w)
 	}
 	series := rollingG(r, w)
-	out := RollingG{WindowSize: w, RollingG: toolkit.Floats(series), TrendRule: RollingGTrendRule, Trend: TrendStable}
+	out := RollingG{WindowSize: w, WindowRule: RollingGWindowRule, RollingG: toolkit.Floats(series), TrendRule: RollingGTrendRule, Trend: TrendStable}
 	lo, hi, sum := series[0], series[0], 0.0
 	for _, g := range series {
 		lo, hi, sum = min(lo, g), max(hi, g), sum+g

@@ -72,13 +72,27 @@ func TestRollingGTrend(t *testing.T) {
 	assert.Nil(t, one.TrendZ)
 }
 
+// TestRollingGDefaultWindowShrinks: without window_size the window is
+// min(10, N), the rule of evaluate_performance, so the documented minimum
+// of 2 R-multiples (and 5, and 9) is answered; the answer says so.
+func TestRollingGDefaultWindowShrinks(t *testing.T) {
+	for _, n := range []int{2, 5, 9, 10, 25} {
+		got, err := CalculateRollingG(benchR(n), nil)
+		require.NoError(t, err, "%d trades", n)
+		assert.Equal(t, min(10, n), got.WindowSize, "%d trades", n)
+		assert.Len(t, got.RollingG, n-got.WindowSize+1)
+		assert.Equal(t, RollingGWindowRule, got.WindowRule)
+	}
+	got, err := CalculateRollingG([]float64{1, -0.5}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, toolkit.Floats{G([]float64{1, -0.5})}, got.RollingG)
+}
+
 func TestRollingGBadInput(t *testing.T) {
 	_, err := CalculateRollingG([]float64{1, 2, 3}, ref(4))
 	assert.Contains(t, toolkit.MessageOf(err), "window_size: must not exceed the number of r_multiples (3), got 4")
 	_, err = CalculateRollingG(benchR(20), nil) // default 10 fits
 	assert.NoError(t, err)
-	_, err = CalculateRollingG(benchR(9), nil) // default 10 does not
-	assert.Contains(t, toolkit.MessageOf(err), "window_size")
 	_, err = CalculateRollingG([]float64{1, 2, 3}, ref(1))
 	assert.Contains(t, toolkit.MessageOf(err), "window_size: must be at least 2")
 	_, err = CalculateRollingG([]float64{1}, ref(2))

@@ -10,8 +10,15 @@
 // property exactly (encoding/json matches case-insensitively), a key may
 // appear once, strings must be valid UTF-8 without control characters
 // other than tab, line feed and carriage return, and numbers must stay in
-// the toolkit's input range (toolkit.ParseAmount). After Validate succeeds,
-// decoding the document (or a member of it) with encoding/json cannot fail
+// the toolkit's input range (toolkit.ParseAmount).
+//
+// Validation goes on past a violation of the schema and reports every one
+// it finds (at most toolkit.MaxFieldErrors) in the error's Fields; it
+// stops at the first violation of a limit, at text that is not JSON, and
+// at the first key an object that forbids others does not list. Duplicate
+// keys are found in linear time and every object's keys are capped
+// (Limits.MaxKeys), so no document costs more than a scan of its bytes.
+// After Validate succeeds, decoding the document (or a member of it) with encoding/json cannot fail
 // on syntax and allocates only what the schema allows.
 //
 // Compile accepts the subset of JSON Schema 2020-12 the toolkit's schemas
@@ -48,6 +55,9 @@ type Limits struct {
 	MaxValues int
 	// MaxStringBytes bounds every string and object key (default 1 MiB).
 	MaxStringBytes int
+	// MaxKeys bounds the members of any one object, free-form objects
+	// included (default 1,000); a schema's maxProperties binds too.
+	MaxKeys int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -59,6 +69,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxStringBytes <= 0 {
 		l.MaxStringBytes = 1 << 20
+	}
+	if l.MaxKeys <= 0 {
+		l.MaxKeys = 1000
 	}
 	return l
 }

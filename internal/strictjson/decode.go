@@ -94,7 +94,7 @@ func (d *Decoder[T]) Decode(doc []byte) (T, error) {
 			f := d.fields[name]
 			n, err := v.FieldByIndex(f.index).Addr().Interface().(PrefixDecoder).DecodeJSONPrefix(b)
 			if err != nil {
-				return 0, asInvalid(err)
+				return 0, withField(asInvalid(err), name)
 			}
 			return n, f.checkCount(name, v.FieldByIndex(f.index))
 		}
@@ -104,9 +104,9 @@ func (d *Decoder[T]) Decode(doc []byte) (T, error) {
 		if err := f.decode(v.FieldByIndex(f.index), value); err != nil {
 			var te *toolkit.Error
 			if errors.As(err, &te) {
-				return te
+				return withField(te, name)
 			}
-			return toolkit.Errorf(toolkit.Invalid, "%s: %s", name, strings.TrimPrefix(err.Error(), "json: "))
+			return fieldError(toolkit.Invalid, name, ruleInvalid, name+": "+strings.TrimPrefix(err.Error(), "json: "))
 		}
 		return nil
 	}
@@ -123,10 +123,10 @@ func (f field) checkCount(name string, v reflect.Value) error {
 	}
 	n := v.Len()
 	if n < f.minItems {
-		return toolkit.Errorf(toolkit.Invalid, "%s: at least %d items are required, got %d", name, f.minItems, n)
+		return fieldError(toolkit.Invalid, name, "minItems", fmt.Sprintf("%s: at least %d items are required, got %d", name, f.minItems, n))
 	}
 	if f.maxItems >= 0 && n > f.maxItems {
-		return toolkit.Errorf(toolkit.TooLarge, "%s: at most %d items are accepted", name, f.maxItems)
+		return fieldError(toolkit.TooLarge, name, "maxItems", fmt.Sprintf("%s: at most %d items are accepted", name, f.maxItems))
 	}
 	return nil
 }
@@ -158,9 +158,21 @@ func jsonFields(t reflect.Type, prefix []int) map[string][]int {
 }
 
 // asInvalid keeps a toolkit error and classifies any other as Invalid.
-func asInvalid(err error) error {
+func asInvalid(err error) *toolkit.Error {
 	if te, ok := err.(*toolkit.Error); ok {
 		return te
 	}
 	return toolkit.Errorf(toolkit.Invalid, "%v", err)
+}
+
+// withField is te listing itself as a violation of the member name, when
+// it lists none: a member's own decoder names the field in its message,
+// not in field errors.
+func withField(te *toolkit.Error, name string) *toolkit.Error {
+	if len(te.Fields) > 0 || te.Kind == toolkit.Internal {
+		return te
+	}
+	c := *te
+	c.Fields = []toolkit.FieldError{{Field: name, Rule: ruleInvalid, Message: toolkit.MessageOf(te)}}
+	return &c
 }

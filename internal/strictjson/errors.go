@@ -39,7 +39,7 @@ func (p path) String() string {
 // with renders the path of a member key of the current value.
 func (p path) with(key string) string {
 	if len(p) == 0 {
-		return key
+		return strings.Clone(key) // a key may alias the document (see key)
 	}
 	return p.String() + "." + key
 }
@@ -52,6 +52,24 @@ type errText string
 
 func (e errText) Error() string { return string(e) }
 
+// The rules a violation can break, besides the JSON Schema keywords
+// (required, minimum, maxItems, pattern, enum, ...) named as they are.
+const (
+	ruleType      = "type"      // the value is not of an accepted JSON type
+	ruleUnknown   = "unknown"   // a key the schema does not list, where it forbids others
+	ruleDuplicate = "duplicate" // a key that appears twice in one object
+	ruleSyntax    = "syntax"    // the text is not JSON
+	ruleLimit     = "limit"     // a document limit: depth, values, keys, string bytes
+	ruleText      = "text"      // invalid UTF-8, a control character, a lone surrogate
+	ruleRange     = "range"     // a number outside the toolkit's input range
+	ruleInvalid   = "invalid"   // a field's own decoder refused its value
+)
+
+// fieldError is an error of the given kind at field, breaking rule.
+func fieldError(kind toolkit.Kind, field, rule, msg string) *toolkit.Error {
+	return &toolkit.Error{Kind: kind, Msg: msg, Fields: []toolkit.FieldError{{Field: field, Rule: rule, Message: msg}}}
+}
+
 // prefix is "<path>: " or "" at the root.
 func (s *scanner) prefix() string {
 	if len(s.path) == 0 {
@@ -61,29 +79,34 @@ func (s *scanner) prefix() string {
 }
 
 // fail is an Invalid error naming the current path and the rule.
-func (s *scanner) fail(rule string) error {
-	return &toolkit.Error{Kind: toolkit.Invalid, Msg: s.prefix() + rule}
+func (s *scanner) fail(rule, msg string) error {
+	return fieldError(toolkit.Invalid, s.path.String(), rule, s.prefix()+msg)
 }
 
 // failAt is fail for a member key of the current value.
-func (s *scanner) failAt(key, rule string) error {
-	return &toolkit.Error{Kind: toolkit.Invalid, Msg: s.path.with(key) + ": " + rule}
+func (s *scanner) failAt(key, rule, msg string) error {
+	field := s.path.with(key)
+	return fieldError(toolkit.Invalid, field, rule, field+": "+msg)
+}
+
+// limit is the TooLarge error of a document limit or a maxItems.
+func (s *scanner) limit(rule, msg string) error {
+	return fieldError(toolkit.TooLarge, s.path.String(), rule, s.prefix()+msg)
 }
 
 // syntax is the error for text that is not JSON.
 func (s *scanner) syntax(what string) error {
-	return &toolkit.Error{Kind: toolkit.Invalid, Msg: "invalid JSON at byte " + strconv.Itoa(s.i) + ": " + what}
+	return fieldError(toolkit.Invalid, s.path.String(), ruleSyntax, "invalid JSON at byte "+strconv.Itoa(s.i)+": "+what)
 }
 
 func (s *scanner) tooManyItems(n *node) error {
-	return &toolkit.Error{Kind: toolkit.TooLarge,
-		Msg: s.prefix() + "at most " + strconv.Itoa(n.maxItems) + " items are accepted"}
+	return s.limit("maxItems", "at most "+strconv.Itoa(n.maxItems)+" items are accepted")
 }
 
 // typeError names the expected types and what was found.
 func (s *scanner) typeError(n *node, got string) error {
 	if n.decimal {
-		return s.fail(`expected a number (a decimal string like "1.5" or a JSON number), got ` + got)
+		return s.fail(ruleType, `expected a number (a decimal string like "1.5" or a JSON number), got `+got)
 	}
 	var want []string
 	for _, t := range []struct {
@@ -95,7 +118,7 @@ func (s *scanner) typeError(n *node, got string) error {
 			want = append(want, t.name)
 		}
 	}
-	return s.fail("expected " + strings.Join(want, " or ") + ", got " + got)
+	return s.fail(ruleType, "expected "+strings.Join(want, " or ")+", got "+got)
 }
 
 // listsString reports whether n's enum lists the string v.
@@ -135,24 +158,28 @@ func (s *scanner) enumError(n *node, text string) error {
 		}
 	}
 	if len(allowed) == 1 {
-		return s.fail("must be " + allowed[0] + ", got " + text)
+		return s.fail("enum", "must be "+allowed[0]+", got "+text)
 	}
-	return s.fail("must be one of " + strings.Join(allowed, ", ") + " (got " + text + ")")
+	return s.fail("enum", "must be one of "+strings.Join(allowed, ", ")+" (got "+text+")")
 }
 
-// alternatives explains why no alternative of anyOf or oneOf matched. When
-// each alternative only lacks required members, the message lists what
-// would satisfy any of them; otherwise it is the first alternative's.
-func (s *scanner) alternatives(errs []error) error {
+// alternatives explains why no alternative of anyOf or oneOf (rule)
+// matched. When each alternative only lacks required members, the message
+// lists what would satisfy any of them; otherwise it is the first
+// alternative's error.
+func (s *scanner) alternatives(rule string, errs []*toolkit.Error) error {
 	var wants []string
-	for _, err := range errs {
-		var te *toolkit.Error
-		if !errors.As(err, &te) || !errors.Is(err, errMissing) {
-			return errs[0]
+	for _, te := range errs {
+		names := make([]string, 0, len(te.Fields))
+		for _, f := range te.Fields {
+			if f.Rule != "required" {
+				return errs[0]
+			}
+			names = append(names, f.Field)
 		}
-		_, names, _ := strings.Cut(te.Msg, ": ")
-		wants = append(wants, names)
+		wants = append(wants, strings.Join(names, ", "))
 	}
-	return &toolkit.Error{Kind: toolkit.Invalid, Err: errMissing,
-		Msg: "Missing required " + s.v.noun + ": send " + strings.Join(wants, ", or ")}
+	e := fieldError(toolkit.Invalid, s.path.String(), rule, "Missing required "+s.v.noun+": send "+strings.Join(wants, ", or "))
+	e.Err = errMissing
+	return e
 }

@@ -8,40 +8,45 @@ import (
 	"github.com/agentfinance/toolkit"
 )
 
-// stringValue scans a string and checks it against n: type, length in
-// characters, pattern (or the decimal grammar and bounds) and enum.
+// stringValue scans a string and checks it against n.
 func (s *scanner) stringValue(n *node) error {
 	text, runes, err := s.str()
 	if err != nil {
 		return err
 	}
+	return s.flag(s.checkString(n, text, runes))
+}
+
+// checkString checks a string's content against n: type, length in
+// characters, pattern (or the decimal grammar and bounds) and enum.
+func (s *scanner) checkString(n *node, text []byte, runes int) error {
 	if n.types&tString == 0 {
 		return s.typeError(n, "a string")
 	}
 	if runes < n.minLength {
 		if n.minLength == 1 {
-			return s.fail("must not be empty")
+			return s.fail("minLength", "must not be empty")
 		}
-		return s.fail("must be at least " + strconv.Itoa(n.minLength) + " characters long, got " + strconv.Itoa(runes))
+		return s.fail("minLength", "must be at least "+strconv.Itoa(n.minLength)+" characters long, got "+strconv.Itoa(runes))
 	}
 	if n.maxLength >= 0 && runes > n.maxLength {
-		return s.fail("must be at most " + strconv.Itoa(n.maxLength) + " characters long, got " + strconv.Itoa(runes))
+		return s.fail("maxLength", "must be at most "+strconv.Itoa(n.maxLength)+" characters long, got "+strconv.Itoa(runes))
 	}
 	if n.decimal {
 		if !toolkit.ValidNumber(text) {
-			return s.fail(strconv.Quote(string(text)) + ` is not a number like "1.5" or "1.5e-05"`)
+			return s.fail("pattern", strconv.Quote(string(text))+` is not a number like "1.5" or "1.5e-05"`)
 		}
 		if n.bounded() || !inRangeUnparsed(text) {
 			x, err := inputNumber(text)
 			if err != nil {
-				return s.fail(err.Error())
+				return s.fail(ruleRange, err.Error())
 			}
 			if err := s.checkBounds(n, x, text, true); err != nil {
 				return err
 			}
 		}
 	} else if n.pattern != nil && !n.pattern.Match(text) {
-		return s.fail(strconv.Quote(string(text)) + " does not match the pattern " + n.patternText)
+		return s.fail("pattern", strconv.Quote(string(text))+" does not match the pattern "+n.patternText)
 	}
 	if len(n.enum) > 0 && !n.listsString(text) {
 		return s.enumError(n, strconv.Quote(string(text)))
@@ -107,7 +112,7 @@ func (s *scanner) str() ([]byte, int, error) {
 		default:
 			r, size := utf8.DecodeRune(s.b[s.i:])
 			if r == utf8.RuneError && size <= 1 {
-				return nil, 0, s.fail("is not valid UTF-8 text")
+				return nil, 0, s.fail(ruleText, "is not valid UTF-8 text")
 			}
 			if r >= 0x80 && r <= 0x9f {
 				return nil, 0, s.control(r)
@@ -156,7 +161,7 @@ func (s *scanner) escape() (rune, error) {
 		}
 		if utf16.IsSurrogate(r) {
 			if s.i+1 >= len(s.b) || s.b[s.i] != '\\' || s.b[s.i+1] != 'u' {
-				return 0, s.fail("holds an unpaired surrogate (\\u escape)")
+				return 0, s.fail(ruleText, "holds an unpaired surrogate (\\u escape)")
 			}
 			s.i += 2
 			r2, err := s.hex4()
@@ -164,7 +169,7 @@ func (s *scanner) escape() (rune, error) {
 				return 0, err
 			}
 			if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
-				return 0, s.fail("holds an unpaired surrogate (\\u escape)")
+				return 0, s.fail(ruleText, "holds an unpaired surrogate (\\u escape)")
 			}
 		}
 		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f {
@@ -188,11 +193,10 @@ func (s *scanner) hex4() (rune, error) {
 }
 
 func (s *scanner) control(r rune) error {
-	return s.fail("contains the control character " + strconv.QuoteRune(r) +
+	return s.fail(ruleText, "contains the control character "+strconv.QuoteRune(r)+
 		" (only tab, line feed and carriage return are allowed)")
 }
 
 func (s *scanner) tooLong() error {
-	return &toolkit.Error{Kind: toolkit.TooLarge,
-		Msg: s.prefix() + "a string is longer than " + strconv.Itoa(s.v.limits.MaxStringBytes) + " bytes"}
+	return s.limit(ruleLimit, "a string is longer than "+strconv.Itoa(s.v.limits.MaxStringBytes)+" bytes")
 }

@@ -1,7 +1,6 @@
 package strictjson
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -24,22 +23,16 @@ type Member func(name string, value []byte) error
 // when not nil, is called with every other top-level property after the
 // whole document is valid. Errors are *toolkit.Error values: TooLarge for
 // the limits and maxItems, Invalid for everything else, each naming the
-// path of the offending value ("bars[3].close") and the rule.
+// path of the offending value ("bars[3].close") and the rule. The error
+// of an invalid document lists every violation found in its Fields (at
+// most toolkit.MaxFieldErrors); its Kind and Msg are the first one's.
 func (v *Validator) Validate(doc []byte, delegate Delegate, member Member) error {
 	bufs := scratchPool.Get().(*scratch)
 	defer bufs.release()
 	s := scanner{b: doc, v: v, delegate: delegate, path: bufs.path[:0], members: bufs.members[:0], record: member != nil}
 	defer bufs.keep(&s)
-	s.skipSpace()
-	if s.i >= len(s.b) {
-		return toolkit.Errorf(toolkit.Invalid, "%s is empty: expected a JSON value", v.document)
-	}
-	if err := s.value(v.root, 0); err != nil {
+	if err := s.document(); err != nil {
 		return err
-	}
-	s.skipSpace()
-	if s.i != len(s.b) {
-		return s.syntax("unexpected data after the JSON value")
 	}
 	for _, m := range s.members {
 		if err := member(m.name, doc[m.start:m.end]); err != nil {
@@ -47,6 +40,22 @@ func (v *Validator) Validate(doc []byte, delegate Delegate, member Member) error
 		}
 	}
 	return nil
+}
+
+// document scans the whole document and returns every violation found.
+func (s *scanner) document() error {
+	s.skipSpace()
+	if s.i >= len(s.b) {
+		return fieldError(toolkit.Invalid, "", ruleSyntax, s.v.document+" is empty: expected a JSON value")
+	}
+	err := s.value(s.v.root, 0)
+	if err == nil {
+		s.skipSpace()
+		if s.i != len(s.b) {
+			err = s.syntax("unexpected data after the JSON value")
+		}
+	}
+	return s.result(err)
 }
 
 // scratch holds the growing buffers of a scan, reused across scans so a
@@ -93,7 +102,9 @@ type scanner struct {
 	delegate Delegate
 	members  []span // the root's members, when record is set
 	record   bool
-	noCount  bool // re-validating a value against a subschema
+	noCount  bool                 // re-validating a value against a subschema
+	errs     []toolkit.FieldError // the violations found so far
+	first    *toolkit.Error       // the first of them
 }
 
 func (s *scanner) skipSpace() {
@@ -112,7 +123,7 @@ func (s *scanner) value(n *node, depth int) error {
 	if !s.noCount {
 		s.values++
 		if s.values > s.v.limits.MaxValues {
-			return toolkit.Errorf(toolkit.TooLarge, "the document holds more than %d values", s.v.limits.MaxValues)
+			return s.limit(ruleLimit, "the document holds more than "+strconv.Itoa(s.v.limits.MaxValues)+" values")
 		}
 	}
 	start := s.i
@@ -140,7 +151,7 @@ func (s *scanner) value(n *node, depth int) error {
 		return err
 	}
 	if n.never {
-		return s.fail("is not allowed")
+		return s.flag(s.fail("not", "is not allowed"))
 	}
 	return s.combinators(n, start, depth)
 }
@@ -152,36 +163,46 @@ func (s *scanner) combinators(n *node, start, depth int) error {
 		return nil
 	}
 	end := s.i
-	check := func(sub *node) error {
-		sc := scanner{b: s.b[:end], i: start, v: s.v, path: s.path, noCount: true}
-		return sc.value(sub, depth)
-	}
 	for _, sub := range n.allOf {
-		if err := check(sub); err != nil {
-			return err
+		if err := s.againstSub(sub, start, end, depth); err != nil {
+			return s.flag(err)
 		}
 	}
 	for _, group := range []struct {
 		subs []*node
-		one  bool
-	}{{n.anyOf, false}, {n.oneOf, true}} {
+		rule string
+	}{{n.anyOf, "anyOf"}, {n.oneOf, "oneOf"}} {
 		if len(group.subs) == 0 {
 			continue
 		}
-		var errs []error
+		var errs []*toolkit.Error
 		for _, sub := range group.subs {
-			if err := check(sub); err != nil {
+			if err := s.againstSub(sub, start, end, depth); err != nil {
 				errs = append(errs, err)
 			}
 		}
 		switch matched := len(group.subs) - len(errs); {
 		case matched == 0:
-			return s.alternatives(errs)
-		case group.one && matched > 1:
-			return s.fail("matches more than one of the accepted forms (send exactly one of them)")
+			return s.flag(s.alternatives(group.rule, errs))
+		case group.rule == "oneOf" && matched > 1:
+			return s.flag(s.fail("oneOf", "matches more than one of the accepted forms (send exactly one of them)"))
 		}
 	}
 	return nil
+}
+
+// againstSub validates the already scanned value b[start:end] against a
+// subschema: nil, or the error listing its violations.
+func (s *scanner) againstSub(sub *node, start, end, depth int) *toolkit.Error {
+	sc := scanner{b: s.b[:end], i: start, v: s.v, path: s.path, noCount: true}
+	err := sc.result(sc.value(sub, depth))
+	if err == nil {
+		return nil
+	}
+	if te, ok := err.(*toolkit.Error); ok {
+		return te
+	}
+	return fieldError(toolkit.Internal, s.path.String(), ruleInvalid, err.Error())
 }
 
 func (s *scanner) literal(n *node, t typeSet) error {
@@ -199,166 +220,35 @@ func (s *scanner) literal(n *node, t typeSet) error {
 	}
 	s.i += len(word)
 	if n.types&t == 0 {
-		return s.typeError(n, word)
+		return s.flag(s.typeError(n, word))
 	}
 	var v any
 	if t == tBoolean {
 		v = word == "true"
 	}
 	if len(n.enum) > 0 && !slices.Contains(n.enum, v) {
-		return s.enumError(n, word)
+		return s.flag(s.enumError(n, word))
 	}
 	return nil
 }
-
-// number scans a JSON number and checks it against n.
-func (s *scanner) number(n *node) error {
-	start := s.i
-	end, integer, ok := scanNumber(s.b, s.i)
-	if !ok {
-		return s.syntax("invalid number")
-	}
-	s.i = end
-	text := s.b[start:end]
-	switch {
-	case n.types&tNumber != 0, n.types&tInteger != 0 && integer:
-	case n.types&tInteger != 0:
-		return s.fail("must be a whole number, got " + string(text))
-	default:
-		return s.typeError(n, string(text))
-	}
-	if !n.bounded() && len(n.enum) == 0 && inRangeUnparsed(text) {
-		return nil
-	}
-	x, err := inputNumber(text)
-	if err != nil {
-		return s.fail(err.Error())
-	}
-	if err := s.checkBounds(n, x, text, false); err != nil {
-		return err
-	}
-	if len(n.enum) > 0 && !n.listsNumber(x) {
-		return s.enumError(n, string(text))
-	}
-	return nil
-}
-
-// bounded reports whether n states a minimum or a maximum.
-func (n *node) bounded() bool {
-	return n.minimum != nil || n.maximum != nil || n.exclusiveMin != nil || n.exclusiveMax != nil
-}
-
-// inRangeUnparsed reports, without parsing, that a number already in
-// JSON's grammar is within inputNumber's range: written in at most 17
-// characters without an exponent, its magnitude is below 1e17 (no float64
-// rounding reaches 1e18). Longer numbers are parsed.
-func inRangeUnparsed(text []byte) bool {
-	if len(text) > 17 {
-		return false
-	}
-	for _, c := range text {
-		if c == 'e' || c == 'E' {
-			return false
-		}
-	}
-	return true
-}
-
-// scanNumber returns the end of the JSON number starting at b[i], whether
-// it is written as an integer (no fraction, no exponent), and whether the
-// grammar holds.
-func scanNumber(b []byte, i int) (end int, integer, ok bool) {
-	digits := func() bool {
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i > start
-	}
-	integer = true
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	if i < len(b) && b[i] == '0' {
-		i++
-	} else if !digits() {
-		return i, false, false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		integer = false
-		if !digits() {
-			return i, false, false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		integer = false
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return i, false, false
-		}
-	}
-	return i, integer, true
-}
-
-// inputNumber parses text (already in JSON's grammar) within the
-// toolkit's input range: at most toolkit.MaxNumberLen characters and a
-// magnitude below 1e18.
-func inputNumber(text []byte) (float64, error) {
-	if len(text) > toolkit.MaxNumberLen {
-		return 0, errText("a number is longer than " + strconv.Itoa(toolkit.MaxNumberLen) + " characters")
-	}
-	x, err := strconv.ParseFloat(string(text), 64)
-	if err != nil || math.Abs(x) >= 1e18 {
-		return 0, errText(string(text) + " is out of range: the magnitude must be below 1e18")
-	}
-	return x, nil
-}
-
-// checkBounds applies minimum, maximum and their exclusive forms to x,
-// sent as text (a JSON string's content when quoted).
-func (s *scanner) checkBounds(n *node, x float64, text []byte, quoted bool) error {
-	switch {
-	case n.minimum != nil && x < *n.minimum:
-		return s.fail("must be at least " + num(*n.minimum) + ", got " + sent(text, quoted))
-	case n.exclusiveMin != nil && x <= *n.exclusiveMin:
-		return s.fail("must be greater than " + num(*n.exclusiveMin) + ", got " + sent(text, quoted))
-	case n.maximum != nil && x > *n.maximum:
-		return s.fail("must be at most " + num(*n.maximum) + ", got " + sent(text, quoted))
-	case n.exclusiveMax != nil && x >= *n.exclusiveMax:
-		return s.fail("must be less than " + num(*n.exclusiveMax) + ", got " + sent(text, quoted))
-	}
-	return nil
-}
-
-// sent shows a value in a message as it was sent: quoted when it was a
-// JSON string.
-func sent(text []byte, quoted bool) string {
-	if quoted {
-		return strconv.Quote(string(text))
-	}
-	return string(text)
-}
-
-func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // array scans an array, checking item count bounds as items arrive.
 func (s *scanner) array(n *node, depth int) error {
 	if depth > s.v.limits.MaxDepth {
-		return toolkit.Errorf(toolkit.TooLarge, "the document is nested deeper than %d levels", s.v.limits.MaxDepth)
+		return s.limit(ruleLimit, "the document is nested deeper than "+strconv.Itoa(s.v.limits.MaxDepth)+" levels")
 	}
 	if n.types&tArray == 0 {
-		return s.typeError(n, "an array")
+		if err := s.flag(s.typeError(n, "an array")); err != nil {
+			return err
+		}
+		n = anyNode // its content is still scanned, within the limits
 	}
 	s.i++
 	count := 0
 	s.skipSpace()
 	if s.i < len(s.b) && s.b[s.i] == ']' {
 		s.i++
-		return s.checkItemCount(n, 0)
+		return s.flag(s.checkItemCount(n, 0))
 	}
 	for {
 		if n.maxItems >= 0 && count == n.maxItems {
@@ -382,7 +272,7 @@ func (s *scanner) array(n *node, depth int) error {
 			continue
 		case ']':
 			s.i++
-			return s.checkItemCount(n, count)
+			return s.flag(s.checkItemCount(n, count))
 		}
 		return s.syntax("expected ',' or ']' in an array")
 	}
@@ -390,7 +280,7 @@ func (s *scanner) array(n *node, depth int) error {
 
 func (s *scanner) checkItemCount(n *node, count int) error {
 	if count < n.minItems {
-		return s.fail("at least " + strconv.Itoa(n.minItems) + " items are required, got " + strconv.Itoa(count))
+		return s.fail("minItems", "at least "+strconv.Itoa(n.minItems)+" items are required, got "+strconv.Itoa(count))
 	}
 	return nil
 }

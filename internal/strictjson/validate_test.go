@@ -184,7 +184,8 @@ func TestCompileGeneratedSchemas(t *testing.T) {
 // typed input without error.
 func FuzzValidate(f *testing.F) {
 	for _, s := range []string{`{"equity":"1","direction":"long"}`, `{"equity":1e5,"direction":"short","values":[1,"2"]}`,
-		`{"equity":"1","direction":"long","tags":["\ud83d\ude00"]}`, `{`, `"x"`, `{"a":`, `[1,2`, `{"equity":"\u0030"}`} {
+		`{"equity":"1","direction":"long","tags":["\ud83d\ude00"]}`, `{`, `"x"`, `{"a":`, `[1,2`, `{"equity":"\u0030"}`,
+		`{"equity":"x","count":1.5,"meta":{"a":1,"a":2},"tags":[1,"abcd"]}`, `{"equity":"1","equity":"1","cnt":1}`} {
 		f.Add([]byte(s))
 	}
 	v := compileTest(f, Options{})
@@ -206,6 +207,15 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			if k := toolkit.KindOf(err); k != toolkit.Invalid && k != toolkit.TooLarge {
 				t.Fatalf("%q: kind %v: %v", doc, k, err)
+			}
+			te := err.(*toolkit.Error)
+			if len(te.Fields) == 0 || len(te.Fields) > toolkit.MaxFieldErrors || te.Fields[0].Message != te.Msg && te.Fields[0].Rule != "required" {
+				t.Fatalf("%q: field errors %+v for %q", doc, te.Fields, te.Msg)
+			}
+			for _, f := range te.Fields {
+				if f.Rule == "" || f.Message == "" {
+					t.Fatalf("%q: field error without a rule or message: %+v", doc, f)
+				}
 			}
 			return
 		}

@@ -1,0 +1,33 @@
+package platform
+
+import "runtime/debug"
+
+// version is set at build time:
+//
+//	go build -ldflags "-X github.com/agentfinance/toolkit/httpapi/platform.version=0.3.0" ./examples/server
+var version string
+
+// Version is the toolkit's version: the one set at build time (-ldflags
+// -X), else the module version Go recorded in the binary (a tagged
+// dependency, or a pseudo-version), else "devel". It is the platform
+// version of GET /v1/guardian/status and of the MCP server; the API's own
+// version (the OpenAPI info.version) is the contract's, 1.0.0.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == modulePath && dep.Version != "" && dep.Version != "(devel)" {
+				return dep.Version
+			}
+		}
+		if info.Main.Path == modulePath && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			return info.Main.Version
+		}
+	}
+	return "devel"
+}
+
+// modulePath is the toolkit's module.
+const modulePath = "github.com/agentfinance/toolkit"
