@@ -20,15 +20,17 @@
 //	driver                      module cache  CPU/charge   CPU/charge   cgo
 //	                            (unpacked +   sequential   parallel
 //	                            zips)
-//	ncruces/go-sqlite3 v0.37.0     10 MB        142 µs        90 µs     no
-//	modernc.org/sqlite v1.46.1    395 MB        235 µs       185 µs     no
-//	mattn/go-sqlite3 v1.14.34      14 MB        119 µs        52 µs     yes
+//	ncruces/go-sqlite3 v0.37.0     10 MB        159 µs       106 µs     no
+//	modernc.org/sqlite v1.46.1    395 MB        187 µs       186 µs     no
+//	mattn/go-sqlite3 v1.14.34      14 MB        123 µs        93 µs     yes
 //
 // mattn is the fastest, but needs a C compiler at build time (a plain
 // `go run` on a machine without one fails) and cannot cross-compile
-// without one; ncruces is within 1.2x of it on a lone charge, spends half
-// modernc's CPU and is 40 times smaller to download. docs/operations.md
-// has the HTTP figures and the cold-start times.
+// without one: not a wide enough margin for that. ncruces is within 1.3x
+// of it, spends 15 % less CPU than modernc on a lone charge and 43 % less
+// under concurrency, and is 40 times smaller to download (its SQLite is
+// one large generated package: about 40 s of one core to compile once).
+// docs/operations.md has the HTTP figures and the cold-start times.
 //
 // SQLite's charges are written by one committer on its own connection
 // with every statement prepared once (charge_sqlite.go). Reads go through
