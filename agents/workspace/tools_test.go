@@ -17,7 +17,9 @@ func run(t *testing.T, b *bench, agentID, name, args string) (map[string]any, er
 	t.Helper()
 	c, err := catalog.New(b.svc.Tools()...)
 	require.NoError(t, err)
-	res, err := c.Call(ctx, name, catalog.Call{AgentID: agentID, Arguments: json.RawMessage(args)})
+	tool, ok := c.Lookup(name)
+	require.True(t, ok, name)
+	res, err := tool.Run(ctx, catalog.Call{AgentID: agentID, Arguments: json.RawMessage(args)})
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +143,9 @@ func TestWriteToolsRegisterTheirUndo(t *testing.T) {
 		{"store_memory", `{"content":"pullbacks beat breakouts"}`},
 		{"record_trade_journal", `{"symbol":"AAPL","direction":"long","entry_price":"100","exit_price":"110","quantity":"1","r_multiple":"1"}`},
 	} {
-		_, err := c.Call(ctx, call.tool, catalog.Call{AgentID: a, Arguments: json.RawMessage(call.args), Undo: undo})
+		tool, ok := c.Lookup(call.tool)
+		require.True(t, ok, call.tool)
+		_, err := tool.Run(ctx, catalog.Call{AgentID: a, Arguments: json.RawMessage(call.args), Undo: undo})
 		require.NoError(t, err, call.tool)
 	}
 	require.True(t, undo.Pending())
