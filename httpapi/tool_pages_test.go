@@ -99,6 +99,8 @@ func TestToolPagesAreServed(t *testing.T) {
 	}
 	_, _, readme := e.getPage(t, "/docs/tools/README.md", "")
 	assert.Equal(t, index, readme)
+	_, _, llms := e.getPage(t, "/llms.txt", "")
+	assert.Contains(t, llms, e.srv.URL+"/docs/tools/", "llms.txt points at the pages")
 
 	status, h, page := e.getPage(t, "/docs/tools/evaluate_performance", "text/html,application/xhtml+xml")
 	require.Equal(t, http.StatusOK, status)

@@ -15,7 +15,7 @@ import (
 const marketCategory = "market"
 
 // marketIndicatorTools returns the indicator and bar-analysis tools of
-// finance/market (docs/tools-market-indicators.md): calculate_indicators,
+// finance/market (docs/tools/README.md#market): calculate_indicators,
 // detect_regime, analyze_trend_structure, analyze_liquidity and
 // analyze_correlations. Below a tool's bar minimum each answers with
 // market.InsufficientBars (never charged) instead of an error.

@@ -29,7 +29,7 @@ type priceStructureInput struct {
 }
 
 // marketPatternTools returns the pattern and structure tools of
-// finance/market (docs/tools-market-patterns.md): detect_patterns,
+// finance/market (docs/tools/README.md#market): detect_patterns,
 // detect_structural_break and analyze_price_structure. Each answers
 // insufficient_bars (never charged) below its bar minimum; invalid bars are
 // an Invalid error naming the bar.

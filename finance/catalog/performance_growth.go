@@ -13,7 +13,7 @@ import (
 const performanceCategory = "performance"
 
 // performanceGrowthTools returns the R-multiple tools about equity growth
-// (docs/tools-performance-growth.md): Monte Carlo, Kelly, drawdown, win/loss,
+// (docs/tools/README.md#performance): Monte Carlo, Kelly, drawdown, win/loss,
 // what-if, variance killers, rolling G, equity curve, system score,
 // peak/valley and recovery.
 func performanceGrowthTools() []Tool {
