@@ -124,6 +124,32 @@ func TestToolsAreTheFourWorkspaceTools(t *testing.T) {
 	assert.Equal(t, "record_trade_journal", tool.Name, "the published SDK name records a trade")
 }
 
+// TestToolsAreDescribed checks each workspace tool's Spec gives it a
+// title, its reference text and its price (the writes and the search are
+// priced, the bias analysis is free), and that Categories describes the
+// categories the tools use.
+func TestToolsAreDescribed(t *testing.T) {
+	b := newBench(t)
+	categories := map[string]catalog.Category{}
+	for _, cat := range workspace.Categories() {
+		categories[cat.Name] = cat
+		assert.NotEmpty(t, cat.Title)
+		assert.NotEmpty(t, cat.Docs, cat.Name)
+	}
+	priced := map[string]bool{}
+	for _, tool := range b.svc.Tools() {
+		assert.NotEmpty(t, tool.Title, tool.Name)
+		assert.NotEmpty(t, tool.Docs, tool.Name)
+		assert.Contains(t, categories, tool.Category, tool.Name)
+		for op, price := range tool.Prices {
+			assert.Equal(t, tool.Operation, op, tool.Name)
+			assert.Positive(t, price.Sign(), tool.Name)
+			priced[tool.Name] = true
+		}
+	}
+	assert.Equal(t, map[string]bool{"store_memory": true, "search_memory": true, "record_trade_journal": true}, priced)
+}
+
 // TestEveryToolArgumentIsDescribed: every argument of the workspace tools
 // has a description and an example (see catalog.ArgumentGaps).
 func TestEveryToolArgumentIsDescribed(t *testing.T) {

@@ -30,7 +30,7 @@ func arguments(input *jsonschema.Schema) []argument {
 		for _, name := range propertyNames(s) {
 			p := s.Properties[name]
 			shape := resolve(input, p)
-			out = append(out, argument{path: prefix + name, kind: kindOf(input, p), notes: argumentNotes(p, shape),
+			out = append(out, argument{path: prefix + name, kind: kindOf(input, p), notes: argumentNotes(input, p, shape),
 				required: slices.Contains(s.Required, name)})
 			switch {
 			case len(shape.Properties) > 0:
@@ -89,8 +89,9 @@ func kindOf(root, s *jsonschema.Schema) string {
 }
 
 // argumentNotes is the description of a member followed by its rules:
-// allowed values, range, sizes, default, example.
-func argumentNotes(p, shape *jsonschema.Schema) string {
+// allowed values, range, sizes (those of each item of an array of
+// numbers or strings too) and default.
+func argumentNotes(root, p, shape *jsonschema.Schema) string {
 	notes := []string{}
 	if p.Description != "" {
 		notes = append(notes, p.Description)
@@ -103,6 +104,13 @@ func argumentNotes(p, shape *jsonschema.Schema) string {
 	}
 	if n := countOf(shape); n != "" {
 		notes = append(notes, n)
+	}
+	if shape.Items != nil {
+		if item := resolve(root, shape.Items); len(item.Properties) == 0 {
+			if each := strings.Join(slices.DeleteFunc([]string{rangeOf(item), countOf(item)}, func(s string) bool { return s == "" }), "; "); each != "" {
+				notes = append(notes, "each "+each)
+			}
+		}
 	}
 	if p.Default != nil {
 		var v any

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentfinance/toolkit"
@@ -152,13 +153,28 @@ func writeResults(b *bytes.Buffer, src Source, t catalog.Tool) error {
 		if table.title != "" {
 			fmt.Fprintf(b, "### %s\n\n", table.title)
 		}
-		b.WriteString("| Field | Type | Notes |\n|---|---|---|\n")
-		for _, f := range table.fields {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", code(f.path), f.kind, cell(f.notes))
-		}
-		b.WriteString("\n")
+		writeFields(b, table.fields)
 	}
 	return nil
+}
+
+// writeFields writes a result table, without a notes column when no
+// field has notes.
+func writeFields(b *bytes.Buffer, fields []field) {
+	notes := slices.ContainsFunc(fields, func(f field) bool { return f.notes != "" })
+	if notes {
+		b.WriteString("| Field | Type | Notes |\n|---|---|---|\n")
+	} else {
+		b.WriteString("| Field | Type |\n|---|---|\n")
+	}
+	for _, f := range fields {
+		if notes {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", code(f.path), f.kind, cell(f.notes))
+		} else {
+			fmt.Fprintf(b, "| %s | %s |\n", code(f.path), f.kind)
+		}
+	}
+	b.WriteString("\n")
 }
 
 // writeExample writes a working call of t: the body of POST
