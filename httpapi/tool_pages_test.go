@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -90,6 +91,17 @@ func TestToolPages(t *testing.T) {
 // every tool, and an unknown page is a JSON 404.
 func TestToolPagesAreServed(t *testing.T) {
 	e := newEnv(t, withFullCatalog)
+	var wg sync.WaitGroup
+	for _, page := range []string{"", "calculate_kelly", "store_memory.md", "README.md"} {
+		wg.Go(func() { // the first requests render the pages together
+			res, err := e.srv.Client().Get(e.srv.URL + "/docs/tools/" + page)
+			if assert.NoError(t, err) {
+				res.Body.Close()
+				assert.Equal(t, http.StatusOK, res.StatusCode, page)
+			}
+		})
+	}
+	wg.Wait()
 	status, h, index := e.getPage(t, "/docs/tools/", "")
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "text/markdown; charset=utf-8", h.Get("Content-Type"))
