@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"slices"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -68,3 +69,22 @@ type Agent struct {
 
 // IsActive reports whether the agent may make calls (sandbox or live).
 func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
+
+// clone returns a copy of a that shares no slice or pointer with it, so
+// that a cached agent handed to a caller stays as cached.
+func (a Agent) clone() Agent {
+	a.Description = clonePtr(a.Description)
+	a.AuthorizedInstruments = slices.Clone(a.AuthorizedInstruments)
+	a.AuthorizedActions = slices.Clone(a.AuthorizedActions)
+	a.MaxPositionSizePct = clonePtr(a.MaxPositionSizePct)
+	a.MaxDailyLossPct = clonePtr(a.MaxDailyLossPct)
+	return a
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

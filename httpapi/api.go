@@ -52,6 +52,13 @@ type Options struct {
 	// MCPSessionsPerAgent bounds the open legacy SSE MCP sessions of one
 	// agent (default 16); a further one is refused with 429.
 	MCPSessionsPerAgent int
+	// MCPEnvelope bounds what the MCP SDK decodes of each message, checked
+	// over its bytes before the SDK runs: params._meta at most 4 KiB,
+	// initialize's params at most 16 KiB, the params of any method (of
+	// tools/call, all but its arguments) at most 64 KiB (zero fields:
+	// these defaults). Over a limit, and any JSON-RPC batch, is answered
+	// 400 with a JSON-RPC error.
+	MCPEnvelope mcpserver.EnvelopeLimits
 	// RateLimits bound request rates (zero fields: DefaultRateLimits).
 	RateLimits RateLimits
 	// TrustedProxy says how to find the client address behind a reverse
@@ -137,7 +144,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog,
 		OutputSchema: doc.ResultSchema,
 		Version:      platform.Version(), MaxBodyBytes: opts.MaxBodyBytes, IdleTimeout: opts.MCPIdleTimeout,
-		SessionsPerAgent: opts.MCPSessionsPerAgent, Logger: opts.Logger})
+		SessionsPerAgent: opts.MCPSessionsPerAgent, Envelope: opts.MCPEnvelope, Recorder: a.rec, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/agentfinance/toolkit/agents/broker"
 	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
@@ -121,6 +122,11 @@ type envConfig struct {
 	// priceChanges change prices of the table billing takes (default: the
 	// served catalog's).
 	priceChanges billing.Prices
+	// billingStore, when set, wraps the billing service's store.
+	billingStore func(billing.Store) billing.Store
+	// maxResponseBytes, when set, is the tool calls' response cap
+	// (default 16 MiB).
+	maxResponseBytes int
 }
 
 // presaleProgram is the presale program of withChain.
@@ -237,15 +243,23 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	maps.Copy(cfg.billing.Prices, cfg.priceChanges)
 	cfg.billing.Wallets = ag
-	bill, err := billing.NewService(store, cfg.billing)
+	var billingStore billing.Store = store
+	if cfg.billingStore != nil {
+		billingStore = cfg.billingStore(store)
+	}
+	bill, err := billing.NewService(billingStore, cfg.billing)
 	require.NoError(t, err)
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.Logger = cfg.adminKey, logger
 	if apiOpts.MaxBodyBytes == 0 {
 		apiOpts.MaxBodyBytes = 64 << 10
 	}
-	e.services = platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
-		Workspace: ws, Brokers: brokers}
+	var calls *toolcall.Service // nil: the API's own
+	if cfg.maxResponseBytes > 0 {
+		calls = toolcall.New(cfg.catalog, bill, toolcall.Options{MaxResponseBytes: cfg.maxResponseBytes, Recorder: e.guardian})
+	}
+	e.services = platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Calls: calls, Support: desk,
+		Guardian: e.guardian, Workspace: ws, Brokers: brokers}
 	e.apiOptions = apiOpts
 	api, err := httpapi.New(e.services, apiOpts)
 	require.NoError(t, err)

@@ -152,6 +152,7 @@ func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agent
 	}
 	rec.agent.Mode = mode
 	s.agents[id] = rec
+	s.changed(id)
 	return cloneAgent(rec.agent), nil
 }
 
@@ -176,5 +177,6 @@ func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte, 
 	rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = at.UTC(), nil
 	s.keyDigests[next] = id
 	s.agents[id] = rec
+	s.changed(id)
 	return nil
 }

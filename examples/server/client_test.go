@@ -56,7 +56,8 @@ func TestOpenAPIDocumentIsTheClientsSource(t *testing.T) {
 }
 
 // TestGeneratedClientWalksTheREADME drives the reference server through
-// the generated Go client as the README does: register, deposit, balance,
+// the generated Go client as the walk-through does (README and
+// docs/walkthrough.md): register, deposit, balance,
 // a priced shortcut, a tool call with a typed result, and the ledger a
 // page at a time.
 func TestGeneratedClientWalksTheREADME(t *testing.T) {

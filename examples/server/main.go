@@ -4,7 +4,7 @@
 //	go run ./examples/server                    # SQLite in ./data/toolkit.db on :8080
 //	go run ./examples/server -db postgres://... # Postgres
 //
-// See the README's configuration table for every flag and variable.
+// docs/configuration.md lists every flag and variable; -h prints them.
 package main
 
 import (

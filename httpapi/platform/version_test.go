@@ -21,7 +21,7 @@ func TestVersionFromTheBuild(t *testing.T) {
 }
 
 // TestVersionFlagOfTheReferenceServer builds the reference server with the
-// version set the way the README says and runs it with -version.
+// version set the way the CHANGELOG says and runs it with -version.
 func TestVersionFlagOfTheReferenceServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the reference server")
