@@ -40,6 +40,10 @@ type cacheFixture struct {
 	acct  billing.Account
 }
 
+// cachePrices price the fixture's calls (the platform gives billing the
+// tool catalog's table).
+var cachePrices = billing.Prices{"position_sizing": toolkit.MustParseAmount("0.003")}
+
 func newCacheFixture(t *testing.T, deaf bool) cacheFixture {
 	t.Helper()
 	f := cacheFixture{store: &countedStore{Store: memstore.New()}}
@@ -50,7 +54,7 @@ func newCacheFixture(t *testing.T, deaf bool) cacheFixture {
 		store = deafStore{f.store}
 	}
 	var err error
-	f.svc, err = billing.NewService(store, billing.Config{Cache: agents.CacheConfig{MaxAge: time.Hour}})
+	f.svc, err = billing.NewService(store, billing.Config{Cache: agents.CacheConfig{MaxAge: time.Hour}, Prices: cachePrices})
 	require.NoError(t, err)
 	f.acct = billing.AccountOf(a)
 	f.deposit(t, "tx_fund", 1_000_000)
@@ -166,7 +170,7 @@ func TestStaleCachedLimitsNeverLiftACap(t *testing.T) {
 
 func TestMeterWithoutAChangeFeedReadsEveryCheck(t *testing.T) {
 	f := newCacheFixture(t, false)
-	svc, err := billing.NewService(struct{ billing.Store }{f.store}, billing.Config{})
+	svc, err := billing.NewService(struct{ billing.Store }{f.store}, billing.Config{Prices: cachePrices})
 	require.NoError(t, err)
 	f.svc = svc
 	for range 3 {

@@ -32,7 +32,9 @@ func (a Account) Sandbox() bool { return a.Funds.normal() == FundsTest }
 
 // Config configures a Service. Zero fields take defaults.
 type Config struct {
-	// Prices is the price table (default DefaultPrices()).
+	// Prices is the price table: the list price of each priced operation
+	// (platform.New takes it from the tool catalog, catalog.Catalog.Prices).
+	// An operation not in it is free, so nil makes every call free.
 	Prices Prices
 	// LowBalance is the threshold below which a balance is reported as
 	// low (default 0.01).
@@ -93,7 +95,7 @@ type Service struct {
 // NewService returns a Service over store.
 func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Prices == nil {
-		cfg.Prices = DefaultPrices()
+		cfg.Prices = Prices{}
 	}
 	if err := cfg.Prices.validate(); err != nil {
 		return nil, err

@@ -93,6 +93,8 @@ type API struct {
 	prefix   string   // set by Mount with MountOptions.Prefix
 	// document is the OpenAPI document (without its servers), built by New.
 	document *openapi.Document
+	// pages are the tool reference pages, rendered at their first request.
+	pages renderedPages
 	// hostLists caches the encoded tool list of each agent host's format
 	// (toolformat.Format -> []byte), built at its first request.
 	hostLists sync.Map
@@ -162,6 +164,9 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	docs := a.docs(docsUI())
 	for _, path := range docsPaths {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + docsPaths[1], limit: rateNone, quiet: true, handle: docs}))
+	}
+	for _, path := range toolPagesPaths {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + toolPagesPath, limit: rateNone, quiet: true, handle: a.toolPage}))
 	}
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		healthPath: a.healthz, readyPath: a.readyz, "/{$}": a.index,
