@@ -70,14 +70,16 @@ type Agent struct {
 // IsActive reports whether the agent may make calls (sandbox or live).
 func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
 
-// clone returns a copy of a that shares no slice or pointer with it, so
-// that a cached agent handed to a caller stays as cached.
-func (a Agent) clone() Agent {
+// Clone returns a deep copy of a: its slices and pointers are its own, so
+// a caller may change it without touching a (stores and caches hand out
+// clones).
+func (a Agent) Clone() Agent {
 	a.Description = clonePtr(a.Description)
 	a.AuthorizedInstruments = slices.Clone(a.AuthorizedInstruments)
 	a.AuthorizedActions = slices.Clone(a.AuthorizedActions)
-	a.MaxPositionSizePct = clonePtr(a.MaxPositionSizePct)
+	a.MaxPositionSizePct = clonePtr(a.MaxPositionSizePct) // Amount is immutable: a value copy is deep
 	a.MaxDailyLossPct = clonePtr(a.MaxDailyLossPct)
+	a.KeyUsedAt = clonePtr(a.KeyUsedAt)
 	return a
 }
 

@@ -220,12 +220,12 @@ func (s *Service) agentByKey(ctx context.Context, digest [sha256.Size]byte) (Age
 		return s.store.AgentByKeyDigest(ctx, digest[:])
 	}
 	if a, ok := s.auth.Get(digest); ok {
-		return a.clone(), nil
+		return a.Clone(), nil
 	}
 	ticket := s.auth.Begin()
 	a, err := s.store.AgentByKeyDigest(ctx, digest[:])
 	if err == nil {
-		s.auth.Put(ticket, a.ID, digest, a.clone())
+		s.auth.Put(ticket, a.ID, digest, a.Clone())
 	}
 	return a, err
 }

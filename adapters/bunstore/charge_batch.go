@@ -326,11 +326,25 @@ func (s *Store) resolveCommit(written *billing.ChargeRequest, err error) (commit
 
 // committedCharge returns a charge's ledger row (nil if it is not in the
 // ledger) after a commit whose answer was lost to err, with err itself,
-// wrapped with errOutcomeUnknown when the ledger cannot be read. It first
-// takes the charge's balance row lock (Postgres; on SQLite the immediate
-// transaction takes the write lock), so a commit still under way is
-// waited for. It tries a few times over about two seconds.
+// wrapped with errOutcomeUnknown when the ledger cannot be read (see
+// lookupCommitted).
 func (s *Store) committedCharge(req *billing.ChargeRequest, err error) (*ledgerRow, error) {
+	rows, lookup := s.lookupCommitted([]string{req.AgentID}, []string{req.TxID})
+	switch {
+	case lookup != nil:
+		return nil, errors.Join(errOutcomeUnknown, err, lookup)
+	case len(rows) == 0:
+		return nil, err
+	}
+	return &rows[0], err
+}
+
+// lookupCommitted reads the ledger rows of txIDs after a commit whose
+// answer was lost. It first takes the balance row locks of agentIDs, in
+// agent order (Postgres; on SQLite the immediate transaction takes the
+// write lock), so a commit still under way is waited for, and it tries a
+// few times over about two seconds; the error is the last try's.
+func (s *Store) lookupCommitted(agentIDs, txIDs []string) ([]ledgerRow, error) {
 	var lookup error
 	for _, wait := range []time.Duration{0, 200 * time.Millisecond, 600 * time.Millisecond, 1200 * time.Millisecond} {
 		time.Sleep(wait)
@@ -338,20 +352,18 @@ func (s *Store) committedCharge(req *billing.ChargeRequest, err error) (*ledgerR
 		var rows []ledgerRow
 		lookup = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			if s.postgres {
-				lock := tx.NewSelect().Model((*balanceRow)(nil)).ColumnExpr("1").Where("agent_id = ?", req.AgentID).For("UPDATE")
+				lock := tx.NewSelect().Model((*balanceRow)(nil)).ColumnExpr("1").Where("agent_id IN (?)", bun.List(agentIDs)).
+					Order("agent_id").For("UPDATE")
 				if _, err := lock.Exec(ctx); err != nil {
 					return err
 				}
 			}
-			return tx.NewSelect().Model(&rows).Where("tx_id = ?", req.TxID).Scan(ctx)
+			return tx.NewSelect().Model(&rows).Where("tx_id IN (?)", bun.List(txIDs)).Scan(ctx)
 		})
 		cancel()
 		if lookup == nil {
-			if len(rows) == 0 {
-				return nil, err
-			}
-			return &rows[0], err
+			return rows, nil
 		}
 	}
-	return nil, errors.Join(errOutcomeUnknown, err, lookup)
+	return nil, lookup
 }

@@ -167,8 +167,8 @@ func pgApplyBatch(ctx context.Context, conn bun.IConn, arg string, n int) ([]pgO
 // and then each charge not found was refused (it is answered as not
 // charged, retry). It first takes the balance row locks of the batch's
 // agents (in agent order, as the batch did), so a commit still under way
-// is waited for, and tries a few times over about two seconds; when the
-// ledger cannot be read, err is wrapped with errOutcomeUnknown.
+// is waited for (see lookupCommitted); when the ledger cannot be read, err
+// is wrapped with errOutcomeUnknown.
 func (s *Store) committedBatch(batch []*pendingCharge, results []chargeResult, err error) (committed bool, _ error) {
 	ids := make([]string, len(batch))
 	agentIDs := make([]string, 0, len(batch))
@@ -178,25 +178,11 @@ func (s *Store) committedBatch(batch []*pendingCharge, results []chargeResult, e
 			agentIDs = append(agentIDs, p.req.AgentID)
 		}
 	}
-	var lookup error
-	for _, wait := range []time.Duration{0, 200 * time.Millisecond, 600 * time.Millisecond, 1200 * time.Millisecond} {
-		time.Sleep(wait)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		var rows []ledgerRow
-		lookup = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			lock := tx.NewSelect().Model((*balanceRow)(nil)).ColumnExpr("1").Where("agent_id IN (?)", bun.List(agentIDs)).
-				Order("agent_id").For("UPDATE")
-			if _, err := lock.Exec(ctx); err != nil {
-				return err
-			}
-			return tx.NewSelect().Model(&rows).Where("tx_id IN (?)", bun.List(ids)).Scan(ctx)
-		})
-		cancel()
-		if lookup == nil {
-			return fillCommitted(batch, results, rows), err
-		}
+	rows, lookup := s.lookupCommitted(agentIDs, ids)
+	if lookup != nil {
+		return false, errors.Join(errOutcomeUnknown, err, lookup)
 	}
-	return false, errors.Join(errOutcomeUnknown, err, lookup)
+	return fillCommitted(batch, results, rows), err
 }
 
 // fillCommitted answers a batch whose charges found in the ledger are
