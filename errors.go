@@ -142,6 +142,17 @@ func RetryAfterOf(err error) time.Duration {
 	return 0
 }
 
+// FieldsOf lists the violations a validation error carries, for an error
+// answer's errors list: the Fields of the first *Error in err's chain (at
+// most MaxFieldErrors), never those of an Internal error.
+func FieldsOf(err error) []FieldError {
+	var e *Error
+	if !errors.As(err, &e) || e.Kind == Internal {
+		return nil
+	}
+	return e.Fields[:min(len(e.Fields), MaxFieldErrors)]
+}
+
 // KindOf returns the Kind of the first *Error in err's chain, or Internal.
 func KindOf(err error) Kind {
 	var e *Error

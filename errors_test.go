@@ -56,3 +56,29 @@ func TestKindStrings(t *testing.T) {
 		assert.Equal(t, want, k.String())
 	}
 }
+
+func TestFieldsOfListsAValidationsViolationsOnly(t *testing.T) {
+	many := make([]FieldError, MaxFieldErrors+5)
+	for i := range many {
+		many[i] = FieldError{Field: fmt.Sprintf("bars[%d].close", i), Rule: "type", Message: "expected a number"}
+	}
+	cases := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"validation", &Error{Kind: Invalid, Msg: "a", Fields: many[:2]}, 2},
+		{"wrapped", fmt.Errorf("decode: %w", &Error{Kind: TooLarge, Fields: many[:1]}), 1},
+		{"capped", &Error{Kind: Invalid, Fields: many}, MaxFieldErrors},
+		{"internal", &Error{Kind: Internal, Fields: many[:2]}, 0},
+		{"plain", errors.New("boom"), 0},
+		{"nil", nil, 0},
+	}
+	for _, tc := range cases {
+		got := FieldsOf(tc.err)
+		assert.Len(t, got, tc.want, tc.name)
+		if tc.want > 0 {
+			assert.Equal(t, many[0], got[0], tc.name)
+		}
+	}
+}

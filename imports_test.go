@@ -24,12 +24,13 @@ var domainEdges = map[string][]string{
 	"":                           nil,
 	"cryptovault":                {""},
 	"internal/strictjson":        {""},
+	"internal/changecache":       {},
 	"guardian":                   {"", "internal/strictjson"},
 	"guardian/guardiantest":      {"guardian"},
-	"agents":                     {"", "cryptovault", "guardian"},
+	"agents":                     {"", "cryptovault", "guardian", "internal/changecache"},
 	"agents/broker":              {"", "agents", "cryptovault"},
 	"agents/workspace":           {"", "cryptovault", "finance/catalog", "finance/performance"},
-	"billing":                    {"", "agents", "cryptovault", "guardian"},
+	"billing":                    {"", "agents", "cryptovault", "guardian", "internal/changecache"},
 	"billing/owners":             {"", "agents", "billing"},
 	"billing/toolcall":           {"", "agents", "billing", "finance", "finance/catalog", "guardian"},
 	"support":                    {"", "cryptovault"},
@@ -43,8 +44,9 @@ var domainEdges = map[string][]string{
 }
 
 // domainRoots are the packages that must stay pure (DESIGN.md): the root,
-// the domain folders and the neutral internal/strictjson.
-var domainRoots = []string{"finance", "agents", "billing", "support", "guardian", "cryptovault", "internal/strictjson"}
+// the domain folders and the neutral internal/strictjson and
+// internal/changecache.
+var domainRoots = []string{"finance", "agents", "billing", "support", "guardian", "cryptovault", "internal/strictjson", "internal/changecache"}
 
 // forbiddenInDomain are import prefixes a domain package must never use.
 var forbiddenInDomain = []string{

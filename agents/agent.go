@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"slices"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -68,3 +69,24 @@ type Agent struct {
 
 // IsActive reports whether the agent may make calls (sandbox or live).
 func (a Agent) IsActive() bool { return a.Mode == ModeSandbox || a.Mode == ModeLive }
+
+// Clone returns a deep copy of a: its slices and pointers are its own, so
+// a caller may change it without touching a (stores and caches hand out
+// clones).
+func (a Agent) Clone() Agent {
+	a.Description = clonePtr(a.Description)
+	a.AuthorizedInstruments = slices.Clone(a.AuthorizedInstruments)
+	a.AuthorizedActions = slices.Clone(a.AuthorizedActions)
+	a.MaxPositionSizePct = clonePtr(a.MaxPositionSizePct) // Amount is immutable: a value copy is deep
+	a.MaxDailyLossPct = clonePtr(a.MaxDailyLossPct)
+	a.KeyUsedAt = clonePtr(a.KeyUsedAt)
+	return a
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

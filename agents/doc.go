@@ -35,6 +35,25 @@
 // risk tools. An agent can tighten its own restrictions, never loosen
 // them; spend caps live in billing.
 //
+// # Cached agents and the change rule
+//
+// With a store that implements ChangeFeed, Service.Authenticate caches
+// agents by key digest (and the billing meter caches its pre-charge
+// checks), so that a metered call makes one store round trip. What keeps
+// the caches true is one rule for stores: every store method that changes
+// an agent — its key, mode, restrictions, presale status, spend limits
+// and ceilings, or whatever a later method changes (an owner's or an
+// administrator's operation included) — announces the agent in the
+// change's transaction to every instance sharing the store, and to its
+// own instance's listeners before it returns (AllAgents for a change that
+// concerns every agent). The rule lives in the store, not in Service, so
+// that every caller of a store method gets it; adapters/storetest checks
+// each changing method. Informational writes that no cache relies on
+// (TouchKey's last use) need no announcement. A maximum age (Config.Cache)
+// bounds what a lost announcement leaves behind, and the charge stays the
+// authority on money and caps (billing's check_cache.go).
+// docs/operations.md has the whole picture.
+//
 // Everything sensitive (wallet addresses) is sealed per agent through the
 // cryptovault. The package owns its [Store] port; adapters/bunstore and
 // adapters/memstore implement it and adapters/storetest proves them.

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/internal/changecache"
 )
 
 // MaxAgentsPerOwner bounds the agents listed for one owner.
@@ -45,6 +47,10 @@ type Config struct {
 	// more is toolkit.Unavailable with a retry hint. Default
 	// DefaultWalletSearches().
 	WalletSearches int
+	// Cache tunes the cache of authenticated agents (key digest -> agent,
+	// mode and restrictions), kept when the store implements ChangeFeed:
+	// a change to an agent on any instance drops its entry.
+	Cache CacheConfig
 }
 
 // Service implements agent registration, authentication and management.
@@ -61,6 +67,9 @@ type Service struct {
 	presale     PresaleChecker
 	// searches bounds the concurrent challenge searches.
 	searches searchSlots
+	// auth caches Authenticate's lookups; nil when the store has no
+	// change feed.
+	auth *changecache.Cache[[sha256.Size]byte, Agent]
 }
 
 // NewService returns a Service over store.
@@ -86,7 +95,7 @@ func NewService(store Store, cfg Config) (*Service, error) {
 	}
 	return &Service{store: store, prefix: cfg.KeyPrefix, ownerPrefix: ownerPrefixOf(cfg.KeyPrefix), now: cfg.Now, random: cfg.Random,
 		rec: guardian.OrDiscard(cfg.Recorder), wallets: wallets, vault: cfg.Vault, presale: cfg.Presale,
-		searches: make(searchSlots, cfg.WalletSearches)}, nil
+		searches: make(searchSlots, cfg.WalletSearches), auth: newAuthCache(store, cfg.Cache, cfg.Now)}, nil
 }
 
 // Registered is the result of Register.
@@ -180,11 +189,17 @@ func (s *Service) newKey() (string, error) {
 // Authenticate returns the agent owning key. A missing, malformed or
 // unknown key is toolkit.Unauthenticated; a suspended or terminated agent
 // is toolkit.Forbidden.
+//
+// With a store that implements ChangeFeed, agents found are cached by key
+// digest (see Config.Cache): a rotated key, a suspension or any other
+// change made through the store drops the entry at once on this instance
+// and as soon as the feed delivers it on the others. Unknown keys are
+// never cached.
 func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 	if !s.wellFormedKey(key) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
-	a, err := s.store.AgentByKeyDigest(ctx, KeyDigest(key))
+	a, err := s.agentByKey(ctx, sha256.Sum256([]byte(key)))
 	if toolkit.IsKind(err, toolkit.NotFound) {
 		return Agent{}, toolkit.Errorf(toolkit.Unauthenticated, "Invalid or missing API key")
 	}
@@ -196,6 +211,23 @@ func (s *Service) Authenticate(ctx context.Context, key string) (Agent, error) {
 	}
 	s.touchKey(ctx, a)
 	return a, nil
+}
+
+// agentByKey returns the agent whose key has digest, from the cache when
+// it holds it.
+func (s *Service) agentByKey(ctx context.Context, digest [sha256.Size]byte) (Agent, error) {
+	if s.auth == nil {
+		return s.store.AgentByKeyDigest(ctx, digest[:])
+	}
+	if a, ok := s.auth.Get(digest); ok {
+		return a.Clone(), nil
+	}
+	ticket := s.auth.Begin()
+	a, err := s.store.AgentByKeyDigest(ctx, digest[:])
+	if err == nil {
+		s.auth.Put(ticket, a.ID, digest, a.Clone())
+	}
+	return a, err
 }
 
 // wellFormedKey checks the key's shape before any lookup.

@@ -16,7 +16,9 @@ func ExampleService_Meter() {
 	ctx := context.Background()
 	store := memstore.New()
 	ag, _ := agents.NewService(store, agents.Config{})
-	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
+	// The platform gives billing the tool catalog's prices; here one.
+	prices := billing.Prices{"position_sizing": toolkit.MustParseAmount("0.003")}
+	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, Prices: prices})
 	registered, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
 	a := registered.Agent
 	acct := billing.AccountOf(a)

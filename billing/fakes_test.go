@@ -316,11 +316,20 @@ var testNow = time.Date(2026, 11, 22, 23, 30, 0, 0, time.FixedZone("EST", -5*360
 
 const agentID = "agt_test"
 
-// newService returns a Service over store with the test clock; edit
-// adjusts the config first.
+// testPrices are the prices of the tests: the catalog's table as the
+// platform gives it to billing (billing cannot import the catalog).
+func testPrices() Prices {
+	return Prices{"position_sizing": amount("0.003"), "risk_check": amount("0.004"), "basic_eval": amount("0.10"),
+		"full_eval": amount("0.50"), "comprehensive_eval": amount("1.00"), "pre_trade_gate": amount("0.01"),
+		"assess_trading_system": amount("2.00"), "run_monte_carlo": amount("0.008"), "store_memory": amount("0.002"),
+		"search_memory": amount("0.001"), "record_trade_journal": amount("0.003")}
+}
+
+// newService returns a Service over store with the test clock and
+// testPrices; edit adjusts the config first.
 func newService(t *testing.T, store Store, edit ...func(*Config)) *Service {
 	t.Helper()
-	cfg := Config{Now: func() time.Time { return testNow }}
+	cfg := Config{Now: func() time.Time { return testNow }, Prices: testPrices()}
 	for _, e := range edit {
 		e(&cfg)
 	}

@@ -52,7 +52,8 @@ type Metered struct {
 //
 //  1. An idempotent retry returns the stored response (no run, no charge).
 //  2. Balance, caps and consumption are read in one store query
-//     (Store.ChargeCheck). Spend caps and the allowed-operations list are
+//     (Store.ChargeCheck), or come from the Service's cache of it (see
+//     check_cache.go). Spend caps and the allowed-operations list are
 //     checked (toolkit.Forbidden naming the cap; nothing runs).
 //  3. The balance of the account's class of funds is checked (test funds
 //     for a sandbox account, real funds for a live one):
@@ -63,7 +64,9 @@ type Metered struct {
 //  5. A chargeable outcome is debited atomically (conditional UPDATE,
 //     ledger row, usage row, idempotency record in one transaction). If the
 //     balance was spent concurrently, the result is discarded and the call
-//     fails with toolkit.InsufficientCredits.
+//     fails with toolkit.InsufficientCredits; if the caps changed since
+//     step 2, the call is checked against the new ones (toolkit.Forbidden,
+//     result discarded, when it passes one) and charged again.
 func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx context.Context) (Outcome, error)) (Metered, error) {
 	const op = "billing.Meter"
 	price := s.cfg.Prices.Micros(req.Operation, req.Account.Presale)
@@ -81,17 +84,9 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 		}
 	}
 	now := s.cfg.Now()
-	dayStart, monthStart := SpendWindows(now)
-	check, err := s.store.ChargeCheck(ctx, req.Account.AgentID, dayStart, monthStart)
+	check, err := s.admitCall(ctx, req, now, price)
 	if err != nil {
-		return Metered{}, toolkit.WithOp(op, err)
-	}
-	if err := checkCaps(req, check, price); err != nil {
 		return Metered{}, err
-	}
-	funds := req.Account.Funds.normal()
-	if check.Balance.Of(funds) < price {
-		return Metered{}, insufficient(price, check.Balance, funds)
 	}
 	out, err := run(ctx)
 	if err != nil {
@@ -104,6 +99,8 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	if err != nil {
 		return Metered{}, toolkit.WithOp(op, err)
 	}
+	funds := req.Account.Funds.normal()
+	dayStart, monthStart := SpendWindows(now)
 	charge := ChargeRequest{
 		TxID: txID, AgentID: req.Account.AgentID, Operation: req.Operation, Funds: funds, Micros: price,
 		At: now.UTC(), DayStart: dayStart, MonthStart: monthStart, Limits: check.Limits,
@@ -111,7 +108,7 @@ func (s *Service) Meter(ctx context.Context, req MeterRequest, run func(ctx cont
 	if req.IdempotencyKey != "" {
 		charge.Idempotency = &IdempotentResponse{Key: req.IdempotencyKey, RequestHash: hash, Response: out.Response}
 	}
-	tx, err := s.store.Charge(ctx, charge)
+	tx, err := s.charge(ctx, req, charge)
 	switch {
 	case err == nil:
 		after := USD(tx.BalanceAfter)

@@ -11,30 +11,10 @@ import (
 const Currency = "USDC"
 
 // Prices maps an operation name to its list price in USD. Operations not
-// in the table are free.
+// in the table are free. The toolkit's table is the tool catalog's: each
+// tool's catalog.Spec prices the operations it is billed as, and
+// platform.New gives catalog.Catalog.Prices to billing (Config.Prices).
 type Prices map[string]toolkit.Amount
-
-// DefaultPrices returns the published price table, plus the workspace's
-// writes and search (agents/workspace): store_memory 0.002 (the published
-// SDK price), record_trade_journal 0.003 (the published
-// record_trade_outcome price) and search_memory 0.001 (a read, cheaper
-// than the published 0.002). get_trading_biases and the journal's REST
-// reads are free, like the other analysis tools and the published reads.
-func DefaultPrices() Prices {
-	return Prices{
-		"position_sizing":       toolkit.MustParseAmount("0.003"),
-		"risk_check":            toolkit.MustParseAmount("0.004"),
-		"basic_eval":            toolkit.MustParseAmount("0.10"),
-		"full_eval":             toolkit.MustParseAmount("0.50"),
-		"comprehensive_eval":    toolkit.MustParseAmount("1.00"),
-		"pre_trade_gate":        toolkit.MustParseAmount("0.01"),
-		"assess_trading_system": toolkit.MustParseAmount("2.00"),
-		"run_monte_carlo":       toolkit.MustParseAmount("0.008"),
-		"store_memory":          toolkit.MustParseAmount("0.002"),
-		"search_memory":         toolkit.MustParseAmount("0.001"),
-		"record_trade_journal":  toolkit.MustParseAmount("0.003"),
-	}
-}
 
 // presaleFactor is what presale buyers pay: 80 % of list, on every operation.
 var presaleFactor = toolkit.MustParseAmount("0.8")

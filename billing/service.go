@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/agentfinance/toolkit"
+	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/guardian"
+	"github.com/agentfinance/toolkit/internal/changecache"
 )
 
 // Account is who a billing call is for and which funds pay for it
@@ -30,7 +32,9 @@ func (a Account) Sandbox() bool { return a.Funds.normal() == FundsTest }
 
 // Config configures a Service. Zero fields take defaults.
 type Config struct {
-	// Prices is the price table (default DefaultPrices()).
+	// Prices is the price table: the list price of each priced operation
+	// (platform.New takes it from the tool catalog, catalog.Catalog.Prices).
+	// An operation not in it is free, so nil makes every call free.
 	Prices Prices
 	// LowBalance is the threshold below which a balance is reported as
 	// low (default 0.01).
@@ -73,18 +77,25 @@ type Config struct {
 	// Recorder receives security events: replayed payments and failed
 	// payment verifications (default: discarded).
 	Recorder guardian.Recorder
+	// Cache tunes the cache of pre-charge checks (balances, caps and
+	// running totals per agent), kept when the store implements
+	// agents.ChangeFeed (see check_cache.go).
+	Cache agents.CacheConfig
 }
 
 // Service is the billing domain service.
 type Service struct {
 	store Store
 	cfg   Config
+	// checks caches the pre-charge checks; nil when the store has no
+	// change feed.
+	checks *changecache.Cache[string, cachedCheck]
 }
 
 // NewService returns a Service over store.
 func NewService(store Store, cfg Config) (*Service, error) {
 	if cfg.Prices == nil {
-		cfg.Prices = DefaultPrices()
+		cfg.Prices = Prices{}
 	}
 	if err := cfg.Prices.validate(); err != nil {
 		return nil, err
@@ -114,7 +125,7 @@ func NewService(store Store, cfg Config) (*Service, error) {
 		cfg.Random = rand.Reader
 	}
 	cfg.Recorder = guardian.OrDiscard(cfg.Recorder)
-	return &Service{store: store, cfg: cfg}, nil
+	return &Service{store: store, cfg: cfg, checks: newCheckCache(store, cfg.Cache, cfg.Now)}, nil
 }
 
 // Prices returns the price table.

@@ -17,7 +17,7 @@ import (
 func TestNewServiceDefaults(t *testing.T) {
 	svc, err := NewService(newFakeStore(), Config{})
 	require.NoError(t, err)
-	assert.Equal(t, DefaultPrices(), svc.Prices())
+	assert.Equal(t, Prices{}, svc.Prices(), "no table: every operation is free")
 	assert.Equal(t, "0.01", svc.cfg.LowBalance.String())
 	assert.Equal(t, "100", svc.cfg.SandboxCreditCap.String())
 	assert.NotNil(t, svc.cfg.Now)

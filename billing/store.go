@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/agentfinance/toolkit"
@@ -144,7 +145,10 @@ type ChargeRequest struct {
 	At         time.Time
 	DayStart   time.Time // start of the UTC day containing At (daily cap window)
 	MonthStart time.Time // start of the UTC month containing At (monthly cap window)
-	Limits     SpendLimits
+	// Limits are the caps the caller checked the call against, as read
+	// (Version included): the store applies them only while the agent's
+	// stored limits are still at Limits.Version.
+	Limits SpendLimits
 	// Idempotency, when Key is set, records Response under (AgentID, Key).
 	Idempotency *IdempotentResponse
 }
@@ -185,6 +189,11 @@ type CreditRequest struct {
 	At                  time.Time
 }
 
+// ErrLimitsChanged is the cause of a charge refused because the agent's
+// spend limits changed after the caller read them (see Store.Charge): a
+// stale read can never lift a limit.
+var ErrLimitsChanged = errors.New("the spend limits changed since they were read")
+
 // Store persists balances, the ledger, usage, idempotency keys and spend
 // limits. Every method is one transaction. Implementations live in
 // adapters and must pass adapters/storetest.
@@ -200,7 +209,10 @@ type Store interface {
 	// conditional UPDATE). toolkit.InsufficientCredits when that class's
 	// balance is below the amount (nothing written), toolkit.Forbidden
 	// when a spend cap would be exceeded, toolkit.Conflict when the
-	// idempotency key is already stored. An error wrapping the caller's
+	// idempotency key is already stored, toolkit.Conflict wrapping
+	// ErrLimitsChanged when the agent's stored spend limits are no longer
+	// at req.Limits.Version (nothing written: the caller read them, or had
+	// them cached, before a change). An error wrapping the caller's
 	// context error (context.Canceled or DeadlineExceeded) means the
 	// charge was not applied: a store that may still apply it after ctx
 	// ends must answer with its outcome, not with ctx's error.

@@ -8,7 +8,7 @@ import (
 	"github.com/agentfinance/toolkit"
 )
 
-// Risk-check thresholds (fixed; documented in docs/tools-core.md). Risk fractions are fractions of equity; the
+// Risk-check thresholds (fixed; documented in docs/tools/check_trade_risk.md). Risk fractions are fractions of equity; the
 // *_Pct limits are percents, like the agent limits.
 var (
 	// perTradeRiskNominal (1 %, Tharp's nominal risk): at or below it the

@@ -1,6 +1,9 @@
 package guardian
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // StorageFault is implemented by the errors of a store that cannot write:
 // its disk (or size limit) is full, or it is read-only. A store adapter
@@ -24,4 +27,17 @@ func StorageFaultEvent(err error) (Event, bool) {
 		return Event{Type: TypeDiskFull}, true
 	}
 	return Event{Type: TypeDatabaseReadOnly}, true
+}
+
+// RecordStorageFault records the event of a storage fault in err's chain
+// (see StorageFaultEvent) and reports whether there was one. Every
+// transport answering a failed request calls it (the REST middleware, the
+// MCP tool handler), so a full or read-only database is reported alike
+// whichever way the write came in; the caller adds its one log line.
+func RecordStorageFault(ctx context.Context, rec Recorder, err error) bool {
+	e, ok := StorageFaultEvent(err)
+	if ok {
+		OrDiscard(rec).Record(ctx, e)
+	}
+	return ok
 }

@@ -20,10 +20,7 @@ func (a *API) register(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ag := reg.Agent
-	writeJSON(w, http.StatusCreated, RegisterResponse{
-		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: reg.APIKey, OwnerKey: reg.OwnerKey, CreatedAt: ag.CreatedAt,
-	})
+	writeJSON(w, http.StatusCreated, registerResponse(ag, reg.APIKey, reg.OwnerKey))
 	return nil
 }
 

@@ -56,6 +56,13 @@ type Options struct {
 	// MCPSessionsPerAgent bounds the open legacy SSE MCP sessions of one
 	// agent (default 16); a further one is refused with 429.
 	MCPSessionsPerAgent int
+	// MCPEnvelope bounds what the MCP SDK decodes of each message, checked
+	// over its bytes before the SDK runs: params._meta at most 4 KiB,
+	// initialize's params at most 16 KiB, the params of any method (of
+	// tools/call, all but its arguments) at most 64 KiB (zero fields:
+	// these defaults). Over a limit, and any JSON-RPC batch, is answered
+	// 400 with a JSON-RPC error.
+	MCPEnvelope mcpserver.EnvelopeLimits
 	// RateLimits bound request rates (zero fields: DefaultRateLimits).
 	RateLimits RateLimits
 	// TrustedProxy says how to find the client address behind a reverse
@@ -90,6 +97,8 @@ type API struct {
 	prefix   string   // set by Mount with MountOptions.Prefix
 	// document is the OpenAPI document (without its servers), built by New.
 	document *openapi.Document
+	// pages are the tool reference pages, rendered at their first request.
+	pages renderedPages
 	// hostLists caches the encoded tool list of each agent host's format
 	// (toolformat.Format -> []byte), built at its first request.
 	hostLists sync.Map
@@ -139,7 +148,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog, KeepAlive: opts.MCPKeepAlive,
 		OutputSchema: doc.ResultSchema,
 		Version:      platform.Version(), MaxBodyBytes: opts.MaxBodyBytes, IdleTimeout: opts.MCPIdleTimeout,
-		SessionsPerAgent: opts.MCPSessionsPerAgent, Logger: opts.Logger})
+		SessionsPerAgent: opts.MCPSessionsPerAgent, Envelope: opts.MCPEnvelope, Recorder: a.rec, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
@@ -159,6 +168,9 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	docs := a.docs(docsUI())
 	for _, path := range docsPaths {
 		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + docsPaths[1], limit: rateNone, quiet: true, handle: docs}))
+	}
+	for _, path := range toolPagesPaths {
+		a.mux.Handle("GET "+path, a.wrap(route{pattern: "GET " + toolPagesPath, limit: rateNone, quiet: true, handle: a.toolPage}))
 	}
 	for path, handle := range map[string]func(http.ResponseWriter, *http.Request) error{
 		healthPath: a.healthz, readyPath: a.readyz, "/{$}": a.index,

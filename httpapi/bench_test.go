@@ -77,9 +77,10 @@ func benchServer(b *testing.B, dsn string, opts httpapi.Options) (*httptest.Serv
 	}
 	b.Cleanup(func() { store.Close() })
 	ag, _ := agents.NewService(store, agents.Config{})
-	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: mustAmount("1000000")})
+	tools := catalog.Default()
+	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: mustAmount("1000000"), Prices: tools.Prices()})
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, opts)
+	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: tools}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -51,11 +51,7 @@ func (a *API) transactions(w http.ResponseWriter, r *http.Request) error {
 		out.NextCursor = &page.NextCursor
 	}
 	for i, tx := range page.Transactions {
-		out.Transactions[i] = TransactionResponse{
-			TxID: tx.TxID, Type: tx.Type, Funds: string(tx.Funds), Amount: billing.USD(tx.AmountMicros),
-			BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt,
-			Operation: tx.Operation, FundingPath: tx.FundingPath, Currency: tx.Currency, Quantity: tx.Quantity, PriceUSD: tx.PriceUSD,
-		}
+		out.Transactions[i] = transactionResponse(tx)
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

@@ -67,7 +67,7 @@ func TestLandingPage(t *testing.T) {
 	res, page := e.get("/", map[string]string{"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, res.Header.Get("Content-Type"), "text/html")
-	for _, link := range []string{`href="docs/"`, `href="llms.txt"`, `href=".well-known/agent.json"`, `href="v1/openapi.json"`, e.srv.URL + "/mcp"} {
+	for _, link := range []string{`href="docs/"`, `href="docs/tools/"`, `href="llms.txt"`, `href=".well-known/agent.json"`, `href="v1/openapi.json"`, e.srv.URL + "/mcp"} {
 		assert.Contains(t, page, link)
 	}
 	status, index := e.do("GET", "/", nil, "")

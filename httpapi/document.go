@@ -41,9 +41,7 @@ func operationOf(rt route) (openapi.Operation, error) {
 	op := openapi.Operation{Method: rt.method, Path: rt.path, ID: rt.id, Summary: rt.summary, Auth: rt.auth,
 		Status: rt.status, AltStatus: rt.altStatus, ToolBody: rt.toolBody, Errors: errorKinds(rt),
 		CallsTools: rt.id == "callTool", IsDocument: rt.id == "getOpenAPI", CSV: rt.csv}
-	if s, ok := shortcutFor(rt.path); ok {
-		op.Tool, op.Tier = s.tool, s.tier
-	}
+	op.Tool, op.Tier = rt.tool, rt.tier
 	for _, q := range rt.query {
 		op.Query = append(op.Query, openapi.Param{Name: q.name, Description: q.description, Schema: q.schema})
 	}
@@ -88,16 +86,6 @@ func errorKinds(rt route) []toolkit.Kind {
 	kinds = append(kinds, rt.errors...)
 	slices.SortFunc(kinds, func(a, b toolkit.Kind) int { return statusOf[a] - statusOf[b] })
 	return slices.Compact(kinds)
-}
-
-// shortcutFor finds the shortcut served at path.
-func shortcutFor(path string) (shortcutSpec, bool) {
-	for _, s := range append(shortcuts[:len(shortcuts):len(shortcuts)], journalShortcut) {
-		if s.path == path {
-			return s, true
-		}
-	}
-	return shortcutSpec{}, false
 }
 
 // serveOpenAPI serves the document with the request's base URL as its

@@ -82,6 +82,11 @@ func nonNil(s []string) []string {
 	return s
 }
 
+func registerResponse(ag agents.Agent, apiKey, ownerKey string) RegisterResponse {
+	return RegisterResponse{AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type),
+		Mode: string(ag.Mode), APIKey: apiKey, OwnerKey: ownerKey, CreatedAt: ag.CreatedAt}
+}
+
 // Enums lists the values of the enumerated fields (openapi.Enumerated).
 func (RegisterResponse) Enums() map[string][]string {
 	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}

@@ -54,6 +54,12 @@ type TransactionResponse struct {
 	PriceUSD     *toolkit.Amount `json:"price_usd"`
 }
 
+func transactionResponse(tx billing.Transaction) TransactionResponse {
+	return TransactionResponse{TxID: tx.TxID, Type: tx.Type, Funds: string(tx.Funds), Amount: billing.USD(tx.AmountMicros),
+		BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt.UTC(),
+		Operation: tx.Operation, FundingPath: tx.FundingPath, Currency: tx.Currency, Quantity: tx.Quantity, PriceUSD: tx.PriceUSD}
+}
+
 // TransactionsResponse is one page of the ledger, newest first. Pass
 // next_cursor as ?cursor= for the next page; it is null on the last one.
 type TransactionsResponse struct {

@@ -64,20 +64,11 @@ type OwnerUsageResponse struct {
 	TotalCost  toolkit.Amount     `json:"total_cost"`
 }
 
-// OwnerTransactionResponse is one ledger row of one of the owner's agents.
+// OwnerTransactionResponse is one ledger row of one of the owner's agents:
+// the agent's id and the row as the agent's own ledger shows it.
 type OwnerTransactionResponse struct {
-	AgentID      string          `json:"agent_id"`
-	TxID         string          `json:"tx_id"`
-	Type         string          `json:"type"`
-	Funds        string          `json:"funds"`
-	Amount       toolkit.Amount  `json:"amount"`
-	BalanceAfter toolkit.Amount  `json:"balance_after"`
-	CreatedAt    time.Time       `json:"created_at"`
-	Operation    *string         `json:"operation"`
-	FundingPath  *string         `json:"funding_path"`
-	Currency     *string         `json:"currency"`
-	Quantity     *toolkit.Amount `json:"quantity"`
-	PriceUSD     *toolkit.Amount `json:"price_usd"`
+	AgentID string `json:"agent_id"`
+	TransactionResponse
 }
 
 // OwnerTransactionsResponse is one page of the owner's ledger across
@@ -102,11 +93,6 @@ func (OwnerAgentResponse) Enums() map[string][]string {
 	return map[string][]string{"agent_type": stringsOf(agents.Types()), "mode": stringsOf(agents.Modes())}
 }
 
-// Enums lists the values of the enumerated fields (openapi.Enumerated).
-func (OwnerTransactionResponse) Enums() map[string][]string {
-	return map[string][]string{"type": {billing.TypeConsumption, billing.TypeDeposit}, "funding_path": billing.FundingPaths()}
-}
-
 func ownerAgentResponse(v owners.AgentView) OwnerAgentResponse {
 	a, s := v.Agent, v.Summary
 	return OwnerAgentResponse{AgentID: a.ID, AgentName: a.Name, AgentType: string(a.Type), Mode: string(a.Mode),
@@ -117,9 +103,7 @@ func ownerAgentResponse(v owners.AgentView) OwnerAgentResponse {
 }
 
 func ownerTransactionResponse(tx billing.Transaction) OwnerTransactionResponse {
-	return OwnerTransactionResponse{AgentID: tx.AgentID, TxID: tx.TxID, Type: tx.Type, Funds: string(tx.Funds),
-		Amount: billing.USD(tx.AmountMicros), BalanceAfter: billing.USD(tx.BalanceAfter), CreatedAt: tx.CreatedAt.UTC(),
-		Operation: tx.Operation, FundingPath: tx.FundingPath, Currency: tx.Currency, Quantity: tx.Quantity, PriceUSD: tx.PriceUSD}
+	return OwnerTransactionResponse{AgentID: tx.AgentID, TransactionResponse: transactionResponse(tx)}
 }
 
 func ceilingsResponse(c billing.LimitCeilings) CeilingsResponse {

@@ -8,12 +8,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// FeedbackRequest is the body of POST /v1/support/feedback.
-type FeedbackRequest struct {
-	Rating   int    `json:"rating"`
-	Message  string `json:"message"`
-	Category string `json:"category"`
-}
+// FeedbackRequest is the body of POST /v1/support/feedback: the domain's
+// input, with the decoding limits of constrain.
+type FeedbackRequest support.FeedbackInput
 
 // TicketRequest is the body of POST /v1/support/ticket.
 type TicketRequest struct {
@@ -23,34 +20,17 @@ type TicketRequest struct {
 	Category    string `json:"category"`
 }
 
-// SuggestionRequest is the body of POST /v1/support/suggestion.
-type SuggestionRequest struct {
-	Title            string `json:"title"`
-	Description      string `json:"description"`
-	UseCase          string `json:"use_case"`
-	PriorityForAgent string `json:"priority_for_agent"`
-}
+// SuggestionRequest is the body of POST /v1/support/suggestion: the
+// domain's input, with the decoding limits of constrain.
+type SuggestionRequest support.SuggestionInput
 
-// EnterpriseRequest is the body of POST /v1/support/enterprise.
-type EnterpriseRequest struct {
-	OrganizationName string   `json:"organization_name"`
-	ContactEmail     string   `json:"contact_email"`
-	Description      string   `json:"description"`
-	Requirements     []string `json:"requirements"`
-	Timeline         string   `json:"timeline"`
-	BudgetRange      *string  `json:"budget_range,omitempty"`
-}
+// EnterpriseRequest is the body of POST /v1/support/enterprise: the
+// domain's input, with the decoding limits of constrain.
+type EnterpriseRequest support.InquiryInput
 
-// BugReportRequest is the body of POST /v1/support/bug.
-type BugReportRequest struct {
-	Title            string  `json:"title"`
-	Description      string  `json:"description"`
-	StepsToReproduce string  `json:"steps_to_reproduce"`
-	ExpectedBehavior string  `json:"expected_behavior"`
-	ActualBehavior   string  `json:"actual_behavior"`
-	ToolName         *string `json:"tool_name,omitempty"`
-	ErrorMessage     *string `json:"error_message,omitempty"`
-}
+// BugReportRequest is the body of POST /v1/support/bug: the domain's
+// input, with the decoding limits of constrain.
+type BugReportRequest support.BugReportInput
 
 // TicketStatusRequest is the body of PUT
 // /v1/admin/support/tickets/{ticket_id}/status.

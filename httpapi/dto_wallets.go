@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"time"
-
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
 	"github.com/agentfinance/toolkit/billing"
@@ -25,21 +23,16 @@ type RegisterWalletRequest struct {
 }
 
 // RegisterWalletResponse is the answer of register-wallet: 201 with a new
-// agent, 200 when the wallet's agent got a new key. APIKey is shown once.
+// agent, 200 when the wallet's agent got a new key. It is a registration's
+// answer (APIKey shown once; OwnerKey only when this sign-in created the
+// agent and its owner) with the agent's balances.
 type RegisterWalletResponse struct {
-	AgentID        string         `json:"agent_id" example:"agt_k3v9x2m8q1w7p4z6"`
-	OwnerID        string         `json:"owner_id" example:"acme-capital"`
-	AgentName      string         `json:"agent_name"`
-	AgentType      string         `json:"agent_type"`
-	Mode           string         `json:"mode"`
-	APIKey         string         `json:"api_key" example:"aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9"`
-	OwnerKey       string         `json:"owner_key,omitempty" example:"aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk" doc:"the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent"`
+	RegisterResponse
 	Balance        toolkit.Amount `json:"balance" example:"75.00" doc:"what the agent's calls are paid from now (pays_from); a new agent starts at zero"`
 	RealBalance    toolkit.Amount `json:"real_balance" example:"75.00" doc:"real credits (verified deposits), spent by calls in live mode"`
 	SandboxBalance toolkit.Amount `json:"sandbox_balance" example:"0.00" doc:"test credits (sandbox self-credit), spent by calls in sandbox mode only"`
 	PaysFrom       string         `json:"pays_from" doc:"the credits the agent's calls are paid from now: test in sandbox mode, real otherwise"`
 	Created        bool           `json:"created"`
-	CreatedAt      time.Time      `json:"created_at"`
 }
 
 // LinkWalletRequest is the body of POST /v1/agents/link-wallet. message

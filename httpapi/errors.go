@@ -96,19 +96,8 @@ func writeError(w http.ResponseWriter, err error) int {
 			Required: short.Required, Available: short.Available})
 		return status
 	}
-	writeJSON(w, status, ErrorBody{Detail: toolkit.MessageOf(err), Code: kind.String(), Errors: fieldErrorsOf(err)})
+	writeJSON(w, status, ErrorBody{Detail: toolkit.MessageOf(err), Code: kind.String(), Errors: toolkit.FieldsOf(err)})
 	return status
-}
-
-// fieldErrorsOf lists the violations a validation error carries: the
-// Fields of the first *toolkit.Error in err's chain, never those of an
-// internal error.
-func fieldErrorsOf(err error) []toolkit.FieldError {
-	var te *toolkit.Error
-	if !errors.As(err, &te) || te.Kind == toolkit.Internal {
-		return nil
-	}
-	return te.Fields[:min(len(te.Fields), toolkit.MaxFieldErrors)]
 }
 
 // writeJSON writes v as a JSON body with status.

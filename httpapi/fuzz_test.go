@@ -20,7 +20,6 @@ import (
 	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/cryptovault"
-	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +41,6 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 	if ft.url == "" {
 		store := memstore.New()
 		ag, _ := agents.NewService(store, agents.Config{})
-		bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: toolkit.MustParseAmount("1000000")})
 		master, lookup, err := tinkkeys.NewKeysets()
 		if err != nil {
 			f.Fatal(err)
@@ -55,12 +53,12 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 		if err != nil {
 			f.Fatal(err)
 		}
-		tools := catalog.Default()
-		for _, tool := range ws.Tools() {
-			if err := tools.Register(tool); err != nil {
-				f.Fatal(err)
-			}
+		tools, err := platform.Catalog(ws)
+		if err != nil {
+			f.Fatal(err)
 		}
+		bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: toolkit.MustParseAmount("1000000"),
+			Prices: tools.Prices()})
 		api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: tools, Workspace: ws},
 			httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {

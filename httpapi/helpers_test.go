@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/agentfinance/toolkit/agents/broker"
 	"github.com/agentfinance/toolkit/agents/workspace"
 	"github.com/agentfinance/toolkit/billing"
+	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/cryptovault"
 	"github.com/agentfinance/toolkit/finance/catalog"
 	"github.com/agentfinance/toolkit/guardian"
@@ -117,6 +119,14 @@ type envConfig struct {
 	fullCatalog bool
 	// agentsStore, when set, wraps the agents service's store.
 	agentsStore func(agents.Store) agents.Store
+	// priceChanges change prices of the table billing takes (default: the
+	// served catalog's).
+	priceChanges billing.Prices
+	// billingStore, when set, wraps the billing service's store.
+	billingStore func(billing.Store) billing.Store
+	// maxResponseBytes, when set, is the tool calls' response cap
+	// (default 16 MiB).
+	maxResponseBytes int
 }
 
 // presaleProgram is the presale program of withChain.
@@ -213,12 +223,6 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	}
 	ag, err := agents.NewService(agentsStore, cfg.agents)
 	require.NoError(t, err)
-	cfg.billing.Wallets = ag
-	bill, err := billing.NewService(store, cfg.billing)
-	require.NoError(t, err)
-	if cfg.catalog == nil {
-		cfg.catalog = e.demoCatalog()
-	}
 	desk, err := support.NewService(store, support.Config{Vault: vault})
 	require.NoError(t, err)
 	cfg.workspace.Vault = vault
@@ -226,19 +230,36 @@ func newEnv(t *testing.T, opts ...func(*envConfig)) *env {
 	require.NoError(t, err)
 	brokers, err := broker.NewService(store, broker.Config{Vault: vault})
 	require.NoError(t, err)
-	if cfg.fullCatalog {
-		cfg.catalog = catalog.Default()
-		for _, tool := range ws.Tools() {
-			require.NoError(t, cfg.catalog.Register(tool))
-		}
+	served, err := platform.Catalog(ws)
+	require.NoError(t, err)
+	switch {
+	case cfg.fullCatalog:
+		cfg.catalog = served
+	case cfg.catalog == nil:
+		cfg.catalog = e.demoCatalog()
 	}
+	if cfg.billing.Prices == nil {
+		cfg.billing.Prices = served.Prices() // the demo tool is billed as position_sizing
+	}
+	maps.Copy(cfg.billing.Prices, cfg.priceChanges)
+	cfg.billing.Wallets = ag
+	var billingStore billing.Store = store
+	if cfg.billingStore != nil {
+		billingStore = cfg.billingStore(store)
+	}
+	bill, err := billing.NewService(billingStore, cfg.billing)
+	require.NoError(t, err)
 	apiOpts := cfg.api
 	apiOpts.AdminKey, apiOpts.Logger = cfg.adminKey, logger
 	if apiOpts.MaxBodyBytes == 0 {
 		apiOpts.MaxBodyBytes = 64 << 10
 	}
-	e.services = platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Support: desk, Guardian: e.guardian,
-		Workspace: ws, Brokers: brokers}
+	var calls *toolcall.Service // nil: the API's own
+	if cfg.maxResponseBytes > 0 {
+		calls = toolcall.New(cfg.catalog, bill, toolcall.Options{MaxResponseBytes: cfg.maxResponseBytes, Recorder: e.guardian})
+	}
+	e.services = platform.Services{Agents: ag, Billing: bill, Catalog: cfg.catalog, Calls: calls, Support: desk,
+		Guardian: e.guardian, Workspace: ws, Brokers: brokers}
 	e.apiOptions = apiOpts
 	api, err := httpapi.New(e.services, apiOpts)
 	require.NoError(t, err)

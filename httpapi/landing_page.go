@@ -55,7 +55,7 @@ market structure and derivatives, paid per call from a prepaid balance in USDC c
 <li><a href="v1/openapi.json">OpenAPI 3.1 document</a>, for client generators</li>
 <li><a href="llms.txt">llms.txt</a>: the API in one page for language models</li>
 <li><a href=".well-known/agent.json">Agent card</a> and <a href=".well-known/mcp/server-card.json">MCP server card</a></li>
-<li><a href="v1/tools/list">Tool catalog</a> and <a href="v1/billing/pricing">prices</a></li>
+<li><a href="docs/tools/">Tool reference</a>: one page per tool (arguments, answer, price, formulas), and the <a href="v1/tools/list">tool catalog</a> and <a href="v1/billing/pricing">prices</a> as JSON</li>
 </ul>
 <h2>First call</h2>
 <pre>curl -s -X POST {{.Base}}/v1/agents/register -H 'Content-Type: application/json' \

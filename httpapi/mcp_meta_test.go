@@ -76,10 +76,8 @@ func TestMCPToolsHaveTitlesAndAnnotations(t *testing.T) {
 // with every tier of evaluate_performance, and that a changed table
 // changes them (nothing is hard-coded).
 func TestMCPToolsShowThePriceTable(t *testing.T) {
-	prices := billing.DefaultPrices()
-	prices["position_sizing"] = mustAmount("0.05")
-	prices["full_eval"] = mustAmount("0.75")
-	e := newEnv(t, withFullCatalog, func(c *envConfig) { c.billing.Prices = prices })
+	changes := billing.Prices{"position_sizing": mustAmount("0.05"), "full_eval": mustAmount("0.75")}
+	e := newEnv(t, withFullCatalog, func(c *envConfig) { c.priceChanges = changes })
 	_, k := e.register("acme")
 	_, tools := e.listMCPTools(t, k)
 

@@ -155,9 +155,7 @@ func (a *API) wrap(rt route) http.Handler {
 			if toolkit.IsKind(err, toolkit.Unauthenticated) { // a key sent to a public route, such as registration
 				a.authFailed(r.Context(), rt.auth, network)
 			}
-			if e, ok := guardian.StorageFaultEvent(err); ok { // a full or read-only database refused a write
-				a.rec.Record(r.Context(), e)
-			}
+			guardian.RecordStorageFault(r.Context(), a.rec, err) // a full or read-only database refused a write
 			writeError(rec, err)
 		}
 	})

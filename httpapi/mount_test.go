@@ -26,9 +26,10 @@ func newAPI(t testing.TB) *httpapi.API {
 	store := memstore.New()
 	ag, err := agents.NewService(store, agents.Config{})
 	require.NoError(t, err)
-	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
+	tools := catalog.Default()
+	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true, Prices: tools.Prices()})
 	require.NoError(t, err)
-	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: catalog.Default()}, httpapi.Options{})
+	api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: tools}, httpapi.Options{})
 	require.NoError(t, err)
 	return api
 }

@@ -49,7 +49,11 @@ func TestOwnerKeyShownOnceAndOpensOnlyOwnerRoutes(t *testing.T) {
 	status, m := e.do("GET", "/v1/owner/agents", ownerHeader(ok), "")
 	require.Equal(t, http.StatusOK, status, m)
 	assert.EqualValues(t, 2, m["count"])
-	for _, h := range []map[string]string{ownerHeader(agentKey), key(agentKey), nil, ownerHeader(ok[:len(ok)-1] + "x")} {
+	other := "x"
+	if strings.HasSuffix(ok, other) {
+		other = "y" // one character off, whatever the key ends with
+	}
+	for _, h := range []map[string]string{ownerHeader(agentKey), key(agentKey), nil, ownerHeader(ok[:len(ok)-1] + other)} {
 		status, m := e.do("GET", "/v1/owner/agents", h, "")
 		assert.Equal(t, http.StatusUnauthorized, status, "%v: %v", h, m)
 	}

@@ -139,7 +139,7 @@ func (a *API) llmsTxt(w http.ResponseWriter, r *http.Request) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Agent Finance Toolkit\n\n> Metered finance calculations for autonomous agents. Never places orders.\n\n")
-	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nDocs (for humans): %s/docs/\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base, base)
+	fmt.Fprintf(&b, "Base URL: %s\nOpenAPI: %s/v1/openapi.json\nDocs (for humans): %s/docs/\nTool reference (markdown, one page per tool): %s/docs/tools/\nMCP: %s/mcp/sse (SSE) and %s/mcp (streamable HTTP)\n\n", base, base, base, base, base, base)
 	fmt.Fprintf(&b, "## Auth\n\nRegister with POST /v1/agents/register (public) to get an api_key, shown once.\n")
 	fmt.Fprintf(&b, "Or sign in with a Solana wallet: POST /v1/agents/register-wallet {\"wallet_address\", \"signature\", \"chain\": \"solana\"} where signature is the base58 Ed25519 signature (wallet signMessage) of `%s-auth:<wallet_address>:<unix seconds>` signed within 5 minutes of server time (the server finds the second; add \"message\", the exact text, to save it the search). Each signed challenge is accepted once. The first sign-in creates a sandbox agent; later ones rotate its key.\n",
 		a.svc.Agents.Wallets().Service())

@@ -60,8 +60,12 @@ type route struct {
 	// quiet routes (health probes) are access-logged only when failing.
 	quiet bool
 	// csv routes also answer text/csv (Accept: text/csv).
-	csv    bool
-	handle func(w http.ResponseWriter, r *http.Request) error
+	csv bool
+	// tool, when set, makes the route a REST shortcut of that tool (its
+	// body the tool's arguments, its answer the tool's result), with the
+	// evaluation tier its path fixes.
+	tool, tier string
+	handle     func(w http.ResponseWriter, r *http.Request) error
 }
 
 // routeTable lists every endpoint of the API, in one place.
@@ -148,11 +152,7 @@ func (a *API) routeTable() []route {
 	if a.svc.Brokers != nil {
 		rs = append(rs, a.brokerRoutes()...)
 	}
-	for _, s := range shortcuts {
-		rs = append(rs, route{method: "POST", path: s.path, id: s.id, auth: authAgent, summary: s.summary,
-			response: map[string]any{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(s)})
-	}
-	return rs
+	return append(rs, a.shortcutRoutes()...)
 }
 
 // guardianRoutes are the health and security endpoints.

@@ -12,9 +12,7 @@ func (a *API) createFeedback(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := a.svc.Support.CreateFeedback(r.Context(), agentFrom(r).ID, support.FeedbackInput{
-		Rating: req.Rating, Message: req.Message, Category: req.Category,
-	})
+	sub, err := a.svc.Support.CreateFeedback(r.Context(), agentFrom(r).ID, support.FeedbackInput(req))
 	if err != nil {
 		return err
 	}
@@ -42,9 +40,7 @@ func (a *API) createSuggestion(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := a.svc.Support.CreateSuggestion(r.Context(), agentFrom(r).ID, support.SuggestionInput{
-		Title: req.Title, Description: req.Description, UseCase: req.UseCase, PriorityForAgent: req.PriorityForAgent,
-	})
+	sub, err := a.svc.Support.CreateSuggestion(r.Context(), agentFrom(r).ID, support.SuggestionInput(req))
 	if err != nil {
 		return err
 	}
@@ -57,10 +53,7 @@ func (a *API) createInquiry(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := a.svc.Support.CreateInquiry(r.Context(), agentFrom(r).ID, support.InquiryInput{
-		OrganizationName: req.OrganizationName, ContactEmail: req.ContactEmail, Description: req.Description,
-		Requirements: req.Requirements, Timeline: req.Timeline, BudgetRange: req.BudgetRange,
-	})
+	sub, err := a.svc.Support.CreateInquiry(r.Context(), agentFrom(r).ID, support.InquiryInput(req))
 	if err != nil {
 		return err
 	}
@@ -73,11 +66,7 @@ func (a *API) createBugReport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := a.svc.Support.CreateBugReport(r.Context(), agentFrom(r).ID, support.BugReportInput{
-		Title: req.Title, Description: req.Description, StepsToReproduce: req.StepsToReproduce,
-		ExpectedBehavior: req.ExpectedBehavior, ActualBehavior: req.ActualBehavior,
-		ToolName: req.ToolName, ErrorMessage: req.ErrorMessage,
-	})
+	sub, err := a.svc.Support.CreateBugReport(r.Context(), agentFrom(r).ID, support.BugReportInput(req))
 	if err != nil {
 		return err
 	}

@@ -9,35 +9,30 @@ import (
 	"github.com/agentfinance/toolkit/internal/httpbody"
 )
 
-// shortcutSpec is a REST shortcut for a catalog tool.
-type shortcutSpec struct {
-	path    string
-	id      string // operationId
-	summary string
-	tool    string
-	tier    string // evaluate_performance tier fixed by the path
+// shortcutRoutes are the REST shortcuts of the catalog's tools (each
+// tool's catalog.Spec lists its own), in catalog order.
+func (a *API) shortcutRoutes() []route {
+	var rs []route
+	for _, t := range a.svc.Catalog.Tools() {
+		for _, s := range t.Shortcuts {
+			rs = append(rs, route{method: "POST", path: s.Path, id: s.OperationID, auth: authAgent, summary: s.Summary,
+				status: http.StatusOK, toolBody: true, tool: t.Name, tier: s.Tier, handle: a.shortcut(t.Name, s.Tier)})
+		}
+	}
+	return rs
 }
 
-var shortcuts = []shortcutSpec{
-	{"/v1/sizing/calculate", "calculatePositionSize", "Position size (tool calculate_position_size)", "calculate_position_size", ""},
-	{"/v1/risk/check", "checkTradeRisk", "Trade risk check (tool check_trade_risk)", "check_trade_risk", ""},
-	{"/v1/eval/basic", "evaluateBasic", "G-metric evaluation, basic tier (tool evaluate_performance)", "evaluate_performance", "basic"},
-	{"/v1/eval/full", "evaluateFull", "Evaluation with rolling G and system score (tool evaluate_performance)", "evaluate_performance", "full"},
-	{"/v1/eval/comprehensive", "evaluateComprehensive", "Evaluation with impact analysis (tool evaluate_performance)", "evaluate_performance", "comprehensive"},
-	{"/v1/compound/pre-trade-gate", "preTradeGate", "Sizing, risk and health in one call (tool pre_trade_gate)", "pre_trade_gate", ""},
-	{"/v1/compound/assess-system", "assessTradingSystem", "Full system assessment (tool assess_trading_system)", "assess_trading_system", ""},
-}
-
-// shortcut serves a REST shortcut: the body is the tool's arguments and
-// the answer is the bare result.
-func (a *API) shortcut(s shortcutSpec) func(w http.ResponseWriter, r *http.Request) error {
+// shortcut serves a REST shortcut of tool (with the evaluation tier its
+// path fixes): the body is the tool's arguments and the answer is the
+// bare result.
+func (a *API) shortcut(tool, tier string) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := httpbody.Read(r)
 		if err != nil {
 			return err
 		}
 		res, err := a.calls.Call(r.Context(), agentFrom(r), toolcall.Request{
-			Tool: s.tool, Tier: s.tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
+			Tool: tool, Tier: tier, Arguments: body, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 		})
 		if err != nil {
 			return err

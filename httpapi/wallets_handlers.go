@@ -32,11 +32,8 @@ func (a *API) registerWallet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, status, RegisterWalletResponse{
-		AgentID: ag.ID, OwnerID: ag.OwnerID, AgentName: ag.Name, AgentType: string(ag.Type), Mode: string(ag.Mode),
-		APIKey: res.APIKey, OwnerKey: res.OwnerKey, Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom),
-		Created: res.Created, CreatedAt: ag.CreatedAt,
-	})
+	writeJSON(w, status, RegisterWalletResponse{RegisterResponse: registerResponse(ag, res.APIKey, res.OwnerKey),
+		Balance: b.Balance, RealBalance: b.RealBalance, SandboxBalance: b.SandboxBalance, PaysFrom: string(b.PaysFrom), Created: res.Created})
 	return nil
 }
 

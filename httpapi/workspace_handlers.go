@@ -8,14 +8,10 @@ import (
 	"github.com/agentfinance/toolkit/agents/workspace"
 )
 
-// journalShortcut records a trade through the record_trade_journal tool,
-// so the REST path is metered like the tool.
-var journalShortcut = shortcutSpec{"/v1/journal/record", "recordTrade",
-	"Record a closed trade (tool record_trade_journal; notes sealed at rest)", "record_trade_journal", ""}
-
-// workspaceRoutes are the journal reads, the journal's REST shortcut and
-// memory deletion. Memories are stored and searched through the tools
-// store_memory and search_memory.
+// workspaceRoutes are the journal reads and memory deletion. Memories are
+// stored and searched through the tools store_memory and search_memory,
+// and trades recorded through record_trade_journal or its REST shortcut
+// (POST /v1/journal/record, which its catalog.Spec declares).
 func (a *API) workspaceRoutes() []route {
 	filters := []queryParam{
 		textParam("symbol", "Only trades of this symbol (case-insensitive)", workspace.MaxSymbolLen),
@@ -25,8 +21,6 @@ func (a *API) workspaceRoutes() []route {
 	}
 	page := []queryParam{limitParam(workspace.DefaultTradesLimit, workspace.MaxTradesLimit), cursorParam}
 	return []route{
-		{method: "POST", path: journalShortcut.path, id: journalShortcut.id, auth: authAgent, summary: journalShortcut.summary,
-			response: workspace.Trade{}, status: http.StatusOK, toolBody: true, handle: a.shortcut(journalShortcut)},
 		{method: "GET", path: "/v1/journal/trades", id: "listTrades", auth: authAgent,
 			summary: "The caller's trades, newest first by closing time (?symbol=, ?strategy=, ?from=, ?to=, ?limit=1..1000, ?cursor=)",
 			query:   append(append([]queryParam{}, filters...), page...), response: TradeListResponse{}, status: http.StatusOK, handle: a.listTrades},

@@ -6,7 +6,9 @@
 #   scripts/load-metered.sh [postgres-url]
 # (default: TOOLKIT_TEST_POSTGRES_URL or the local test database; the run
 # uses a fresh schema "loadtest" in it). STORES="sqlite" or "postgres"
-# runs one store; CONNS, DURATION and AGENTS override 32, 8s and 8.
+# runs one store; CONNS, DURATION, WARMUP and AGENTS override 32, 8s, 1s
+# and 8. A summary of both stores closes the run. CI runs it briefly and
+# only reports it (.ci/run): the figures are never asserted.
 # The server runs with the rate limits off and sandbox self-credit raised
 # so the agents can pay for every call. The load generator shares the
 # machine with the server: compare figures from the same run only.
@@ -17,6 +19,7 @@ stores=${STORES:-sqlite postgres}
 conns=${CONNS:-32}
 duration=${DURATION:-8s}
 agents=${AGENTS:-8}
+warmup=${WARMUP:-1s}
 port=${PORT:-18080}
 fund=100000
 
@@ -63,6 +66,10 @@ for store in $stores; do
   *) echo "unknown store $store (sqlite or postgres)" >&2; exit 2 ;;
   esac
   start_server "$db"
-  "$work/loadtest" -url "http://127.0.0.1:$port" -label "$store" -c "$conns" -d "$duration" -agents "$agents" -fund "$fund"
+  "$work/loadtest" -url "http://127.0.0.1:$port" -label "$store" -c "$conns" -d "$duration" -warmup "$warmup" \
+    -agents "$agents" -fund "$fund" | tee -a "$work/results.txt"
   stop_server
 done
+echo
+echo "== summary ($conns connections, $duration per scenario; metered = POST /v1/sizing/calculate)"
+grep -v ' connections, ' "$work/results.txt"

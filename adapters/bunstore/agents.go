@@ -208,11 +208,11 @@ func (s *Store) ListAgentsByOwner(ctx context.Context, ownerID string, limit int
 }
 
 // SetMode implements agents.Store: one conditional UPDATE that never
-// touches a terminated agent.
+// touches a terminated agent, announced to every instance.
 func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agents.Agent, error) {
 	const op = "bunstore.SetMode"
 	var row agentRow
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inChange(ctx, &id, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("mode = ?", string(mode)).
 			Where("id = ?", id).Where("mode <> ?", string(agents.ModeTerminated)).Exec(ctx)
 		if err != nil {
@@ -233,17 +233,21 @@ func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agent
 	return a, translate(op, err)
 }
 
-// ReplaceKeyDigest implements agents.Store.
+// ReplaceKeyDigest implements agents.Store, announced to every instance:
+// the old key stops working everywhere.
 func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte, at time.Time) error {
 	const op = "bunstore.ReplaceKeyDigest"
-	res, err := s.db.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", hex.EncodeToString(digest)).
-		Set("key_created_at = ?", at.UTC()).Set("key_used_at = NULL").
-		Where("id = ?", id).Exec(ctx)
-	if err != nil {
-		return translate(op, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return toolkit.Errorf(toolkit.NotFound, "agent %s not found", id)
-	}
-	return nil
+	err := s.inChange(ctx, &id, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*agentRow)(nil)).Set("key_digest = ?", hex.EncodeToString(digest)).
+			Set("key_created_at = ?", at.UTC()).Set("key_used_at = NULL").
+			Where("id = ?", id).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return toolkit.Errorf(toolkit.NotFound, "agent %s not found", id)
+		}
+		return nil
+	})
+	return translate(op, err)
 }

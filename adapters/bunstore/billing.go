@@ -259,21 +259,25 @@ func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.Sp
 	if row.CeilingOperations, err = operationsText(l.Ceilings.AllowedOperations); err != nil {
 		return translate(op, err)
 	}
-	var res sql.Result
-	if l.Version == 0 {
-		// The first caps of an agent: a concurrent first set makes this
-		// insert a unique violation, i.e. Conflict.
-		res, err = s.db.NewInsert().Model(&row).Exec(ctx)
-	} else {
-		res, err = s.db.NewUpdate().Model(&row).
-			Column("daily_micros", "monthly_micros", "allowed_operations", "ceiling_daily_micros", "ceiling_monthly_micros", "ceiling_operations", "version").
-			Where("agent_id = ?", agentID).Where("version = ?", l.Version).Exec(ctx)
-	}
-	if err != nil {
-		return translate(op, err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "the spend limits changed meanwhile", Err: err}
-	}
-	return nil
+	err = s.inChange(ctx, &agentID, func(ctx context.Context, tx bun.Tx) error {
+		var res sql.Result
+		var err error
+		if l.Version == 0 {
+			// The first caps of an agent: a concurrent first set makes this
+			// insert a unique violation, i.e. Conflict.
+			res, err = tx.NewInsert().Model(&row).Exec(ctx)
+		} else {
+			res, err = tx.NewUpdate().Model(&row).
+				Column("daily_micros", "monthly_micros", "allowed_operations", "ceiling_daily_micros", "ceiling_monthly_micros", "ceiling_operations", "version").
+				Where("agent_id = ?", agentID).Where("version = ?", l.Version).Exec(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "the spend limits changed meanwhile", Err: err}
+		}
+		return nil
+	})
+	return translate(op, err)
 }

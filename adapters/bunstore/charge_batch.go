@@ -25,7 +25,8 @@ import (
 // nobody and changes no goroutine: its caller finds a slot free and
 // commits it at once.
 const (
-	// maxChargeBatch bounds the charges committed in one transaction.
+	// maxChargeBatch bounds the charges committed in one transaction (on
+	// Postgres one subtransaction each: at most the 64 a backend caches).
 	maxChargeBatch = 64
 	// defaultChargeQueue bounds the charges waiting for a committer; when
 	// it is full, Charge answers toolkit.Unavailable with a Retry-After.
@@ -60,10 +61,25 @@ type chargeResult struct {
 }
 
 // committerSlot is the right to commit a batch, and what the committer
-// keeps between batches: on Postgres, its own connection with the charge
-// statements prepared (nil until first used, and after a fault).
+// keeps between batches: its own connection with the charge statements
+// prepared (nil until first used, and after a fault): conn on Postgres
+// (where the statement is bunstore_charge_batch, created by a migration),
+// sqlite on SQLite.
 type committerSlot struct {
-	conn *bun.Conn
+	conn   *bun.Conn
+	sqlite *sqliteWriter
+}
+
+// drop closes the slot's connection, if any.
+func (slot *committerSlot) drop() {
+	if slot.conn != nil {
+		_ = slot.conn.Close()
+		slot.conn = nil
+	}
+	if slot.sqlite != nil {
+		slot.sqlite.close()
+		slot.sqlite = nil
+	}
 }
 
 // chargeBatcher is the queue and the committer slots of a store.
@@ -118,10 +134,7 @@ func (b *chargeBatcher) commitSafely(slot *committerSlot, batch []*pendingCharge
 		if v == nil {
 			return
 		}
-		if slot.conn != nil {
-			_ = slot.conn.Close()
-			slot.conn = nil
-		}
+		slot.drop()
 		for _, p := range batch {
 			select {
 			case p.result <- chargeResult{err: &toolkit.Error{Kind: toolkit.Internal, Op: "bunstore.Charge",
@@ -182,9 +195,7 @@ func (b *chargeBatcher) close() {
 	b.closed = true
 	b.mu.Unlock()
 	for range cap(b.slots) {
-		if slot := <-b.slots; slot.conn != nil {
-			slot.conn.Close()
-		}
+		(<-b.slots).drop()
 	}
 	for {
 		select {
@@ -255,7 +266,7 @@ var errOutcomeUnknown = errors.New("the outcome of the commit is unknown")
 // have committed is run once more on a fresh connection.
 func (s *Store) runChargeBatch(ctx context.Context, slot *committerSlot, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
 	if !s.postgres {
-		return s.runSQLiteBatch(ctx, batch, results)
+		return s.runSQLiteBatch(ctx, slot, batch, results)
 	}
 	committed, err = s.runPostgresBatch(ctx, slot, batch, results)
 	if err != nil && !committed && slot.conn == nil && isConnectionError(err) && !errors.Is(err, errOutcomeUnknown) {
@@ -265,97 +276,10 @@ func (s *Store) runChargeBatch(ctx context.Context, slot *committerSlot, batch [
 	return committed, err
 }
 
-// runSQLiteBatch is runChargeBatch on SQLite, in an immediate transaction.
-func (s *Store) runSQLiteBatch(ctx context.Context, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	var written *billing.ChargeRequest // the last charge applied
-	for i, p := range batch {
-		out, err := applyChargeSQLite(ctx, tx, p.req, batchStep(batch, i, false))
-		var broken *batchBroken
-		if errors.As(err, &broken) {
-			_ = tx.Rollback() // nothing of the batch commits
-			return false, broken.err
-		}
-		if err == nil {
-			results[i].tx, err = out.row.transaction()
-			written = &p.req
-		}
-		results[i].err = err
-	}
-	if written == nil {
-		// Every charge was refused: whatever a refused charge alone in its
-		// transaction wrote is undone.
-		return false, tx.Rollback()
-	}
-	if err := tx.Commit(); err != nil {
-		return s.resolveCommit(written, err)
-	}
-	return true, nil
-}
-
-// runPostgresBatch is runChargeBatch on Postgres, on the slot's
-// connection, whose transaction control travels with the prepared charge
-// statements: a lone charge without caps takes one round trip, a batch of
-// n takes n + 1.
-func (s *Store) runPostgresBatch(ctx context.Context, slot *committerSlot, batch []*pendingCharge, results []chargeResult) (committed bool, err error) {
-	conn, err := s.committerConn(ctx, slot)
-	if err != nil {
-		return false, err
-	}
-	// rollback ends whatever transaction the connection is in; a
-	// connection that cannot is discarded, never reused.
-	rollback := func() {
-		if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
-			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-			conn.Close()
-			slot.conn = nil
-		}
-	}
-	var written *billing.ChargeRequest // the last charge applied
-	selfCommitted := false
-	for i, p := range batch {
-		step := batchStep(batch, i, true)
-		out, err := applyChargePostgres(ctx, conn, p.req, step)
-		var broken *batchBroken
-		if errors.As(err, &broken) {
-			rollback()
-			if step != chargeAloneCommitting {
-				return false, broken.err // the transaction never committed
-			}
-			row, rerr := s.committedCharge(&p.req, broken.err)
-			if row != nil {
-				results[i].tx, rerr = row.transaction()
-			}
-			return row != nil, rerr
-		}
-		if err == nil {
-			results[i].tx, err = out.row.transaction()
-			written = &p.req
-			selfCommitted = step == chargeAloneCommitting
-		}
-		results[i].err = err
-	}
-	switch {
-	case selfCommitted:
-		return true, nil
-	case written == nil:
-		rollback() // every charge was refused
-		return false, nil
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		rollback()
-		return s.resolveCommit(written, err)
-	}
-	return true, nil
-}
-
-// committerConn returns the slot's connection, opening it and preparing
-// the charge statements on it first when it has none. A pooled
-// connection the server has ended is discarded and the next one tried
-// (the pool may hold several after a restart).
+// committerConn returns the slot's connection, taking one from the pool
+// and making sure it answers when the slot has none. A pooled connection
+// the server has ended is discarded and the next one tried (the pool may
+// hold several after a restart).
 func (s *Store) committerConn(ctx context.Context, slot *committerSlot) (*bun.Conn, error) {
 	if slot.conn != nil {
 		return slot.conn, nil
@@ -365,7 +289,7 @@ func (s *Store) committerConn(ctx context.Context, slot *committerSlot) (*bun.Co
 		if err != nil {
 			return nil, err
 		}
-		_, err = conn.ExecContext(ctx, pgPrepareCharges)
+		err = conn.PingContext(ctx)
 		if err == nil {
 			slot.conn = &conn
 			return slot.conn, nil
@@ -383,14 +307,12 @@ func (s *Store) committerConn(ctx context.Context, slot *committerSlot) (*bun.Co
 const maxCommitterConnAttempts = 32
 
 // batchStep is the step of the i-th charge of a batch (see chargeStep).
-func batchStep(batch []*pendingCharge, i int, selfCommit bool) chargeStep {
+func batchStep(batch []*pendingCharge, i int) chargeStep {
 	switch {
 	case len(batch) > 1 && i == 0:
 		return chargeFirst
 	case len(batch) > 1:
 		return chargeNext
-	case selfCommit && batch[0].req.Limits.DailyMicros == nil && batch[0].req.Limits.MonthlyMicros == nil:
-		return chargeAloneCommitting
 	}
 	return chargeAlone
 }
@@ -404,11 +326,25 @@ func (s *Store) resolveCommit(written *billing.ChargeRequest, err error) (commit
 
 // committedCharge returns a charge's ledger row (nil if it is not in the
 // ledger) after a commit whose answer was lost to err, with err itself,
-// wrapped with errOutcomeUnknown when the ledger cannot be read. It first
-// takes the charge's balance row lock (Postgres; on SQLite the immediate
-// transaction takes the write lock), so a commit still under way is
-// waited for. It tries a few times over about two seconds.
+// wrapped with errOutcomeUnknown when the ledger cannot be read (see
+// lookupCommitted).
 func (s *Store) committedCharge(req *billing.ChargeRequest, err error) (*ledgerRow, error) {
+	rows, lookup := s.lookupCommitted([]string{req.AgentID}, []string{req.TxID})
+	switch {
+	case lookup != nil:
+		return nil, errors.Join(errOutcomeUnknown, err, lookup)
+	case len(rows) == 0:
+		return nil, err
+	}
+	return &rows[0], err
+}
+
+// lookupCommitted reads the ledger rows of txIDs after a commit whose
+// answer was lost. It first takes the balance row locks of agentIDs, in
+// agent order (Postgres; on SQLite the immediate transaction takes the
+// write lock), so a commit still under way is waited for, and it tries a
+// few times over about two seconds; the error is the last try's.
+func (s *Store) lookupCommitted(agentIDs, txIDs []string) ([]ledgerRow, error) {
 	var lookup error
 	for _, wait := range []time.Duration{0, 200 * time.Millisecond, 600 * time.Millisecond, 1200 * time.Millisecond} {
 		time.Sleep(wait)
@@ -416,20 +352,18 @@ func (s *Store) committedCharge(req *billing.ChargeRequest, err error) (*ledgerR
 		var rows []ledgerRow
 		lookup = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			if s.postgres {
-				lock := tx.NewSelect().Model((*balanceRow)(nil)).ColumnExpr("1").Where("agent_id = ?", req.AgentID).For("UPDATE")
+				lock := tx.NewSelect().Model((*balanceRow)(nil)).ColumnExpr("1").Where("agent_id IN (?)", bun.List(agentIDs)).
+					Order("agent_id").For("UPDATE")
 				if _, err := lock.Exec(ctx); err != nil {
 					return err
 				}
 			}
-			return tx.NewSelect().Model(&rows).Where("tx_id = ?", req.TxID).Scan(ctx)
+			return tx.NewSelect().Model(&rows).Where("tx_id IN (?)", bun.List(txIDs)).Scan(ctx)
 		})
 		cancel()
 		if lookup == nil {
-			if len(rows) == 0 {
-				return nil, err
-			}
-			return &rows[0], err
+			return rows, nil
 		}
 	}
-	return nil, errors.Join(errOutcomeUnknown, err, lookup)
+	return nil, lookup
 }

@@ -29,3 +29,31 @@ func TestPanickingCommitAnswersEveryCaller(t *testing.T) {
 	}
 	assert.Len(t, b.slots, 1, "the slot is free again")
 }
+
+// TestLostBatchAnswerResolvedFromTheLedger: after a Postgres batch whose
+// answer was lost, the charges found in the ledger stand and the others
+// are answered as not recorded (retry); none found means the batch did
+// not commit, which lets the caller run it again.
+func TestLostBatchAnswerResolvedFromTheLedger(t *testing.T) {
+	batch := []*pendingCharge{
+		{req: billing.ChargeRequest{TxID: "tx_a", AgentID: "agt_a", Micros: 3000}},
+		{req: billing.ChargeRequest{TxID: "tx_b", AgentID: "agt_a", Micros: 3000}},
+		{req: billing.ChargeRequest{TxID: "tx_c", AgentID: "agt_b", Micros: 3000}},
+	}
+	results := make([]chargeResult, len(batch))
+	assert.False(t, fillCommitted(batch, results, nil), "nothing in the ledger: not committed")
+	assert.Equal(t, make([]chargeResult, len(batch)), results, "and nothing answered yet")
+
+	op := "position_sizing"
+	rows := []ledgerRow{
+		{Seq: 7, TxID: "tx_c", AgentID: "agt_b", Type: billing.TypeConsumption, Funds: "real", AmountMicros: -3000, BalanceAfter: 10, Operation: &op},
+		{Seq: 6, TxID: "tx_a", AgentID: "agt_a", Type: billing.TypeConsumption, Funds: "real", AmountMicros: -3000, BalanceAfter: 20, Operation: &op},
+	}
+	require.True(t, fillCommitted(batch, results, rows))
+	require.NoError(t, results[0].err)
+	assert.Equal(t, int64(6), results[0].tx.Seq)
+	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(results[1].err), "refused in a batch that committed")
+	assert.Contains(t, toolkit.MessageOf(results[1].err), "not recorded")
+	require.NoError(t, results[2].err)
+	assert.Equal(t, int64(10), results[2].tx.BalanceAfter)
+}

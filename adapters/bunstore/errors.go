@@ -134,6 +134,9 @@ func isForeignKeyViolation(err error) bool {
 }
 
 func isConnectionError(err error) bool {
+	if _, ok := sqliteErrorCode(err); ok {
+		return false // SQLite runs in process: no connection to lose (some drivers' errors are net.Errors)
+	}
 	var ne net.Error
 	var noHost *noHostError
 	if errors.As(err, &ne) || errors.As(err, &noHost) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/adapters/bunstore/migrations"
 	"github.com/stretchr/testify/require"
@@ -13,7 +15,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/uptrace/bun/driver/sqliteshim"
 	"github.com/uptrace/bun/migrate"
 )
 
@@ -25,7 +26,7 @@ func sqliteBefore(t *testing.T, next string) (string, *bun.DB) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "legacy.db")
-	sqldb, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?_pragma=foreign_keys(1)")
+	sqldb, err := bunstore.OpenSQLiteDB(path)
 	require.NoError(t, err)
 	db := bun.NewDB(sqldb, sqlitedialect.New())
 	m := migrate.NewMigrator(db, migrations.Migrations, migrate.WithUpsert(true), migrate.WithMarkAppliedOnSuccess(true))

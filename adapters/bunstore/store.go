@@ -1,8 +1,3 @@
-// Package bunstore implements the toolkit's stores (agents.Store,
-// billing.Store, support.Store, guardian.Store, workspace.Store,
-// broker.Store) with Bun on SQLite (the embedded default, pure Go via
-// modernc) or PostgreSQL, from one DSN. Migrations are compiled in and run
-// at Open.
 package bunstore
 
 import (
@@ -18,7 +13,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/uptrace/bun/driver/sqliteshim"
 	"github.com/uptrace/bun/migrate"
 )
 
@@ -53,6 +47,7 @@ type Store struct {
 	schema   string // Postgres search_path, when set
 	path     string // SQLite file, "" for an in-memory database
 	charges  *chargeBatcher
+	feed     changeFeed // announces agent changes (changes.go)
 }
 
 // Open connects to dsn and migrates the schema. A dsn starting with
@@ -80,9 +75,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()).WithQueryHook(&connectionLossHook{db: sqldb, maxIdle: max}),
 			postgres: true, schema: opts.Schema}
 	} else {
-		sqldb, err := sql.Open(sqliteshim.ShimName, sqliteDSN(dsn))
+		sqldb, err := openSQLite(dsn)
 		if err != nil {
-			return nil, fmt.Errorf("bunstore: opening sqlite: %w", err)
+			return nil, err
 		}
 		// Connections are kept open: opening one (file, WAL index, pragmas)
 		// costs more than most queries, and with database/sql's default of
@@ -111,21 +106,6 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	s.startCharges(opts)
 	return s, nil
-}
-
-// sqliteDSN adds the pragmas the store relies on to a path or file: URI.
-// temp_store(memory) keeps statement journals (one per savepoint of a
-// charge batch) in memory instead of temporary files: a third more
-// metered calls per second.
-func sqliteDSN(dsn string) string {
-	if !strings.HasPrefix(dsn, "file:") {
-		dsn = "file:" + dsn
-	}
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(memory)&_txlock=immediate"
 }
 
 // connect opens the first connection. A new SQLite file switches to WAL on
@@ -167,6 +147,7 @@ func (s *Store) startCharges(opts Options) {
 // queued fails, uncharged) and closes the database.
 func (s *Store) Close() error {
 	s.charges.close()
+	s.closeFeed()
 	return s.db.Close()
 }
 

@@ -81,8 +81,9 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 	var (
 		out     agents.Agent
 		created bool
+		rotated string // the agent whose key a sign-in rotates (a change to announce)
 	)
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inChange(ctx, &rotated, func(ctx context.Context, tx bun.Tx) error {
 		if err := useChallenge(ctx, tx, in.ChallengeDigest, in.SignedAt, in.PruneBefore); err != nil {
 			return err
 		}
@@ -90,6 +91,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		err := tx.NewSelect().Model(&w).Where("wallet_hash = ?", hex.EncodeToString(in.WalletHash)).Scan(ctx)
 		switch {
 		case err == nil:
+			rotated = w.AgentID
 			out, err = rotateWalletKey(ctx, tx, w.AgentID, in.KeyDigest, in.NewAgent.CreatedAt)
 			return err
 		case !errors.Is(err, sql.ErrNoRows):
@@ -159,7 +161,8 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 	const op = "bunstore.LinkWallet"
 	var row agentRow
 	hash := hex.EncodeToString(in.WalletHash)
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	id := in.AgentID
+	err := s.inChange(ctx, &id, func(ctx context.Context, tx bun.Tx) error {
 		if err := tx.NewSelect().Model(&row).Where("id = ?", in.AgentID).Scan(ctx); err != nil {
 			return err
 		}

@@ -17,30 +17,27 @@ type agentRecord struct {
 	digest string
 }
 
-// cloneAgent returns a copy of a that shares no pointer or slice with it.
-// Like a database round trip it normalises the creation time to UTC and
-// nil lists to empty ones.
+// cloneAgent is a's deep copy as a database round trip gives it: times in
+// UTC, nil lists as empty ones.
 func cloneAgent(a agents.Agent) agents.Agent {
-	a.CreatedAt = a.CreatedAt.UTC()
-	a.Description = clonePtr(a.Description)
+	a = a.Clone()
 	a.AuthorizedInstruments = append([]string{}, a.AuthorizedInstruments...)
 	a.AuthorizedActions = append([]string{}, a.AuthorizedActions...)
-	a.MaxPositionSizePct = clonePtr(a.MaxPositionSizePct) // Amount is immutable: a value copy is deep
-	a.MaxDailyLossPct = clonePtr(a.MaxDailyLossPct)
+	a.CreatedAt = a.CreatedAt.UTC()
 	a.KeyCreatedAt = a.KeyCreatedAt.UTC()
 	if a.KeyUsedAt != nil {
-		t := a.KeyUsedAt.UTC()
-		a.KeyUsedAt = &t
+		*a.KeyUsedAt = a.KeyUsedAt.UTC()
 	}
 	return a
 }
 
+// clonePtr points at a copy of what p points at (nil stays nil).
 func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
+	if p != nil {
+		v := *p
+		p = &v
 	}
-	v := *p
-	return &v
+	return p
 }
 
 // CreateAgent implements agents.Store. The owner claim, the agent id, the
@@ -104,11 +101,10 @@ func (s *Store) AgentByID(ctx context.Context, id string) (agents.Agent, error) 
 		return agents.Agent{}, err
 	}
 	defer s.mu.Unlock()
-	rec, ok := s.agents[id]
-	if !ok {
-		return agents.Agent{}, notFound(op)
+	if rec, ok := s.agents[id]; ok {
+		return cloneAgent(rec.agent), nil
 	}
-	return cloneAgent(rec.agent), nil
+	return agents.Agent{}, notFound(op)
 }
 
 // ListAgentsByOwner implements agents.Store: oldest first, ties by id. A
@@ -152,6 +148,7 @@ func (s *Store) SetMode(ctx context.Context, id string, mode agents.Mode) (agent
 	}
 	rec.agent.Mode = mode
 	s.agents[id] = rec
+	s.changed(id)
 	return cloneAgent(rec.agent), nil
 }
 
@@ -176,5 +173,6 @@ func (s *Store) ReplaceKeyDigest(ctx context.Context, id string, digest []byte, 
 	rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = at.UTC(), nil
 	s.keyDigests[next] = id
 	s.agents[id] = rec
+	s.changed(id)
 	return nil
 }

@@ -77,6 +77,9 @@ func (s *Store) Charge(ctx context.Context, req billing.ChargeRequest) (billing.
 		return billing.Transaction{}, err
 	}
 	defer s.mu.Unlock()
+	if s.limits[req.AgentID].Version != req.Limits.Version {
+		return billing.Transaction{}, limitsChanged(op)
+	}
 	bal, ok := s.balances[req.AgentID]
 	funds := fundsOf(req.Funds)
 	if !ok || bal.Of(funds) < req.Micros {
@@ -319,6 +322,7 @@ func (s *Store) SetSpendLimits(ctx context.Context, agentID string, l billing.Sp
 	}
 	l.Version++
 	s.limits[agentID] = cloneLimits(l)
+	s.changed(agentID)
 	return nil
 }
 
@@ -340,4 +344,10 @@ func cloneLimits(l billing.SpendLimits) billing.SpendLimits {
 		l.Ceilings.AllowedOperations = slices.Clone(l.Ceilings.AllowedOperations)
 	}
 	return l
+}
+
+// limitsChanged is the refusal of a charge checked against limits that
+// have changed since (billing.ErrLimitsChanged).
+func limitsChanged(op string) error {
+	return &toolkit.Error{Kind: toolkit.Conflict, Op: op, Msg: "the spend limits changed during the call; retry", Err: billing.ErrLimitsChanged}
 }

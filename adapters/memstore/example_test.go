@@ -19,7 +19,9 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
+	// The platform gives billing the tool catalog's prices; here one.
+	prices := billing.Prices{"position_sizing": toolkit.MustParseAmount("0.003")}
+	bill, err := billing.NewService(store, billing.Config{SandboxSelfCredit: true, Prices: prices})
 	if err != nil {
 		panic(err)
 	}

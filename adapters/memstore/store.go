@@ -51,6 +51,8 @@ type Store struct {
 	guardian    guardianData
 	ws          workspaceTables
 
+	feed feed // announces agent changes (agents.ChangeFeed)
+
 	challenges     map[string]time.Time        // used wallet challenge digest -> signed at
 	linkSignatures map[string]time.Time        // used link-wallet signature digest -> message time (zero: none)
 	wallets        map[string]registeredWallet // wallet keyed hash -> registration

@@ -64,6 +64,7 @@ func (s *Store) RegisterWallet(ctx context.Context, in agents.WalletSignIn) (age
 		rec.agent.KeyCreatedAt, rec.agent.KeyUsedAt = in.NewAgent.CreatedAt.UTC(), nil
 		s.keyDigests[digest] = w.agentID
 		s.agents[w.agentID] = rec
+		s.changed(w.agentID)
 		return cloneAgent(rec.agent), false, nil
 	}
 	a := in.NewAgent
@@ -116,6 +117,7 @@ func (s *Store) LinkWallet(ctx context.Context, in agents.WalletLinkRecord) (age
 	}
 	s.linked[in.AgentID] = linkedWallet{hash: string(in.WalletHash), sealed: bytes.Clone(in.SealedWallet)}
 	s.agents[in.AgentID] = rec
+	s.changed(in.AgentID)
 	return cloneAgent(rec.agent), nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/agents"
@@ -19,9 +18,6 @@ import (
 type Client struct {
 	rpc *rpc.Client
 	set settings
-
-	mu           sync.Mutex
-	networkKnown bool // the node's genesis hash matched once
 }
 
 var (
@@ -47,16 +43,13 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) Close() error { return c.rpc.Close() }
 
 // CheckNetwork asks the node for its genesis hash and compares it with the
-// configured network's. A match is cached; a mismatch or a failed call is
-// toolkit.Unavailable and is asked again next time. Servers may call it at
-// start to fail fast on a misconfigured endpoint.
+// configured network's: a mismatch or a failed call is
+// toolkit.Unavailable. Every deposit verification and presale check asks
+// first, so that a node (or a provider's load balancer) switched to
+// another cluster mid-run can never credit a deposit of the wrong network;
+// an answer is never cached. Servers may also call it at start to fail
+// fast on a misconfigured endpoint.
 func (c *Client) CheckNetwork(ctx context.Context) error {
-	c.mu.Lock()
-	known := c.networkKnown
-	c.mu.Unlock()
-	if known {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(ctx, c.set.timeout)
 	defer cancel()
 	hash, err := c.rpc.GetGenesisHash(ctx)
@@ -68,9 +61,6 @@ func (c *Client) CheckNetwork(ctx context.Context) error {
 			Msg: "on-chain verification is unavailable: the server's Solana node is not on " + c.set.network + "; retry later",
 			Err: fmt.Errorf("genesis hash %s, want %s (%s)", hash, c.set.genesisHash, c.set.network)}
 	}
-	c.mu.Lock()
-	c.networkKnown = true
-	c.mu.Unlock()
 	return nil
 }
 

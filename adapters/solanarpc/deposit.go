@@ -33,7 +33,8 @@ type source struct {
 // VerifyDeposit fetches the transaction at finalized commitment (base64
 // encoding, legacy and v0 transactions) and checks, in order:
 //
-//   - the node is on the configured network (genesis hash, cached);
+//   - the node is on the configured network (its genesis hash, asked
+//     for every verification);
 //   - the transaction exists and is finalized, else toolkit.Unavailable;
 //   - it succeeded (meta.err is null);
 //   - it pays the expected asset into the treasury: for SOL, the treasury

@@ -191,18 +191,42 @@ func TestVerifyDepositChecksTheNetwork(t *testing.T) {
 	assert.Contains(t, toolkit.MessageOf(err), "not on mainnet")
 	assert.Empty(t, n.Calls("getTransaction"), "nothing is read from the wrong network")
 
-	// A mismatch is not cached; a match is.
+	// Neither a mismatch nor a match is cached: every verification asks.
 	n.SetGenesis(solanarpctest.MainnetGenesis)
 	for range 3 {
 		_, err = c.VerifyDeposit(context.Background(), q)
 		require.NoError(t, err)
 	}
-	assert.Len(t, n.Calls("getGenesisHash"), 2)
+	assert.Len(t, n.Calls("getGenesisHash"), 4)
 
 	// A devnet configuration accepts the devnet node.
 	d := solanarpctest.NewNode(t)
 	d.SetGenesis(solanarpctest.DevnetGenesis)
 	require.NoError(t, newClient(t, d.URL(), func(cfg *solanarpc.Config) { cfg.Network = solanarpc.Devnet }).CheckNetwork(context.Background()))
+}
+
+// TestVerifyDepositRechecksTheNetworkEveryTime: the node switches to the
+// devnet cluster mid-run (a provider's load balancer, a reconfigured
+// node); the next deposit is refused before its transaction is read, even
+// though the same node answered as mainnet just before.
+func TestVerifyDepositRechecksTheNetworkEveryTime(t *testing.T) {
+	n, fx := nodeWithFixtures(t)
+	c := newClient(t, n.URL(), nil)
+	usdt := billing.DepositQuery{Signature: fx["usdt_to_treasury"].Signature, Asset: billing.USDT, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}}
+	sol := billing.DepositQuery{Signature: fx["sol_legacy"].Signature, Asset: billing.SOL, AgentID: fixtureAgentID, Wallets: []string{agentPK.String()}}
+	_, err := c.VerifyDeposit(context.Background(), sol)
+	require.NoError(t, err, "mainnet: verified")
+
+	n.SetGenesis(solanarpctest.DevnetGenesis)
+	reads := len(n.Calls("getTransaction"))
+	_, err = c.VerifyDeposit(context.Background(), usdt)
+	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "%v", err)
+	assert.Contains(t, toolkit.MessageOf(err), "not on mainnet")
+	assert.Len(t, n.Calls("getTransaction"), reads, "the devnet node's transaction is never read")
+
+	n.SetGenesis(solanarpctest.MainnetGenesis)
+	_, err = c.VerifyDeposit(context.Background(), usdt)
+	assert.NoError(t, err, "back on mainnet")
 }
 
 func TestVerifyDepositRPCFailuresAreUnavailable(t *testing.T) {
@@ -246,8 +270,7 @@ func TestVerifyDepositRPCFailuresAreUnavailable(t *testing.T) {
 func TestVerifyDepositFailsWhenGetTransactionFails(t *testing.T) {
 	n, fx := nodeWithFixtures(t)
 	c := newClient(t, n.URL(), nil)
-	require.NoError(t, c.CheckNetwork(context.Background()))
-	n.Fail(502)
+	n.FailMethod("getTransaction", 502)
 	_, err := c.VerifyDeposit(context.Background(), billing.DepositQuery{Signature: fx["sol_legacy"].Signature, Asset: billing.SOL, AgentID: fixtureAgentID})
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "%v", err)
 }

@@ -99,8 +99,7 @@ func TestIsPresaleBuyerFailuresAreUnavailable(t *testing.T) {
 func TestIsPresaleBuyerLookupFailureIsUnavailable(t *testing.T) {
 	n := solanarpctest.NewNode(t)
 	c := newClient(t, n.URL(), func(cfg *solanarpc.Config) { cfg.PresaleProgram = presaleProgram.String() })
-	require.NoError(t, c.CheckNetwork(context.Background()))
-	n.Fail(500)
+	n.FailMethod("getAccountInfo", 500)
 	_, err := c.IsPresaleBuyer(context.Background(), agents.WalletAddress(agentPK))
 	require.Error(t, err)
 	assert.Equal(t, toolkit.Unavailable, toolkit.KindOf(err), "%v", err)

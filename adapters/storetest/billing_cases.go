@@ -354,6 +354,7 @@ func testBillingCopiesInAndOut(t *testing.T, h Harness) {
 
 	body := []byte(`{"shares":5000}`)
 	req := chargeReq(a.ID, "position_sizing", 3000)
+	req.Limits = l // as the caller read them
 	req.Idempotency = &billing.IdempotentResponse{Key: "k-copy", RequestHash: "h", Response: body}
 	tx, err := s.Charge(ctx, req)
 	require.NoError(t, err)

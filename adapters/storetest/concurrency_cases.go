@@ -114,7 +114,7 @@ func testConcurrentChargesExact(t *testing.T, h Harness) {
 
 func testConcurrentIdempotencyChargesOnce(t *testing.T, h Harness) {
 	s := openOne(t, h)
-	svc, err := billing.NewService(s, billing.Config{})
+	svc, err := billing.NewService(s, billing.Config{Prices: suitePrices()})
 	require.NoError(t, err)
 	a := newAgent(t, s)
 	credit(t, s, a.ID, 1_000_000, nil)

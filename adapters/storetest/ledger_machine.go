@@ -39,12 +39,12 @@ func testLedgerStateMachine(t *testing.T, h Harness) {
 		n = v
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	bill, err := billing.NewService(s, billing.Config{SandboxSelfCredit: true,
+	prices := suitePrices()
+	bill, err := billing.NewService(s, billing.Config{SandboxSelfCredit: true, Prices: prices,
 		SandboxCreditCap: toolkit.MustParseAmount("1000000"), Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	prices := billing.DefaultPrices()
 	ops := prices.Operations()
 	checks := flag.Lookup("rapid.checks")
 	old := checks.Value.String()
@@ -86,6 +86,16 @@ func testLedgerStateMachine(t *testing.T, h Harness) {
 			}
 		}
 	})
+}
+
+// suitePrices are the price table of the suite's metered charges: the
+// tool catalog's published prices, list and presale (80 %) exact.
+func suitePrices() billing.Prices {
+	p := func(s string) toolkit.Amount { return toolkit.MustParseAmount(s) }
+	return billing.Prices{"position_sizing": p("0.003"), "risk_check": p("0.004"), "basic_eval": p("0.10"),
+		"full_eval": p("0.50"), "comprehensive_eval": p("1.00"), "pre_trade_gate": p("0.01"),
+		"assess_trading_system": p("2.00"), "run_monte_carlo": p("0.008"), "store_memory": p("0.002"),
+		"search_memory": p("0.001"), "record_trade_journal": p("0.003")}
 }
 
 // ledgerMachine is the state of one random sequence: two agents (one

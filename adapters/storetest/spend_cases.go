@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ func spendCases() []Case {
 		{Name: "SimultaneousChargesIndependent", Test: testSimultaneousChargesIndependent},
 		{Name: "ChargeCheckReadsBalanceLimitsAndTotals", Test: testChargeCheck},
 		{Name: "SpendTotalsFollowTheBillingRule", Test: testSpendTotalsFollowTheBillingRule},
+		{Name: "ChargeRefusesLimitsReadBeforeAChange", Test: testChargeRefusesStaleLimits},
 	}
 }
 
@@ -187,9 +189,10 @@ func testChargeCheck(t *testing.T, h Harness) {
 	credit(t, s, a.ID, 1_000_000, nil)
 	daily := int64(50_000)
 	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &daily, AllowedOperations: []string{"risk_check"}}))
-	_, err = s.Charge(ctx, chargeAt(a.ID, 4_000, day.Add(-time.Hour), billing.SpendLimits{}))
+	stored := billing.SpendLimits{DailyMicros: &daily, AllowedOperations: []string{"risk_check"}, Version: 1}
+	_, err = s.Charge(ctx, chargeAt(a.ID, 4_000, day.Add(-time.Hour), stored))
 	require.NoError(t, err)
-	_, err = s.Charge(ctx, chargeAt(a.ID, 3_000, t0, billing.SpendLimits{}))
+	_, err = s.Charge(ctx, chargeAt(a.ID, 3_000, t0, stored))
 	require.NoError(t, err)
 
 	c, err = s.ChargeCheck(ctx, a.ID, day, month)
@@ -250,5 +253,44 @@ func testSpendTotalsFollowTheBillingRule(t *testing.T, h Harness) {
 			assert.Equal(t, [2]int64{day, month}, [2]int64{c.SpentDay, c.SpentMonth}, "charge %d, windows %v", i, w)
 		}
 	}
+}
+
+// testChargeRefusesStaleLimits: a charge carries the limits its caller
+// checked; once the stored limits have moved past that version (a change
+// the caller, or its cache, has not seen) the charge writes nothing and
+// says so, whatever the stale limits would allow, alone or in a batch.
+func testChargeRefusesStaleLimits(t *testing.T, h Harness) {
+	s := openOne(t, h)
+	a := newAgent(t, s)
+	credit(t, s, a.ID, 1_000_000, nil)
+	loose, tight := int64(500_000), int64(1_000)
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &loose}))
+	require.NoError(t, s.SetSpendLimits(ctx, a.ID, billing.SpendLimits{DailyMicros: &tight, Version: 1}))
+
+	for name, limits := range map[string]billing.SpendLimits{
+		"read before the first change": {},
+		"read before the second":       {DailyMicros: &loose, Version: 1},
+		"from the future":              {DailyMicros: &loose, Version: 3},
+	} {
+		_, err := s.Charge(ctx, chargeAt(a.ID, 3_000, t0, limits))
+		assert.Equal(t, toolkit.Conflict, toolkit.KindOf(err), name)
+		assert.ErrorIs(t, err, billing.ErrLimitsChanged, name)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 { // simultaneous: in a group-committing store, one batch
+		wg.Go(func() {
+			_, err := s.Charge(ctx, chargeAt(a.ID, 3_000, t0, billing.SpendLimits{DailyMicros: &loose, Version: int64(i % 2)}))
+			assert.ErrorIs(t, err, billing.ErrLimitsChanged)
+		})
+	}
+	wg.Wait()
+	b, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1_000_000), b.Micros, "nothing was charged")
+
+	_, err = s.Charge(ctx, chargeAt(a.ID, 3_000, t0, billing.SpendLimits{DailyMicros: &tight, Version: 2}))
+	assert.Equal(t, toolkit.Forbidden, toolkit.KindOf(err), "the current limits apply")
+	_, err = s.Charge(ctx, chargeAt(a.ID, 1_000, t0, billing.SpendLimits{DailyMicros: &tight, Version: 2}))
+	require.NoError(t, err)
 	checkLedger(t, s, a.ID)
 }

@@ -26,9 +26,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Store is everything a complete store adapter implements.
+// Store is everything a complete store adapter implements, its change
+// feed included.
 type Store interface {
 	agents.Store
+	agents.ChangeFeed
 	billing.Store
 	support.Store
 	guardian.Store
@@ -59,6 +61,7 @@ type Case struct {
 func cases() []Case {
 	return slices.Concat(
 		agentCases(),
+		changeCases(),
 		billingCases(),
 		concurrencyCases(),
 		spendCases(),

@@ -11,8 +11,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Operations (price-table keys) of the workspace tools. get_trading_biases
-// is an analysis like the other R tools and is not priced.
+// Operations (price-table keys) of the workspace tools, priced in their
+// Specs. get_trading_biases is an analysis like the other R tools and is
+// free; so are the journal's REST reads.
 const (
 	OpStoreMemory        = "store_memory"
 	OpSearchMemory       = "search_memory"
@@ -27,8 +28,8 @@ const (
 
 // Tools returns the four workspace tools, bound to s: store_memory,
 // search_memory, record_trade_journal and get_trading_biases. Register
-// them into the catalog the API serves; each acts for the calling agent
-// (catalog.Call.AgentID). store_memory and record_trade_journal append
+// them into the catalog the API serves (with Categories); each acts for
+// the calling agent (catalog.Call.AgentID). store_memory and record_trade_journal append
 // a record (catalog.Appends); the other two only read.
 func (s *Service) Tools() []catalog.Tool {
 	store, record := s.storeMemoryTool(), s.recordTradeTool()
@@ -54,8 +55,12 @@ type storeMemoryArgs struct {
 func (s *Service) storeMemoryTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
 		Name:        "store_memory",
+		Title:       "Store Memory",
 		Description: "Store a memory in the agent's private workspace, indexed for search_memory, sealed at rest; 10,000 memories, 10 MiB max.",
 		Category:    categoryMemory, Operation: OpStoreMemory,
+		// The published SDK's price.
+		Prices: map[string]toolkit.Amount{OpStoreMemory: toolkit.MustParseAmount("0.002")},
+		Docs:   toolDocs("store_memory"),
 	}, func(ctx context.Context, call catalog.Call, in storeMemoryArgs) (StoredMemory, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
@@ -84,8 +89,12 @@ type searchMemoryArgs struct {
 func (s *Service) searchMemoryTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
 		Name:        "search_memory",
+		Title:       "Search Memories",
 		Description: "Search the agent's own memories by BM25 relevance, ties newest first.",
 		Category:    categoryMemory, Operation: OpSearchMemory,
+		// A read: cheaper than the published 0.002.
+		Prices: map[string]toolkit.Amount{OpSearchMemory: toolkit.MustParseAmount("0.001")},
+		Docs:   toolDocs("search_memory"),
 	}, func(ctx context.Context, call catalog.Call, in searchMemoryArgs) (SearchResult, error) {
 		agentID, err := agentOf(call)
 		if err != nil {
@@ -146,8 +155,15 @@ func (a tradeArgs) input() (TradeInput, error) {
 func (s *Service) recordTradeTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
 		Name:        "record_trade_journal",
+		Title:       "Record Trade in Journal",
 		Description: "Record a closed trade in the agent's journal; pnl and r_multiple are derived when omitted.",
 		Category:    categoryJournal, Operation: OpRecordTradeJournal,
+		// The published record_trade_outcome's price and name.
+		Prices:  map[string]toolkit.Amount{OpRecordTradeJournal: toolkit.MustParseAmount("0.003")},
+		Aliases: []string{"record_trade_outcome"},
+		Shortcuts: []catalog.Shortcut{{Path: "/v1/journal/record", OperationID: "recordTrade",
+			Summary: "Record a closed trade (tool record_trade_journal; notes sealed at rest)"}},
+		Docs: toolDocs("record_trade_journal"),
 		Example: map[string]any{"symbol": "AAPL", "direction": "long", "entry_price": "100", "exit_price": "110",
 			"quantity": "10", "r_multiple": "2"},
 	}, func(ctx context.Context, call catalog.Call, a tradeArgs) (Trade, error) {
@@ -213,8 +229,10 @@ type biasTradeArgs struct {
 func (s *Service) biasesTool() catalog.Tool {
 	return catalog.NewTool(catalog.Spec{
 		Name:        "get_trading_biases",
+		Title:       "Trading Biases",
 		Description: "Behavioural biases (disposition, recency, overtrading, loss aversion, revenge) of given or journaled trades, tested, with severity.",
 		Category:    categoryJournal,
+		Docs:        toolDocs("get_trading_biases"),
 		Example: map[string]any{"trades": []any{
 			map[string]any{"r_multiple": "1.5", "mfe_r": "2.2", "hold_time_hours": "20", "size": "1000"},
 			map[string]any{"r_multiple": "-1", "mfe_r": "0.3", "hold_time_hours": "52", "size": "1000"}}},

@@ -17,7 +17,9 @@ func run(t *testing.T, b *bench, agentID, name, args string) (map[string]any, er
 	t.Helper()
 	c, err := catalog.New(b.svc.Tools()...)
 	require.NoError(t, err)
-	res, err := c.Call(ctx, name, catalog.Call{AgentID: agentID, Arguments: json.RawMessage(args)})
+	tool, ok := c.Lookup(name)
+	require.True(t, ok, name)
+	res, err := tool.Run(ctx, catalog.Call{AgentID: agentID, Arguments: json.RawMessage(args)})
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +124,32 @@ func TestToolsAreTheFourWorkspaceTools(t *testing.T) {
 	assert.Equal(t, "record_trade_journal", tool.Name, "the published SDK name records a trade")
 }
 
+// TestToolsAreDescribed checks each workspace tool's Spec gives it a
+// title, its reference text and its price (the writes and the search are
+// priced, the bias analysis is free), and that Categories describes the
+// categories the tools use.
+func TestToolsAreDescribed(t *testing.T) {
+	b := newBench(t)
+	categories := map[string]catalog.Category{}
+	for _, cat := range workspace.Categories() {
+		categories[cat.Name] = cat
+		assert.NotEmpty(t, cat.Title)
+		assert.NotEmpty(t, cat.Docs, cat.Name)
+	}
+	priced := map[string]bool{}
+	for _, tool := range b.svc.Tools() {
+		assert.NotEmpty(t, tool.Title, tool.Name)
+		assert.NotEmpty(t, tool.Docs, tool.Name)
+		assert.Contains(t, categories, tool.Category, tool.Name)
+		for op, price := range tool.Prices {
+			assert.Equal(t, tool.Operation, op, tool.Name)
+			assert.Positive(t, price.Sign(), tool.Name)
+			priced[tool.Name] = true
+		}
+	}
+	assert.Equal(t, map[string]bool{"store_memory": true, "search_memory": true, "record_trade_journal": true}, priced)
+}
+
 // TestEveryToolArgumentIsDescribed: every argument of the workspace tools
 // has a description and an example (see catalog.ArgumentGaps).
 func TestEveryToolArgumentIsDescribed(t *testing.T) {
@@ -141,7 +169,9 @@ func TestWriteToolsRegisterTheirUndo(t *testing.T) {
 		{"store_memory", `{"content":"pullbacks beat breakouts"}`},
 		{"record_trade_journal", `{"symbol":"AAPL","direction":"long","entry_price":"100","exit_price":"110","quantity":"1","r_multiple":"1"}`},
 	} {
-		_, err := c.Call(ctx, call.tool, catalog.Call{AgentID: a, Arguments: json.RawMessage(call.args), Undo: undo})
+		tool, ok := c.Lookup(call.tool)
+		require.True(t, ok, call.tool)
+		_, err := tool.Run(ctx, catalog.Call{AgentID: a, Arguments: json.RawMessage(call.args), Undo: undo})
 		require.NoError(t, err, call.tool)
 	}
 	require.True(t, undo.Pending())

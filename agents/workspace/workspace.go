@@ -2,7 +2,7 @@
 // relevance-ranked search, a trade journal with its statistics, and the
 // behavioural-bias analysis of that journal. It also builds the four
 // workspace tools (store_memory, search_memory, record_trade_journal,
-// get_trading_biases) that the wiring registers into the tool catalog.
+// get_trading_biases) that httpapi/platform registers into the tool catalog.
 //
 // # Isolation
 //

@@ -18,8 +18,9 @@ func ExampleService_Call() {
 	ctx := context.Background()
 	store := memstore.New()
 	ag, _ := agents.NewService(store, agents.Config{})
-	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true})
-	calls := toolcall.New(catalog.Default(), bill, toolcall.Options{})
+	tools := catalog.Default()
+	bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, Prices: tools.Prices()})
+	calls := toolcall.New(tools, bill, toolcall.Options{})
 
 	registered, _ := ag.Register(ctx, agents.RegisterInput{OwnerID: "acme", AgentName: "Sizer", AgentType: "trading"}, "")
 	a := registered.Agent

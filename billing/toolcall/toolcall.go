@@ -56,6 +56,12 @@ type Request struct {
 	// IdempotencyKey, optional: a retry with the same key and arguments
 	// returns the stored answer and is charged once.
 	IdempotencyKey string
+	// AnswerSize, when set, is the size of the transport's answer
+	// carrying an encoded result (an MCP answer may carry it twice: as
+	// text and as structuredContent). That size, not the result's, is
+	// held to Options.MaxResponseBytes, so an answer over the cap is
+	// TooLarge before anything is charged. Nil: the result's length.
+	AnswerSize func(result []byte) int
 }
 
 // Result is a successful call.
@@ -88,9 +94,9 @@ type Options struct {
 	// (default 4 × GOMAXPROCS). A heavy call that finds no room is refused
 	// at once with Unavailable and a Retry-After, never queued.
 	HeavyCapacity int64
-	// MaxResponseBytes caps an encoded result (default
-	// catalog.MaxResultBytes, 16 MiB); a larger
-	// one is TooLarge and not charged.
+	// MaxResponseBytes caps an encoded result, or the answer carrying it
+	// (Request.AnswerSize) (default catalog.MaxResultBytes, 16 MiB); a
+	// larger one is TooLarge and not charged.
 	MaxResponseBytes int
 	// Recorder receives a security event for every call refused for
 	// insufficient credits (402); bursts are aggregated by the recorder
@@ -168,7 +174,7 @@ func (s *Service) call(ctx context.Context, ag agents.Agent, req Request) (Resul
 		Account: billing.AccountOf(ag), Operation: op, IdempotencyKey: req.IdempotencyKey,
 		Body: append([]byte(t.Name+"\x00"), args...),
 	}, func(ctx context.Context) (billing.Outcome, error) {
-		out, err := s.run(ctx, t, run)
+		out, err := s.run(ctx, t, run, req.AnswerSize)
 		answered = err == nil
 		return out, err
 	})
@@ -256,8 +262,9 @@ func (s *Service) admit(argBytes int) (release func(), err error) {
 // run computes and encodes the result under the deadline. A panic becomes
 // an Internal error carrying the panic value as its cause, for the
 // transport's one log line; a result that cannot be encoded because a
-// statistic overflowed is Invalid; an oversized result is TooLarge.
-func (s *Service) run(ctx context.Context, t catalog.Tool, run catalog.Prepared) (out billing.Outcome, err error) {
+// statistic overflowed is Invalid; a result whose answer (answerSize, nil:
+// the result's length) is over the cap is TooLarge.
+func (s *Service) run(ctx context.Context, t catalog.Tool, run catalog.Prepared, answerSize func([]byte) int) (out billing.Outcome, err error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	defer func() {
@@ -280,12 +287,21 @@ func (s *Service) run(ctx context.Context, t catalog.Tool, run catalog.Prepared)
 			"The inputs give a result too large to represent (a statistic overflowed); use smaller values for %s", t.Name)
 	case err != nil:
 		return billing.Outcome{}, toolkit.AsInternal("toolcall.run", err)
-	case len(b) > s.opts.MaxResponseBytes:
+	}
+	size := len(b)
+	if answerSize != nil {
+		size = answerSize(b)
+	}
+	if size > s.opts.MaxResponseBytes {
 		return billing.Outcome{}, toolkit.Errorf(toolkit.TooLarge,
-			"The result of %s would be %d bytes, more than the %d allowed; send fewer items", t.Name, len(b), s.opts.MaxResponseBytes)
+			"The result of %s would be %d bytes, more than the %d allowed; send fewer items", t.Name, size, s.opts.MaxResponseBytes)
 	}
 	return billing.Outcome{Response: b, Chargeable: catalog.IsChargeable(res)}, nil
 }
+
+// MaxResponseBytes is the cap of an encoded result, or of the answer
+// carrying it (Options.MaxResponseBytes).
+func (s *Service) MaxResponseBytes() int { return s.opts.MaxResponseBytes }
 
 // stopped is the error of a run whose context ended: its deadline passed
 // (Unavailable naming the tool) or the caller went away (Unavailable whose

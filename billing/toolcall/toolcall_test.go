@@ -182,6 +182,29 @@ func TestRunFailuresAreNotCharged(t *testing.T) {
 	assert.Contains(t, err.Error(), "panic in tool panics: boom", "the cause carries the panic for the log line")
 }
 
+// A transport whose answer carries more than the result (MCP: as text and
+// structuredContent) holds its answer's size to the cap: over it is
+// TooLarge before the meter charges anything.
+func TestAnswerSizeIsHeldToTheCap(t *testing.T) {
+	m := &fakeMeter{}
+	s := New(testTools(t, nil), m, Options{MaxResponseBytes: 40})
+	require.Equal(t, 40, s.MaxResponseBytes())
+	args := []byte(`{"value":"1.5"}`) // {"value":"1.5"}: 15 bytes
+	twice := func(b []byte) int { return 2 * len(b) }
+	thrice := func(b []byte) int { return 3 * len(b) }
+
+	res, err := s.Call(context.Background(), agent, Request{Tool: "echo", Arguments: args, AnswerSize: twice})
+	require.NoError(t, err)
+	assert.Equal(t, "0.003", res.Charged.String(), "30 bytes fit")
+
+	res, err = s.Call(context.Background(), agent, Request{Tool: "echo", Arguments: args, AnswerSize: thrice})
+	require.Error(t, err)
+	assert.Equal(t, toolkit.TooLarge, toolkit.KindOf(err))
+	assert.Contains(t, toolkit.MessageOf(err), "The result of echo would be 45 bytes, more than the 40 allowed")
+	assert.True(t, res.Charged.IsZero(), "not charged")
+	assert.Equal(t, 2, m.calls(), "refused inside the metered run, before any charge")
+}
+
 // A caller that goes away stops the run; the error's cause says so, so the
 // transport logs a disconnect instead of an outage.
 func TestCallerGoneStopsTheRun(t *testing.T) {

@@ -4251,7 +4251,12 @@ export interface components {
         };
         OwnerTransactionResponse: {
             agent_id: string;
+            /** @example 25.00 */
             amount: components["schemas"]["Decimal"];
+            /**
+             * @description the balance of the funds this row moved (funds) right after it
+             * @example 75.00
+             */
             balance_after: components["schemas"]["Decimal"];
             /** Format: date-time */
             created_at: string;
@@ -4670,7 +4675,8 @@ export interface components {
             /** @example agt_k3v9x2m8q1w7p4z6 */
             agent_id: string;
             agent_name: string;
-            agent_type: string;
+            /** @enum {string} */
+            agent_type: "trading" | "analysis" | "risk" | "composite";
             /** @example aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9 */
             api_key: string;
             /**
@@ -4681,13 +4687,11 @@ export interface components {
             created: boolean;
             /** Format: date-time */
             created_at: string;
-            mode: string;
+            /** @enum {string} */
+            mode: "sandbox" | "live" | "suspended" | "terminated";
             /** @example acme-capital */
             owner_id: string;
-            /**
-             * @description the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
-             * @example aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
-             */
+            /** @example aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk */
             owner_key?: string;
             /** @description the credits the agent's calls are paid from now: test in sandbox mode, real otherwise */
             pays_from: string;

@@ -1984,6 +1984,54 @@ func (e RegisterWalletRequestAgentType) Valid() bool {
 	}
 }
 
+// Defines values for RegisterWalletResponseAgentType.
+const (
+	RegisterWalletResponseAgentTypeAnalysis  RegisterWalletResponseAgentType = "analysis"
+	RegisterWalletResponseAgentTypeComposite RegisterWalletResponseAgentType = "composite"
+	RegisterWalletResponseAgentTypeRisk      RegisterWalletResponseAgentType = "risk"
+	RegisterWalletResponseAgentTypeTrading   RegisterWalletResponseAgentType = "trading"
+)
+
+// Valid indicates whether the value is a known member of the RegisterWalletResponseAgentType enum.
+func (e RegisterWalletResponseAgentType) Valid() bool {
+	switch e {
+	case RegisterWalletResponseAgentTypeAnalysis:
+		return true
+	case RegisterWalletResponseAgentTypeComposite:
+		return true
+	case RegisterWalletResponseAgentTypeRisk:
+		return true
+	case RegisterWalletResponseAgentTypeTrading:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RegisterWalletResponseMode.
+const (
+	RegisterWalletResponseModeLive       RegisterWalletResponseMode = "live"
+	RegisterWalletResponseModeSandbox    RegisterWalletResponseMode = "sandbox"
+	RegisterWalletResponseModeSuspended  RegisterWalletResponseMode = "suspended"
+	RegisterWalletResponseModeTerminated RegisterWalletResponseMode = "terminated"
+)
+
+// Valid indicates whether the value is a known member of the RegisterWalletResponseMode enum.
+func (e RegisterWalletResponseMode) Valid() bool {
+	switch e {
+	case RegisterWalletResponseModeLive:
+		return true
+	case RegisterWalletResponseModeSandbox:
+		return true
+	case RegisterWalletResponseModeSuspended:
+		return true
+	case RegisterWalletResponseModeTerminated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportRequestReportType.
 const (
 	Degradation        ReportRequestReportType = "degradation"
@@ -6719,12 +6767,12 @@ type OwnerTransactionResponse struct {
 
 	// Amount Exact decimal as a string in plain notation, e.g. "185.50"
 	//
-	// Examples: 185.50
+	// Examples: 25.00
 	Amount Decimal `json:"amount"`
 
-	// BalanceAfter Exact decimal as a string in plain notation, e.g. "185.50"
+	// BalanceAfter the balance of the funds this row moved (funds) right after it
 	//
-	// Examples: 185.50
+	// Examples: 75.00
 	BalanceAfter Decimal                              `json:"balance_after"`
 	CreatedAt    time.Time                            `json:"created_at"`
 	Currency     *string                              `json:"currency"`
@@ -7457,9 +7505,9 @@ type RegisterWalletRequestAgentType string
 // RegisterWalletResponse defines model for RegisterWalletResponse.
 type RegisterWalletResponse struct {
 	// AgentId Examples: agt_k3v9x2m8q1w7p4z6
-	AgentId   string `json:"agent_id"`
-	AgentName string `json:"agent_name"`
-	AgentType string `json:"agent_type"`
+	AgentId   string                          `json:"agent_id"`
+	AgentName string                          `json:"agent_name"`
+	AgentType RegisterWalletResponseAgentType `json:"agent_type"`
 
 	// ApiKey Examples: aft_agent_7Hq2Kx9Lm4Np8Rs1Tv6Wy3Zb5Cd0Fg2Jk7Mn4Pq9
 	ApiKey string `json:"api_key"`
@@ -7467,17 +7515,15 @@ type RegisterWalletResponse struct {
 	// Balance what the agent's calls are paid from now (pays_from); a new agent starts at zero
 	//
 	// Examples: 75.00
-	Balance   Decimal   `json:"balance"`
-	Created   bool      `json:"created"`
-	CreatedAt time.Time `json:"created_at"`
-	Mode      string    `json:"mode"`
+	Balance   Decimal                    `json:"balance"`
+	Created   bool                       `json:"created"`
+	CreatedAt time.Time                  `json:"created_at"`
+	Mode      RegisterWalletResponseMode `json:"mode"`
 
 	// OwnerId Examples: acme-capital
 	OwnerId string `json:"owner_id"`
 
-	// OwnerKey the new owner's owner key (X-Owner-Key, the portal), shown once: only when this sign-in created the agent
-	//
-	// Examples: aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
+	// OwnerKey Examples: aft_owner_Xb7Qm2Kp9Lt4Wn8Rz1Vc6Hs3Jd5Gf0Ny2Ta7Pe4Uk
 	OwnerKey *string `json:"owner_key,omitempty"`
 
 	// PaysFrom the credits the agent's calls are paid from now: test in sandbox mode, real otherwise
@@ -7493,6 +7539,12 @@ type RegisterWalletResponse struct {
 	// Examples: 0.00
 	SandboxBalance Decimal `json:"sandbox_balance"`
 }
+
+// RegisterWalletResponseAgentType defines model for RegisterWalletResponse.AgentType.
+type RegisterWalletResponseAgentType string
+
+// RegisterWalletResponseMode defines model for RegisterWalletResponse.Mode.
+type RegisterWalletResponseMode string
 
 // ReportRequest defines model for ReportRequest.
 type ReportRequest struct {

@@ -65,9 +65,9 @@ func (f faultDB) booksHold(t *testing.T) {
 			COALESCE((SELECT SUM(amount_micros) FROM ledger l WHERE l.agent_id = b.agent_id AND l.funds = 'test'), 0)`,
 		"no negative balance":       `SELECT COUNT(*) FROM balances WHERE micros < 0 OR test_micros < 0`,
 		"no negative balance_after": `SELECT COUNT(*) FROM ledger WHERE balance_after_micros < 0`,
-		"running-balance chain": `SELECT COUNT(*) FROM ledger l JOIN ledger p ON p.agent_id = l.agent_id AND p.funds = l.funds
-			AND p.seq = (SELECT MAX(seq) FROM ledger x WHERE x.agent_id = l.agent_id AND x.funds = l.funds AND x.seq < l.seq)
-			WHERE l.balance_after_micros <> p.balance_after_micros + l.amount_micros`,
+		"running-balance chain": `SELECT COUNT(*) FROM (SELECT balance_after_micros, amount_micros,
+			LAG(balance_after_micros) OVER (PARTITION BY agent_id, funds ORDER BY seq) AS prev FROM ledger) l
+			WHERE l.prev IS NOT NULL AND l.balance_after_micros <> l.prev + l.amount_micros`,
 		"usage = ledger": `SELECT COUNT(*) FROM usage_totals u WHERE u.call_count <>
 			(SELECT COUNT(*) FROM ledger l WHERE l.agent_id = u.agent_id AND l.operation = u.operation AND l.type = 'consumption')
 			OR u.total_micros <> COALESCE((SELECT -SUM(amount_micros) FROM ledger l WHERE l.agent_id = u.agent_id

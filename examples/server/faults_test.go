@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -22,14 +21,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
 func sqliteFaultDB(t *testing.T) faultDB {
 	path := filepath.Join(t.TempDir(), "toolkit.db")
-	db, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?_pragma=busy_timeout(10000)")
+	db, err := bunstore.OpenSQLiteDB(path)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	return faultDB{name: "sqlite", dsn: path, db: db}

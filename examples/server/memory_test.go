@@ -263,9 +263,9 @@ type attack struct {
 	body    func() string
 	// chunked sends the body without a Content-Length.
 	chunked bool
-	// pending, when set, says why the case cannot pass yet; it runs only
-	// with TOOLKIT_MEMORY_PENDING=1 (to measure it).
-	pending string
+	// refused, when set, lists the statuses every request must get: the
+	// payload's refusal, and 503 where the body budget is spent first.
+	refused []int
 }
 
 // bars is a calculate_indicators call just under the 8 MiB body cap.
@@ -283,18 +283,23 @@ var attacks = []attack{
 		prepare: oldSessions, // the SDK answers batches up to protocol version 2025-03-26
 		body: func() string {
 			return "[" + repeatJoin(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, 4500, ",") + "]"
-		}, pending: "the MCP envelope checker is not wired into the MCP handler yet"},
+		}, refused: []int{http.StatusBadRequest}},
 	{name: "mcp tools/call with an 8 MB _meta", clients: 16, path: "/mcp",
 		prepare: sessions,
 		body: func() string {
 			return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate_pnl","arguments":{},"_meta":{"pad":[` +
 				repeatJoin(`{"k":"v"}`, 800_000, ",") + `]}}}`
-		}, pending: "the MCP envelope checker is not wired into the MCP handler yet"},
+		}, refused: []int{http.StatusBadRequest, http.StatusServiceUnavailable}},
 	{name: "mcp initialize with 8 MB capabilities", clients: 16, path: "/mcp",
 		body: func() string {
 			return `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"m","version":"1"},` +
 				`"capabilities":{"experimental":{"pad":[` + repeatJoin(`{"k":"v"}`, 800_000, ",") + `]}}}}`
-		}, pending: "the MCP envelope checker is not wired into the MCP handler yet"},
+		}, refused: []int{http.StatusBadRequest, http.StatusServiceUnavailable}},
+	{name: "mcp tools/call of 8 MB (95,000 bars)", clients: 16, path: "/mcp", prepare: sessions,
+		body: func() string {
+			return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate_indicators","arguments":` +
+				strings.TrimSuffix(strings.TrimPrefix(bars(), `{"tool_name":"calculate_indicators","arguments":`), "}") + `}}`
+		}},
 	{name: "tools/call with 200,000 argument keys", clients: 16, path: "/v1/tools/call",
 		body: func() string {
 			var sb strings.Builder
@@ -335,9 +340,6 @@ func TestMemoryUnderAttack(t *testing.T) {
 	var report []string
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
-			if a.pending != "" && os.Getenv("TOOLKIT_MEMORY_PENDING") != "1" {
-				t.Skip(a.pending)
-			}
 			s := startMemServer(t)
 			c := newAttacker(t, s)
 			headers := make([]map[string]string, a.clients)
@@ -376,6 +378,11 @@ func TestMemoryUnderAttack(t *testing.T) {
 			report = append(report, line)
 			assert.False(t, killed, "the server was killed past %d MiB", killAt>>20)
 			assert.Less(t, peak, int64(peakLimit), "peak RSS")
+			if a.refused != nil {
+				for status := range statuses {
+					assert.Contains(t, a.refused, status, "every request is refused")
+				}
+			}
 			if !killed {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,13 +16,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/guardian"
 	"github.com/agentfinance/toolkit/httpapi"
 	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
 const testAdminKey = "test-admin-key-of-at-least-32-characters"
@@ -281,7 +281,7 @@ func TestTamperedCiphertextIsAnEmergency(t *testing.T) {
 		`{"subject":"Wrong result","description":"Kelly returned 2.0","priority":"high","category":"tool_error"}`)
 	require.Equal(t, http.StatusCreated, status, ticket)
 
-	raw, err := sql.Open(sqliteshim.ShimName, "file:"+db+"?_pragma=busy_timeout(10000)")
+	raw, err := bunstore.OpenSQLiteDB(db)
 	require.NoError(t, err)
 	_, err = raw.Exec("UPDATE support_tickets SET description = subject") // a ciphertext moved to another column
 	require.NoError(t, err)

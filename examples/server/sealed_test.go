@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfinance/toolkit/adapters/bunstore"
+
 	"github.com/agentfinance/toolkit/adapters/bunstore/bunstoretest"
 	"github.com/agentfinance/toolkit/adapters/solanarpc/solanarpctest"
 	"github.com/agentfinance/toolkit/httpapi"
@@ -25,7 +27,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
 // The sealed-data scenario: a full session through the real HTTP API of
@@ -58,7 +59,7 @@ func TestDatabaseDumpHasNoPlaintextSQLite(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "toolkit.db")
 	s := runScenario(t, dbPath, filepath.Join(dir, "keys.json"))
-	raw, err := sql.Open(sqliteshim.ShimName, "file:"+dbPath+"?mode=ro")
+	raw, err := bunstore.OpenSQLiteDB("file:" + dbPath + "?mode=ro")
 	require.NoError(t, err)
 	t.Cleanup(func() { raw.Close() })
 	s.assertSealed(t, raw, sqliteTables)

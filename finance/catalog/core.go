@@ -22,6 +22,13 @@ const (
 	OpAssessTradingSystem = "assess_trading_system"
 )
 
+// listPrice is the Prices of a tool billed as one operation: its list
+// price in USD, written as the price table publishes it ("0.10" stays
+// "0.10").
+func listPrice(operation, usd string) map[string]toolkit.Amount {
+	return map[string]toolkit.Amount{operation: toolkit.MustParseAmount(usd)}
+}
+
 // directionEnum lists the accepted spellings of a direction. The Go API
 // accepts any letter case; the schema lists the usual three.
 var directionEnum = []any{"long", "short", "LONG", "SHORT", "Long", "Short"}
@@ -41,9 +48,14 @@ func coreTools() []Tool {
 func sizingTool() Tool {
 	return NewTool(Spec{
 		Name:        "calculate_position_size",
+		Title:       "Position Size (Fixed Fractional)",
 		Description: "Fixed-fractional position size in exact decimal: shares = floor(equity × risk_percent / |entry_price − stop_price|).",
 		Category:    "core",
 		Operation:   OpPositionSizing,
+		Prices:      listPrice(OpPositionSizing, "0.003"),
+		Shortcuts: []Shortcut{{Path: "/v1/sizing/calculate", OperationID: "calculatePositionSize",
+			Summary: "Position size (tool calculate_position_size)"}},
+		Docs: toolDocs("calculate_position_size"),
 	}, func(_ context.Context, _ Call, in finance.SizingInput) (finance.Sizing, error) {
 		return finance.CalculatePositionSize(in)
 	}, func(s *jsonschema.Schema) {
@@ -59,9 +71,14 @@ func sizingTool() Tool {
 func riskTool() Tool {
 	return NewTool(Spec{
 		Name:        "check_trade_risk",
+		Title:       "Trade Risk Check",
 		Description: "Risk check of a proposed trade against per-trade risk, the agent's limits and the stop: approval, 0-100 score, findings.",
 		Category:    "core",
 		Operation:   OpRiskCheck,
+		Prices:      listPrice(OpRiskCheck, "0.004"),
+		Shortcuts: []Shortcut{{Path: "/v1/risk/check", OperationID: "checkTradeRisk",
+			Summary: "Trade risk check (tool check_trade_risk)"}},
+		Docs: toolDocs("check_trade_risk"),
 	}, func(_ context.Context, call Call, in finance.RiskInput) (finance.RiskCheck, error) {
 		return finance.CheckTradeRisk(in, call.Limits)
 	}, func(s *jsonschema.Schema) {
@@ -78,9 +95,14 @@ func riskTool() Tool {
 func gateTool() Tool {
 	return NewTool(Spec{
 		Name:        "pre_trade_gate",
+		Title:       "Pre-Trade Gate",
 		Description: "Go/no-go before a trade: sizes it, risk-checks that size and, given r_multiples, reports system health.",
 		Category:    "compound",
 		Operation:   OpPreTradeGate,
+		Prices:      listPrice(OpPreTradeGate, "0.01"),
+		Shortcuts: []Shortcut{{Path: "/v1/compound/pre-trade-gate", OperationID: "preTradeGate",
+			Summary: "Sizing, risk and health in one call (tool pre_trade_gate)"}},
+		Docs: toolDocs("pre_trade_gate"),
 	}, func(_ context.Context, call Call, in finance.GateInput) (finance.Gate, error) {
 		return finance.PreTradeGate(in, call.Limits)
 	}, func(s *jsonschema.Schema) {
@@ -157,11 +179,23 @@ func WithTier(body json.RawMessage, tier string) (json.RawMessage, error) {
 
 func evaluationTool() Tool {
 	t := NewTool(Spec{
-		Name: evaluationToolName,
+		Name:  evaluationToolName,
+		Title: "Performance Evaluation (G-Metric)",
 		Description: "G-metric evaluation of R-multiples (g = mean R − variance/2): edge verdict, expectancy, SQN, Kelly; " +
 			"higher tiers add rolling G, score, levers.",
 		Category:  "core",
 		Operation: OpBasicEval, // per call: OperationFor / EvaluationOperation(tier)
+		Prices: map[string]toolkit.Amount{OpBasicEval: toolkit.MustParseAmount("0.10"),
+			OpFullEval: toolkit.MustParseAmount("0.50"), OpComprehensiveEval: toolkit.MustParseAmount("1.00")},
+		Shortcuts: []Shortcut{
+			{Path: "/v1/eval/basic", OperationID: "evaluateBasic", Tier: finance.TierBasic,
+				Summary: "G-metric evaluation, basic tier (tool evaluate_performance)"},
+			{Path: "/v1/eval/full", OperationID: "evaluateFull", Tier: finance.TierFull,
+				Summary: "Evaluation with rolling G and system score (tool evaluate_performance)"},
+			{Path: "/v1/eval/comprehensive", OperationID: "evaluateComprehensive", Tier: finance.TierComprehensive,
+				Summary: "Evaluation with impact analysis (tool evaluate_performance)"},
+		},
+		Docs: toolDocs(evaluationToolName),
 	}, func(_ context.Context, _ Call, in finance.EvaluationInput) (finance.Evaluation, error) {
 		return finance.Evaluate(in)
 	}, func(s *jsonschema.Schema) {
@@ -179,9 +213,14 @@ func evaluationTool() Tool {
 func assessTool() Tool {
 	return NewTool(Spec{
 		Name:        "assess_trading_system",
+		Title:       "Trading System Assessment",
 		Description: "System verdict from R-multiples (STRONG/VIABLE/MARGINAL/FAILING_SYSTEM) with reasons, G, Kelly, Monte Carlo, drawdown, what-if.",
 		Category:    "compound",
 		Operation:   OpAssessTradingSystem,
+		Prices:      listPrice(OpAssessTradingSystem, "2.00"),
+		Shortcuts: []Shortcut{{Path: "/v1/compound/assess-system", OperationID: "assessTradingSystem",
+			Summary: "Full system assessment (tool assess_trading_system)"}},
+		Docs: toolDocs("assess_trading_system"),
 	}, func(ctx context.Context, _ Call, in finance.AssessInput) (finance.Assessment, error) {
 		return finance.AssessSystem(ctx, in)
 	}, func(s *jsonschema.Schema) {

@@ -15,7 +15,7 @@ import (
 // returns the result re-decoded as a generic JSON object.
 func callJSON(t *testing.T, tool string, limits finance.AgentLimits, args string) (map[string]any, error) {
 	t.Helper()
-	out, err := Default().Call(context.Background(), tool, Call{AgentID: "agent-1", Limits: limits, Arguments: json.RawMessage(args)})
+	out, err := runTool(Default(), context.Background(), tool, Call{AgentID: "agent-1", Limits: limits, Arguments: json.RawMessage(args)})
 	if err != nil {
 		return nil, err
 	}

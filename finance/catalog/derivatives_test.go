@@ -155,7 +155,7 @@ func BenchmarkDerivativesToolsCall(b *testing.B) {
 			call := Call{Limits: finance.AgentLimits{AuthorizedInstruments: []string{"AAPL", "MSFT"}}, Arguments: json.RawMessage(cl.args)}
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := c.Call(context.Background(), cl.tool, call)
+				out, err := runTool(c, context.Background(), cl.tool, call)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -28,7 +28,7 @@ func FuzzToolArguments(f *testing.F) {
 		if _, ok := c.Lookup(tool); !ok {
 			return
 		}
-		out, err := c.Call(context.Background(), tool, Call{AgentID: "agt_fuzz", Arguments: json.RawMessage(args)})
+		out, err := runTool(c, context.Background(), tool, Call{AgentID: "agt_fuzz", Arguments: json.RawMessage(args)})
 		if err != nil {
 			if k := toolkit.KindOf(err); k != toolkit.Invalid && k != toolkit.TooLarge {
 				t.Fatalf("%s(%s): %v (kind %v)", tool, args, err, k)

@@ -15,13 +15,13 @@ import (
 const marketCategory = "market"
 
 // marketIndicatorTools returns the indicator and bar-analysis tools of
-// finance/market (docs/tools-market-indicators.md): calculate_indicators,
+// finance/market (docs/tools/README.md#market): calculate_indicators,
 // detect_regime, analyze_trend_structure, analyze_liquidity and
 // analyze_correlations. Below a tool's bar minimum each answers with
 // market.InsufficientBars (never charged) instead of an error.
 func marketIndicatorTools() []Tool {
 	return []Tool{
-		answersBars[*market.IndicatorResult](NewTool(toolSpec(marketCategory, "calculate_indicators",
+		answersBars[*market.IndicatorResult](NewTool(toolSpec(marketCategory, "calculate_indicators", "Technical Indicators (TA-Lib)",
 			"TA-Lib-compatible sma, ema, rsi, macd, bb or atr over OHLCV bars: series aligned to the bars, latest values."),
 			runIndicators, func(s *jsonschema.Schema) {
 				barsSchema(s, "bars")
@@ -43,13 +43,13 @@ func marketIndicatorTools() []Tool {
 				})
 				example(prop(s, "period"), 14)
 			})),
-		barsOnlyTool("detect_regime",
+		barsOnlyTool("detect_regime", "Market Regime",
 			"Market regime at the last bar (TRENDING_UP/DOWN, RANGING, LOW_VOLATILITY, VOLATILE) with evidence; needs 200 bars.",
 			market.DetectRegime),
-		barsOnlyTool("analyze_trend_structure",
+		barsOnlyTool("analyze_trend_structure", "Volatility Phase and Squeeze",
 			"Volatility phase, Bollinger-Keltner squeeze and momentum shift at the last bar; needs 21 bars.",
 			market.AnalyzeTrendStructure),
-		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity",
+		answersBars[*market.LiquidityResult](NewTool(toolSpec(marketCategory, "analyze_liquidity", "Liquidity State",
 			"Liquidity state of the last bar (NORMAL, THINNING, STRESSED, SPIKE) from volume z-score, relative volume and illiquidity."),
 			func(ctx context.Context, _ Call, in liquidityInput) (any, error) {
 				return value(market.AnalyzeLiquidity(ctx, in.Bars, in.Period))
@@ -59,7 +59,7 @@ func marketIndicatorTools() []Tool {
 				setDefault(intRange(s, "period", 2, limits.MaxItems), market.LiquidityDefaultPeriod)
 				describe(s, "period", "baseline window in bars (at most bars-1)")
 			})),
-		answersBars[*market.CorrelationResult](NewTool(toolSpec(marketCategory, "analyze_correlations",
+		answersBars[*market.CorrelationResult](NewTool(toolSpec(marketCategory, "analyze_correlations", "Cross-Asset Correlation Matrix",
 			"Correlation matrix of log returns across symbols with significance and extreme pairs; 2+ symbols, 10+ bars each."),
 			runCorrelations, func(s *jsonschema.Schema) {
 				minItems(s, "symbols_data", 2)
@@ -85,8 +85,8 @@ type barsInput struct {
 
 // barsOnlyTool is a tool whose only input is bars (at least one); analyse
 // answers its result or insufficient_bars (market.Answer).
-func barsOnlyTool[R any](name, description string, analyse func(ctx context.Context, bars []market.Bar) (market.Answer[R], error)) Tool {
-	return answersBars[*R](NewTool(toolSpec(marketCategory, name, description),
+func barsOnlyTool[R any](name, title, description string, analyse func(ctx context.Context, bars []market.Bar) (market.Answer[R], error)) Tool {
+	return answersBars[*R](NewTool(toolSpec(marketCategory, name, title, description),
 		func(ctx context.Context, _ Call, in barsInput) (any, error) {
 			return value(analyse(ctx, in.Bars))
 		}, func(s *jsonschema.Schema) {

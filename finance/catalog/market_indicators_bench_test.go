@@ -37,12 +37,12 @@ func barsArg(n int, start, drift, wiggle float64) string {
 func BenchmarkCatalogDecodeBars5000(b *testing.B) {
 	c := Default()
 	args := json.RawMessage(`{"indicator":"sma","bars":` + barsArg(5000, 100, 0.0002, 0.01) + `}`)
-	_, err := c.Call(context.Background(), "calculate_indicators", Call{Arguments: args})
+	_, err := runTool(c, context.Background(), "calculate_indicators", Call{Arguments: args})
 	require.NoError(b, err)
 	b.SetBytes(int64(len(args)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.Call(context.Background(), "calculate_indicators", Call{Arguments: args}); err != nil {
+		if _, err := runTool(c, context.Background(), "calculate_indicators", Call{Arguments: args}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // as generic JSON.
 func callIndicatorTool(t *testing.T, tool, args string) (map[string]any, any) {
 	t.Helper()
-	out, err := Default().Call(context.Background(), tool, Call{Arguments: json.RawMessage(args)})
+	out, err := runTool(Default(), context.Background(), tool, Call{Arguments: json.RawMessage(args)})
 	require.NoError(t, err, args)
 	b, err := json.Marshal(out)
 	require.NoError(t, err)
@@ -54,7 +54,7 @@ func TestCalculateIndicatorsThroughCatalog(t *testing.T) {
 
 func TestCalculateIndicatorsPeriodIsStringOrNumber(t *testing.T) {
 	// "period" is an integer in the schema: a string is rejected with the field named.
-	_, err := Default().Call(context.Background(), "calculate_indicators",
+	_, err := runTool(Default(), context.Background(), "calculate_indicators",
 		Call{Arguments: json.RawMessage(`{"indicator":"sma","period":"x","bars":` + barsArg(30, 100, 0, 0.01) + `}`)})
 	require.Error(t, err)
 	assert.Contains(t, toolkit.MessageOf(err), "period")
@@ -129,7 +129,7 @@ func TestMarketIndicatorToolsRejectBadInput(t *testing.T) {
 		{"analyze_correlations", `{"symbols_data":[{"symbol":"A","bars":[{"open":"1","high":"1","low":"2","close":"1","volume":"1"}]},{"symbol":"B","bars":` + good + `}]}`, "symbols_data[0].bars[0]: high 1 is below low 2"},
 	}
 	for _, tc := range cases {
-		_, err := Default().Call(context.Background(), tc.tool, Call{Arguments: json.RawMessage(tc.args)})
+		_, err := runTool(Default(), context.Background(), tc.tool, Call{Arguments: json.RawMessage(tc.args)})
 		require.Error(t, err, tc.args)
 		assert.Equal(t, toolkit.Invalid, toolkit.KindOf(err), tc.args)
 		assert.Contains(t, toolkit.MessageOf(err), tc.want, tc.args)

@@ -36,7 +36,7 @@ func barsJSON(n int) string {
 // a generic JSON object.
 func callPatternTool(t *testing.T, name, args string) (map[string]any, any, error) {
 	t.Helper()
-	out, err := Default().Call(context.Background(), name, Call{Arguments: json.RawMessage(args)})
+	out, err := runTool(Default(), context.Background(), name, Call{Arguments: json.RawMessage(args)})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,7 +33,7 @@ func BenchmarkCatalogOverhead(b *testing.B) {
 	b.Run("sizing/catalog+json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			out, err := c.Call(ctx, "calculate_position_size", Call{Arguments: sizingArgs})
+			out, err := runTool(c, ctx, "calculate_position_size", Call{Arguments: sizingArgs})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func BenchmarkCatalogOverhead(b *testing.B) {
 	b.Run("winloss/catalog+json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			out, err := c.Call(ctx, "analyze_win_loss", Call{Arguments: rArgs})
+			out, err := runTool(c, ctx, "analyze_win_loss", Call{Arguments: rArgs})
 			if err != nil {
 				b.Fatal(err)
 			}

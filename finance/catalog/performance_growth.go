@@ -13,7 +13,7 @@ import (
 const performanceCategory = "performance"
 
 // performanceGrowthTools returns the R-multiple tools about equity growth
-// (docs/tools-performance-growth.md): Monte Carlo, Kelly, drawdown, win/loss,
+// (docs/tools/README.md#performance): Monte Carlo, Kelly, drawdown, win/loss,
 // what-if, variance killers, rolling G, equity curve, system score,
 // peak/valley and recovery.
 func performanceGrowthTools() []Tool {
@@ -42,7 +42,7 @@ type monteCarloInput struct {
 }
 
 func monteCarloTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles."),
+	return NewTool(toolSpec(performanceCategory, "run_monte_carlo", "Monte Carlo Equity Simulation", "Monte Carlo of compounded equity paths resampling R-multiples: probability of profit and of 20 %/50 % drawdowns, percentiles.").priced("0.008"),
 		func(ctx context.Context, _ Call, in monteCarloInput) (performance.MonteCarlo, error) {
 			return performance.RunMonteCarlo(ctx, in.RMultiples, performance.MonteCarloOptions{
 				StartingEquity: in.StartingEquity.Float64(), NumSimulations: in.NumSimulations,
@@ -72,7 +72,7 @@ type kellyInput struct {
 }
 
 func kellyTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly fractions of R-multiples (full, half, quarter; optimum of mean ln(1+f·R)) and the risk of ruin."),
+	return NewTool(toolSpec(performanceCategory, "calculate_kelly", "Kelly Fraction and Risk of Ruin", "Kelly fractions of R-multiples (full, half, quarter; optimum of mean ln(1+f·R)) and the risk of ruin."),
 		func(_ context.Context, _ Call, in kellyInput) (performance.Kelly, error) {
 			return performance.CalculateKelly(in.RMultiples, performance.KellyOptions{
 				RiskPerTrade: floatPtr(in.RiskPerTrade), RuinDrawdown: floatPtr(in.RuinDrawdown)})
@@ -94,7 +94,7 @@ type drawdownInput struct {
 }
 
 func drawdownTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdowns of an equity curve or compounded R-multiples: max, current, average, episodes, durations, recovery factor, Ulcer index.").
+	return NewTool(toolSpec(performanceCategory, "analyze_drawdown", "Drawdown Analysis", "Drawdowns of an equity curve or compounded R-multiples: max, current, average, episodes, durations, recovery factor, Ulcer index.").
 		WithExample(map[string]any{"equity_values": []any{"101000", "99000", "102000", "98000", "97000"}, "starting_equity": "100000"}),
 		func(_ context.Context, _ Call, in drawdownInput) (performance.Drawdown, error) {
 			start, np := in.StartingEquity.Float64(), floatPtr(in.NetProfit)
@@ -131,7 +131,7 @@ type killersInput struct {
 }
 
 func varianceKillersTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses."),
+	return NewTool(toolSpec(performanceCategory, "find_variance_killers", "Variance-Killer Trades", "Trades whose removal raises G the most (leave-one-out), with their G impact, and the variance share of big losses."),
 		func(_ context.Context, _ Call, in killersInput) (performance.VarianceKillers, error) {
 			return performance.FindVarianceKillers(in.RMultiples, performance.KillerOptions{
 				TradeIDs: in.TradeIDs, Symbols: in.Symbols, TopN: in.TopN})
@@ -155,7 +155,7 @@ type winLossInput struct {
 }
 
 func winLossTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/loss statistics of R-multiples: win rate, average win and loss, payoff ratio, profit factor, expectancy, streaks."),
+	return NewTool(toolSpec(performanceCategory, "analyze_win_loss", "Win/Loss Statistics", "Win/loss statistics of R-multiples: win rate, average win and loss, payoff ratio, profit factor, expectancy, streaks."),
 		func(_ context.Context, _ Call, in winLossInput) (performance.WinLoss, error) {
 			return performance.AnalyzeWinLoss(in.RMultiples, in.PnLValues)
 		},
@@ -175,7 +175,7 @@ type whatIfInput struct {
 }
 
 func whatIfTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "run_what_if", "G and expectancy what-ifs: remove worst or best trades, cap losses, scale winners, skip trades after a losing streak."),
+	return NewTool(toolSpec(performanceCategory, "run_what_if", "What-If Scenarios", "G and expectancy what-ifs: remove worst or best trades, cap losses, scale winners, skip trades after a losing streak."),
 		func(_ context.Context, _ Call, in whatIfInput) (performance.WhatIf, error) {
 			return performance.RunWhatIf(in.RMultiples, performance.WhatIfOptions{
 				RemoveCount: in.RemoveCount, LossCap: floatPtr(in.LossCap), WinnerScale: floatPtr(in.WinnerScale),
@@ -202,7 +202,7 @@ type rollingGInput struct {
 }
 
 func rollingGTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "G over rolling windows of trades and the edge trend (IMPROVING, STABLE, DECLINING) from the last two windows."),
+	return NewTool(toolSpec(performanceCategory, "calculate_rolling_g", "Rolling G and Edge Trend", "G over rolling windows of trades and the edge trend (IMPROVING, STABLE, DECLINING) from the last two windows."),
 		func(_ context.Context, _ Call, in rollingGInput) (performance.RollingG, error) {
 			return performance.CalculateRollingG(in.RMultiples, in.WindowSize)
 		},
@@ -221,7 +221,7 @@ type equityCurveInput struct {
 }
 
 func equityCurveTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Compounded equity curve of R-multiples at fixed risk per trade: total return, max drawdown, cumulative R, CAGR."),
+	return NewTool(toolSpec(performanceCategory, "calculate_equity_curve", "Equity Curve from R-Multiples", "Compounded equity curve of R-multiples at fixed risk per trade: total return, max drawdown, cumulative R, CAGR."),
 		func(_ context.Context, _ Call, in equityCurveInput) (performance.EquityCurve, error) {
 			return performance.CalculateEquityCurve(in.RMultiples, amountFloat(in.StartingEquity),
 				floatPtr(in.RiskPerTrade), floatPtr(in.TradesPerYear))
@@ -241,7 +241,8 @@ type rOnlyInput struct {
 }
 
 func systemScoreTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F."),
+	return NewTool(toolSpec(performanceCategory, "calculate_system_score", "System R Score", "System R Score: 0-100 composite of expectancy, SQN, profit factor, recovery factor and sample size, graded A+ to F.").
+		WithAliases("calculate_system_r_score"),
 		func(_ context.Context, _ Call, in rOnlyInput) (performance.SystemScore, error) {
 			return performance.CalculateSystemScore(in.RMultiples)
 		},
@@ -254,7 +255,8 @@ type peakValleyInput struct {
 }
 
 func peakValleyTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "detect_peak_valley", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak."),
+	return NewTool(toolSpec(performanceCategory, "detect_peak_valley", "Equity Peaks and Valleys", "Where an equity curve stands (AT_PEAK, AT_VALLEY, BETWEEN), its peaks and valleys, and the distance from the peak.").
+		WithAliases("analyze_peak_valley"),
 		func(_ context.Context, _ Call, in peakValleyInput) (performance.PeakValley, error) {
 			return performance.DetectPeakValley(in.EquityValues, in.StartingEquity.Float64())
 		},
@@ -273,7 +275,7 @@ type recoveryInput struct {
 }
 
 func recoveryTool() Tool {
-	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor."),
+	return NewTool(toolSpec(performanceCategory, "analyze_recovery", "Drawdown Recovery", "Recovery from drawdowns of compounded R-multiples: trades to recover each, average and longest, recovery factor."),
 		func(_ context.Context, _ Call, in recoveryInput) (performance.Recovery, error) {
 			return performance.AnalyzeRecovery(in.RMultiples, amountFloat(in.InitialEquity), floatPtr(in.RiskPerTrade))
 		},

@@ -104,7 +104,8 @@ func performanceStatisticsTools() []Tool {
 // risk-adjusted ratios.
 func rStatisticsTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Bootstrap and Student-t confidence intervals of mean R and win rate, and the probability of a positive edge."),
+		NewTool(toolSpec(performanceCategory, "analyze_confidence", "Confidence Intervals of the Edge", "Bootstrap and Student-t confidence intervals of mean R and win rate, and the probability of a positive edge.").
+			WithAliases("calculate_confidence"),
 			func(ctx context.Context, _ Call, in confidenceArgs) (*performance.ConfidenceResult, error) {
 				opt := performance.ConfidenceOptions{Level: floatPtr(in.Confidence), Samples: in.BootstrapSamples}
 				if in.Seed != nil {
@@ -121,7 +122,7 @@ func rStatisticsTools() []Tool {
 				setDefault(prop(s, "seed"), 0)
 				describe(s, "seed", "bootstrap PRNG seed, echoed")
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, monthly and weekly buckets."),
+		NewTool(toolSpec(performanceCategory, "analyze_consistency", "Edge Consistency", "Stability of the edge: rolling expectancy and G, profitable blocks, equity-curve R², losing streaks, monthly and weekly buckets."),
 			func(ctx context.Context, _ Call, in consistencyArgs) (*performance.ConsistencyResult, error) {
 				return performance.AnalyzeConsistency(ctx, in.RMultiples, performance.ConsistencyOptions{Dates: in.Dates, WindowSize: in.WindowSize})
 			},
@@ -133,7 +134,7 @@ func rStatisticsTools() []Tool {
 				describe(s, "window_size", "rolling window in trades, at most N; default min(10, N)")
 				example(prop(s, "window_size"), 5)
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial dependence of trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the runs test, with p-values."),
+		NewTool(toolSpec(performanceCategory, "analyze_correlation", "Serial Correlation of Trades", "Serial dependence of trade outcomes: lag-1 autocorrelation, Ljung-Box Q and the runs test, with p-values."),
 			func(_ context.Context, _ Call, in serialArgs) (*performance.SerialCorrelationResult, error) {
 				return performance.AnalyzeSerialCorrelation(in.RMultiples, in.Lags)
 			},
@@ -143,7 +144,7 @@ func rStatisticsTools() []Tool {
 				describe(s, "lags", "Ljung-Box lags, < N; default min(10, N/4)")
 				example(prop(s, "lags"), 3)
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_distribution", "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios."),
+		NewTool(toolSpec(performanceCategory, "analyze_distribution", "R-Multiple Distribution", "Distribution of R: histogram, mean, median, stdev, skewness, kurtosis, Jarque-Bera, quantiles, tail ratios."),
 			func(_ context.Context, _ Call, in distributionArgs) (*performance.DistributionResult, error) {
 				return performance.AnalyzeDistribution(in.RMultiples, in.BucketCount)
 			},
@@ -152,7 +153,8 @@ func rStatisticsTools() []Tool {
 				setDefault(intRange(s, "bucket_count", 1, performance.MaxBucketCount), performance.DefaultBucketCount)
 				describe(s, "bucket_count", "number of histogram buckets")
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_risk_adjusted", "Sharpe, Sortino and Calmar ratios of R-multiples, per trade and annualised, with the conventions stated."),
+		NewTool(toolSpec(performanceCategory, "analyze_risk_adjusted", "Risk-Adjusted Ratios (Sharpe, Sortino, Calmar)", "Sharpe, Sortino and Calmar ratios of R-multiples, per trade and annualised, with the conventions stated.").
+			WithAliases("calculate_risk_adjusted"),
 			func(_ context.Context, _ Call, in riskAdjustedArgs) (*performance.RiskAdjustedResult, error) {
 				opt := performance.RiskAdjustedOptions{TradesPerYear: floatPtr(in.TradesPerYear)}
 				if in.TargetR != nil {
@@ -174,7 +176,7 @@ func rStatisticsTools() []Tool {
 // tools.
 func executionSegmentTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches."),
+		NewTool(toolSpec(performanceCategory, "analyze_execution_quality", "Execution Quality (MAE/MFE)", "Execution quality from MAE/MFE in R: edge ratio, capture and exit efficiency, give-back, stop breaches."),
 			func(_ context.Context, _ Call, in executionArgs) (*performance.ExecutionQualityResult, error) {
 				return performance.AnalyzeExecutionQuality(performance.ExecutionInput{
 					RMultiples: in.RMultiples, MAE: in.MAEValues, MFE: in.MFEValues, HoldTimesHours: in.HoldTimesHours,
@@ -191,7 +193,8 @@ func executionSegmentTools() []Tool {
 				itemExample(s, "mfe_values", "2.1")
 				itemExample(s, "hold_times_hours", "6.5")
 			}),
-		NewTool(toolSpec(performanceCategory, "segment_trades", "Count, win rate, expectancy, G, total R and USD P&L per segment: symbol, day of week, strategy or regime."),
+		NewTool(toolSpec(performanceCategory, "segment_trades", "Trade Segmentation", "Count, win rate, expectancy, G, total R and USD P&L per segment: symbol, day of week, strategy or regime.").
+			WithAliases("analyze_segmentation"),
 			func(ctx context.Context, _ Call, in segmentArgs) (*performance.SegmentResult, error) {
 				trades := make([]performance.SegmentTrade, len(in.Trades))
 				for i, t := range in.Trades {
@@ -230,7 +233,7 @@ func executionSegmentTools() []Tool {
 // value, trade outcome and signal score.
 func tradeLevelTools() []Tool {
 	return []Tool{
-		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimals."),
+		NewTool(toolSpec(performanceCategory, "calculate_pnl", "Trade P&L", "Gross and net P&L, fees, return and (with a stop) the R-multiple of a closed trade, in exact decimals."),
 			func(_ context.Context, _ Call, in pnlArgs) (*performance.PnLResult, error) {
 				return performance.CalculatePnL(performance.PnLInput{
 					EntryPrice: in.EntryPrice, ExitPrice: in.ExitPrice, Quantity: in.Quantity,
@@ -248,7 +251,7 @@ func tradeLevelTools() []Tool {
 				setDefault(prop(s, "fees"), "0")
 				examples(s, map[string]any{"entry_price": "100.50", "exit_price": "103.25", "quantity": 100, "stop_price": "99"})
 			}),
-		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected value per trade from win rate and average win and loss, or from R-multiples, with payoff ratio and breakeven.").
+		NewTool(toolSpec(performanceCategory, "calculate_expected_value", "Expected Value per Trade", "Expected value per trade from win rate and average win and loss, or from R-multiples, with payoff ratio and breakeven.").
 			WithExample(map[string]any{"win_rate": "0.45", "avg_win": "2.1", "avg_loss": "1"}),
 			func(_ context.Context, _ Call, in expectedValueArgs) (*performance.ExpectedValueResult, error) {
 				return performance.CalculateExpectedValue(performance.ExpectedValueInput{
@@ -266,7 +269,7 @@ func tradeLevelTools() []Tool {
 				})
 				NeedsOneOf(s, true, []string{"win_rate", "avg_win", "avg_loss"}, []string{"r_multiples"})
 			}),
-		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R."),
+		NewTool(toolSpec(performanceCategory, "analyze_trade_outcome", "Trade Outcome Grade", "Grades one closed trade: WIN/LOSS/BREAKEVEN, efficiency, edge captured from the MFE, accuracy against expected R."),
 			func(_ context.Context, _ Call, in tradeOutcomeArgs) (*performance.TradeOutcomeResult, error) {
 				return performance.AnalyzeTradeOutcome(performance.TradeOutcomeInput{
 					RealizedPnL: in.RealizedPnL, RealizedR: float64(in.RealizedR), MFE: in.MFE,
@@ -285,7 +288,7 @@ func tradeLevelTools() []Tool {
 					"expected_value_r": "0.4"})
 				prop(s, "mfe").Minimum = f64(0)
 			}),
-		NewTool(toolSpec(performanceCategory, "score_signal", "0-100 quality score of a trade signal from conditions met, regime, indicator confluence, volume and risk/reward."),
+		NewTool(toolSpec(performanceCategory, "score_signal", "Signal Quality Score", "0-100 quality score of a trade signal from conditions met, regime, indicator confluence, volume and risk/reward."),
 			func(_ context.Context, _ Call, in signalArgs) (*performance.SignalScore, error) {
 				return performance.ScoreSignal(performance.SignalInput{
 					ConditionsMet: in.ConditionsMet, TotalConditions: in.TotalConditions,

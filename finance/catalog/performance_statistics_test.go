@@ -53,7 +53,7 @@ var statisticsGoldenCalls = []struct{ name, tool, args string }{
 // returns the JSON of the result.
 func callTool(t *testing.T, tool, args string) (json.RawMessage, error) {
 	t.Helper()
-	out, err := Default().Call(context.Background(), tool, Call{Arguments: json.RawMessage(args)})
+	out, err := runTool(Default(), context.Background(), tool, Call{Arguments: json.RawMessage(args)})
 	if err != nil {
 		return nil, err
 	}

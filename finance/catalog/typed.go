@@ -7,20 +7,45 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/agentfinance/toolkit"
 	"github.com/agentfinance/toolkit/internal/strictjson"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Spec is the descriptive part of a tool.
+// Spec is the one definition of a tool besides its computation: what
+// every surface shows of it, what it costs and where REST serves it.
+// NewTool makes it a Tool; the fields mean what Tool's fields of the same
+// names mean.
 type Spec struct {
 	Name        string
+	Title       string
 	Description string
 	Category    string
 	Operation   string // price-table key; empty = free
+	// Prices are the list prices of the operations the tool is billed as;
+	// nil: free.
+	Prices    map[string]toolkit.Amount
+	Aliases   []string
+	Shortcuts []Shortcut
+	// Docs is the reference text (markdown), embedded beside the family
+	// that defines the tool.
+	Docs string
 	// Example is one working arguments object (Tool.Example), for a tool
 	// whose conditional requirements the schema's required list cannot
 	// say; nil: ExampleArguments builds it from the argument examples.
 	Example map[string]any
+}
+
+// WithAliases returns s with the other published names of the tool.
+func (s Spec) WithAliases(aliases ...string) Spec {
+	s.Aliases = aliases
+	return s
+}
+
+// priced returns s billed at the list price usd for its Operation.
+func (s Spec) priced(usd string) Spec {
+	s.Prices = listPrice(s.Operation, usd)
+	return s
 }
 
 // WithExample returns s with its working arguments object.
@@ -61,9 +86,14 @@ func NewTool[In, Out any](spec Spec, run func(ctx context.Context, call Call, in
 	}
 	return Tool{
 		Name:        spec.Name,
+		Title:       spec.Title,
 		Description: spec.Description,
 		Category:    spec.Category,
 		Operation:   spec.Operation,
+		Prices:      spec.Prices,
+		Aliases:     spec.Aliases,
+		Shortcuts:   spec.Shortcuts,
+		Docs:        spec.Docs,
 		Example:     spec.Example,
 		InputSchema: schema,
 		Results:     resultTypes[Out](),

@@ -47,7 +47,7 @@ type Pattern struct {
 	Name       string `json:"name"`
 	Type       string `json:"type"`      // candlestick | chart
 	Direction  string `json:"direction"` // bullish | bearish | neutral
-	// Strength is 0..100; see docs/tools-market-patterns.md for each pattern.
+	// Strength is 0..100; see docs/tools/detect_patterns.md for each pattern.
 	Strength int `json:"strength"`
 	// TALibValue is the raw TA-Lib CDL answer (±100, ±80) of a
 	// candlestick; absent for chart patterns.

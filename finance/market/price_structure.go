@@ -18,7 +18,7 @@ const (
 	StructureRange     = "range"
 )
 
-// Price-structure parameters (see docs/tools-market-patterns.md).
+// Price-structure parameters (see docs/tools/analyze_price_structure.md).
 const (
 	DefaultSwingWindow         = 2   // Williams fractal: 2 bars each side
 	DefaultConsolidationWindow = 10  // bars in a consolidation window

@@ -14,17 +14,19 @@ import (
 )
 
 // EnvelopeLimits bound what the MCP SDK decodes of a request body: the SDK
-// turns params._meta and initialize's capabilities into map[string]any and
-// answers each message of a batch, so these are checked over the body's
-// bytes before it runs. Zero fields take the defaults.
+// turns params._meta, initialize's capabilities and a tools/call's
+// inputResponses into map[string]any and answers each message of a batch,
+// so these are checked over the body's bytes before it runs. Zero fields
+// take the defaults.
 type EnvelopeLimits struct {
 	// MaxMetaBytes bounds params._meta of any message (default 4 KiB).
 	MaxMetaBytes int
 	// MaxInitializeBytes bounds the params of initialize (default
 	// 16 KiB).
 	MaxInitializeBytes int
-	// MaxParamsBytes bounds the params of every method but tools/call,
-	// whose arguments the tool's own schema bounds (default 64 KiB).
+	// MaxParamsBytes bounds the params of every method; those of
+	// tools/call without its arguments, which the tool's own schema
+	// bounds (default 64 KiB).
 	MaxParamsBytes int
 }
 
@@ -94,7 +96,7 @@ func (e *envelopeError) response() []byte {
 // checkEnvelope checks one JSON-RPC message before the SDK decodes it: a
 // single object (a batch is refused: the current protocol has none) whose
 // members are those of JSON-RPC, no key twice, within the scan's limits,
-// with _meta and the params of methods other than tools/call within lim.
+// with _meta and the params (of tools/call: but its arguments) within lim.
 // An initialize keeps only the protocol version and the client's name and
 // version, so a session holds nothing else of it. Nothing is decoded into
 // a generic map.
@@ -131,18 +133,25 @@ func checkEnvelope(body []byte, lim EnvelopeLimits) (envelope, *envelopeError) {
 		return envelope{}, &envelopeError{code: rpcInvalidParams, id: id,
 			message: "params of " + clip(env.method) + " are over " + strconv.Itoa(lim.MaxParamsBytes) + " bytes"}
 	}
-	var meta []byte
+	var meta, arguments []byte
 	if err := validators().params.Validate(params, nil, func(name string, value []byte) error {
-		if name == "_meta" {
+		switch name {
+		case "_meta":
 			meta = value
+		case "arguments":
+			arguments = value
 		}
 		return nil
 	}); err != nil {
 		return envelope{}, scanError(err, id)
 	}
-	if len(meta) > lim.MaxMetaBytes {
+	switch {
+	case len(meta) > lim.MaxMetaBytes:
 		return envelope{}, &envelopeError{code: rpcInvalidParams, id: id,
 			message: "params._meta is over " + strconv.Itoa(lim.MaxMetaBytes) + " bytes"}
+	case env.method == "tools/call" && len(params)-len(arguments) > lim.MaxParamsBytes:
+		return envelope{}, &envelopeError{code: rpcInvalidParams, id: id,
+			message: "params of \"tools/call\" other than arguments are over " + strconv.Itoa(lim.MaxParamsBytes) + " bytes"}
 	}
 	return env, nil
 }
@@ -242,7 +251,10 @@ var validators = sync.OnceValue(func() envelopeValidators {
 		"error":   {Type: "object"},
 	}}
 	params := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"_meta": {Type: "object"}}}
-	opts := strictjson.Options{Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
+	// The text of strings is not the envelope's to judge: a tool's own
+	// schema checks its arguments, answering a tool error the model can
+	// act on; the SDK and the tools read the rest.
+	opts := strictjson.Options{Permissive: true, Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
 	m, err := strictjson.Compile(message, opts)
 	if err != nil {
 		panic(err) // a programming error in the schema above

@@ -42,6 +42,9 @@ func TestEnvelopeRefusals(t *testing.T) {
 		{"meta over 4 KiB", metaOf(4<<10 + 1), jsonrpc.CodeInvalidParams, "params._meta is over 4096 bytes", "7"},
 		{"200,000 keys in _meta", manyKeys, jsonrpc.CodeInvalidRequest, "params._meta: an object holds more than 1000 members", "null"},
 		{"deep arguments", deep, jsonrpc.CodeInvalidRequest, "nested deeper than 24 levels", "null"},
+		{"inputResponses of tools/call", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x","arguments":{},` +
+			`"inputResponses":{"r":{"action":"accept","content":{"pad":[` + strings.Repeat(`{"k":"v"},`, 7000) + `{}]}}}}}`,
+			jsonrpc.CodeInvalidParams, `params of "tools/call" other than arguments are over 65536 bytes`, "5"},
 		{"params of tools/list", `{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"cursor":"` + strings.Repeat("c", 70_000) + `"}}`,
 			jsonrpc.CodeInvalidParams, `params of "tools/list" are over 65536 bytes`, `"a"`},
 		{"initialize over 16 KiB", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",` +
@@ -82,6 +85,10 @@ func TestEnvelopeAccepts(t *testing.T) {
 		"custom limits":  metaOf(100),
 		"tools/list":     `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"abc","_meta":{"progressToken":1}}}`,
 		"spaces outside": " \n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
+		// The values' own rules are the tool's (a tool error the model can
+		// act on), not the envelope's.
+		"values for the tool to judge": `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x",` +
+			`"arguments":{"note":"a\u0000\b","quantity":999999999999999999999,"big":1e300},"_meta":{"idempotency_key":"a\u0007"}}}`,
 	} {
 		env, e := checkEnvelope([]byte(body), EnvelopeLimits{})
 		require.Nil(t, e, "%s: %v", name, e)
@@ -131,20 +138,24 @@ func FuzzCheckEnvelope(f *testing.F) {
 			}
 			return
 		}
-		var msg struct {
-			Method string `json:"method"`
-			Params struct {
-				Meta         json.RawMessage `json:"_meta"`
-				Capabilities json.RawMessage `json:"capabilities"`
-			} `json:"params"`
-		}
+		// Keys are matched exactly, as the SDK's decoder does (encoding/json
+		// would take "_metA" for "_meta").
+		var msg, params map[string]json.RawMessage
 		if err := json.Unmarshal(env.body, &msg); err != nil {
 			t.Fatalf("%q: handed over %q, not one JSON object: %v", body, env.body, err)
 		}
-		if len(msg.Params.Meta) > lim.MaxMetaBytes && msg.Method != "initialize" {
-			t.Fatalf("%q: _meta of %d bytes handed over", body, len(msg.Params.Meta))
+		var method string
+		_ = json.Unmarshal(msg["method"], &method)
+		if msg["params"] != nil && json.Unmarshal(msg["params"], &params) != nil {
+			t.Fatalf("%q: params handed over are no object", body)
 		}
-		if msg.Method == "initialize" && len(msg.Params.Capabilities) > 0 && string(msg.Params.Capabilities) != "{}" {
+		if len(params["_meta"]) > lim.MaxMetaBytes && method != "initialize" {
+			t.Fatalf("%q: _meta of %d bytes handed over", body, len(params["_meta"]))
+		}
+		if method == "tools/call" && len(msg["params"])-len(params["arguments"]) > lim.MaxParamsBytes {
+			t.Fatalf("%q: tools/call params of %d bytes besides its arguments handed over", body, len(msg["params"])-len(params["arguments"]))
+		}
+		if c := params["capabilities"]; method == "initialize" && len(c) > 0 && string(c) != "{}" {
 			t.Fatalf("%q: initialize capabilities handed over", body)
 		}
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/agentfinance/toolkit/billing"
 	"github.com/agentfinance/toolkit/billing/toolcall"
 	"github.com/agentfinance/toolkit/finance/catalog"
+	"github.com/agentfinance/toolkit/guardian"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -53,8 +54,15 @@ type Config struct {
 	// SessionsPerAgent bounds the open legacy SSE sessions of one agent
 	// (default 16); a further one is refused with RateLimited.
 	SessionsPerAgent int
-	// Logger receives one line per panic or internal error of a tool call
-	// (default slog.Default()).
+	// Envelope bounds what the SDK decodes of each message: batches,
+	// _meta, initialize's params and other methods' params (zero fields:
+	// EnvelopeLimits' defaults).
+	Envelope EnvelopeLimits
+	// Recorder receives the guardian event of a tool call that a full or
+	// read-only database refused (default: discarded).
+	Recorder guardian.Recorder
+	// Logger receives one line per panic, internal error or storage fault
+	// of a tool call (default slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -114,6 +122,8 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	cfg.Envelope = cfg.Envelope.withDefaults()
+	cfg.Recorder = guardian.OrDiscard(cfg.Recorder)
 	h := &Handler{cfg: cfg, sessions: newSessionRegistry(cfg.SessionsPerAgent)}
 	h.prefix.Store(new(string))
 	tools, list, err := h.defineTools()
@@ -191,25 +201,29 @@ func (h *Handler) toolHandler(ag agents.Agent, t catalog.Tool) mcp.ToolHandler {
 		if err == nil {
 			key, err = idempotencyKey(req.Params.Meta)
 		}
+		c := h.carriageFor(req.Session)
 		var out toolcall.Result
 		if err == nil {
-			out, err = h.cfg.Calls.Call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments, IdempotencyKey: key})
+			out, err = h.cfg.Calls.Call(ctx, current, toolcall.Request{Tool: t.Name, Arguments: req.Params.Arguments,
+				IdempotencyKey: key, AnswerSize: c.size})
 		}
 		if err != nil {
-			if toolkit.KindOf(err) == toolkit.Internal {
-				h.cfg.Logger.Error("mcp tool call", "tool", t.Name, "agent_id", ag.ID, "error", err.Error())
-			}
-			return h.toolError(err, current), nil
+			return h.failed(ctx, t, current, err), nil
 		}
-		return h.toolResult(out, current), nil
+		return h.toolResult(out, current, c), nil
 	}
 }
 
 // Serve serves a request to /mcp or /mcp/sse (paths without the mount
 // prefix) of agent ag, whom the caller authenticated (active) and whose
-// Host it checked. Errors are *toolkit.Error values for the caller to
-// write.
+// Host it checked. A POST's message is checked before the SDK reads it
+// (see admit); a refused one is answered with its JSON-RPC error. Errors
+// are *toolkit.Error values for the caller to write.
 func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
+	r, err := h.admit(r)
+	if err != nil {
+		return refuse(w, err)
+	}
 	if r.URL.Path == "/mcp" || h.isStreamable(r) {
 		return h.serveStreamable(w, r, ag)
 	}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agentfinance/toolkit/adapters/memstore"
-	"github.com/agentfinance/toolkit/adapters/tinkkeys"
-	"github.com/agentfinance/toolkit/httpapi/platform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,16 +13,7 @@ import (
 // request's context only: a call reaching it without one (not through
 // Serve) is an internal error, run for nobody.
 func TestSharedServerRefusesACallWithoutAnAgent(t *testing.T) {
-	master, lookup, err := tinkkeys.NewKeysets()
-	require.NoError(t, err)
-	keys, err := tinkkeys.New(master, lookup)
-	require.NoError(t, err)
-	p, err := platform.New(platform.Ports{Store: memstore.New(), Keys: keys}, platform.Config{})
-	require.NoError(t, err)
-	t.Cleanup(func() { p.Close() })
-	h, err := New(Config{Agents: p.Agents, Calls: p.Calls, Billing: p.Billing, Catalog: p.Catalog})
-	require.NoError(t, err)
-
+	h := newTestHandler(t)
 	ctx := context.Background()
 	client, server := mcp.NewInMemoryTransports()
 	ss, err := h.shared.Load().Connect(ctx, server, nil)

@@ -17,11 +17,13 @@
 //
 // The guardian first (every other service records its security events
 // there), then the vault (per-agent encryption over Ports.Keys), agents,
-// billing (which reads the agents' linked wallets), the support desk, the
-// workspace (memories, journal), broker connections, the tool catalog (41
-// finance tools plus the 4 workspace tools) and the call path
-// (billing/toolcall) through which every surface runs a tool: metered,
-// authorized and counted in the guardian's 24-hour tool-call metric.
+// the support desk, the workspace (memories, journal), broker
+// connections, the tool catalog (41 finance tools plus the 4 workspace
+// tools), billing (which reads the agents' linked wallets and takes its
+// price table from the catalog: each tool's catalog.Spec prices it) and
+// the call path (billing/toolcall) through which every surface runs a
+// tool: metered, authorized and counted in the guardian's 24-hour
+// tool-call metric.
 //
 // # Ports
 //

@@ -130,9 +130,10 @@ type Platform struct {
 
 // New builds every service over ports, in the order their dependencies
 // need: the guardian first (the others record to it), the vault, agents,
-// billing (which reads agents' wallets), support, the workspace, brokers,
-// the catalog (the finance tools and the workspace tools) and the call
-// path. Nothing runs in the background until Run.
+// support, the workspace, brokers, the catalog (the finance tools and the
+// workspace tools), billing (which reads agents' wallets and takes the
+// catalog's prices) and the call path. Nothing runs in the background
+// until Run.
 func New(ports Ports, cfg Config) (*Platform, error) {
 	if ports.Store == nil || ports.Keys == nil {
 		return nil, errors.New("platform: Ports.Store and Ports.Keys are required")
@@ -166,14 +167,6 @@ func (p *Platform) build(ports Ports, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	bill, err := billing.NewService(store, billing.Config{
-		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
-		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard, Vault: vault, NativeToken: cfg.NativeToken,
-		Deposits: ports.Deposits, Oracle: ports.Oracle, Wallets: ag, Now: now,
-	})
-	if err != nil {
-		return err
-	}
 	desk, err := support.NewService(store, support.Config{Vault: vault, Now: now})
 	if err != nil {
 		return err
@@ -188,6 +181,14 @@ func (p *Platform) build(ports Ports, cfg Config) error {
 		return err
 	}
 	tools, err := Catalog(ws)
+	if err != nil {
+		return err
+	}
+	bill, err := billing.NewService(store, billing.Config{Prices: tools.Prices(),
+		SandboxSelfCredit: cfg.SandboxSelfCredit, SandboxCreditCap: cfg.SandboxCreditCap, LowBalance: cfg.LowBalance,
+		IdempotencyRetention: cfg.IdempotencyRetention, Recorder: guard, Vault: vault, NativeToken: cfg.NativeToken,
+		Deposits: ports.Deposits, Oracle: ports.Oracle, Wallets: ag, Now: now,
+	})
 	if err != nil {
 		return err
 	}
@@ -211,9 +212,15 @@ func countCalls(guard *guardian.Service, next func(toolcall.Result, error)) func
 }
 
 // Catalog returns the served tool catalog: the 41 finance tools of
-// catalog.Default and the 4 workspace tools of ws (45).
+// catalog.Default and the 4 workspace tools of ws (45), with their
+// categories. Its Prices are billing's price table.
 func Catalog(ws *workspace.Service) (*catalog.Catalog, error) {
 	c := catalog.Default()
+	for _, cat := range workspace.Categories() {
+		if err := c.DescribeCategory(cat); err != nil {
+			return nil, err
+		}
+	}
 	for _, t := range ws.Tools() {
 		if err := c.Register(t); err != nil {
 			return nil, err

@@ -78,7 +78,15 @@ func (l Limits) withDefaults() Limits {
 
 // Options configure Compile.
 type Options struct {
-	Limits Limits
+	// Permissive leaves the rules of strings and numbers to another
+	// check: a string may hold anything JSON allows (control characters,
+	// invalid UTF-8, lone surrogates) and a number any magnitude JSON's
+	// grammar writes, unless the schema bounds it; the grammar, the
+	// schema and the limits still bind. For a document whose values are
+	// another check's to judge, such as an MCP message, whose tool
+	// arguments the tool's own schema checks.
+	Permissive bool
+	Limits     Limits
 	// Noun names a member in messages: "Missing required argument: x",
 	// "Unknown field: y". Default "field".
 	Noun string
@@ -157,6 +165,7 @@ type Validator struct {
 	noun         string
 	document     string
 	nullIsAbsent bool
+	permissive   bool
 }
 
 // Compile compiles s. Keywords outside the supported subset are an error.
@@ -176,7 +185,7 @@ func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 		}
 	}
 	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document,
-		nullIsAbsent: opts.NullIsAbsent}
+		nullIsAbsent: opts.NullIsAbsent, permissive: opts.Permissive}
 	if v.noun == "" {
 		v.noun = "field"
 	}

@@ -57,8 +57,8 @@ func (s *scanner) checkString(n *node, text []byte, runes int) error {
 // str scans the string at s.i and returns its content (the raw bytes when
 // it has no escapes, else a decoded copy) and its length in characters.
 // Invalid UTF-8, lone surrogates and control characters other than tab,
-// line feed and carriage return are refused, as are strings over
-// Limits.MaxStringBytes.
+// line feed and carriage return are refused (unless Options.Permissive),
+// as are strings over Limits.MaxStringBytes.
 func (s *scanner) str() ([]byte, int, error) {
 	s.i++ // opening quote
 	start := s.i
@@ -101,7 +101,7 @@ func (s *scanner) str() ([]byte, int, error) {
 		case c < 0x20:
 			return nil, 0, s.syntax("control character in a string (escape it)")
 		case c < utf8.RuneSelf:
-			if c == 0x7f {
+			if c == 0x7f && !s.v.permissive {
 				return nil, 0, s.control(rune(c))
 			}
 			if out != nil {
@@ -111,10 +111,10 @@ func (s *scanner) str() ([]byte, int, error) {
 			runes++
 		default:
 			r, size := utf8.DecodeRune(s.b[s.i:])
-			if r == utf8.RuneError && size <= 1 {
+			if r == utf8.RuneError && size <= 1 && !s.v.permissive {
 				return nil, 0, s.fail(ruleText, "is not valid UTF-8 text")
 			}
-			if r >= 0x80 && r <= 0x9f {
+			if r >= 0x80 && r <= 0x9f && !s.v.permissive {
 				return nil, 0, s.control(r)
 			}
 			if out != nil {
@@ -153,31 +153,40 @@ func (s *scanner) escape() (rune, error) {
 	case 't':
 		return '\t', nil
 	case 'b', 'f':
-		return 0, s.control(map[byte]rune{'b': '\b', 'f': '\f'}[c])
-	case 'u':
-		r, err := s.hex4()
-		if err != nil {
-			return 0, err
-		}
-		if utf16.IsSurrogate(r) {
-			if s.i+1 >= len(s.b) || s.b[s.i] != '\\' || s.b[s.i+1] != 'u' {
-				return 0, s.fail(ruleText, "holds an unpaired surrogate (\\u escape)")
-			}
-			s.i += 2
-			r2, err := s.hex4()
-			if err != nil {
-				return 0, err
-			}
-			if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
-				return 0, s.fail(ruleText, "holds an unpaired surrogate (\\u escape)")
-			}
-		}
-		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+		r := map[byte]rune{'b': '\b', 'f': '\f'}[c]
+		if !s.v.permissive {
 			return 0, s.control(r)
 		}
 		return r, nil
+	case 'u':
+		return s.unicodeEscape()
 	}
 	return 0, s.syntax("invalid escape \\" + string(rune(c)))
+}
+
+// unicodeEscape decodes the hex digits of a \u escape at s.i, and of the
+// low half that must follow a high surrogate.
+func (s *scanner) unicodeEscape() (rune, error) {
+	r, err := s.hex4()
+	if err != nil {
+		return 0, err
+	}
+	if utf16.IsSurrogate(r) {
+		r2 := rune(utf8.RuneError)
+		if s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
+			s.i += 2
+			if r2, err = s.hex4(); err != nil {
+				return 0, err
+			}
+		}
+		if r = utf16.DecodeRune(r, r2); r == utf8.RuneError && !s.v.permissive {
+			return 0, s.fail(ruleText, "holds an unpaired surrogate (\\u escape)")
+		}
+	}
+	if (r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f) && !s.v.permissive {
+		return 0, s.control(r)
+	}
+	return r, nil
 }
 
 func (s *scanner) hex4() (rune, error) {

@@ -130,6 +130,33 @@ func TestLimitsBindWhileScanning(t *testing.T) {
 	}
 }
 
+// With Permissive, a string holds whatever JSON allows and a number any
+// magnitude: their rules are another check's; the grammar, the schema's
+// bounds and the limits still bind.
+func TestPermissiveLeavesValueRulesToAnotherCheck(t *testing.T) {
+	v := compileTest(t, Options{Permissive: true, Limits: Limits{MaxStringBytes: 16}})
+	for _, tag := range []string{`a\u0000`, `\u007f`, "\u0085", `\b\f`, `\ud800`, `\udc00x`, `\ud800\u0041`, "\xff", `\ud83d\ude00`} {
+		doc := `{"equity":"1","direction":"long","tags":["` + tag + `"]}`
+		assert.NoError(t, v.Validate([]byte(doc), nil, nil), doc)
+	}
+	for _, meta := range []string{`1e300`, `-999999999999999999999`, `123456789012345678`} {
+		doc := `{"equity":"1","direction":"long","meta":{"n":` + meta + `}}`
+		assert.NoError(t, v.Validate([]byte(doc), nil, nil), doc)
+	}
+	for doc, want := range map[string]string{
+		`{"equity":"1","direction":"long","tags":["` + "a\x01" + `"]}`:                     "control character in a string (escape it)",
+		`{"equity":"1","direction":"long","tags":["\ud800\u00"]}`:                          "invalid \\u escape",
+		`{"equity":"1","direction":"long","meta":{"a":"` + strings.Repeat("x", 17) + `"}}`: "meta.a: a string is longer than 16 bytes",
+		`{"equity":"1","direction":"long","count":1e300}`:                                  "count: must be a whole number",
+		`{"equity":"1","direction":"long","count":100}`:                                    "count: must be at most 10",
+		`{"equity":"1","direction":"long","meta":{"n":01}}`:                                "invalid",
+	} {
+		err := v.Validate([]byte(doc), nil, nil)
+		require.Error(t, err, doc)
+		assert.Contains(t, toolkit.MessageOf(err), want)
+	}
+}
+
 func TestDelegatedAndMembers(t *testing.T) {
 	v := compileTest(t, Options{Delegated: []string{"bars"}})
 	doc := []byte(`{"equity":"1","bars":[{"x":1}],"direction":"long"}`)

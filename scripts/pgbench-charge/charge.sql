@@ -1,8 +1,10 @@
 -- One unbatched bunstore.Store.Charge (a charge alone in its batch): its
--- transaction runs pgChargeStatement (adapters/bunstore/charge_apply.go),
--- the debit, the running spend totals, the ledger row, the usage upsert
--- and the idempotency row (none here: no key) in one statement.
+-- transaction calls bunstore_charge_batch (created by the store's
+-- migrations) with one charge: the limits version check, the debit, the
+-- running spend totals, the ledger row, the usage upsert (no idempotency
+-- key here) in one subtransaction. The store sends BEGIN, the call and
+-- COMMIT in one round trip; pgbench sends three.
 \set n random(1, 2000000000)
 BEGIN;
-WITH debit AS (UPDATE balances SET micros = micros - 3000, updated_at = now() WHERE agent_id = 'agt_pgbench' AND micros >= 3000 RETURNING micros AS after), totals AS (INSERT INTO spend_totals AS st (agent_id, day_start, day_micros, month_start, month_micros) SELECT 'agt_pgbench', date_trunc('day', now(), 'UTC'), 3000, date_trunc('month', now(), 'UTC'), 3000 FROM debit ON CONFLICT (agent_id) DO UPDATE SET day_micros = CASE WHEN st.day_start < EXCLUDED.day_start THEN EXCLUDED.day_micros ELSE st.day_micros + EXCLUDED.day_micros END, day_start = CASE WHEN st.day_start < EXCLUDED.day_start THEN EXCLUDED.day_start ELSE st.day_start END, month_micros = CASE WHEN st.month_start < EXCLUDED.month_start THEN EXCLUDED.month_micros ELSE st.month_micros + EXCLUDED.month_micros END, month_start = CASE WHEN st.month_start < EXCLUDED.month_start THEN EXCLUDED.month_start ELSE st.month_start END RETURNING st.day_micros, st.month_micros), led AS (INSERT INTO ledger (tx_id, agent_id, type, funds, amount_micros, balance_after_micros, operation, created_at) SELECT 'tx_' || :client_id || '_' || :n || '_' || txid_current(), 'agt_pgbench', 'consumption', 'real', -3000, debit.after, 'position_sizing', now() FROM debit RETURNING seq), used AS (INSERT INTO usage_totals AS u (agent_id, operation, call_count, total_micros) SELECT 'agt_pgbench', 'position_sizing', 1, 3000 FROM debit ON CONFLICT (agent_id, operation) DO UPDATE SET call_count = u.call_count + 1, total_micros = u.total_micros + EXCLUDED.total_micros), idem AS (INSERT INTO idempotency_keys (agent_id, idem_key, request_hash, response, created_at) SELECT 'agt_pgbench', '', '', CAST('' AS BYTEA), now() FROM debit WHERE false) SELECT debit.after, totals.day_micros, totals.month_micros, led.seq FROM debit, totals, led;
+SELECT * FROM bunstore_charge_batch(jsonb_build_array(jsonb_build_object('tx', 'tx_' || :client_id || '_' || :n || '_' || txid_current(), 'agent', 'agt_pgbench', 'funds', 'real', 'micros', 3000, 'op', 'position_sizing', 'at', now(), 'day', date_trunc('day', now(), 'UTC'), 'month', date_trunc('month', now(), 'UTC'), 'version', 0)));
 COMMIT;

@@ -34,6 +34,7 @@ type Node struct {
 	accounts map[string]json.RawMessage // address -> getAccountInfo value
 	calls    []Call
 	fail     int
+	failOnly string // the method fail applies to; "" for every method
 	hang     bool
 }
 
@@ -82,10 +83,14 @@ func (n *Node) AddAccount(address string, value json.RawMessage) {
 
 // Fail makes every later call fail: an HTTP status code (>= 400) or a
 // JSON-RPC error code (< 0); 0 answers normally again.
-func (n *Node) Fail(code int) {
+func (n *Node) Fail(code int) { n.FailMethod("", code) }
+
+// FailMethod makes every later call of method fail as Fail does (method
+// "": every method); the other methods answer normally.
+func (n *Node) FailMethod(method string, code int) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.fail = code
+	n.fail, n.failOnly = code, method
 }
 
 // Hang makes every later call block until its client gives up.
@@ -123,6 +128,9 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 	n.mu.Lock()
 	n.calls = append(n.calls, Call{Method: req.Method, Params: req.Params})
 	fail, hang := n.fail, n.hang
+	if n.failOnly != "" && n.failOnly != req.Method {
+		fail = 0
+	}
 	n.mu.Unlock()
 	if hang {
 		<-r.Context().Done()
