@@ -49,6 +49,10 @@ type Options struct {
 	// MCPIdleTimeout ends a legacy SSE MCP session after this long without
 	// a message (default 15 minutes). Streamable HTTP holds no sessions.
 	MCPIdleTimeout time.Duration
+	// MCPKeepAlive is how often a legacy SSE MCP stream gets a comment
+	// line, which clients ignore, so that proxies do not drop a quiet
+	// stream (default DefaultMCPKeepAlive; negative: never).
+	MCPKeepAlive time.Duration
 	// MCPSessionsPerAgent bounds the open legacy SSE MCP sessions of one
 	// agent (default 16); a further one is refused with 429.
 	MCPSessionsPerAgent int
@@ -141,7 +145,7 @@ func New(svc platform.Services, opts Options) (*API, error) {
 		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	a.document = doc
-	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog,
+	a.mcp, err = mcpserver.New(mcpserver.Config{Agents: svc.Agents, Calls: a.calls, Billing: svc.Billing, Catalog: svc.Catalog, KeepAlive: opts.MCPKeepAlive,
 		OutputSchema: doc.ResultSchema,
 		Version:      platform.Version(), MaxBodyBytes: opts.MaxBodyBytes, IdleTimeout: opts.MCPIdleTimeout,
 		SessionsPerAgent: opts.MCPSessionsPerAgent, Envelope: opts.MCPEnvelope, Recorder: a.rec, Logger: opts.Logger})
@@ -182,6 +186,17 @@ func New(svc platform.Services, opts Options) (*API, error) {
 	a.handler = withCORS(a.mux, opts.CORS)
 	return a, nil
 }
+
+// DefaultMCPKeepAlive is Options.MCPKeepAlive's default: 25 seconds.
+const DefaultMCPKeepAlive = mcpserver.DefaultKeepAlive
+
+// CloseStreams ends the API's long-lived requests, the legacy SSE MCP
+// streams, and refuses new ones (503); it reports how many it ended.
+// Register it with http.Server.RegisterOnShutdown, so that Shutdown,
+// which waits for every request to end, is not held by them:
+//
+//	srv.RegisterOnShutdown(func() { api.CloseStreams() })
+func (a *API) CloseStreams() int { return a.mcp.CloseStreams() }
 
 // ServeHTTP implements http.Handler.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -10,10 +10,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// BenchmarkMCP measures MCP over streamable HTTP on SQLite: opening a
-// session and listing the tools (each session builds its own server with
-// every tool), and a call of a free tool on an open session. Rate limits
-// and the session cap are lifted: they are not what is measured.
+// BenchmarkMCP measures MCP on SQLite: opening a session and listing the
+// tools over streamable HTTP (one shared server) and over legacy SSE
+// (each session builds its own server with every tool), and a call of a
+// free tool on an open session. Rate limits and the session cap are
+// lifted: they are not what is measured.
 func BenchmarkMCP(b *testing.B) {
 	srv, key := benchServer(b, filepath.Join(b.TempDir(), "bench.db"),
 		httpapi.Options{RateLimits: httpapi.RateLimits{Disabled: true}, MCPSessionsPerAgent: 1 << 30})
@@ -31,6 +32,20 @@ func BenchmarkMCP(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			cs := connect(b)
+			if _, err := cs.ListTools(ctx, nil); err != nil {
+				b.Fatal(err)
+			}
+			cs.Close()
+		}
+	})
+	b.Run("sse open+list", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx,
+				&mcp.SSEClientTransport{Endpoint: srv.URL + "/mcp/sse", HTTPClient: hc}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
 			if _, err := cs.ListTools(ctx, nil); err != nil {
 				b.Fatal(err)
 			}

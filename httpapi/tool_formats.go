@@ -13,12 +13,17 @@ var formatParam = enumParam("format",
 		"Omitted: the catalog with prices.", toolformat.Formats)
 
 // hostToolsList serves GET /v1/tools/list?format=...: the catalog in the
-// shape of one agent host (see toolformat). An unknown format is a 400
-// naming the formats.
+// shape of one agent host (see toolformat); mcp is what the MCP server's
+// tools/list answers, prices and output schemas included. An unknown
+// format is a 400 naming the formats.
 func (a *API) hostToolsList(w http.ResponseWriter, name string) error {
 	f, err := toolformat.Parse(name)
 	if err != nil {
 		return err
+	}
+	if f == toolformat.MCP {
+		writeRawJSON(w, http.StatusOK, a.mcp.ToolList())
+		return nil
 	}
 	if b, ok := a.hostLists.Load(f); ok {
 		writeRawJSON(w, http.StatusOK, b.([]byte))

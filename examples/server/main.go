@@ -208,7 +208,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		limits.Limiter = guardian.NewStoreLimiter(store, nil)
 	}
 	api, err := httpapi.New(p.Services, httpapi.Options{AdminKey: cfg.adminKey, Logger: logger, BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts,
-		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics,
+		RateLimits: limits, TrustedProxy: cfg.ops.trustedProxy, CORS: cfg.ops.cors, Metrics: metrics, MCPKeepAlive: cfg.ops.mcpKeepAlive,
 		Portal: httpapi.PortalOptions{TopUp: topUpOf(cfg.adapters.Solana)}})
 	if err != nil {
 		return err
@@ -226,6 +226,8 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	// Shutdown waits for every request to end; MCP streams would not.
+	srv.RegisterOnShutdown(func() { logger.Info("shutdown: MCP streams closed", "streams", api.CloseStreams()) })
 	fmt.Fprintf(out, "listening on %s://%s (database %s)\n", certs.scheme(), ln.Addr(), redactDSN(cfg.adapters.DB))
 	errc := make(chan error, 1)
 	go func() { errc <- certs.serve(srv, ln, tls.VerifyClientCertIfGiven) }()
@@ -234,14 +236,25 @@ func run(ctx context.Context, cfg config, ln net.Listener, out io.Writer) error 
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	return shutdown(srv, errc, cfg.ops.shutdownTimeout, logger)
+}
+
+// shutdown stops srv gracefully: no new connection, MCP streams closed
+// (its RegisterOnShutdown hook), and the requests under way given up to
+// timeout to finish. It logs when it begins and when the server stopped;
+// requests still running at the deadline are an error.
+func shutdown(srv *http.Server, errc <-chan error, timeout time.Duration, logger *slog.Logger) error {
+	logger.Info("shutdown: stopping", "timeout", timeout.String())
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
+	if err := srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("shutdown: requests still running after %s: %w", timeout, err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	logger.Info("shutdown: stopped", "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
 

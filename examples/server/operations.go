@@ -29,6 +29,12 @@ type operations struct {
 	cors         *httpapi.CORS
 	metricsAddr  string // "" or "off": no metrics listener
 	tls          tlsOptions
+	// mcpKeepAlive is how often a legacy SSE MCP stream gets a keep-alive
+	// comment (negative: never).
+	mcpKeepAlive time.Duration
+	// shutdownTimeout bounds a graceful shutdown: requests under way get
+	// this long to finish.
+	shutdownTimeout time.Duration
 }
 
 // operationFlags declares the flags of the operations and returns the
@@ -62,12 +68,16 @@ func operationFlags(fs *flag.FlagSet, env func(k, def string) string) func() (op
 	metricsAddr := fs.String("metrics-addr", env("TOOLKIT_METRICS_ADDR", "127.0.0.1:9090"),
 		"listen address of the Prometheus /metrics endpoint, separate from the API; off to disable (TOOLKIT_METRICS_ADDR)")
 	readTLS := tlsFlags(fs, env)
+	readLifetimes := lifetimeFlags(fs, env)
 	return func() (operations, error) {
 		tls, err := readTLS()
 		if err != nil {
 			return operations{}, err
 		}
 		ops := operations{rateStore: *rateStore, metricsAddr: *metricsAddr, tls: tls}
+		if ops.mcpKeepAlive, ops.shutdownTimeout, err = readLifetimes(); err != nil {
+			return operations{}, err
+		}
 		for _, l := range limits {
 			v, err := guardian.ParseLimit(*l.value)
 			if err != nil {
@@ -94,6 +104,30 @@ func operationFlags(fs *flag.FlagSet, env func(k, def string) string) func() (op
 			ops.metricsAddr = ""
 		}
 		return ops, nil
+	}
+}
+
+// lifetimeFlags declares the flags of how long connections live: the
+// legacy SSE MCP keep-alive and the shutdown timeout.
+func lifetimeFlags(fs *flag.FlagSet, env func(k, def string) string) func() (keepAlive, shutdown time.Duration, err error) {
+	keepAlive := fs.String("mcp-keepalive", env("TOOLKIT_MCP_KEEPALIVE", httpapi.DefaultMCPKeepAlive.String()),
+		"how often a legacy SSE MCP stream gets a keep-alive comment, e.g. 25s; off for never (TOOLKIT_MCP_KEEPALIVE)")
+	shutdown := fs.String("shutdown-timeout", env("TOOLKIT_SHUTDOWN_TIMEOUT", "15s"),
+		"how long requests under way may take to finish once SIGTERM or SIGINT arrives (TOOLKIT_SHUTDOWN_TIMEOUT)")
+	return func() (time.Duration, time.Duration, error) {
+		k := time.Duration(-1)
+		if *keepAlive != "off" {
+			d, err := time.ParseDuration(*keepAlive)
+			if err != nil || d <= 0 {
+				return 0, 0, fmt.Errorf("-mcp-keepalive: must be a positive duration like 25s, or off, got %q", *keepAlive)
+			}
+			k = d
+		}
+		d, err := time.ParseDuration(*shutdown)
+		if err != nil || d <= 0 {
+			return 0, 0, fmt.Errorf("-shutdown-timeout: must be a positive duration like 15s, got %q", *shutdown)
+		}
+		return k, d, nil
 	}
 }
 

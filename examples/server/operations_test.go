@@ -232,10 +232,13 @@ func TestParseOperationFlags(t *testing.T) {
 	assert.Equal(t, "127.0.0.1:9090", cfg.ops.metricsAddr)
 	assert.Nil(t, cfg.ops.cors)
 	assert.False(t, cfg.ops.rateStore)
+	assert.Equal(t, 25*time.Second, cfg.ops.mcpKeepAlive)
+	assert.Equal(t, 15*time.Second, cfg.ops.shutdownTimeout)
 
 	cfg, err = parseConfig([]string{"-rate-key", "10/s", "-rate-register", "off", "-metrics-addr", "off",
-		"-trusted-proxy-header", "X-Forwarded-For", "-trusted-proxies", "10.0.0.0/8, 192.168.0.0/16"}, func(k string) string {
-		return map[string]string{"TOOLKIT_CORS_ORIGINS": "https://a.example.com,https://b.example.com", "TOOLKIT_RATE_STORE": "true"}[k]
+		"-trusted-proxy-header", "X-Forwarded-For", "-trusted-proxies", "10.0.0.0/8, 192.168.0.0/16", "-shutdown-timeout", "40s"}, func(k string) string {
+		return map[string]string{"TOOLKIT_CORS_ORIGINS": "https://a.example.com,https://b.example.com", "TOOLKIT_RATE_STORE": "true",
+			"TOOLKIT_MCP_KEEPALIVE": "10s"}[k]
 	})
 	require.NoError(t, err)
 	assert.Equal(t, guardian.NewLimit(10, time.Second), cfg.ops.rateLimits.PerKey)
@@ -245,12 +248,20 @@ func TestParseOperationFlags(t *testing.T) {
 	assert.Equal(t, "X-Forwarded-For", cfg.ops.trustedProxy.Header)
 	assert.Len(t, cfg.ops.trustedProxy.Proxies, 2)
 	assert.Equal(t, []string{"https://a.example.com", "https://b.example.com"}, cfg.ops.cors.AllowedOrigins)
+	assert.Equal(t, 10*time.Second, cfg.ops.mcpKeepAlive)
+	assert.Equal(t, 40*time.Second, cfg.ops.shutdownTimeout)
+	cfg, err = parseConfig([]string{"-mcp-keepalive", "off"}, noEnv)
+	require.NoError(t, err)
+	assert.Negative(t, cfg.ops.mcpKeepAlive, "off: never")
 
 	for _, bad := range [][]string{
 		{"-rate-ip", "lots"},
 		{"-rate-auth-failures", "0/m"},
 		{"-trusted-proxies", "10.0.0.0/8"},
 		{"-trusted-proxy-header", "X-Real-IP", "-trusted-proxies", "10.0.0.1"},
+		{"-mcp-keepalive", "0s"},
+		{"-mcp-keepalive", "soon"},
+		{"-shutdown-timeout", "-1s"},
 	} {
 		_, err := parseConfig(bad, noEnv)
 		assert.Error(t, err, "%v", bad)

@@ -46,6 +46,11 @@ type Config struct {
 	// IdleTimeout ends a legacy SSE session after this long without a
 	// message (default 15 minutes). Streamable HTTP holds no sessions.
 	IdleTimeout time.Duration
+	// KeepAlive is how often a legacy SSE stream gets a comment line
+	// (": keep-alive"), which clients ignore, so that proxies and clients
+	// do not take a quiet stream for a dead one (default 25 seconds;
+	// negative: never). Streamable HTTP holds no stream.
+	KeepAlive time.Duration
 	// SessionsPerAgent bounds the open legacy SSE sessions of one agent
 	// (default 16); a further one is refused with RateLimited.
 	SessionsPerAgent int
@@ -76,12 +81,14 @@ type Config struct {
 type Handler struct {
 	cfg         Config
 	tools       []tool
+	toolList    []byte // tools/list's answer (see ToolList)
 	sse         *mcp.SSEHandler
 	streamable  *mcp.StreamableHTTPHandler
 	sessions    *sessionRegistry
 	sseSessions sync.Map // SSE session id -> *sseSession
 	prefix      atomic.Pointer[string]
 	shared      atomic.Pointer[mcp.Server] // streamable HTTP's one server (see streamable.go)
+	closed      atomic.Bool                // set by CloseStreams: no new SSE stream
 }
 
 // sseSession is what the handler knows of a legacy SSE session.
@@ -106,6 +113,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 15 * time.Minute
 	}
+	if cfg.KeepAlive == 0 {
+		cfg.KeepAlive = DefaultKeepAlive
+	}
 	if cfg.SessionsPerAgent <= 0 {
 		cfg.SessionsPerAgent = 16
 	}
@@ -116,11 +126,11 @@ func New(cfg Config) (*Handler, error) {
 	cfg.Recorder = guardian.OrDiscard(cfg.Recorder)
 	h := &Handler{cfg: cfg, sessions: newSessionRegistry(cfg.SessionsPerAgent)}
 	h.prefix.Store(new(string))
-	tools, err := h.defineTools()
+	tools, list, err := h.defineTools()
 	if err != nil {
 		return nil, err
 	}
-	h.tools = tools
+	h.tools, h.toolList = tools, list
 	h.shared.Store(h.sharedServer())
 	getServer := func(r *http.Request) *mcp.Server {
 		s, _ := r.Context().Value(serverKey{}).(*mcp.Server)
@@ -239,6 +249,9 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, ag agents.Agent)
 // this GET, which ends after the idle timeout or when the agent's
 // sessions are closed.
 func (h *Handler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agents.Agent) error {
+	if h.closed.Load() {
+		return errShuttingDown
+	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	server := h.server(ag)
@@ -247,6 +260,9 @@ func (h *Handler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agen
 		return err
 	}
 	defer h.sessions.remove(sess)
+	if h.closed.Load() { // CloseStreams ran while the session opened
+		return errShuttingDown
+	}
 	idle := &idleWatch{}
 	idle.touch(time.Now())
 	go idle.watch(ctx, cancel, h.cfg.IdleTimeout, time.Now)
@@ -261,21 +277,29 @@ func (h *Handler) serveSSEStream(w http.ResponseWriter, r *http.Request, ag agen
 			h.sseSessions.Delete(rec.id)
 		}
 	}()
+	defer keepAlive(rec, h.cfg.KeepAlive)() // stops before the handler returns
 	h.sse.ServeHTTP(rec, r.WithContext(context.WithValue(ctx, serverKey{}, server)))
 	return nil
 }
 
 // sessionRecorder spots the session id in the SSE endpoint event
-// ("data: /mcp/sse?sessionid=ID") and binds it to the agent.
+// ("data: /mcp/sse?sessionid=ID") and binds it to the agent. Its writes
+// and flushes are serialized, so that keep-alive comments go between the
+// SDK's events (each written at once).
 type sessionRecorder struct {
 	http.ResponseWriter
 	id     string
 	bind   func(id string)
 	prefix string // the mount prefix (see Handler.SetPrefix)
+	mu     sync.Mutex
+	wrote  bool // the SDK has written (headers and the endpoint event)
 }
 
 // Write passes b through, recording the session id on the way.
 func (s *sessionRecorder) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.wrote = true
 	if s.id == "" {
 		if i := bytes.Index(b, []byte("sessionid=")); i >= 0 {
 			rest := b[i+len("sessionid="):]
@@ -303,6 +327,12 @@ func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter
 
 // Flush keeps the event stream flowing.
 func (s *sessionRecorder) Flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flush()
+}
+
+func (s *sessionRecorder) flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

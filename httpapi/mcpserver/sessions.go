@@ -113,6 +113,23 @@ func (r *sessionRegistry) closeAgent(agentID string) int {
 	return len(list)
 }
 
+// closeAll ends every session (the server shuts down); it reports how
+// many it closed.
+func (r *sessionRegistry) closeAll() int {
+	r.mu.Lock()
+	all := r.byAgent
+	r.byAgent = map[string][]*mcpSession{}
+	r.mu.Unlock()
+	n := 0
+	for _, list := range all {
+		for _, s := range list {
+			s.close()
+			n++
+		}
+	}
+	return n
+}
+
 // idleWatch ends ctx's SSE stream when the session has had no message for
 // idle; it returns when ctx ends. touch reports activity.
 type idleWatch struct {

@@ -17,7 +17,7 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		anthropicOK = `{"name":"t","description":"d","input_schema":{"type":"object","properties":{"a":{"type":"number"}},"required":[]}}`
 		openAIOK    = `{"type":"function","name":"t","description":"d","strict":true,"parameters":{"type":"object","properties":{"a":{"type":["number","null"]}},"required":["a"],"additionalProperties":false}}`
 		geminiOK    = `{"functionDeclarations":[{"name":"t","description":"d","parameters":{"type":"OBJECT","properties":{"a":{"type":"ARRAY","items":{"type":"STRING"},"minItems":"1"}},"required":["a"]}}]}`
-		mcpOK       = `{"name":"t","title":"T","description":"d","inputSchema":{"type":"object","properties":{},"required":[]},"annotations":{"readOnlyHint":true}}`
+		mcpOK       = `{"name":"t","title":"T","description":"d","inputSchema":{"type":"object","properties":{},"required":[],"additionalProperties":false},"annotations":{"readOnlyHint":true}}`
 	)
 	cases := []struct {
 		format     toolformat.Format
@@ -50,6 +50,9 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{toolformat.MCP, mcpOK, strings.Replace(mcpOK, `"readOnlyHint":true`, `"readOnlyHint":"yes"`, 1), "a hint is a boolean"},
 		{toolformat.MCP, mcpOK, strings.Replace(mcpOK, `"annotations"`, `"outputSchema":{"type":"array"},"annotations"`, 1), "outputSchema must describe an object"},
 		{toolformat.MCP, mcpOK, strings.Replace(mcpOK, `"title":"T",`, `"title":"T","price":1,`, 1), `"price" is not a field`},
+		{toolformat.MCP, mcpOK, strings.Replace(mcpOK, `"properties":{}`, `"properties":{"a":true}`, 1), "a bare boolean"},
+		{toolformat.MCP, mcpOK, strings.Replace(mcpOK, `"annotations"`, `"outputSchema":{"type":"object","properties":{"a":{"anyOf":[false]}}},"annotations"`, 1), "a bare boolean"},
+		{toolformat.MCP, mcpOK, strings.Replace(mcpOK, `"properties":{}`, `"properties":{"a":{"type":["string","null"]}}`, 1), "a type written as a list"},
 	}
 	for _, tc := range cases {
 		ok, err := toolformat.Check(tc.format, []byte(`{"tools":[`+tc.ok+`]}`))

@@ -22,8 +22,8 @@
 //     Gemini's OpenAPI subset (type names in capitals, counts as strings,
 //     no $ref, no additionalProperties, no examples, no exclusive bounds);
 //   - MCP: the tools of an MCP tools/list result (name, title,
-//     description, inputSchema, annotations); an MCP server adds its
-//     output schemas and prices.
+//     description, inputSchema in the Anthropic list's form, annotations);
+//     an MCP server adds its prices and output schemas (MCPTools, Served).
 //
 // A free-form object argument (store_memory's metadata) is published to
 // OpenAI and Gemini, whose subsets cannot describe one, as a string

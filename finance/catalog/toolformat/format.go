@@ -1,7 +1,6 @@
 package toolformat
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -59,7 +58,7 @@ func Build(f Format, tools []catalog.Tool) (List, error) {
 			out = []object{{{"functionDeclarations", decls}}}
 		}
 	case MCP:
-		out, err = each(tools, mcpTool)
+		out, err = MCPTools(tools, nil)
 	default:
 		_, err = Parse(string(f))
 	}
@@ -110,23 +109,4 @@ func geminiDeclaration(t catalog.Tool) (object, error) {
 		return nil, err
 	}
 	return object{{"name", t.Name}, {"description", t.Description}, {"parameters", params}}, nil
-}
-
-// mcpTool returns a tool as an MCP tools/list result lists it, without
-// the output schema and the price an MCP server adds: name, title,
-// description, inputSchema (as the catalog publishes it) and annotations
-// from the tool's Effect. Every tool works on a closed world (its
-// arguments, or the calling agent's own workspace) and none destroys
-// anything; a read-only tool is idempotent, an appending one is not (a
-// repeat adds another record).
-func mcpTool(t catalog.Tool) (object, error) {
-	schema, err := catalog.PublishedSchema(t.InputSchema)
-	if err != nil {
-		return nil, err
-	}
-	readOnly := t.Effect == catalog.ReadOnly
-	annotations := object{{"title", t.Title}, {"readOnlyHint", readOnly}, {"destructiveHint", false},
-		{"idempotentHint", readOnly}, {"openWorldHint", false}}
-	return object{{"name", t.Name}, {"title", t.Title}, {"description", t.Description},
-		{"inputSchema", json.RawMessage(schema)}, {"annotations", annotations}}, nil
 }

@@ -145,7 +145,7 @@ func assertKeeps(t *testing.T, f toolformat.Format, at string, s *catalogSchema,
 	for name, p := range s.Properties {
 		path := at + "." + name
 		got, ok := props[name].(map[string]any)
-		if p.Deprecated && f != toolformat.MCP {
+		if p.Deprecated {
 			assert.False(t, ok, "%s %s: a deprecated argument is not offered", f, path)
 			continue
 		}
@@ -158,7 +158,7 @@ func assertKeeps(t *testing.T, f toolformat.Format, at string, s *catalogSchema,
 		} else {
 			assert.Equal(t, isRequired, contains(required, name), "%s %s: required", f, path)
 		}
-		if len(p.Default) > 0 && f != toolformat.MCP {
+		if len(p.Default) > 0 {
 			assert.Contains(t, got["description"], "default ", "%s %s: the default", f, path)
 		}
 		if p.Type == "object" && len(p.Properties) > 0 {
