@@ -41,6 +41,28 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
+// onceAmong runs fn(i) for i in [0, n) on n goroutines started together
+// and asserts that exactly one succeeds and every other is refused as a
+// conflict (a replay), nothing else.
+func onceAmong(t *testing.T, n int, fn func(i int) error) {
+	t.Helper()
+	var ok, replay, other atomic.Int64
+	parallel(n, func(i int) {
+		switch err := fn(i); {
+		case err == nil:
+			ok.Add(1)
+		case toolkit.IsKind(err, toolkit.Conflict):
+			replay.Add(1)
+		default:
+			other.Add(1)
+			t.Log(err)
+		}
+	})
+	assert.Equal(t, int64(1), ok.Load(), "one success")
+	assert.Equal(t, int64(n-1), replay.Load(), "every other attempt is a replay")
+	assert.Zero(t, other.Load(), "no other outcome")
+}
+
 // checkLedger asserts the money invariants of one agent, per class of
 // funds: the class's ledger rows sum to its balance, the newest row of a
 // class carries that balance, no balance_after is negative, and usage
