@@ -53,6 +53,8 @@ func (ToolCallRequest) constrain(s *jsonschema.Schema) {
 	text(s, "tool", 1, maxToolNameLen)
 }
 
+func (ToolCallRequest) argumentMembers() []string { return []string{"arguments", "params"} }
+
 // text bounds the length of a string property in characters.
 func text(s *jsonschema.Schema, name string, minLen, maxLen int) {
 	p := s.Properties[name]

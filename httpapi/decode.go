@@ -40,6 +40,15 @@ type constrainer interface {
 	constrain(s *jsonschema.Schema)
 }
 
+// argumentsCarrier is implemented by request types that carry a tool's
+// arguments: those members are scanned within the limits only, their
+// values' rules (strings, numbers, keys sent twice) left to the tool's
+// own schema, so an error names the argument as it does on every surface
+// ("equity", not "arguments.equity") and lists it with the others.
+type argumentsCarrier interface {
+	argumentMembers() []string
+}
+
 // bodyOf describes the request body type T.
 func bodyOf[T any]() *requestType {
 	return &requestType{
@@ -49,7 +58,11 @@ func bodyOf[T any]() *requestType {
 			if err != nil {
 				return nil, err
 			}
-			return strictjson.NewDecoder[T](s, strictjson.Options{Limits: limits, Document: "the request body"})
+			opts := strictjson.Options{Limits: limits, Document: "the request body"}
+			if c, ok := any(*new(T)).(argumentsCarrier); ok {
+				opts.PermissiveMembers = c.argumentMembers()
+			}
+			return strictjson.NewDecoder[T](s, opts)
 		},
 	}
 }

@@ -60,7 +60,9 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 		bill, _ := billing.NewService(store, billing.Config{SandboxSelfCredit: true, SandboxCreditCap: toolkit.MustParseAmount("1000000"),
 			Prices: tools.Prices()})
 		api, err := httpapi.New(platform.Services{Agents: ag, Billing: bill, Catalog: tools, Workspace: ws},
-			httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			// The rate limits off, as scripts/fuzz-server.sh runs its server:
+			// the fuzzer calls far faster than a key's limit.
+			httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimits: httpapi.RateLimits{Disabled: true}})
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -20,7 +20,9 @@ import (
 
 // An MCP tool error lists every violation as the REST 400 does: errors in
 // _meta and in the JSON text, the same list as REST's (at most 50), its
-// first being the detail.
+// first being the detail. A key sent twice in the arguments is the tool's
+// error too, not a refused message that would end the client's session:
+// the cases after it run on the same session.
 func TestMCPToolErrorsListEveryViolation(t *testing.T) {
 	e := newEnv(t, withDefaultCatalog)
 	_, k := e.register("acme")
@@ -31,6 +33,7 @@ func TestMCPToolErrorsListEveryViolation(t *testing.T) {
 		tool, arguments string
 		want            int
 	}{
+		{"calculate_position_size", `{"equity":"25000","equity":"25000","entry_price":"10.30","stop_price":"10.20","direction":"long"}`, 1},
 		{"calculate_position_size", `{"equity":"abc","entry_price":"10.30","stop_price":"x","direction":"up"}`, 3},
 		{"analyze_drawdown", `{"starting_equity":"100000","r_multiples":["` + strings.Repeat(`x","`, 59) + `x"]}`, toolkit.MaxFieldErrors},
 	}

@@ -95,7 +95,8 @@ func (e *envelopeError) response() []byte {
 
 // checkEnvelope checks one JSON-RPC message before the SDK decodes it: a
 // single object (a batch is refused: the current protocol has none) whose
-// members are those of JSON-RPC, no key twice, within the scan's limits,
+// members are those of JSON-RPC, no key twice in it or in its params (a
+// tool's arguments are the tool's to judge), within the scan's limits,
 // with _meta and the params (of tools/call: but its arguments) within lim.
 // An initialize keeps only the protocol version and the client's name and
 // version, so a session holds nothing else of it. Nothing is decoded into
@@ -251,9 +252,12 @@ var validators = sync.OnceValue(func() envelopeValidators {
 		"error":   {Type: "object"},
 	}}
 	params := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"_meta": {Type: "object"}}}
-	// The text of strings is not the envelope's to judge: a tool's own
-	// schema checks its arguments, answering a tool error the model can
-	// act on; the SDK and the tools read the rest.
+	// The text of strings, numbers and keys repeated below the root are
+	// not the envelope's to judge: a tool's own schema checks its
+	// arguments, answering a tool error the model can act on; the SDK and
+	// the tools read the rest. The root's keys (the message's, and the
+	// params' in their own scan) stay unique, so the SDK reads the members
+	// checked here.
 	opts := strictjson.Options{Permissive: true, Limits: envelopeLimits, Noun: "member", Document: "the JSON-RPC message"}
 	m, err := strictjson.Compile(message, opts)
 	if err != nil {

@@ -36,6 +36,10 @@ func TestEnvelopeRefusals(t *testing.T) {
 		{"empty", "  ", jsonrpc.CodeInvalidRequest, "the body is empty", "null"},
 		{"not JSON", `{"jsonrpc":"2.0",`, jsonrpc.CodeParseError, "invalid JSON", "null"},
 		{"duplicate method", `{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"initialize"}`, jsonrpc.CodeInvalidRequest, "method: appears twice", "null"},
+		// Keys twice in params: the envelope checks the first _meta, the
+		// SDK would decode both.
+		{"duplicate _meta", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{},"_meta":{},"_meta":{}}}`,
+			jsonrpc.CodeInvalidRequest, "_meta: appears twice", "1"},
 		{"unknown member", `{"jsonrpc":"2.0","id":1,"Method":"initialize"}`, jsonrpc.CodeInvalidRequest, "Unknown member: Method", "null"},
 		{"version", `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, `jsonrpc: must be "2.0"`, "null"},
 		{"long id", `{"jsonrpc":"2.0","id":"` + strings.Repeat("i", 257) + `","method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "id: must be at most 256 characters", "null"},
@@ -89,6 +93,8 @@ func TestEnvelopeAccepts(t *testing.T) {
 		// act on), not the envelope's.
 		"values for the tool to judge": `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x",` +
 			`"arguments":{"note":"a\u0000\b","quantity":999999999999999999999,"big":1e300},"_meta":{"idempotency_key":"a\u0007"}}}`,
+		"arguments with a key twice": `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"x",` +
+			`"arguments":{"equity":1,"equity":2,"bars":[{"open":1,"open":1}]}}}`,
 	} {
 		env, e := checkEnvelope([]byte(body), EnvelopeLimits{})
 		require.Nil(t, e, "%s: %v", name, e)

@@ -78,13 +78,16 @@ func (l Limits) withDefaults() Limits {
 
 // Options configure Compile.
 type Options struct {
-	// Permissive leaves the rules of strings and numbers to another
-	// check: a string may hold anything JSON allows (control characters,
-	// invalid UTF-8, lone surrogates) and a number any magnitude JSON's
-	// grammar writes, unless the schema bounds it; the grammar, the
-	// schema and the limits still bind. For a document whose values are
-	// another check's to judge, such as an MCP message, whose tool
-	// arguments the tool's own schema checks.
+	// Permissive leaves the rules of strings and numbers, and the
+	// uniqueness of keys below the root object, to another check: a
+	// string may hold anything JSON allows (control characters, invalid
+	// UTF-8, lone surrogates), a number any magnitude JSON's grammar
+	// writes unless the schema bounds it, and an object inside the root a
+	// key twice; the root's own keys stay unique (a caller reading them
+	// sees what a later decoder sees), and the grammar, the schema and
+	// the limits still bind. For a document whose values are another
+	// check's to judge, such as an MCP message, whose tool arguments the
+	// tool's own schema checks.
 	Permissive bool
 	Limits     Limits
 	// Noun names a member in messages: "Missing required argument: x",
@@ -93,6 +96,11 @@ type Options struct {
 	// Document names the whole document in messages: "arguments must be a
 	// JSON object". Default "the document".
 	Document string
+	// PermissiveMembers lists top-level properties whose values are
+	// scanned as under Permissive, strings, numbers and repeated keys
+	// left to another check, while the rest of the document keeps every
+	// rule: a tool call's arguments, which the tool's own schema checks.
+	PermissiveMembers []string
 	// Delegated lists top-level properties whose values are validated by
 	// the caller's own decoder (see Validator.Validate): the scan hands
 	// them over instead of checking them against their schemas. Their
@@ -133,29 +141,30 @@ type node struct {
 
 	enum []any // allowed values (enum and const) as encoding/json decodes them
 
-	props         map[string]*node
-	names         map[string]string // property name -> itself (allocation-free key matching)
-	required      []string
-	additional    *node // nil: any additional property is allowed
-	closed        bool  // additionalProperties: false
-	dependent     map[string][]string
-	minProps      int
-	maxProps      int // -1: none
-	items         *node
-	minItems      int
-	maxItems      int // -1: none
-	minLength     int
-	maxLength     int // -1: none
-	pattern       *regexp.Regexp
-	patternText   string
-	minimum       *float64
-	maximum       *float64
-	exclusiveMin  *float64
-	exclusiveMax  *float64
-	allOf         []*node
-	anyOf         []*node
-	oneOf         []*node
-	delegatedRoot map[string]bool // top-level only
+	props          map[string]*node
+	names          map[string]string // property name -> itself (allocation-free key matching)
+	required       []string
+	additional     *node // nil: any additional property is allowed
+	closed         bool  // additionalProperties: false
+	dependent      map[string][]string
+	minProps       int
+	maxProps       int // -1: none
+	items          *node
+	minItems       int
+	maxItems       int // -1: none
+	minLength      int
+	maxLength      int // -1: none
+	pattern        *regexp.Regexp
+	patternText    string
+	minimum        *float64
+	maximum        *float64
+	exclusiveMin   *float64
+	exclusiveMax   *float64
+	allOf          []*node
+	anyOf          []*node
+	oneOf          []*node
+	delegatedRoot  map[string]bool // top-level only
+	permissiveRoot map[string]bool // top-level only
 }
 
 // Validator is a compiled schema. It is safe for concurrent use.
@@ -168,6 +177,22 @@ type Validator struct {
 	permissive   bool
 }
 
+// rootProperties is the set of names, each a property of root (what names
+// the option in the error), or nil when there are none.
+func rootProperties(root *node, names []string, what string) (map[string]bool, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	set := make(map[string]bool, len(names))
+	for _, name := range names {
+		if _, ok := root.props[name]; !ok {
+			return nil, fmt.Errorf("strictjson: %s property %q is not in the schema", what, name)
+		}
+		set[name] = true
+	}
+	return set, nil
+}
+
 // Compile compiles s. Keywords outside the supported subset are an error.
 func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 	c := compiler{root: s, done: map[*jsonschema.Schema]*node{}}
@@ -175,14 +200,11 @@ func Compile(s *jsonschema.Schema, opts Options) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(opts.Delegated) > 0 {
-		root.delegatedRoot = map[string]bool{}
-		for _, name := range opts.Delegated {
-			if _, ok := root.props[name]; !ok {
-				return nil, fmt.Errorf("strictjson: delegated property %q is not in the schema", name)
-			}
-			root.delegatedRoot[name] = true
-		}
+	if root.delegatedRoot, err = rootProperties(root, opts.Delegated, "delegated"); err != nil {
+		return nil, err
+	}
+	if root.permissiveRoot, err = rootProperties(root, opts.PermissiveMembers, "permissive"); err != nil {
+		return nil, err
 	}
 	v := &Validator{root: root, limits: opts.Limits.withDefaults(), noun: opts.Noun, document: opts.Document,
 		nullIsAbsent: opts.NullIsAbsent, permissive: opts.Permissive}

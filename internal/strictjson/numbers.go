@@ -27,7 +27,7 @@ func (s *scanner) checkNumber(n *node, text []byte, integer bool) error {
 	default:
 		return s.typeError(n, string(text))
 	}
-	if !n.bounded() && len(n.enum) == 0 && (s.v.permissive || inRangeUnparsed(text)) {
+	if !n.bounded() && len(n.enum) == 0 && (s.permissive() || inRangeUnparsed(text)) {
 		return nil
 	}
 	x, err := inputNumber(text)

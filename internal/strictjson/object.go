@@ -79,10 +79,11 @@ func (s *scanner) object(n *node, depth int) error {
 }
 
 // countKey adds key to the keys of the object: a duplicate is a
-// violation, and past Limits.MaxKeys (TooLarge) or the schema's
-// maxProperties (Invalid) the scan stops.
+// violation (except below the root while scanning permissively), and past
+// Limits.MaxKeys (TooLarge) or the schema's maxProperties (Invalid) the
+// scan stops.
 func (s *scanner) countKey(n *node, keys *keySet, key string) error {
-	if !keys.add(key) {
+	if !keys.add(key) && (!s.permissive() || len(s.path) == 0) {
 		if err := s.flag(s.failAt(key, ruleDuplicate, "appears twice (each key may appear once)")); err != nil {
 			return err
 		}
@@ -113,7 +114,10 @@ func (s *scanner) member(n *node, key string, prop *node, root bool, depth int) 
 	if root && n.delegatedRoot[key] {
 		err = s.delegated(key)
 	} else {
+		lenient := root && n.permissiveRoot[key]
+		s.lenient = s.lenient || lenient
 		err = s.value(prop, depth)
+		s.lenient = s.lenient && !lenient
 		if err == nil && root && s.record {
 			if _, own := n.names[key]; !own {
 				key = strings.Clone(key) // it outlives the scan

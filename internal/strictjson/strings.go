@@ -101,7 +101,7 @@ func (s *scanner) str() ([]byte, int, error) {
 		case c < 0x20:
 			return nil, 0, s.syntax("control character in a string (escape it)")
 		case c < utf8.RuneSelf:
-			if c == 0x7f && !s.v.permissive {
+			if c == 0x7f && !s.permissive() {
 				return nil, 0, s.control(rune(c))
 			}
 			if out != nil {
@@ -111,10 +111,10 @@ func (s *scanner) str() ([]byte, int, error) {
 			runes++
 		default:
 			r, size := utf8.DecodeRune(s.b[s.i:])
-			if r == utf8.RuneError && size <= 1 && !s.v.permissive {
+			if r == utf8.RuneError && size <= 1 && !s.permissive() {
 				return nil, 0, s.fail(ruleText, "is not valid UTF-8 text")
 			}
-			if r >= 0x80 && r <= 0x9f && !s.v.permissive {
+			if r >= 0x80 && r <= 0x9f && !s.permissive() {
 				return nil, 0, s.control(r)
 			}
 			if out != nil {
@@ -154,7 +154,7 @@ func (s *scanner) escape() (rune, error) {
 		return '\t', nil
 	case 'b', 'f':
 		r := map[byte]rune{'b': '\b', 'f': '\f'}[c]
-		if !s.v.permissive {
+		if !s.permissive() {
 			return 0, s.control(r)
 		}
 		return r, nil
@@ -179,11 +179,11 @@ func (s *scanner) unicodeEscape() (rune, error) {
 				return 0, err
 			}
 		}
-		if r = utf16.DecodeRune(r, r2); r == utf8.RuneError && !s.v.permissive {
+		if r = utf16.DecodeRune(r, r2); r == utf8.RuneError && !s.permissive() {
 			return 0, s.fail(ruleText, "holds an unpaired surrogate (\\u escape)")
 		}
 	}
-	if (r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f) && !s.v.permissive {
+	if (r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f) && !s.permissive() {
 		return 0, s.control(r)
 	}
 	return r, nil

@@ -103,9 +103,14 @@ type scanner struct {
 	members  []span // the root's members, when record is set
 	record   bool
 	noCount  bool                 // re-validating a value against a subschema
+	lenient  bool                 // in a member of Options.PermissiveMembers
 	errs     []toolkit.FieldError // the violations found so far
 	first    *toolkit.Error       // the first of them
 }
+
+// permissive reports whether the value at hand is scanned under the
+// rules of Options.Permissive.
+func (s *scanner) permissive() bool { return s.v.permissive || s.lenient }
 
 func (s *scanner) skipSpace() {
 	for s.i < len(s.b) {

@@ -130,9 +130,10 @@ func TestLimitsBindWhileScanning(t *testing.T) {
 	}
 }
 
-// With Permissive, a string holds whatever JSON allows and a number any
-// magnitude: their rules are another check's; the grammar, the schema's
-// bounds and the limits still bind.
+// With Permissive, a string holds whatever JSON allows, a number any
+// magnitude and an object below the root a key twice: their rules are
+// another check's; the root's keys stay unique, and the grammar, the
+// schema's bounds and the limits still bind.
 func TestPermissiveLeavesValueRulesToAnotherCheck(t *testing.T) {
 	v := compileTest(t, Options{Permissive: true, Limits: Limits{MaxStringBytes: 16}})
 	for _, tag := range []string{`a\u0000`, `\u007f`, "\u0085", `\b\f`, `\ud800`, `\udc00x`, `\ud800\u0041`, "\xff", `\ud83d\ude00`} {
@@ -143,6 +144,7 @@ func TestPermissiveLeavesValueRulesToAnotherCheck(t *testing.T) {
 		doc := `{"equity":"1","direction":"long","meta":{"n":` + meta + `}}`
 		assert.NoError(t, v.Validate([]byte(doc), nil, nil), doc)
 	}
+	assert.NoError(t, v.Validate([]byte(`{"equity":"1","direction":"long","meta":{"n":1,"n":2,"m":[{"k":1,"k":1}]}}`), nil, nil))
 	for doc, want := range map[string]string{
 		`{"equity":"1","direction":"long","tags":["` + "a\x01" + `"]}`:                     "control character in a string (escape it)",
 		`{"equity":"1","direction":"long","tags":["\ud800\u00"]}`:                          "invalid \\u escape",
@@ -150,11 +152,40 @@ func TestPermissiveLeavesValueRulesToAnotherCheck(t *testing.T) {
 		`{"equity":"1","direction":"long","count":1e300}`:                                  "count: must be a whole number",
 		`{"equity":"1","direction":"long","count":100}`:                                    "count: must be at most 10",
 		`{"equity":"1","direction":"long","meta":{"n":01}}`:                                "invalid",
+		`{"equity":"1","direction":"long","equity":"2"}`:                                   "equity: appears twice",
 	} {
 		err := v.Validate([]byte(doc), nil, nil)
 		require.Error(t, err, doc)
 		assert.Contains(t, toolkit.MessageOf(err), want)
 	}
+}
+
+// PermissiveMembers scans the listed top-level members as Permissive
+// does and the rest of the document under every rule.
+func TestPermissiveMembersScopeTheRules(t *testing.T) {
+	v := compileTest(t, Options{PermissiveMembers: []string{"meta"}, Limits: Limits{MaxStringBytes: 16}})
+	for _, doc := range []string{
+		`{"equity":"1","direction":"long","meta":{"n":1,"n":2,"m":[{"k":1,"k":1}]}}`,
+		`{"equity":"1","direction":"long","meta":{"s":"a\u0000","big":1e300}}`,
+		`{"equity":"1","direction":"long","meta":{"n":1},"tags":["a"]}`,
+	} {
+		assert.NoError(t, v.Validate([]byte(doc), nil, nil), doc)
+	}
+	for doc, want := range map[string]string{
+		`{"equity":"1","direction":"long","meta":{},"meta":{}}`:                            "meta: appears twice",
+		`{"equity":"1","direction":"long","meta":{"n":1},"tags":["a\u0000"]}`:              "tags[0]: contains the control character",
+		`{"equity":"1","direction":"long","meta":{"a":"` + strings.Repeat("x", 17) + `"}}`: "meta.a: a string is longer than 16 bytes",
+		`{"equity":"1","direction":"long","meta":{"n":1,"n":2},"count":1e300}`:             "count: must be a whole number",
+		`{"equity":"1","direction":"long","meta":{"n":1,"n":2},"pick":{"a":1,"a":1}}`:      "pick.a: appears twice",
+	} {
+		err := v.Validate([]byte(doc), nil, nil)
+		require.Error(t, err, doc)
+		assert.Contains(t, toolkit.MessageOf(err), want, doc)
+	}
+	var s jsonschema.Schema
+	require.NoError(t, json.Unmarshal([]byte(testSchema), &s))
+	_, err := Compile(&s, Options{PermissiveMembers: []string{"nope"}})
+	assert.ErrorContains(t, err, `permissive property "nope" is not in the schema`)
 }
 
 func TestDelegatedAndMembers(t *testing.T) {
